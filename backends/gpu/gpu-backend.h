@@ -1,0 +1,302 @@
+/* gpu-backend.h -- the GPU backend's runtime glue, written once for CUDA and HIP: start
+ * (find the device), describe, device memory, the vector operations, the ceilings
+ * measurement and the registration of the backend table.  backends/cuda/cuda.cu includes
+ * it as is; backends/hip/hip.cpp defines TS_GPU_HIP first.  The Laplacian kernels are in
+ * gpu-laplace.h (instantiated in their own translation units).
+ *
+ * Extension point: a new kernel family (smoother, transfer, ...) goes into its own header
+ * gpu-<family>.h with templated entry points, gets translation units in backends/cuda and
+ * backends/hip (like laplace-double.cu), a declaration below, a wrapper gpu_<family>() and
+ * one line in tessera_backend_register. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu-runtime.h"
+#include "gpu-vec.h"
+#include "gpu-ceilings.h"
+
+/* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
+template <typename R>
+int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, char *err);
+template <typename R>
+int ts_gpu_laplace_diagonal(const ts_laplace_plan *pl, R *d, char *err);
+
+int ts_gpu_sync_launches(void) {
+  static int cached = -1;
+  if (cached < 0) {
+    const char *s = getenv("TESSERA_GPU_SYNC");
+    cached = s && *s && strcmp(s, "0") != 0;
+  }
+  return cached;
+}
+
+/* The backend's state. */
+typedef struct gpu_state {
+  int device;
+  gpuDeviceProp prop;
+  double *partial; /* TS_GPU_DOT_BLOCKS + 1 doubles for the dot product */
+} gpu_state;
+
+/* Select the device and allocate the state's device buffers. */
+static int gpu_start(ts_backend_ops *ops, gpu_state *s, int count) {
+  /* TESSERA_GPU_DEVICE picks the device (default 0) */
+  const char *dev = getenv("TESSERA_GPU_DEVICE");
+  s->device = dev && *dev ? atoi(dev) : 0;
+  if (s->device < 0 || s->device >= count) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "TESSERA_GPU_DEVICE = %s, but the devices are 0..%d", dev, count - 1);
+    return TS_ERR_BACKEND;
+  }
+  GPU_CHECK(ops->error, "start", gpuSetDevice(s->device));
+  GPU_CHECK(ops->error, "start", gpuGetDeviceProperties(&s->prop, s->device));
+  GPU_CHECK(ops->error, "start (reduction buffer)",
+            gpuMalloc((void **)&s->partial, (TS_GPU_DOT_BLOCKS + 1) * sizeof(double)));
+  return 0;
+}
+
+static int gpu_init(ts_backend_ops *ops) {
+  int count = 0;
+  gpuError_t e = gpuGetDeviceCount(&count);
+  if (e != gpuSuccess || count < 1) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "no %s device (%sGetDeviceCount: %s)",
+             TS_GPU_RUNTIME, TS_GPU_NAME,
+             e != gpuSuccess ? gpuGetErrorString(e) : "0 devices");
+    return TS_ERR_BACKEND;
+  }
+  gpu_state *s = (gpu_state *)calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "out of host memory for the backend state");
+    return TS_ERR_MEMORY;
+  }
+  const int rc = gpu_start(ops, s, count);
+  if (rc) {
+    free(s);
+    return rc;
+  }
+  ops->data = s;
+  return 0;
+}
+
+static int gpu_finalize(ts_backend_ops *ops) {
+  gpu_state *s = (gpu_state *)ops->data;
+  if (!s) return 0;
+  if (s->partial) (void)gpuFree(s->partial);
+  free(s);
+  ops->data = NULL;
+  return 0;
+}
+
+static int gpu_describe(ts_backend_ops *ops, char *buf, size_t len) {
+  gpu_state *s = (gpu_state *)ops->data;
+  int rt = 0, drv = 0;
+  (void)gpuRuntimeGetVersion(&rt);
+  (void)gpuDriverGetVersion(&drv);
+  snprintf(buf, len, "%s device %d: %s, %.1f GiB, compute capability %d.%d, %d SMs, "
+           "runtime %d, driver %d", TS_GPU_RUNTIME, s->device, s->prop.name,
+           (double)s->prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), s->prop.major,
+           s->prop.minor, s->prop.multiProcessorCount, rt, drv);
+  return 0;
+}
+
+static int gpu_mem_alloc(ts_backend_ops *ops, size_t bytes, void **ptr) {
+  *ptr = NULL;
+  gpuError_t e = gpuMalloc(ptr, bytes ? bytes : 1);
+  if (e != gpuSuccess) {
+    size_t fr = 0, tot = 0;
+    (void)gpuGetLastError(); /* clear the error */
+    (void)gpuMemGetInfo(&fr, &tot);
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "could not allocate %zu bytes of device memory (%s; %zu of %zu bytes free)", bytes,
+             gpuGetErrorString(e), fr, tot);
+    *ptr = NULL;
+    return TS_ERR_MEMORY;
+  }
+  return 0;
+}
+
+static int gpu_mem_free(ts_backend_ops *ops, void *ptr) {
+  if (ptr) GPU_CHECK(ops->error, "mem_free", gpuFree(ptr));
+  return 0;
+}
+
+static int gpu_mem_available(ts_backend_ops *ops, size_t *bytes) {
+  size_t fr = 0, tot = 0;
+  GPU_CHECK(ops->error, "mem_available", gpuMemGetInfo(&fr, &tot));
+  *bytes = fr;
+  return 0;
+}
+
+static size_t gpu_size(ts_precision p) { return p == TS_SINGLE ? sizeof(float) : sizeof(double); }
+
+static int gpu_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, const double *h,
+                             void *x) {
+  if (n <= 0) return 0;
+  if (p == TS_DOUBLE) {
+    GPU_CHECK(ops->error, "vec_from_host", gpuMemcpy(x, h, (size_t)n * sizeof(double), gpuMemcpyHostToDevice));
+    return 0;
+  }
+  float *tmp = (float *)malloc((size_t)n * sizeof(float));
+  if (!tmp) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "vec_from_host: out of host memory (%lld floats)",
+             (long long)n);
+    return TS_ERR_MEMORY;
+  }
+  for (int64_t i = 0; i < n; ++i) tmp[i] = (float)h[i];
+  gpuError_t e = gpuMemcpy(x, tmp, (size_t)n * sizeof(float), gpuMemcpyHostToDevice);
+  free(tmp);
+  GPU_CHECK(ops->error, "vec_from_host", e);
+  return 0;
+}
+
+static int gpu_vec_to_host(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
+                           double *h) {
+  if (n <= 0) return 0;
+  if (p == TS_DOUBLE) {
+    GPU_CHECK(ops->error, "vec_to_host", gpuMemcpy(h, x, (size_t)n * sizeof(double), gpuMemcpyDeviceToHost));
+    return 0;
+  }
+  float *tmp = (float *)malloc((size_t)n * sizeof(float));
+  if (!tmp) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "vec_to_host: out of host memory (%lld floats)",
+             (long long)n);
+    return TS_ERR_MEMORY;
+  }
+  gpuError_t e = gpuMemcpy(tmp, x, (size_t)n * sizeof(float), gpuMemcpyDeviceToHost);
+  if (e == gpuSuccess)
+    for (int64_t i = 0; i < n; ++i) h[i] = (double)tmp[i];
+  free(tmp);
+  GPU_CHECK(ops->error, "vec_to_host", e);
+  return 0;
+}
+
+static int gpu_vec_set(ts_backend_ops *ops, ts_precision p, int64_t n, double alpha, void *x) {
+  if (p == TS_SINGLE) {
+    if (n <= 0) return 0;
+    ts_gpu_vec_set_kernel<float><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(n, alpha, (float *)x);
+  } else {
+    if (n <= 0) return 0;
+    ts_gpu_vec_set_kernel<double><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(n, alpha, (double *)x);
+  }
+  GPU_CHECK_LAUNCH(ops->error, "ts_gpu_vec_set_kernel");
+  return 0;
+}
+
+static int gpu_vec_random(ts_backend_ops *ops, ts_precision p, int64_t n, uint64_t seed, void *x) {
+  if (n <= 0) return 0;
+  if (p == TS_SINGLE)
+    ts_gpu_vec_random_kernel<float><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(n, seed, (float *)x);
+  else
+    ts_gpu_vec_random_kernel<double><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(n, seed, (double *)x);
+  GPU_CHECK_LAUNCH(ops->error, "ts_gpu_vec_random_kernel");
+  return 0;
+}
+
+static int gpu_vec_convert(ts_backend_ops *ops, int64_t n, ts_precision px, const void *x,
+                           ts_precision py, void *y) {
+  if (n <= 0) return 0;
+  if (px == py) {
+    if (x != y)
+      GPU_CHECK(ops->error, "vec_convert (copy)",
+                gpuMemcpy(y, x, (size_t)n * gpu_size(px), gpuMemcpyDeviceToDevice));
+    return 0;
+  }
+  if (px == TS_DOUBLE)
+    ts_gpu_vec_convert_kernel<double, float><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(
+        n, (const double *)x, (float *)y);
+  else
+    ts_gpu_vec_convert_kernel<float, double><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(
+        n, (const float *)x, (double *)y);
+  GPU_CHECK_LAUNCH(ops->error, "ts_gpu_vec_convert_kernel");
+  return 0;
+}
+
+static int gpu_vec_axpby(ts_backend_ops *ops, ts_precision p, int64_t n, double alpha,
+                         const void *x, double beta, void *y) {
+  if (n <= 0) return 0;
+  if (p == TS_SINGLE)
+    ts_gpu_vec_axpby_kernel<float><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(
+        n, alpha, (const float *)x, beta, (float *)y);
+  else
+    ts_gpu_vec_axpby_kernel<double><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(
+        n, alpha, (const double *)x, beta, (double *)y);
+  GPU_CHECK_LAUNCH(ops->error, "ts_gpu_vec_axpby_kernel");
+  return 0;
+}
+
+static int gpu_vec_pointwise_mult(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
+                                  const void *y, void *w) {
+  if (n <= 0) return 0;
+  if (p == TS_SINGLE)
+    ts_gpu_vec_pointwise_mult_kernel<float><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(
+        n, (const float *)x, (const float *)y, (float *)w);
+  else
+    ts_gpu_vec_pointwise_mult_kernel<double><<<ts_gpu_blocks(n), TS_GPU_VEC_THREADS>>>(
+        n, (const double *)x, (const double *)y, (double *)w);
+  GPU_CHECK_LAUNCH(ops->error, "ts_gpu_vec_pointwise_mult_kernel");
+  return 0;
+}
+
+static int gpu_vec_dot(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
+                       const void *y, double *result) {
+  gpu_state *s = (gpu_state *)ops->data;
+  *result = 0.0;
+  if (n <= 0) return 0;
+  unsigned blocks = ts_gpu_blocks(n);
+  if (blocks > TS_GPU_DOT_BLOCKS) blocks = TS_GPU_DOT_BLOCKS;
+  if (p == TS_SINGLE)
+    ts_gpu_vec_dot_kernel<float><<<blocks, TS_GPU_VEC_THREADS>>>(n, (const float *)x,
+                                                                 (const float *)y, s->partial);
+  else
+    ts_gpu_vec_dot_kernel<double><<<blocks, TS_GPU_VEC_THREADS>>>(n, (const double *)x,
+                                                                  (const double *)y, s->partial);
+  GPU_CHECK_LAUNCH(ops->error, "ts_gpu_vec_dot_kernel");
+  ts_gpu_sum_partials_kernel<<<1, TS_GPU_VEC_THREADS>>>((int)blocks, s->partial);
+  GPU_CHECK_LAUNCH(ops->error, "ts_gpu_sum_partials_kernel");
+  GPU_CHECK(ops->error, "vec_dot (result)",
+            gpuMemcpy(result, s->partial + TS_GPU_DOT_BLOCKS, sizeof(double), gpuMemcpyDeviceToHost));
+  return 0;
+}
+
+static int gpu_laplace_apply(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
+                             const void *x, void *y, int add) {
+  if (p == TS_SINGLE)
+    return ts_gpu_laplace_apply<float>(plan, (const float *)x, (float *)y, add, ops->error);
+  return ts_gpu_laplace_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
+}
+
+static int gpu_laplace_diagonal(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
+                                void *d) {
+  if (p == TS_SINGLE) return ts_gpu_laplace_diagonal<float>(plan, (float *)d, ops->error);
+  return ts_gpu_laplace_diagonal<double>(plan, (double *)d, ops->error);
+}
+
+static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
+  return ts_gpu_measure_ceilings(c, ops->error);
+}
+
+extern "C" int tessera_backend_register(ts_backend_ops *ops);
+
+extern "C" int tessera_backend_register(ts_backend_ops *ops) {
+  ops->abi_version = TS_BACKEND_ABI_VERSION;
+  ops->struct_size = sizeof(ts_backend_ops);
+  ops->name = TS_GPU_NAME;
+  ops->init = gpu_init;
+  ops->describe = gpu_describe;
+  ops->finalize = gpu_finalize;
+  ops->mem_alloc = gpu_mem_alloc;
+  ops->mem_free = gpu_mem_free;
+  ops->mem_available = gpu_mem_available;
+  ops->vec_from_host = gpu_vec_from_host;
+  ops->vec_to_host = gpu_vec_to_host;
+  ops->vec_set = gpu_vec_set;
+  ops->vec_random = gpu_vec_random;
+  ops->vec_convert = gpu_vec_convert;
+  ops->vec_axpby = gpu_vec_axpby;
+  ops->vec_pointwise_mult = gpu_vec_pointwise_mult;
+  ops->vec_dot = gpu_vec_dot;
+  ops->laplace_apply = gpu_laplace_apply;
+  ops->laplace_diagonal = gpu_laplace_diagonal;
+  ops->measure_ceilings = gpu_measure_ceilings;
+  return 0;
+}

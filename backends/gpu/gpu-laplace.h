@@ -1,0 +1,649 @@
+/* gpu-laplace.h -- the GPU matrix-free Laplacian (Q_k, structured box, 2D/3D), written once
+ * for CUDA and HIP: y = A x, y += A x and diag(A) for ts_laplace_plan, templates over the
+ * precision R and the degree K.  Included by backends/cuda/laplace-*.cu and
+ * backends/hip/laplace-*.cpp, which instantiate it (TS_GPU_LAPLACE_INSTANTIATE).
+ *
+ * Algorithm (paper 002, sections 3-4).  One thread block holds CPB(K) consecutive cells of
+ * a row of cells along direction 0; linear thread t = i + N (c + CPB j) (N = K+1) owns the
+ * column (i, j) of cell c along the last direction and keeps it in registers.  The cell
+ * matrix A_K = s0 M2 M1 K0 + s1 M2 K1 M0 + s2 K2 M1 M0 (Kronecker factors, direction 2
+ * outermost) is applied by sum factorization in three sweeps:
+ *   direction 2, in registers:       a = M2 x,  b = K2 x
+ *   direction 1, via shared memory:  P = s1 K1 a + s2 M1 b,  Q = s0 M1 a
+ *   direction 0, via shared memory:  y = M0 P + K0 Q
+ * (2D: a = M1 x, b = K1 x in registers, y = s0 K0 a + s1 M0 b via shared memory.)  Shared
+ * memory is laid out [z][j][c][i], the order of the linear thread index, so a warp's stores
+ * and the direction-1 loads hit consecutive words and the direction-0 loads are broadcasts:
+ * no bank conflicts.  The 1D matrices are kernel parameters (constant bank, uniform
+ * loads).  The cells' results are added into y with atomics (y is zeroed first when
+ * add = 0); Dirichlet DoFs (plan->constrained) are read as zero and skipped, and a second
+ * kernel sets their rows to y = x (y += x). */
+#ifndef TESSERA_GPU_LAPLACE_H
+#define TESSERA_GPU_LAPLACE_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu-runtime.h"
+
+/* Cells per thread block: about 128 threads ((K+1)^2 per cell in 3D, K+1 in 2D). */
+template <int DIM, int K>
+struct ts_gpu_lap_shape {
+  static constexpr int N = K + 1;
+  static constexpr int TPC = DIM == 3 ? N * N : N; /* threads per cell */
+  static constexpr int CPB0 = (128 + TPC / 2) / TPC;
+  static constexpr int CPB = CPB0 < 1 ? 1 : CPB0;
+  static constexpr int THREADS = CPB * TPC;
+};
+
+/* The kernel parameters: 1D reference matrices (row-major) and the scales, in precision R. */
+template <typename R, int K>
+struct ts_gpu_lap_args {
+  R M[(K + 1) * (K + 1)];
+  R S[(K + 1) * (K + 1)];
+  /* even-odd forms (rows j <= K/2): e[j][b] = (A[j][b] + A[j][K-b]) / 2 for b < (K+1)/2,
+   * e[j][(K+1)/2] = A[j][K/2] when K+1 is odd, o[j][b] = (A[j][b] - A[j][K-b]) / 2; then
+   * (A v)_j = E + O and (A v)_{K-j} = E - O with E = e ve, O = o vo (ve = v_b + v_{K-b},
+   * vo = v_b - v_{K-b}; the middle entry once).  Valid for centro-symmetric A. */
+  R eM[(K + 2) / 2][(K + 1) / 2 + 1], oM[(K + 2) / 2][(K + 1) / 2 + 1];
+  R eS[(K + 2) / 2][(K + 1) / 2 + 1], oS[(K + 2) / 2][(K + 1) / 2 + 1];
+  R s0, s1, s2;
+  int64_t cells0, cells1, cells2, n0, n1, n2;
+  int constrained;
+};
+
+template <typename R>
+__device__ __forceinline__ void ts_gpu_atomic_add(R *p, R v) {
+  atomicAdd(p, v);
+}
+
+template <typename R, int K>
+__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
+    ts_gpu_laplace3_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
+                           R *__restrict__ y) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, CPB = S::CPB;
+  __shared__ R sa[N * N * CPB * N], sb[N * N * CPB * N];
+  const int t = threadIdx.x;
+  const int i = t % N, c = (t / N) % CPB, j = t / (N * CPB);
+  const int64_t rowblocks = (g.cells0 + CPB - 1) / CPB;
+  const int64_t b = blockIdx.x;
+  const int64_t c0 = (b % rowblocks) * CPB + c, rest = b / rowblocks;
+  const int64_t c1 = rest % g.cells1, c2 = rest / g.cells1;
+  const bool active = c0 < g.cells0;
+  const int64_t g0 = c0 * K + i, g1 = c1 * K + j;
+  const int64_t base = g0 + g.n0 * (g1 + g.n1 * (c2 * K));
+  const int64_t zs = g.n0 * g.n1;
+  const bool bnd01 = g.constrained && (g0 == 0 || g0 == g.n0 - 1 || g1 == 0 || g1 == g.n1 - 1);
+  R u[N], a[N], bb[N];
+#pragma unroll
+  for (int z = 0; z < N; ++z) u[z] = active ? x[base + z * zs] : R(0);
+  if (g.constrained) {
+    if (bnd01)
+#pragma unroll
+      for (int z = 0; z < N; ++z) u[z] = R(0);
+    if (c2 == 0) u[0] = R(0);
+    if (c2 == g.cells2 - 1) u[K] = R(0);
+  }
+  /* direction 2 in registers */
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    R sm = 0, sk = 0;
+#pragma unroll
+    for (int q = 0; q < N; ++q) {
+      sm += g.M[z * N + q] * u[q];
+      sk += g.S[z * N + q] * u[q];
+    }
+    a[z] = sm;
+    bb[z] = sk;
+  }
+  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
+  const int me = t;              /* = i + N (c + CPB j): [z][j][c][i] */
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    sa[z * ZS + me] = a[z];
+    sb[z * ZS + me] = bb[z];
+  }
+  __syncthreads();
+  /* direction 1: P = s1 K1 a + s2 M1 b, Q = s0 M1 a, with the rows j of the 1D matrices
+   * in registers (a run-time row of the constant bank would serialize the warp) */
+  const int col = i + N * c; /* (c, i) part of the index */
+  R mr[N], sr[N];
+#pragma unroll
+  for (int q = 0; q < N; ++q) {
+    mr[q] = g.M[j * N + q];
+    sr[q] = g.S[j * N + q];
+  }
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    R p = 0, q = 0, r = 0;
+#pragma unroll
+    for (int jj = 0; jj < N; ++jj) {
+      const R av = sa[z * ZS + jj * N * CPB + col], bv = sb[z * ZS + jj * N * CPB + col];
+      p += sr[jj] * av;
+      r += mr[jj] * bv;
+      q += mr[jj] * av;
+    }
+    a[z] = g.s1 * p + g.s2 * r;
+    bb[z] = g.s0 * q;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    sa[z * ZS + me] = a[z];
+    sb[z * ZS + me] = bb[z];
+  }
+  __syncthreads();
+  /* direction 0: y = M0 P + K0 Q (rows i of the 1D matrices in registers) */
+  const int row = N * (c + CPB * j);
+#pragma unroll
+  for (int q = 0; q < N; ++q) {
+    mr[q] = g.M[i * N + q];
+    sr[q] = g.S[i * N + q];
+  }
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    R s = 0;
+#pragma unroll
+    for (int ii = 0; ii < N; ++ii)
+      s += mr[ii] * sa[z * ZS + row + ii] + sr[ii] * sb[z * ZS + row + ii];
+    u[z] = s;
+  }
+  if (!active || bnd01) return;
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    if (g.constrained && ((z == 0 && c2 == 0) || (z == K && c2 == g.cells2 - 1))) continue;
+    ts_gpu_atomic_add(y + base + z * zs, u[z]);
+  }
+}
+
+/* Even-odd line operation: from v (N values, compile-time indices) the pair of outputs
+ * (A v)_j (returned in lo) and (A v)_{K-j} (in hi) for the rows e, o of the even-odd form. */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_pair(const R *e, const R *o, const R *ve, const R *vo,
+                                               R vm, R &lo, R &hi) {
+  constexpr int H = (K + 1) / 2;
+  R E = 0, O = 0;
+#pragma unroll
+  for (int b = 0; b < H; ++b) {
+    E += e[b] * ve[b];
+    O += o[b] * vo[b];
+  }
+  if ((K + 1) & 1) E += e[H] * vm;
+  lo = E + O;
+  hi = E - O;
+}
+
+/* The 3D kernel with the even-odd decomposition (centro-symmetric 1D matrices, the
+ * Gauss-Lobatto case): direction 2 in registers with half the multiply-adds; direction 1
+ * by the threads j <= K/2 only, each producing the outputs j and K-j from one pass over
+ * the column (half the shared-memory loads, which bound this kernel, and half the
+ * multiply-adds), written to a second pair of shared arrays; direction 0 by the
+ * threads packed as (p, c, j), p <= K/2, each producing the outputs i = p and i = K-p
+ * (half the load instructions and multiply-adds of that sweep too). */
+template <typename R, int K>
+__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
+    ts_gpu_laplace3_eo_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
+                              R *__restrict__ y) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, CPB = S::CPB, H = N / 2, HE = (N + 1) / 2;
+  __shared__ R sa[N * N * CPB * N], sb[N * N * CPB * N], sp[N * N * CPB * N],
+      sq[N * N * CPB * N];
+  const int t = threadIdx.x;
+  const int i = t % N, c = (t / N) % CPB, j = t / (N * CPB);
+  const int64_t rowblocks = (g.cells0 + CPB - 1) / CPB;
+  const int64_t b = blockIdx.x;
+  const int64_t c0 = (b % rowblocks) * CPB + c, rest = b / rowblocks;
+  const int64_t c1 = rest % g.cells1, c2 = rest / g.cells1;
+  const bool active = c0 < g.cells0;
+  const int64_t g0 = c0 * K + i, g1 = c1 * K + j;
+  const int64_t base = g0 + g.n0 * (g1 + g.n1 * (c2 * K));
+  const int64_t zs = g.n0 * g.n1;
+  const bool bnd01 = g.constrained && (g0 == 0 || g0 == g.n0 - 1 || g1 == 0 || g1 == g.n1 - 1);
+  R u[N];
+#pragma unroll
+  for (int z = 0; z < N; ++z) u[z] = active ? x[base + z * zs] : R(0);
+  if (g.constrained) {
+    if (bnd01)
+#pragma unroll
+      for (int z = 0; z < N; ++z) u[z] = R(0);
+    if (c2 == 0) u[0] = R(0);
+    if (c2 == g.cells2 - 1) u[K] = R(0);
+  }
+  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
+  /* direction 2 in registers, even-odd: a = M2 u, b = K2 u (uniform constant-bank rows) */
+  {
+    R ue[H + 1], uo[H + 1];
+#pragma unroll
+    for (int q = 0; q < H; ++q) {
+      ue[q] = u[q] + u[K - q];
+      uo[q] = u[q] - u[K - q];
+    }
+    const R um = u[H];
+#pragma unroll
+    for (int z = 0; z < HE; ++z) {
+      R lo, hi;
+      ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
+      sa[z * ZS + t] = lo;
+      sa[(K - z) * ZS + t] = hi;
+      ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ue, uo, um, lo, hi);
+      sb[z * ZS + t] = lo;
+      sb[(K - z) * ZS + t] = hi;
+    }
+  }
+  __syncthreads();
+  /* direction 1, threads j < HE: P = s1 K1 a + s2 M1 b, Q = s0 M1 a at rows j and K-j */
+  if (j < HE) {
+    R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
+#pragma unroll
+    for (int q = 0; q <= H; ++q) {
+      em[q] = g.eM[j][q];
+      om[q] = g.oM[j][q];
+      es[q] = g.eS[j][q];
+      os[q] = g.oS[j][q];
+    }
+    const int col = i + N * c;
+#pragma unroll
+    for (int z = 0; z < N; ++z) {
+      R ae[H + 1], ao[H + 1], be[H + 1], bo[H + 1];
+#pragma unroll
+      for (int q = 0; q < H; ++q) {
+        const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
+        const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
+        ae[q] = a0 + a1;
+        ao[q] = a0 - a1;
+        be[q] = b0 + b1;
+        bo[q] = b0 - b1;
+      }
+      const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
+      const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
+      R sl, sh, ml, mh, ql, qh;
+      ts_gpu_eo_pair<R, K>(es, os, ae, ao, am, sl, sh); /* K1 a */
+      ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
+      ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
+      const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
+      sp[lo] = g.s1 * sl + g.s2 * ml;
+      sq[lo] = g.s0 * ql;
+      sp[hi] = g.s1 * sh + g.s2 * mh; /* the middle row (j = K-j) writes the same value */
+      sq[hi] = g.s0 * qh;
+    }
+  }
+  __syncthreads();
+  /* direction 0, even-odd, by the first HE N CPB threads (packed into as few warps as
+   * possible): thread (p, c, j) produces y at i = p and i = K-p for every z */
+  if (t >= HE * N * CPB) return;
+  {
+    const int p = t % HE, r = t / HE, cc = r % CPB, jj = r / CPB;
+    const int64_t cc0 = (b % rowblocks) * CPB + cc;
+    if (cc0 >= g.cells0) return;
+    const int64_t gj = c1 * K + jj;
+    const bool bj = g.constrained && (gj == 0 || gj == g.n1 - 1);
+    if (bj) return;
+    R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
+#pragma unroll
+    for (int q = 0; q <= H; ++q) {
+      em[q] = g.eM[p][q];
+      om[q] = g.oM[p][q];
+      es[q] = g.eS[p][q];
+      os[q] = g.oS[p][q];
+    }
+    const int row = N * (cc + CPB * jj);
+    const int64_t glo = cc0 * K + p, ghi = cc0 * K + (K - p);
+    const bool wlo = !(g.constrained && (glo == 0 || glo == g.n0 - 1));
+    const bool whi = p != K - p && !(g.constrained && (ghi == 0 || ghi == g.n0 - 1));
+    const int64_t rbase = g.n0 * (gj + g.n1 * (c2 * K));
+#pragma unroll
+    for (int z = 0; z < N; ++z) {
+      if (g.constrained && ((z == 0 && c2 == 0) || (z == K && c2 == g.cells2 - 1))) continue;
+      R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
+#pragma unroll
+      for (int q = 0; q < H; ++q) {
+        const R p0 = sp[z * ZS + row + q], p1 = sp[z * ZS + row + K - q];
+        const R q0 = sq[z * ZS + row + q], q1 = sq[z * ZS + row + K - q];
+        pe[q] = p0 + p1;
+        po[q] = p0 - p1;
+        qe[q] = q0 + q1;
+        qo[q] = q0 - q1;
+      }
+      const R pm = (N & 1) ? sp[z * ZS + row + H] : R(0);
+      const R qm = (N & 1) ? sq[z * ZS + row + H] : R(0);
+      R ml, mh, kl, kh;
+      ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
+      ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
+      R *yz = y + rbase + z * zs;
+      if (wlo) ts_gpu_atomic_add(yz + glo, ml + kl);
+      if (whi) ts_gpu_atomic_add(yz + ghi, mh + kh);
+    }
+  }
+}
+
+template <typename R, int K>
+__global__ void __launch_bounds__((ts_gpu_lap_shape<2, K>::THREADS))
+    ts_gpu_laplace2_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
+                           R *__restrict__ y) {
+  using S = ts_gpu_lap_shape<2, K>;
+  constexpr int N = S::N, CPB = S::CPB;
+  __shared__ R sa[N * CPB * N], sb[N * CPB * N];
+  const int t = threadIdx.x;
+  const int i = t % N, c = t / N;
+  const int64_t rowblocks = (g.cells0 + CPB - 1) / CPB;
+  const int64_t b = blockIdx.x;
+  const int64_t c0 = (b % rowblocks) * CPB + c, c1 = b / rowblocks;
+  const bool active = c0 < g.cells0;
+  const int64_t g0 = c0 * K + i;
+  const int64_t base = g0 + g.n0 * (c1 * K);
+  const int64_t js = g.n0;
+  const bool bnd0 = g.constrained && (g0 == 0 || g0 == g.n0 - 1);
+  R u[N], a[N], bb[N];
+#pragma unroll
+  for (int z = 0; z < N; ++z) u[z] = active ? x[base + z * js] : R(0);
+  if (g.constrained) {
+    if (bnd0)
+#pragma unroll
+      for (int z = 0; z < N; ++z) u[z] = R(0);
+    if (c1 == 0) u[0] = R(0);
+    if (c1 == g.cells1 - 1) u[K] = R(0);
+  }
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    R sm = 0, sk = 0;
+#pragma unroll
+    for (int q = 0; q < N; ++q) {
+      sm += g.M[z * N + q] * u[q];
+      sk += g.S[z * N + q] * u[q];
+    }
+    a[z] = g.s0 * sm; /* gets K0 */
+    bb[z] = g.s1 * sk; /* gets M0 */
+  }
+  constexpr int ZS = N * CPB;
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    sa[z * ZS + t] = a[z];
+    sb[z * ZS + t] = bb[z];
+  }
+  __syncthreads();
+  const int row = N * c;
+  R mr[N], sr[N]; /* rows i of the 1D matrices in registers */
+#pragma unroll
+  for (int q = 0; q < N; ++q) {
+    mr[q] = g.M[i * N + q];
+    sr[q] = g.S[i * N + q];
+  }
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    R s = 0;
+#pragma unroll
+    for (int ii = 0; ii < N; ++ii)
+      s += sr[ii] * sa[z * ZS + row + ii] + mr[ii] * sb[z * ZS + row + ii];
+    u[z] = s;
+  }
+  if (!active || bnd0) return;
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    if (g.constrained && ((z == 0 && c1 == 0) || (z == K && c1 == g.cells1 - 1))) continue;
+    ts_gpu_atomic_add(y + base + z * js, u[z]);
+  }
+}
+
+/* Dirichlet rows: y = x (add: y += x) on the DoFs of the box boundary.  One block per row
+ * of DoFs along direction 0 (rows r = i1 + n1 i2). */
+template <typename R>
+__global__ void ts_gpu_laplace_dirichlet_kernel(int dim, int64_t n0, int64_t n1, int64_t n2,
+                                                const R *__restrict__ x, R *__restrict__ y,
+                                                int add) {
+  const int64_t r = blockIdx.x;
+  const int64_t i1 = r % n1, i2 = r / n1;
+  const bool brow = i1 == 0 || i1 == n1 - 1 || (dim == 3 && (i2 == 0 || i2 == n2 - 1));
+  const int64_t off = r * n0;
+  if (brow) {
+    for (int64_t i = threadIdx.x; i < n0; i += blockDim.x)
+      y[off + i] = add ? y[off + i] + x[off + i] : x[off + i];
+  } else if (threadIdx.x < 2) {
+    const int64_t i = threadIdx.x == 0 ? 0 : n0 - 1;
+    y[off + i] = add ? y[off + i] + x[off + i] : x[off + i];
+  }
+}
+
+/* Entry of the assembled 1D matrix's diagonal at point g of a line of `cells` cells. */
+__device__ __forceinline__ double ts_gpu_assembled_diag(const double *A, int K, int64_t g,
+                                                        int64_t cells) {
+  const int N = K + 1;
+  const int64_t cell = g / K;
+  const int l = (int)(g % K);
+  if (l) return A[l * N + l];
+  return (cell < cells ? A[0] : 0.0) + (cell > 0 ? A[K * N + K] : 0.0);
+}
+
+struct ts_gpu_diag_args {
+  double M[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  double S[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  double s[3];
+  int64_t cells[3], n[3], n_dofs;
+  int dim, K, constrained;
+};
+
+/* d = diag(A) = sum_d s_d (x)_e (e == d ? diag K_e : diag M_e), 1 on Dirichlet rows. */
+template <typename R>
+__global__ void ts_gpu_laplace_diagonal_kernel(const ts_gpu_diag_args g, R *__restrict__ d) {
+  for (int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; idx < g.n_dofs;
+       idx += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i0 = idx % g.n[0], r = idx / g.n[0], i1 = r % g.n[1], i2 = r / g.n[1];
+    const bool bnd = g.constrained && (i0 == 0 || i0 == g.n[0] - 1 || i1 == 0 ||
+                                       i1 == g.n[1] - 1 ||
+                                       (g.dim == 3 && (i2 == 0 || i2 == g.n[2] - 1)));
+    double v = 1.0;
+    if (!bnd) {
+      const double m0 = ts_gpu_assembled_diag(g.M, g.K, i0, g.cells[0]);
+      const double k0 = ts_gpu_assembled_diag(g.S, g.K, i0, g.cells[0]);
+      const double m1 = ts_gpu_assembled_diag(g.M, g.K, i1, g.cells[1]);
+      const double k1 = ts_gpu_assembled_diag(g.S, g.K, i1, g.cells[1]);
+      if (g.dim == 3) {
+        const double m2 = ts_gpu_assembled_diag(g.M, g.K, i2, g.cells[2]);
+        const double k2 = ts_gpu_assembled_diag(g.S, g.K, i2, g.cells[2]);
+        v = g.s[0] * k0 * m1 * m2 + g.s[1] * m0 * k1 * m2 + g.s[2] * m0 * m1 * k2;
+      } else {
+        v = g.s[0] * k0 * m1 + g.s[1] * m0 * k1;
+      }
+    }
+    d[idx] = (R)v;
+  }
+}
+
+/* TESSERA_GPU_LAPLACE=plain selects the plain 3D kernel (no even-odd decomposition), to
+ * compare the two variants and to check one against the other. */
+static inline bool ts_gpu_laplace_plain(void) {
+  static int cached = -1;
+  if (cached < 0) {
+    const char *v = getenv("TESSERA_GPU_LAPLACE");
+    cached = v && !strcmp(v, "plain");
+  }
+  return cached != 0;
+}
+
+/* Host side: launch the cell kernel of degree K. */
+template <typename R, int K>
+static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, char *err) {
+  ts_gpu_lap_args<R, K> g;
+  constexpr int N = K + 1;
+  for (int q = 0; q < N * N; ++q) {
+    g.M[q] = (R)pl->mass_1d[q];
+    g.S[q] = (R)pl->stiffness_1d[q];
+  }
+  /* even-odd forms, and whether the matrices are centro-symmetric (to 1e-12) */
+  constexpr int H = N / 2;
+  bool centro = true;
+  double amax = 0;
+  for (int q = 0; q < N * N; ++q)
+    amax = fmax(amax, fmax(fabs(pl->mass_1d[q]), fabs(pl->stiffness_1d[q])));
+  for (int a = 0; a < N; ++a)
+    for (int q = 0; q < N; ++q) {
+      const int m = (K - a) * N + (K - q);
+      if (fabs(pl->mass_1d[a * N + q] - pl->mass_1d[m]) > 1e-12 * amax ||
+          fabs(pl->stiffness_1d[a * N + q] - pl->stiffness_1d[m]) > 1e-12 * amax)
+        centro = false;
+    }
+  memset(g.eM, 0, sizeof g.eM);
+  memset(g.oM, 0, sizeof g.oM);
+  memset(g.eS, 0, sizeof g.eS);
+  memset(g.oS, 0, sizeof g.oS);
+  for (int a = 0; a < (N + 1) / 2; ++a) {
+    for (int q = 0; q < H; ++q) {
+      g.eM[a][q] = (R)(0.5 * (pl->mass_1d[a * N + q] + pl->mass_1d[a * N + K - q]));
+      g.oM[a][q] = (R)(0.5 * (pl->mass_1d[a * N + q] - pl->mass_1d[a * N + K - q]));
+      g.eS[a][q] = (R)(0.5 * (pl->stiffness_1d[a * N + q] + pl->stiffness_1d[a * N + K - q]));
+      g.oS[a][q] = (R)(0.5 * (pl->stiffness_1d[a * N + q] - pl->stiffness_1d[a * N + K - q]));
+    }
+    if (N & 1) {
+      g.eM[a][H] = (R)pl->mass_1d[a * N + H];
+      g.eS[a][H] = (R)pl->stiffness_1d[a * N + H];
+    }
+  }
+  g.s0 = (R)pl->scale[0];
+  g.s1 = (R)pl->scale[1];
+  g.s2 = (R)pl->scale[2];
+  g.cells0 = pl->cells[0];
+  g.cells1 = pl->cells[1];
+  g.cells2 = pl->cells[2];
+  g.n0 = pl->n[0];
+  g.n1 = pl->n[1];
+  g.n2 = pl->n[2];
+  g.constrained = pl->constrained != 0;
+  if (pl->dim == 3) {
+    using S = ts_gpu_lap_shape<3, K>;
+    const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1] * pl->cells[2];
+    if (centro && !ts_gpu_laplace_plain()) {
+      ts_gpu_laplace3_eo_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_eo_kernel");
+    } else {
+      ts_gpu_laplace3_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_kernel");
+    }
+  } else {
+    using S = ts_gpu_lap_shape<2, K>;
+    const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1];
+    ts_gpu_laplace2_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    GPU_CHECK_LAUNCH(err, "ts_gpu_laplace2_kernel");
+  }
+  return 0;
+}
+
+/* Checks a plan; 0 or TS_ERR_ARG with a message naming the field. */
+static inline int ts_gpu_laplace_check(const ts_laplace_plan *pl, char *err) {
+  if (!pl) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan is NULL", TS_GPU_NAME);
+    return TS_ERR_ARG;
+  }
+  if (pl->dim != 2 && pl->dim != 3) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->dim = %d, expected 2 or 3",
+             TS_GPU_NAME, pl->dim);
+    return TS_ERR_ARG;
+  }
+  if (pl->degree < 1 || pl->degree > TS_MAX_DEGREE) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->degree = %d, expected 1..%d",
+             TS_GPU_NAME, pl->degree, TS_MAX_DEGREE);
+    return TS_ERR_ARG;
+  }
+  int64_t nd = 1;
+  for (int d = 0; d < 3; ++d) {
+    const int64_t want = d < pl->dim ? pl->cells[d] * pl->degree + 1 : 1;
+    if ((d < pl->dim && pl->cells[d] < 1) || (d >= pl->dim && pl->cells[d] != 1) ||
+        pl->n[d] != want) {
+      snprintf(err, TS_BACKEND_ERROR_SIZE,
+               "%s laplace: plan->cells[%d] = %lld, n[%d] = %lld: expected cells >= 1 (1 beyond "
+               "dim) and n = cells*degree+1",
+               TS_GPU_NAME, d, (long long)pl->cells[d], d, (long long)pl->n[d]);
+      return TS_ERR_ARG;
+    }
+    nd *= pl->n[d];
+  }
+  if (pl->n_dofs != nd) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->n_dofs = %lld, expected %lld",
+             TS_GPU_NAME, (long long)pl->n_dofs, (long long)nd);
+    return TS_ERR_ARG;
+  }
+  if (!pl->mass_1d || !pl->stiffness_1d) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->%s is NULL", TS_GPU_NAME,
+             pl->mass_1d ? "stiffness_1d" : "mass_1d");
+    return TS_ERR_ARG;
+  }
+  const int64_t rows = pl->n[1] * pl->n[2];
+  const int64_t blocks = (pl->cells[0] + 1) * pl->cells[1] * pl->cells[2];
+  if (rows > 2147483647LL || blocks > 2147483647LL) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE,
+             "%s laplace: %lld rows of DoFs / %lld cells exceed the 2^31-1 blocks of one launch",
+             TS_GPU_NAME, (long long)rows, (long long)blocks);
+    return TS_ERR_ARG;
+  }
+  return 0;
+}
+
+/** y = A x (add = 0) or y += A x (add = 1) on device vectors of precision R. */
+template <typename R>
+int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, char *err) {
+  int rc = ts_gpu_laplace_check(pl, err);
+  if (rc) return rc;
+  if (x == y) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE,
+             "%s laplace apply: x and y are the same vector (in-place apply is not supported)",
+             TS_GPU_NAME);
+    return TS_ERR_ARG;
+  }
+  if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, (size_t)pl->n_dofs * sizeof(R), 0));
+  switch (pl->degree) {
+    case 1: rc = ts_gpu_laplace_cells<R, 1>(pl, x, y, err); break;
+    case 2: rc = ts_gpu_laplace_cells<R, 2>(pl, x, y, err); break;
+    case 3: rc = ts_gpu_laplace_cells<R, 3>(pl, x, y, err); break;
+    case 4: rc = ts_gpu_laplace_cells<R, 4>(pl, x, y, err); break;
+    case 5: rc = ts_gpu_laplace_cells<R, 5>(pl, x, y, err); break;
+    case 6: rc = ts_gpu_laplace_cells<R, 6>(pl, x, y, err); break;
+    case 7: rc = ts_gpu_laplace_cells<R, 7>(pl, x, y, err); break;
+    case 8: rc = ts_gpu_laplace_cells<R, 8>(pl, x, y, err); break;
+    case 9: rc = ts_gpu_laplace_cells<R, 9>(pl, x, y, err); break;
+    case 10: rc = ts_gpu_laplace_cells<R, 10>(pl, x, y, err); break;
+  }
+  if (rc) return rc;
+  if (pl->constrained) {
+    const int64_t rows = pl->n[1] * pl->n[2];
+    ts_gpu_laplace_dirichlet_kernel<R><<<(unsigned)rows, 128>>>(pl->dim, pl->n[0], pl->n[1],
+                                                                pl->n[2], x, y, add);
+    GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_dirichlet_kernel");
+  }
+  return 0;
+}
+
+/** d = diag(A) (1 on Dirichlet rows when constrained), precision R. */
+template <typename R>
+int ts_gpu_laplace_diagonal(const ts_laplace_plan *pl, R *d, char *err) {
+  int rc = ts_gpu_laplace_check(pl, err);
+  if (rc) return rc;
+  ts_gpu_diag_args g;
+  const int N = pl->degree + 1;
+  for (int q = 0; q < N * N; ++q) {
+    g.M[q] = pl->mass_1d[q];
+    g.S[q] = pl->stiffness_1d[q];
+  }
+  for (int e = 0; e < 3; ++e) {
+    g.s[e] = pl->scale[e];
+    g.cells[e] = pl->cells[e];
+    g.n[e] = pl->n[e];
+  }
+  g.n_dofs = pl->n_dofs;
+  g.dim = pl->dim;
+  g.K = pl->degree;
+  g.constrained = pl->constrained != 0;
+  int64_t blocks = (pl->n_dofs + 255) / 256;
+  if (blocks > 65536) blocks = 65536;
+  if (blocks < 1) blocks = 1;
+  ts_gpu_laplace_diagonal_kernel<R><<<(unsigned)blocks, 256>>>(g, d);
+  GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_diagonal_kernel");
+  return 0;
+}
+
+/* Instantiate the entry points for one precision (in one translation unit each, so that
+ * the two precisions compile in parallel). */
+#define TS_GPU_LAPLACE_INSTANTIATE(R)                                                       \
+  template int ts_gpu_laplace_apply<R>(const ts_laplace_plan *, const R *, R *, int, char *); \
+  template int ts_gpu_laplace_diagonal<R>(const ts_laplace_plan *, R *, char *);
+
+#endif

@@ -1,0 +1,6 @@
+/* laplace-double.cpp -- the hip backend's Laplacian kernels in double precision, degrees
+ * 1..TS_MAX_DEGREE, 2D and 3D: instances of backends/gpu/gpu-laplace.h. */
+#define TS_GPU_HIP 1
+#include "../gpu/gpu-laplace.h"
+
+TS_GPU_LAPLACE_INSTANTIATE(double)

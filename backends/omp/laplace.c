@@ -1,0 +1,228 @@
+/* laplace.c -- the omp backend's matrix-free Laplacian on a structured box (Q_k, 2D/3D):
+ * y = A x, y += A x and diag(A), for double and float.
+ *
+ * Algorithm.  With equal cells the assembled operator is a Kronecker sum of assembled 1D
+ * matrices, A = s0 K0 M1 M2 + s1 M0 K1 M2 + s2 M0 M1 K2, so it can be applied piece by
+ * piece.  The unit of work is a tile: one cell in directions 1 and 2 (a pencil of (k+1)^2
+ * rows of DoFs, contiguous along direction 0) times TL points (a multiple of k and of the
+ * vector length, about 64) along direction 0.  Per row, P = M0 x and Q = K0 x with the
+ * globally assembled 1D matrices in periodic diagonal storage (exact values, so tiles of a
+ * pencil do not overlap; vectors along direction 0 read straight from x, only the vectors
+ * next to the ends of the box read a masked copy).  Then, per strip of VL points (8 doubles
+ * or 16 floats, one 64-byte vector), directions 1 and 2 as line operations on whole
+ * vectors in even-odd form (M and K on Gauss-Lobatto nodes are centro-symmetric):
+ * E = s0 M1 Q + s1 K1 P, F = s2 M1 P, Y = M2 E + K2 F, and Y goes to y.  Degree and
+ * dimension are compile-time constants in the hot loops (a switch over always-inline
+ * instances); the next tile's rows of x are prefetched.
+ *
+ * Threads.  Pencils are numbered p = c1 + cells1 c2; two pencils share rows of y only when
+ * their numbers differ by at most G = cells1 + 1 (2D: 1).  Each thread takes a contiguous
+ * range of pencils, first all but the last G of them, then (after a barrier) the last G:
+ * within a phase no two threads touch the same row.  With add = 0 there is no zeroing
+ * pass: the first pencil touching a row stores, the others add; only the few rows shared
+ * by two threads are zeroed first.  The hot worker is compiled for x86-64-v4 (AVX-512),
+ * x86-64-v3 (AVX2) and baseline x86-64, picked at load time (target_clones; define
+ * TS_OMP_NO_CLONES to compile one version for the -march given).
+ *
+ * Dirichlet rows (plan->constrained): x is read as zero there, their rows are skipped and
+ * finally set to y = x (y += x).  If a 1D matrix is not centro-symmetric (to 1e-12), a
+ * plain (not even-odd) path with run-time degree is used. */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "omp-laplace.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* the kernels are written as a*b + c on vectors: let them become FMAs under -std=c11 */
+#pragma GCC optimize("fp-contract=fast")
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(TS_OMP_NO_CLONES)
+#define TS_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TS_CLONES
+#endif
+
+#define HMAX ((TS_MAX_DEGREE + 1) / 2) /* h = (k+1)/2 <= 5 */
+#define XPAD 16                         /* zero padding around a row copy, >= TS_MAX_DEGREE */
+/* target number of points of a tile along direction 0 */
+#define TILE_POINTS(k) (64)
+/* software prefetch of the next tile's rows of x: the locality hint (0 measured best on Zen5), or -1 for none */
+#ifndef PF_LOC
+#define PF_LOC 0
+#endif
+
+typedef double vd8 __attribute__((vector_size(64)));
+typedef double vd8u __attribute__((vector_size(64), aligned(8), may_alias));
+typedef float vf16 __attribute__((vector_size(64)));
+typedef float vf16u __attribute__((vector_size(64), aligned(4), may_alias));
+
+#define REAL double
+#define V vd8
+#define VU vd8u
+#define VL 8
+#define FN(name) name##_d
+#include "laplace-kernel.h"
+#undef REAL
+#undef V
+#undef VU
+#undef VL
+#undef FN
+#define REAL float
+#define V vf16
+#define VU vf16u
+#define VL 16
+#define FN(name) name##_f
+#include "laplace-kernel.h"
+#undef REAL
+#undef V
+#undef VU
+#undef VL
+#undef FN
+
+/* the work space cache of the calling thread: grown, never shrunk */
+static _Thread_local void *laplace_work = NULL;
+static _Thread_local size_t laplace_work_bytes = 0;
+
+static int check_matrix(const double *A, int k, const char *name, int *centro, char *err,
+                        size_t errlen) {
+  const int N = k + 1;
+  double amax = 0.0, dev = 0.0;
+  for (int i = 0; i < N * N; ++i) {
+    if (!isfinite(A[i])) {
+      snprintf(err, errlen, "omp laplace: plan->%s[%d] is not finite", name, i);
+      return TS_ERR_ARG;
+    }
+    if (fabs(A[i]) > amax) amax = fabs(A[i]);
+  }
+  for (int a = 0; a < N; ++a)
+    for (int b = 0; b < N; ++b) {
+      const double d = fabs(A[a * N + b] - A[(k - a) * N + (k - b)]);
+      if (d > dev) dev = d;
+    }
+  if (dev > 1e-12 * amax) *centro = 0;
+  return 0;
+}
+
+/* Checks the plan and the precision; 0 or TS_ERR_ARG with a message. */
+static int check_plan(const ts_laplace_plan *pl, ts_precision p, int *centro, char *err,
+                      size_t errlen) {
+  *centro = 1;
+  if (!pl) {
+    snprintf(err, errlen, "omp laplace: plan is NULL");
+    return TS_ERR_ARG;
+  }
+  if (p != TS_DOUBLE && p != TS_SINGLE) {
+    snprintf(err, errlen, "omp laplace: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", (int)p);
+    return TS_ERR_ARG;
+  }
+  if (pl->dim != 2 && pl->dim != 3) {
+    snprintf(err, errlen, "omp laplace: plan->dim = %d, expected 2 or 3", pl->dim);
+    return TS_ERR_ARG;
+  }
+  if (pl->degree < 1 || pl->degree > TS_MAX_DEGREE) {
+    snprintf(err, errlen, "omp laplace: plan->degree = %d, expected 1..%d", pl->degree,
+             TS_MAX_DEGREE);
+    return TS_ERR_ARG;
+  }
+  int64_t nd = 1;
+  for (int d = 0; d < 3; ++d) {
+    const int64_t want_n = d < pl->dim ? pl->cells[d] * pl->degree + 1 : 1;
+    if (d < pl->dim && (pl->cells[d] < 1 || pl->cells[d] > ((int64_t)1 << 40))) {
+      snprintf(err, errlen, "omp laplace: plan->cells[%d] = %lld, expected >= 1", d,
+               (long long)pl->cells[d]);
+      return TS_ERR_ARG;
+    }
+    if (d >= pl->dim && pl->cells[d] != 1) {
+      snprintf(err, errlen, "omp laplace: plan->cells[%d] = %lld, expected 1 in %dD", d,
+               (long long)pl->cells[d], pl->dim);
+      return TS_ERR_ARG;
+    }
+    if (pl->n[d] != want_n) {
+      snprintf(err, errlen, "omp laplace: plan->n[%d] = %lld, expected cells[%d]*degree+1 = %lld",
+               d, (long long)pl->n[d], d, (long long)want_n);
+      return TS_ERR_ARG;
+    }
+    nd *= pl->n[d];
+  }
+  if (pl->n_dofs != nd) {
+    snprintf(err, errlen, "omp laplace: plan->n_dofs = %lld, expected prod n[d] = %lld",
+             (long long)pl->n_dofs, (long long)nd);
+    return TS_ERR_ARG;
+  }
+  for (int d = 0; d < pl->dim; ++d)
+    if (!isfinite(pl->scale[d])) {
+      snprintf(err, errlen, "omp laplace: plan->scale[%d] is not finite", d);
+      return TS_ERR_ARG;
+    }
+  if (!pl->mass_1d || !pl->stiffness_1d) {
+    snprintf(err, errlen, "omp laplace: plan->%s is NULL", pl->mass_1d ? "stiffness_1d" : "mass_1d");
+    return TS_ERR_ARG;
+  }
+  int rc = check_matrix(pl->mass_1d, pl->degree, "mass_1d", centro, err, errlen);
+  if (!rc) rc = check_matrix(pl->stiffness_1d, pl->degree, "stiffness_1d", centro, err, errlen);
+  return rc;
+}
+
+int ts_omp_laplace_apply(const ts_laplace_plan *plan, ts_precision p, const void *x, void *y,
+                         int add, char *err, size_t errlen) {
+  int centro;
+  int rc = check_plan(plan, p, &centro, err, errlen);
+  if (rc) return rc;
+  if (!x || !y) {
+    snprintf(err, errlen, "omp laplace apply: %s is NULL", x ? "y" : "x");
+    return TS_ERR_ARG;
+  }
+  if (x == y) {
+    snprintf(err, errlen, "omp laplace apply: x and y are the same vector (in-place apply is not supported)");
+    return TS_ERR_ARG;
+  }
+  if (p == TS_DOUBLE)
+    rc = apply_d(plan, (const double *)x, (double *)y, add, centro, &laplace_work, &laplace_work_bytes);
+  else
+    rc = apply_f(plan, (const float *)x, (float *)y, add, centro, &laplace_work, &laplace_work_bytes);
+  if (rc) snprintf(err, errlen, "omp laplace apply: could not allocate the work space");
+  return rc;
+}
+
+int ts_omp_laplace_diagonal(const ts_laplace_plan *plan, ts_precision p, void *d, char *err,
+                            size_t errlen) {
+  int centro;
+  int rc = check_plan(plan, p, &centro, err, errlen);
+  if (rc) return rc;
+  if (!d) {
+    snprintf(err, errlen, "omp laplace diagonal: d is NULL");
+    return TS_ERR_ARG;
+  }
+  const int k = plan->degree;
+  double *dm[3] = {NULL, NULL, NULL}, *dk[3] = {NULL, NULL, NULL};
+  for (int e = 0; e < plan->dim && !rc; ++e) {
+    dm[e] = calloc((size_t)plan->n[e], sizeof(double));
+    dk[e] = calloc((size_t)plan->n[e], sizeof(double));
+    if (!dm[e] || !dk[e]) {
+      snprintf(err, errlen, "omp laplace diagonal: could not allocate %lld doubles",
+               (long long)plan->n[e]);
+      rc = TS_ERR_MEMORY;
+      break;
+    }
+    for (int64_t c = 0; c < plan->cells[e]; ++c)
+      for (int a = 0; a <= k; ++a) {
+        dm[e][c * k + a] += plan->mass_1d[a * (k + 1) + a];
+        dk[e][c * k + a] += plan->stiffness_1d[a * (k + 1) + a];
+      }
+  }
+  if (!rc) {
+    if (p == TS_DOUBLE)
+      diagonal_d(plan, dm, dk, (double *)d);
+    else
+      diagonal_f(plan, dm, dk, (float *)d);
+  }
+  for (int e = 0; e < 3; ++e) {
+    free(dm[e]);
+    free(dk[e]);
+  }
+  return rc;
+}

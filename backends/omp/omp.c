@@ -1,0 +1,188 @@
+/* omp.c -- the OpenMP backend: registration, host memory and the vector kernels.  It is
+ * the reference every other backend is checked against, and the CPU production backend.
+ * The Laplacian kernels live in laplace.c. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "omp-laplace.h"
+#include "omp-transfer.h"
+#include "omp-patch.h"
+#include "tessera/backend.h"
+
+#define OMP_ALIGNMENT 64
+
+static int omp_fail(ts_backend_ops *ops, int code, const char *msg) {
+  snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s", msg);
+  return code;
+}
+
+static int omp_describe(ts_backend_ops *ops, char *buf, size_t len) {
+  (void)ops;
+  snprintf(buf, len, "OpenMP on the host, %d threads (OMP_NUM_THREADS), %d processors",
+           omp_get_max_threads(), omp_get_num_procs());
+  return 0;
+}
+
+static int omp_mem_alloc(ts_backend_ops *ops, size_t bytes, void **ptr) {
+  size_t rounded = (bytes + OMP_ALIGNMENT - 1) / OMP_ALIGNMENT * OMP_ALIGNMENT;
+  *ptr = aligned_alloc(OMP_ALIGNMENT, rounded ? rounded : OMP_ALIGNMENT);
+  if (!*ptr) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "could not allocate %zu bytes of host memory", bytes);
+    return TS_ERR_MEMORY;
+  }
+  return 0;
+}
+
+static int omp_mem_free(ts_backend_ops *ops, void *ptr) {
+  (void)ops;
+  free(ptr);
+  return 0;
+}
+
+static int omp_mem_available(ts_backend_ops *ops, size_t *bytes) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  unsigned long long kib = 0;
+  char line[256];
+  if (!f) return omp_fail(ops, TS_ERR_BACKEND, "cannot read /proc/meminfo");
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) break;
+  fclose(f);
+  if (!kib) return omp_fail(ops, TS_ERR_BACKEND, "/proc/meminfo has no MemAvailable line");
+  *bytes = (size_t)kib * 1024u;
+  return 0;
+}
+
+/* splitmix64 of (seed, index): the same values for any thread count and on every backend. */
+static inline double random_entry(uint64_t seed, uint64_t i) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ull + i + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return 2.0 * (double)(z >> 11) * 0x1.0p-53 - 1.0;
+}
+
+#define REAL double
+#define VEC(name) vec_##name##_double
+#include "omp-vec.h"
+#undef REAL
+#undef VEC
+#define REAL float
+#define VEC(name) vec_##name##_float
+#include "omp-vec.h"
+#undef REAL
+#undef VEC
+
+/* Dispatch on precision: call vec_NAME_float or vec_NAME_double with the same arguments. */
+#define OMP_DISPATCH(p, name, ...) \
+  ((p) == TS_SINGLE ? vec_##name##_float(__VA_ARGS__) : vec_##name##_double(__VA_ARGS__))
+
+static int omp_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, const double *h, void *x) {
+  (void)ops;
+  OMP_DISPATCH(p, from_host, n, h, x);
+  return 0;
+}
+
+static int omp_vec_to_host(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x, double *h) {
+  (void)ops;
+  OMP_DISPATCH(p, to_host, n, x, h);
+  return 0;
+}
+
+static int omp_vec_set(ts_backend_ops *ops, ts_precision p, int64_t n, double alpha, void *x) {
+  (void)ops;
+  OMP_DISPATCH(p, set, n, alpha, x);
+  return 0;
+}
+
+static int omp_vec_random(ts_backend_ops *ops, ts_precision p, int64_t n, uint64_t seed, void *x) {
+  (void)ops;
+  OMP_DISPATCH(p, random, n, seed, x);
+  return 0;
+}
+
+static int omp_vec_convert(ts_backend_ops *ops, int64_t n, ts_precision px, const void *x,
+                           ts_precision py, void *y) {
+  (void)ops;
+  if (px == py) {
+    if (x != y) memcpy(y, x, (size_t)n * (px == TS_SINGLE ? sizeof(float) : sizeof(double)));
+  } else if (px == TS_DOUBLE) {
+    vec_from_host_float(n, x, y); /* double -> float */
+  } else {
+    vec_to_host_float(n, x, y); /* float -> double */
+  }
+  return 0;
+}
+
+static int omp_vec_axpby(ts_backend_ops *ops, ts_precision p, int64_t n, double alpha,
+                         const void *x, double beta, void *y) {
+  (void)ops;
+  OMP_DISPATCH(p, axpby, n, alpha, x, beta, y);
+  return 0;
+}
+
+static int omp_vec_pointwise_mult(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
+                                  const void *y, void *w) {
+  (void)ops;
+  OMP_DISPATCH(p, pointwise_mult, n, x, y, w);
+  return 0;
+}
+
+static int omp_vec_dot(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
+                       const void *y, double *result) {
+  (void)ops;
+  *result = OMP_DISPATCH(p, dot, n, x, y);
+  return 0;
+}
+
+static int omp_laplace_apply(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
+                             const void *x, void *y, int add) {
+  return ts_omp_laplace_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
+static int omp_laplace_diagonal(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
+                                void *d) {
+  return ts_omp_laplace_diagonal(plan, p, d, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
+static int omp_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
+  return ts_omp_measure_ceilings(c, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+/* multigrid transfer (transfer.c) */
+static int omp_transfer(ts_backend_ops *ops, const ts_transfer_plan *plan, ts_precision p,
+                        int restrict_, const void *in, void *out, int add) {
+  return ts_omp_transfer(plan, p, restrict_, in, out, add, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
+/* vertex-patch smoother (patch.c) */
+static int omp_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_precision p,
+                            const void *b, void *x, void *r) {
+  return ts_omp_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
+int tessera_backend_register(ts_backend_ops *ops);
+
+int tessera_backend_register(ts_backend_ops *ops) {
+  ops->abi_version = TS_BACKEND_ABI_VERSION;
+  ops->struct_size = sizeof(ts_backend_ops);
+  ops->name = "omp";
+  ops->describe = omp_describe;
+  ops->mem_alloc = omp_mem_alloc;
+  ops->mem_free = omp_mem_free;
+  ops->mem_available = omp_mem_available;
+  ops->vec_from_host = omp_vec_from_host;
+  ops->vec_to_host = omp_vec_to_host;
+  ops->vec_set = omp_vec_set;
+  ops->vec_random = omp_vec_random;
+  ops->vec_convert = omp_vec_convert;
+  ops->vec_axpby = omp_vec_axpby;
+  ops->vec_pointwise_mult = omp_vec_pointwise_mult;
+  ops->vec_dot = omp_vec_dot;
+  ops->laplace_apply = omp_laplace_apply;
+  ops->laplace_diagonal = omp_laplace_diagonal;
+  ops->measure_ceilings = omp_measure_ceilings;
+
+  ops->transfer = omp_transfer;
+  ops->patch_smooth = omp_patch_smooth; /* vertex-patch smoother */
+  return 0;
+}

@@ -1,0 +1,454 @@
+/* tessera.h -- the public C API of Tessera.
+ *
+ * Tessera solves high-order finite element problems on structured (logically Cartesian)
+ * meshes with matrix-free operators and plug-in compute backends.  Every object is an
+ * opaque handle created by ts_<object>_create and freed by ts_<object>_destroy(&h), which
+ * accepts a NULL handle and sets the handle to NULL.  Getters return borrowed pointers.
+ * Every function returns 0 on success or a TS_ERR_* code; ts_error_message() then says
+ * what went wrong, where, and what was expected. */
+#ifndef TESSERA_H
+#define TESSERA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TESSERA_VERSION_MAJOR 0
+#define TESSERA_VERSION_MINOR 1
+#define TESSERA_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- errors */
+
+/** Error codes returned by every ts_* function (0 is success). */
+enum {
+  TS_SUCCESS = 0,
+  TS_ERR_ARG = 1,          /**< an argument is out of range or inconsistent */
+  TS_ERR_MEMORY = 2,       /**< allocation failed or the problem does not fit */
+  TS_ERR_BACKEND = 3,      /**< a backend could not be found, loaded or started */
+  TS_ERR_UNSUPPORTED = 4,  /**< the backend lacks the requested kernel */
+  TS_ERR_IO = 5,           /**< a file could not be read or written */
+  TS_ERR_INPUT = 6,        /**< a problem description is malformed or invalid */
+  TS_ERR_LAPACK = 7,       /**< a LAPACK routine failed */
+  TS_ERR_NOT_CONVERGED = 8,/**< an iterative solver reached its iteration limit */
+  TS_ERR_BREAKDOWN = 9,    /**< an iterative solver broke down (zero or negative curvature) */
+  TS_ERR_NAN = 10,         /**< a residual became NaN or infinite */
+  TS_ERR_INTERNAL = 11     /**< a bug in Tessera: please report it */
+};
+
+/** @brief The message recorded by the last failing call on this thread (never NULL). */
+const char *ts_error_message(void);
+/** @brief The code recorded by the last failing call on this thread (0 if none). */
+int ts_error_code(void);
+/** @brief A short name for an error code ("TS_ERR_ARG", ...). */
+const char *ts_error_name(int code);
+/** @brief Forget the recorded error. */
+void ts_error_clear(void);
+
+/** Propagate an error from a Tessera call, adding this location to the message trace. */
+#define TS_CALL(expr)                                                                \
+  do {                                                                               \
+    int ts_call_ierr_ = (expr);                                                      \
+    if (ts_call_ierr_) return ts_error_trace(ts_call_ierr_, __FILE__, __LINE__, #expr); \
+  } while (0)
+/** @brief Append a "called from" line to the current message; returns code. */
+int ts_error_trace(int code, const char *file, int line, const char *expr);
+
+/** @brief The library version as "major.minor.patch". */
+const char *ts_version(void);
+
+/* ---------------------------------------------------------------- precision */
+
+/** Floating-point precision of vectors and operator applications. */
+typedef enum { TS_DOUBLE = 0, TS_SINGLE = 1 } ts_precision;
+/** @brief "double" or "single". */
+const char *ts_precision_name(ts_precision p);
+/** @brief Size in bytes of one scalar of precision p. */
+size_t ts_precision_size(ts_precision p);
+
+/* ---------------------------------------------------------------- backends */
+
+typedef struct ts_backend_s *ts_backend;
+
+/** @brief Load and start a backend by name ("omp", "cuda", "hip").
+ *  Modules are searched in $TESSERA_BACKEND_PATH (colon separated), then the install
+ *  directory, then the build tree.  Fails with TS_ERR_BACKEND naming the backend, the
+ *  places searched and the reason. */
+int ts_backend_open(const char *name, ts_backend *backend);
+/** @brief Stop and unload a backend (NULL allowed; sets *backend to NULL). */
+int ts_backend_destroy(ts_backend *backend);
+/** @brief The backend's name (borrowed). */
+const char *ts_backend_name(ts_backend backend);
+/** @brief A one-line description of the backend's devices and threads (borrowed). */
+const char *ts_backend_description(ts_backend backend);
+/** @brief Memory available to this backend for new objects, in bytes. */
+int ts_backend_memory_available(ts_backend backend, size_t *bytes);
+/** @brief Names of backends that are built and found, separated by spaces (caller frees
+ *  with free()); a backend listed here may still fail to start. */
+int ts_backend_list(char **names);
+/** @brief Measure the backend's ceilings now (takes up to a second): copy bandwidth in
+ *  bytes/s (read + write counted) and the FP64 and FP32 FMA throughput in flop/s (any
+ *  output pointer may be NULL).  TS_ERR_UNSUPPORTED if the backend cannot measure them. */
+int ts_backend_measure_ceilings(ts_backend backend, double *copy_bytes_per_second,
+                                double *fp64_flops_per_second, double *fp32_flops_per_second);
+
+/* ---------------------------------------------------------------- meshes */
+
+typedef struct ts_mesh_s *ts_mesh;
+
+/** @brief A box [lower, upper] in dim (2 or 3) dimensions with coarse[d] cells per
+ *  direction on level 0, uniformly refined `levels` times (finest level = levels). */
+int ts_mesh_create_box(int dim, const double *lower, const double *upper, const int *coarse,
+                       int levels, ts_mesh *mesh);
+int ts_mesh_destroy(ts_mesh *mesh);
+/** @brief Spatial dimension. */
+int ts_mesh_dim(ts_mesh mesh);
+/** @brief Index of the finest level. */
+int ts_mesh_finest_level(ts_mesh mesh);
+/** @brief Cells per direction on a level (cells[dim]). */
+int ts_mesh_cells(ts_mesh mesh, int level, int64_t *cells);
+/** @brief Cell size per direction on a level (h[dim]). */
+int ts_mesh_cell_size(ts_mesh mesh, int level, double *h);
+/** @brief Lower and upper corners (borrowed arrays of length dim). */
+const double *ts_mesh_lower(ts_mesh mesh);
+const double *ts_mesh_upper(ts_mesh mesh);
+
+/* ---------------------------------------------------------------- finite elements */
+
+typedef struct ts_fe_s *ts_fe;
+
+/** Element families. */
+typedef enum { TS_FE_Q = 0 } ts_fe_family;
+
+/** @brief Continuous Q_k element on Gauss-Lobatto support points, k = 1..10. */
+int ts_fe_create_q(int dim, int degree, ts_fe *fe);
+int ts_fe_destroy(ts_fe *fe);
+int ts_fe_degree(ts_fe fe);
+int ts_fe_dim(ts_fe fe);
+/** @brief The 1D support points on [0,1] (borrowed, degree+1 values). */
+const double *ts_fe_points_1d(ts_fe fe);
+
+/* ---------------------------------------------------------------- DoF handlers */
+
+typedef struct ts_dofs_s *ts_dofs;
+
+/** @brief Lexicographic numbering of the element's DoFs on one mesh level. */
+int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs);
+int ts_dofs_destroy(ts_dofs *dofs);
+/** @brief Total number of DoFs. */
+int64_t ts_dofs_count(ts_dofs dofs);
+/** @brief DoFs per direction (n[dim]); DoF (i,j,l) has index i + n0*(j + n1*l). */
+int ts_dofs_per_direction(ts_dofs dofs, int64_t *n);
+/** @brief Coordinates of DoF `index` (x[dim]). */
+int ts_dofs_point(ts_dofs dofs, int64_t index, double *x);
+/** @brief 1 if the DoF lies on the boundary of the box (a Dirichlet DoF), else 0. */
+int ts_dofs_is_boundary(ts_dofs dofs, int64_t index);
+/** @brief Number of boundary DoFs. */
+int64_t ts_dofs_boundary_count(ts_dofs dofs);
+
+/* ---------------------------------------------------------------- vectors */
+
+typedef struct ts_vec_s *ts_vec;
+
+/** @brief A vector of n entries of precision p in the backend's memory, set to zero. */
+int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v);
+int ts_vec_destroy(ts_vec *v);
+int64_t ts_vec_size(ts_vec v);
+ts_precision ts_vec_precision(ts_vec v);
+/** @brief Copy n doubles from host memory into v (converting to v's precision). */
+int ts_vec_set_from_host(ts_vec v, const double *values);
+/** @brief Copy v into n doubles of host memory. */
+int ts_vec_get_to_host(ts_vec v, double *values);
+/** @brief v = alpha everywhere. */
+int ts_vec_set(ts_vec v, double alpha);
+/** @brief Fill v with reproducible pseudo-random values in [-1,1] from a seed. */
+int ts_vec_set_random(ts_vec v, uint64_t seed);
+/** @brief y = x (precisions may differ: the values are converted). */
+int ts_vec_copy(ts_vec x, ts_vec y);
+/** @brief y = alpha x + beta y. */
+int ts_vec_axpby(double alpha, ts_vec x, double beta, ts_vec y);
+/** @brief w = x .* y (entrywise). */
+int ts_vec_pointwise_mult(ts_vec x, ts_vec y, ts_vec w);
+/** @brief The Euclidean inner product x . y (accumulated in double). */
+int ts_vec_dot(ts_vec x, ts_vec y, double *result);
+/** @brief The Euclidean norm. */
+int ts_vec_norm(ts_vec x, double *result);
+
+/* ---------------------------------------------------------------- operators */
+
+typedef struct ts_operator_s *ts_operator;
+
+/** @brief The matrix-free Laplacian (grad u, grad v) on Q_k with homogeneous Dirichlet
+ *  constraints on the whole boundary: boundary rows and columns are replaced by the
+ *  identity.  Applied by sum factorization on the backend, in precision p. */
+int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p,
+                               ts_operator *op);
+/** @brief The Jacobi preconditioner: the inverse of A's diagonal, applied entrywise. */
+int ts_operator_create_jacobi(ts_operator A, ts_operator *jacobi);
+int ts_operator_destroy(ts_operator *op);
+/** @brief y = A x. */
+int ts_operator_apply(ts_operator op, ts_vec x, ts_vec y);
+/** @brief y += A x. */
+int ts_operator_apply_add(ts_operator op, ts_vec x, ts_vec y);
+/** @brief The diagonal of A into d. */
+int ts_operator_diagonal(ts_operator op, ts_vec d);
+/** @brief y = A x without the boundary constraints (all rows and columns of the
+ *  unconstrained matrix), for lifting inhomogeneous Dirichlet data to the right side. */
+int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y);
+/** @brief Number of rows. */
+int64_t ts_operator_size(ts_operator op);
+/** @brief Precision the operator is applied in. */
+ts_precision ts_operator_precision(ts_operator op);
+/** @brief Floating-point operations of one application (counted, for benchmarks). */
+double ts_operator_flops(ts_operator op);
+/** @brief A short name ("laplace", "jacobi"). */
+const char *ts_operator_name(ts_operator op);
+
+/* ---------------------------------------------------------------- smoothers */
+
+/** A smoother S(x, b) for A x = b: one step improves the approximation x in place.  The
+ *  multigrid V-cycle calls it before and after the coarse-grid correction. */
+typedef struct ts_smoother_s *ts_smoother;
+
+/** Variants of the vertex-patch smoother (paper 002, Table 4): Separate computes the patch
+ *  residual and the local solve in two kernels, Fused in one. */
+typedef enum { TS_PATCH_SEPARATE = 0, TS_PATCH_FUSED = 1 } ts_patch_variant;
+
+/** @brief The multiplicative vertex-patch Schwarz smoother (paper 002, Algorithm 2.3) for
+ *  the Laplacian A on dofs: patches of 2^dim cells around the interior vertices, swept color
+ *  by color; the local problems are solved exactly by fast diagonalization (eq. 2.11-2.15).
+ *  A is borrowed and must outlive the smoother. */
+int ts_smoother_create_vertex_patch(ts_operator A, ts_dofs dofs, ts_patch_variant variant,
+                                    ts_smoother *smoother);
+/** @brief Chebyshev iteration of the given degree (>= 1) on D^{-1} A (D the diagonal of A),
+ *  targeting the upper part of the spectrum; degree 1 is damped point Jacobi. */
+int ts_smoother_create_chebyshev(ts_operator A, int degree, ts_smoother *smoother);
+/** @brief One smoothing step x <- S(x, b). */
+int ts_smoother_apply(ts_smoother smoother, ts_vec b, ts_vec x);
+/** @brief A short name ("vertex-patch", "chebyshev"). */
+const char *ts_smoother_name(ts_smoother smoother);
+int ts_smoother_destroy(ts_smoother *smoother);
+
+/* ---------------------------------------------------------------- Krylov solvers */
+
+typedef struct ts_solver_s *ts_solver;
+
+typedef enum { TS_SOLVER_CG = 0, TS_SOLVER_GMRES = 1 } ts_solver_type;
+
+/** Called after each iteration with the iteration number and relative residual;
+ *  returning non-zero stops the solve with TS_ERR_ARG ("stopped by monitor"). */
+typedef int (*ts_monitor_fn)(void *ctx, int iteration, double relative_residual);
+
+int ts_solver_create(ts_solver_type type, ts_solver *solver);
+int ts_solver_destroy(ts_solver *solver);
+/** @brief "cg" or "gmres" into *type; TS_ERR_ARG naming the allowed values otherwise. */
+int ts_solver_type_from_name(const char *name, ts_solver_type *type);
+/** @brief The operator A (borrowed: it must outlive the solver). */
+int ts_solver_set_operator(ts_solver solver, ts_operator A);
+/** @brief A preconditioner P ~ A^{-1} (borrowed; NULL for none).  GMRES preconditions
+ *  from the right; CG requires P symmetric positive definite. */
+int ts_solver_set_preconditioner(ts_solver solver, ts_operator P);
+/** @brief Stop when ||r|| <= rtol ||b||; fail after max_iterations. */
+int ts_solver_set_tolerances(ts_solver solver, double rtol, int max_iterations);
+/** @brief GMRES restart length m (default 50). */
+int ts_solver_set_restart(ts_solver solver, int restart);
+int ts_solver_set_monitor(ts_solver solver, ts_monitor_fn fn, void *ctx);
+/** @brief Solve A x = b starting from x.  On TS_ERR_NOT_CONVERGED, TS_ERR_BREAKDOWN or
+ *  TS_ERR_NAN, x holds the last iterate and the history is kept. */
+int ts_solver_solve(ts_solver solver, ts_vec b, ts_vec x);
+/** @brief Iterations of the last solve. */
+int ts_solver_iterations(ts_solver solver);
+/** @brief Final relative residual ||r|| / ||b|| of the last solve. */
+double ts_solver_relative_residual(ts_solver solver);
+/** @brief Relative residuals, entry 0 is the initial one (borrowed; *count entries). */
+const double *ts_solver_history(ts_solver solver, int *count);
+
+/* ---------------------------------------------------------------- geometric multigrid */
+
+/** Geometric multigrid for the Q_k Laplacian on the levels of a box mesh (paper 002,
+ *  section 2.1): one DoF handler and one matrix-free Laplacian per level, prolongation by
+ *  embedding of the coarse Q_k space, restriction as its transpose, the V-cycle of
+ *  Algorithm 2.1 with one pre- and one post-smoothing step and an exact coarse solve, full
+ *  multigrid (Algorithm 2.2), and the V-cycle as a preconditioner for CG and GMRES. */
+typedef struct ts_mg_s *ts_mg;
+
+/** Smoothers of the V-cycle. */
+typedef enum {
+  TS_MG_SMOOTHER_VERTEX_PATCH = 0, /**< multiplicative vertex-patch Schwarz (Algorithm 2.3) */
+  TS_MG_SMOOTHER_CHEBYSHEV = 1     /**< Chebyshev on D^{-1} A (point Jacobi for degree 1) */
+} ts_mg_smoother_type;
+
+/** Multigrid options; ts_mg_options_default fills the defaults given here. */
+typedef struct ts_mg_options {
+  ts_mg_smoother_type smoother;  /**< TS_MG_SMOOTHER_VERTEX_PATCH */
+  ts_patch_variant variant;      /**< vertex patch: TS_PATCH_SEPARATE or TS_PATCH_FUSED (default) */
+  int chebyshev_degree;          /**< Chebyshev: matrix-vector products per step, 1..20 (3) */
+  ts_precision precision;        /**< precision of the V-cycle levels: TS_DOUBLE, or TS_SINGLE
+                                      for mixed precision (outer iteration in double) */
+  int coarse_level;              /**< the coarsest level of the hierarchy (0) */
+} ts_mg_options;
+
+/** Time spent on one level of the hierarchy since creation or the last reset. */
+typedef struct ts_mg_level_timing {
+  int level;                     /**< mesh level */
+  int64_t dofs;                  /**< DoFs on the level */
+  double smooth_seconds;         /**< pre- and post-smoothing */
+  double residual_seconds;       /**< r = b - A x */
+  double transfer_seconds;       /**< restriction to and prolongation from the next coarser level */
+  double coarse_seconds;         /**< the exact solve (coarsest level only) */
+  long smoothing_steps;          /**< number of smoothing steps (coarse solves on the coarsest) */
+} ts_mg_level_timing;
+
+/** @brief Fill the default options. */
+void ts_mg_options_default(ts_mg_options *options);
+/** @brief "vertex-patch" or "chebyshev" into *type; TS_ERR_ARG naming the allowed values. */
+int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type);
+/** @brief The hierarchy for Q_k (fe) on levels options->coarse_level..finest_level of mesh
+ *  (both borrowed: they must outlive mg): DoF handlers, Laplacians in the options'
+ *  precision, transfers, smoothers, and the double-precision finest-level Laplacian. */
+int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
+                 const ts_mg_options *options, ts_mg *mg);
+int ts_mg_destroy(ts_mg *mg);
+/** @brief The finest level's DoF handler (borrowed). */
+ts_dofs ts_mg_dofs(ts_mg mg);
+/** @brief The finest level's Laplacian in double precision (borrowed): the system the
+ *  preconditioner and ts_mg_fmg_solve are for. */
+ts_operator ts_mg_operator(ts_mg mg);
+/** @brief One V-cycle from a zero initial guess as an operator, P r = VCYCLE_L(A_L, 0, r),
+ *  on double vectors of the finest level (borrowed; converts to and from the level
+ *  precision at entry and exit).  Symmetric positive definite for the symmetric smoothers,
+ *  so usable with CG and GMRES through ts_solver_set_preconditioner. */
+ts_operator ts_mg_preconditioner(ts_mg mg);
+/** @brief Full multigrid (Algorithm 2.2) for A_L x = b (double vectors of the finest
+ *  level): the right sides of the coarser levels are restrictions of b; after the nested
+ *  V-cycles, V-cycles repeat while ||b - A_L x|| > rtol ||b|| (the residual in double), at
+ *  least once (as in Algorithm 2.2, line 5) and at most max_iterations times.  *iterations (may be NULL) counts those repetitions. */
+int ts_mg_fmg_solve(ts_mg mg, ts_vec b, ts_vec x, double rtol, int max_iterations,
+                    int *iterations, double *relative_residual);
+/** @brief Call fn after each repetition of the FMG loop (NULL to stop). */
+int ts_mg_set_monitor(ts_mg mg, ts_monitor_fn fn, void *ctx);
+/** @brief fine = P coarse: prolongate from level-1 to level (vectors in the level precision). */
+int ts_mg_prolongate(ts_mg mg, int level, ts_vec coarse, ts_vec fine);
+/** @brief coarse = P^T fine: restrict from level to level-1 (vectors in the level precision). */
+int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse);
+/** @brief The smoother of a level (borrowed; NULL on the coarsest level). */
+ts_smoother ts_mg_smoother(ts_mg mg, int level);
+/** @brief The Laplacian of a level in the level precision (borrowed). */
+ts_operator ts_mg_level_operator(ts_mg mg, int level);
+/** @brief The coarsest level of the hierarchy. */
+int ts_mg_coarse_level(ts_mg mg);
+/** @brief Timing of one level (coarse_level..finest) since creation or the last reset. */
+int ts_mg_level_timing_get(ts_mg mg, int level, ts_mg_level_timing *timing);
+/** @brief Set every level's timing to zero. */
+void ts_mg_reset_timings(ts_mg mg);
+
+/* ---------------------------------------------------------------- manufactured solutions */
+
+/** A manufactured solution u with -Laplace(u) = f. */
+typedef struct ts_solution_s {
+  const char *name;
+  double (*value)(int dim, const double *x);
+  void (*gradient)(int dim, const double *x, double *grad);
+  double (*laplacian)(int dim, const double *x);
+} ts_solution;
+
+/** @brief A built-in manufactured solution by name: "sine" (prod sin(pi x_i), zero on the
+ *  unit box boundary) or "exp" (exp(x - y/2 + z/4), non-symmetric, non-zero boundary). */
+int ts_solution_by_name(const char *name, const ts_solution **solution);
+/** @brief The built-in names separated by ", " (borrowed). */
+const char *ts_solution_names(void);
+/** @brief ---- multigrid: the right side f = 1 with zero boundary values, as a ts_solution
+ *  for ts_assemble_rhs (value and gradient are zero: there is no exact solution to measure
+ *  errors against); paper 002, Tables 1-3 (borrowed). */
+const ts_solution *ts_rhs_one(void);
+
+/** @brief The right-hand side b_i = (f, phi_i) with f = -Laplace(u), lifted for the
+ *  Dirichlet data: on return b holds the constrained system's right side and x0 the
+ *  boundary values (interpolated) with zero inside; solve A x = b, then add x0. */
+int ts_assemble_rhs(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec b, ts_vec x0);
+/** @brief L2 and H1-seminorm errors of the finite element function (host values) against u,
+ *  by Gauss quadrature with degree+2 points per direction. */
+int ts_compute_errors(ts_dofs dofs, const double *values, const ts_solution *u,
+                      double *l2_error, double *h1_error);
+
+/* ---------------------------------------------------------------- output */
+
+/** @brief Write a VTK unstructured grid (.vtu) with the fields solution, exact and error,
+ *  each cell sampled on subdivisions^dim sub-cells (u may be NULL: then only solution). */
+int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_solution *u,
+                 int subdivisions);
+
+/* ---------------------------------------------------------------- problems */
+
+typedef struct ts_problem_s *ts_problem;
+
+/** @brief Read a problem file (XML), apply overrides "PATH=VALUE" (PATH names an attribute
+ *  as element/attribute below the root, e.g. "mesh/levels=4"; missing elements are created),
+ *  validate the result against the Tessera schema and check its consistency.  Errors name
+ *  file:line, the element or attribute, the value found and what is allowed. */
+int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
+                        ts_problem *problem);
+int ts_problem_destroy(ts_problem *problem);
+/** @brief Bytes the problem needs on its finest level (vectors, solver work space). */
+int ts_problem_memory_estimate(ts_problem problem, size_t *bytes);
+/** @brief TS_ERR_MEMORY, naming both numbers, if the estimate exceeds available bytes. */
+int ts_problem_check_memory(ts_problem problem, size_t available);
+/** @brief The backend named in the problem file ("omp" unless it says otherwise; borrowed). */
+const char *ts_problem_backend(ts_problem problem);
+/** @brief The problem's name (borrowed). */
+const char *ts_problem_name(ts_problem problem);
+
+/** Results of solving a problem on one mesh level. */
+typedef struct ts_level_report {
+  int level;
+  int64_t dofs;
+  int iterations;
+  double relative_residual;
+  double l2_error, h1_error;
+  double l2_rate, h1_rate;      /* log2 of the error ratio to the previous level; 0 on the first */
+  double setup_seconds, solve_seconds;
+} ts_level_report;
+
+/** Results of ts_problem_solve: one entry per solved level (coarsest first). */
+typedef struct ts_report {
+  int n_levels;
+  ts_level_report levels[32];
+  int threads;
+  /* per-level timings of the finest solve (mg_levels entries, coarsest first) */
+  int mg_levels;
+  ts_mg_level_timing mg_timing[32];
+} ts_report;
+
+/** @brief Solve the problem on the backend: on the finest level, or on every level of the
+ *  convergence study.  Progress (header, one line per iteration, summary) goes to log
+ *  unless it is NULL.  Writes the .vtu output the problem asks for. */
+int ts_problem_solve(ts_problem problem, ts_backend backend, FILE *log, ts_report *report);
+/** The finest level's discretization and solver settings of a problem, for tools that
+ *  build their own objects from it (`tessera check`). */
+typedef struct ts_problem_settings {
+  int dim, degree, level;       /* finest mesh level */
+  const ts_solution *solution;  /* the manufactured solution (borrowed) */
+  ts_solver_type solver;
+  int jacobi;                   /* 1: Jacobi preconditioner, 0: none */
+  int multigrid;                /* 1: one V-cycle as preconditioner (preconditioner="mg" or fmg) */
+  ts_mg_options mg;             /* the problem's <multigrid> options */
+  double rtol;
+  int max_iterations, restart;
+  ts_precision precision;
+} ts_problem_settings;
+/** @brief The problem's settings and a new mesh and element for it (caller destroys both). */
+int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings, ts_mesh *mesh,
+                              ts_fe *fe);
+
+/* ---------------------------------------------------------------- timers */
+
+/** @brief Wall-clock seconds since an arbitrary origin. */
+double ts_wtime(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

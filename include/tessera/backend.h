@@ -1,0 +1,193 @@
+/* tessera/backend.h -- the interface between the core library and a compute backend.
+ *
+ * For backend authors only.  A backend is a loadable module (libtool -module) exporting
+ *
+ *     int tessera_backend_register(ts_backend_ops *ops);
+ *
+ * which fills the table below by direct member assignment and returns 0.  The loader checks
+ * ops->abi_version == TS_BACKEND_ABI_VERSION and ops->struct_size == sizeof(ts_backend_ops)
+ * before using any member; a kernel the backend lacks stays NULL and asking for it fails
+ * with a message naming backend and kernel.  Functions return 0 on success; on failure they
+ * write a message into the backend's error buffer (ops->error, set by the loader) and
+ * return a TS_ERR_* code.  All sizes are in entries unless named *_bytes.
+ *
+ * The core library prepares every mathematical ingredient (1D matrices, sizes, scalings)
+ * in a plan; a backend evaluates no basis function, it only runs loops. */
+#ifndef TESSERA_BACKEND_H
+#define TESSERA_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tessera.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TS_BACKEND_ABI_VERSION 2
+#define TS_MAX_DEGREE 10
+#define TS_BACKEND_ERROR_SIZE 1024
+
+/** Plan for the Laplacian on a Cartesian level: the cell matrix is
+ *  A_K = sum_d scale[d] * (x)_{e} (e == d ? stiffness_1d : mass_1d)
+ *  with the 1D reference matrices below (computed by lib/ with a (degree+1)-point Gauss
+ *  rule, exact for these products) and scale[d] = prod_e h_e / h_d^2.
+ *  DoF (i0,i1,i2) has the global index i0 + n[0]*(i1 + n[1]*i2), n[d] = cells[d]*degree+1.
+ *  With `constrained`, DoFs on the box boundary are Dirichlet DoFs: their entries of x are
+ *  read as zero and their rows of y are y_i = x_i (identity rows and columns). */
+typedef struct ts_laplace_plan {
+  int dim;                 /* 2 or 3 */
+  int degree;              /* k = 1..TS_MAX_DEGREE; (k+1) DoFs per cell and direction */
+  int64_t cells[3];        /* cells per direction (cells[2] = 1 in 2D) */
+  int64_t n[3];            /* DoFs per direction (n[2] = 1 in 2D) */
+  int64_t n_dofs;          /* prod n[d] */
+  double scale[3];         /* prod_e h_e / h_d^2 */
+  const double *mass_1d;   /* (k+1)x(k+1), row-major, reference cell [0,1] */
+  const double *stiffness_1d; /* (k+1)x(k+1), row-major, reference cell [0,1] */
+  int constrained;         /* 1: apply the Dirichlet constraints on the box boundary */
+} ts_laplace_plan;
+
+/** Device ceilings, measured by the backend (measure_ceilings): bytes per second of a
+ *  large device-to-device copy (read + write counted), and FMA throughput in double and
+ *  single precision (2 flops per FMA), all per second. */
+typedef struct ts_backend_ceilings {
+  double copy_bytes_per_second;
+  double fp64_flops_per_second;
+  double fp32_flops_per_second;
+} ts_backend_ceilings;
+/* multigrid transfer (ABI 2) */
+/** Plan for the transfer between a coarse level and the next finer level of a Q_k box
+ *  hierarchy.  Prolongation is the embedding of coarse Q_k into fine Q_k: per coarse cell
+ *  and direction the (2k+1)x(k+1) matrix interpolation_1d gives the values at the 2k+1 fine
+ *  support points of the cell's two children (left child's k+1 points, then the right
+ *  child's last k) of the k+1 coarse basis functions; the cell operator is the tensor
+ *  product of it over the directions.  Fine DoF (f0,f1,f2) with f_d = 2k c_d + r_d belongs
+ *  to coarse cell c = (c_d) (the last cell in each direction also owns r_d = 2k).
+ *  Restriction is the exact transpose.  With `constrained`, coarse and fine DoFs on the box
+ *  boundary are Dirichlet DoFs: their entries are read as zero and written as zero, so that
+ *  P maps V_{c,0} into V_{f,0} and R = P^T. */
+typedef struct ts_transfer_plan {
+  int dim;                 /* 2 or 3 */
+  int degree;              /* k = 1..TS_MAX_DEGREE on both levels */
+  int64_t coarse_cells[3]; /* coarse cells per direction (1 beyond dim); fine = 2x */
+  int64_t coarse_n[3];     /* coarse DoFs per direction, k*cells+1 (1 beyond dim) */
+  int64_t fine_n[3];       /* fine DoFs per direction, 2k*cells+1 (1 beyond dim) */
+  const double *interpolation_1d; /* (2k+1) x (k+1), row-major */
+  int constrained;         /* 1: homogeneous Dirichlet DoFs on the box boundary */
+} ts_transfer_plan;
+/* ---------------------------------------------------------------- vertex-patch smoother */
+
+/** What one patch_smooth call does for the patches of one color (paper 002, Table 4). */
+typedef enum {
+  TS_PATCH_STAGE_FUSED = 0,    /**< r_j = R_j b - Abar_j Rbar_j x and x += R_j^T A_j^{-1} r_j per patch */
+  TS_PATCH_STAGE_RESIDUAL = 1, /**< the local residual only: r = R_j b - Abar_j Rbar_j x on each
+                                    patch's interior DoFs (Separate, first pass) */
+  TS_PATCH_STAGE_SOLVE = 2,    /**< the local solve only: x += R_j^T A_j^{-1} R_j r (Separate,
+                                    second pass) */
+  TS_PATCH_STAGE_BOUNDARY = 3  /**< x_i = b_i on the Dirichlet DoFs of the box (identity rows);
+                                    the color is ignored */
+} ts_patch_stage;
+
+/** How the local problems A_j t = r_j are solved. */
+typedef enum {
+  TS_PATCH_SOLVER_FAST_DIAGONALIZATION = 0 /**< A_j^{-1} = S L^{-1} S^T, paper 002 eq. 2.13-2.15 */
+} ts_patch_solver;
+
+/** Plan for one pass of the multiplicative vertex-patch Schwarz smoother (paper 002,
+ *  Algorithm 2.3) over the patches of one color on a structured box level.
+ *  Global DoFs are numbered as in ts_laplace_plan: (i0,i1,i2) -> i0 + n[0]*(i1 + n[1]*i2).
+ *  A patch is the 2^dim cells around an interior vertex v (v_d = 1..cells[d]-1); its closed
+ *  patch has nbar = 2 dofs_per_cell + 1 DoFs per direction starting at global index
+ *  (v_d - 1) dofs_per_cell, its interior the m = nbar - 2 DoFs in the middle.
+ *  The patches of this color have the vertices v_d = first_vertex[d] + vertex_stride j_d,
+ *  j_d = 0..vertex_count[d]-1; patches of one color share no interior DoF and no interior
+ *  DoF of one lies in the closed patch of another, so they may be processed in any order.
+ *  Patch matrix (residual): Abar = sum_d scale[d] (x)_e (e == d ? stiffness_1d[e] :
+ *  mass_1d[e]), 1D matrices nbar x nbar (row-major) assembled over the patch's 2 cells.
+ *  Local solver (fast diagonalization): with the m x m interior blocks K_d, M_d,
+ *  K_d S_d = M_d S_d diag(eigenvalues[d]), S_d^T M_d S_d = I, and
+ *  A_j^{-1} = (x)_d S_d  diag(1 / sum_d scale[d] lambda_{d,i_d})  (x)_d S_d^T.
+ *  With `constrained`, DoFs on the box boundary are Dirichlet DoFs: x is read as zero there. */
+typedef struct ts_patch_plan {
+  int dim;                      /* 2 or 3 */
+  int degree;                   /* k of Q_k (informational; sizes below are what counts) */
+  int dofs_per_cell;            /* DoF index distance between neighbouring vertices (k) */
+  int64_t cells[3];             /* cells per direction (1 beyond dim) */
+  int64_t n[3];                 /* DoFs per direction (1 beyond dim) */
+  int64_t n_dofs;               /* prod n[d] */
+  int color;                    /* 0 .. 2^dim - 1 */
+  int64_t first_vertex[3];      /* vertices of this color: first + stride j, j < count */
+  int64_t vertex_count[3];      /* (1 beyond dim) */
+  int vertex_stride;            /* 2 */
+  int nbar;                     /* closed-patch DoFs per direction: 2 dofs_per_cell + 1 */
+  int m;                        /* interior DoFs per direction: nbar - 2 */
+  double scale[3];              /* prod_e h_e / h_d^2 */
+  const double *mass_1d[3];     /* nbar x nbar, per direction (may share storage) */
+  const double *stiffness_1d[3];
+  ts_patch_solver solver;       /* TS_PATCH_SOLVER_FAST_DIAGONALIZATION */
+  const double *eigenvectors[3];/* m x m, row-major: entry (i, j) is component i of vector j */
+  const double *eigenvalues[3]; /* m */
+  int constrained;              /* 1: Dirichlet DoFs on the box boundary */
+  ts_patch_stage stage;
+} ts_patch_plan;
+
+/** The backend table. */
+typedef struct ts_backend_ops {
+  int abi_version;         /* TS_BACKEND_ABI_VERSION */
+  size_t struct_size;      /* sizeof(ts_backend_ops) */
+  const char *name;        /* "omp", "cuda", ... */
+  void *data;              /* backend state, owned by the backend */
+  char *error;             /* TS_BACKEND_ERROR_SIZE bytes, set by the loader */
+
+  /* life cycle: start (find devices); describe into buf; stop and free data */
+  int (*init)(struct ts_backend_ops *ops);
+  int (*describe)(struct ts_backend_ops *ops, char *buf, size_t len);
+  int (*finalize)(struct ts_backend_ops *ops);
+
+  /* memory */
+  int (*mem_alloc)(struct ts_backend_ops *ops, size_t bytes, void **ptr);
+  int (*mem_free)(struct ts_backend_ops *ops, void *ptr);
+  int (*mem_available)(struct ts_backend_ops *ops, size_t *bytes);
+
+  /* vectors: x, y, w are backend pointers of n entries of precision p */
+  int (*vec_from_host)(struct ts_backend_ops *ops, ts_precision p, int64_t n, const double *h, void *x);
+  int (*vec_to_host)(struct ts_backend_ops *ops, ts_precision p, int64_t n, const void *x, double *h);
+  int (*vec_set)(struct ts_backend_ops *ops, ts_precision p, int64_t n, double alpha, void *x);
+  int (*vec_random)(struct ts_backend_ops *ops, ts_precision p, int64_t n, uint64_t seed, void *x);
+  int (*vec_convert)(struct ts_backend_ops *ops, int64_t n, ts_precision px, const void *x,
+                     ts_precision py, void *y);
+  int (*vec_axpby)(struct ts_backend_ops *ops, ts_precision p, int64_t n, double alpha,
+                   const void *x, double beta, void *y);
+  int (*vec_pointwise_mult)(struct ts_backend_ops *ops, ts_precision p, int64_t n,
+                            const void *x, const void *y, void *w);
+  int (*vec_dot)(struct ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
+                 const void *y, double *result);
+
+  /* kernels: y = A x (add = 0) or y += A x (add = 1); diagonal of A into d */
+  int (*laplace_apply)(struct ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
+                       const void *x, void *y, int add);
+  int (*laplace_diagonal)(struct ts_backend_ops *ops, const ts_laplace_plan *plan,
+                          ts_precision p, void *d);
+
+  /* measure the copy bandwidth and the FP64/FP32 FMA peak of the device now (a few
+   * hundred milliseconds); used by `tessera bench` to print fractions of the ceilings */
+  int (*measure_ceilings)(struct ts_backend_ops *ops, ts_backend_ceilings *c);
+  /* multigrid (ABI 2): transfer = 0: fine = P coarse (add = 1: fine += P coarse);
+   * transfer = 1: coarse = R fine (add = 1: coarse += R fine); in and out of precision p */
+  int (*transfer)(struct ts_backend_ops *ops, const ts_transfer_plan *plan, ts_precision p,
+                  int restrict_, const void *in, void *out, int add);
+  /* vertex-patch smoother (ABI 2): one pass of plan->stage over the patches of plan->color;
+   * b, x, r of precision p (r: the residual vector of the Separate variant; unused by the
+   * other stages and may be NULL for them) */
+  int (*patch_smooth)(struct ts_backend_ops *ops, const ts_patch_plan *plan, ts_precision p,
+                      const void *b, void *x, void *r);
+} ts_backend_ops;
+
+/** The symbol every backend module exports. */
+typedef int (*ts_backend_register_fn)(ts_backend_ops *ops);
+#define TS_BACKEND_REGISTER_SYMBOL "tessera_backend_register"
+
+#ifdef __cplusplus
+}
+#endif
+#endif

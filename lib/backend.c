@@ -1,0 +1,201 @@
+/* backend.c -- the backend registry: finds a backend module by name, loads it with dlopen,
+ * checks its table (ABI version and size) and starts it.  No fallback between backends. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tessera-impl.h"
+
+#ifndef TS_BACKEND_INSTALL_DIR
+#define TS_BACKEND_INSTALL_DIR ""
+#endif
+#ifndef TS_BACKEND_BUILD_DIR
+#define TS_BACKEND_BUILD_DIR ""
+#endif
+
+#define TS_MAX_SEARCH_DIRS 16
+
+typedef struct search_path {
+  int n;
+  char dirs[TS_MAX_SEARCH_DIRS][1024];
+} search_path;
+
+static void search_path_add(search_path *s, const char *dir, const char *suffix) {
+  if (!dir || !*dir || s->n >= TS_MAX_SEARCH_DIRS) return;
+  snprintf(s->dirs[s->n++], sizeof s->dirs[0], "%s%s", dir, suffix ? suffix : "");
+}
+
+/* $TESSERA_BACKEND_PATH (colon separated), the install directory, the build tree
+ * (where libtool leaves modules in BUILD/backends/<name>/.libs). */
+static void search_path_init(search_path *s, const char *name) {
+  char suffix[128];
+  s->n = 0;
+  const char *env = getenv("TESSERA_BACKEND_PATH");
+  if (env) {
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", env);
+    for (char *save = NULL, *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
+      search_path_add(s, tok, NULL);
+  }
+  search_path_add(s, TS_BACKEND_INSTALL_DIR, NULL);
+  snprintf(suffix, sizeof suffix, "/%s/.libs", name ? name : "");
+  if (name) search_path_add(s, TS_BACKEND_BUILD_DIR, suffix);
+}
+
+static int valid_backend_name(const char *name) {
+  if (!name || !*name || strlen(name) > 32) return 0;
+  for (const char *c = name; *c; ++c)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')) return 0;
+  return 1;
+}
+
+static int load_module(ts_backend b, const char *name, char *tried, size_t tried_len) {
+  search_path s;
+  search_path_init(&s, name);
+  tried[0] = 0;
+  for (int i = 0; i < s.n; ++i) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/tessera_%s.so", s.dirs[i], name);
+    size_t used = strlen(tried);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+      b->module = h;
+      return 0;
+    }
+    const char *why = dlerror();
+    FILE *probe = fopen(path, "r");
+    if (probe) { /* the file is there but does not load: that is the error to report */
+      fclose(probe);
+      return TS_ERROR(TS_ERR_BACKEND, "backend '%s': %s exists but cannot be loaded: %s", name,
+                      path, why ? why : "unknown dlopen error");
+    }
+    snprintf(tried + used, tried_len - used, "%s%s", used ? ", " : "", path);
+  }
+  return TS_ERROR(TS_ERR_BACKEND,
+                  "backend '%s' is not built or not found (searched %s); set "
+                  "TESSERA_BACKEND_PATH to the folder holding tessera_%s.so, or configure "
+                  "with the backend (e.g. --with-cuda) and rebuild",
+                  name, *tried ? tried : "nowhere", name);
+}
+
+static int check_table(ts_backend b, const char *name) {
+  union {
+    void *object;
+    ts_backend_register_fn fn;
+  } sym;
+  sym.object = dlsym(b->module, TS_BACKEND_REGISTER_SYMBOL);
+  if (!sym.object)
+    return TS_ERROR(TS_ERR_BACKEND, "backend '%s': module has no symbol %s", name,
+                    TS_BACKEND_REGISTER_SYMBOL);
+  memset(&b->ops, 0, sizeof b->ops);
+  if (sym.fn(&b->ops))
+    return TS_ERROR(TS_ERR_BACKEND, "backend '%s': registration failed", name);
+  if (b->ops.abi_version != TS_BACKEND_ABI_VERSION || b->ops.struct_size != sizeof(ts_backend_ops))
+    return TS_ERROR(TS_ERR_BACKEND,
+                    "backend '%s' was built for backend ABI %d (table of %zu bytes) but this "
+                    "library has ABI %d (%zu bytes): rebuild the backend",
+                    name, b->ops.abi_version, b->ops.struct_size, TS_BACKEND_ABI_VERSION,
+                    sizeof(ts_backend_ops));
+  b->ops.error = b->error;
+  return 0;
+}
+
+int ts_backend_open(const char *name, ts_backend *backend) {
+  char tried[4096];
+  TS_CHECK_ARG(backend, "ts_backend_open: backend is NULL");
+  *backend = NULL;
+  TS_CHECK_ARG(valid_backend_name(name),
+               "backend name '%s' is not valid: use lower-case letters, digits and '_' "
+               "(built-in names: omp, cuda, hip)",
+               name ? name : "(null)");
+  ts_backend b;
+  TS_CALL(ts_calloc(1, sizeof *b, "backend", &b));
+  snprintf(b->name, sizeof b->name, "%s", name);
+  int ierr = load_module(b, name, tried, sizeof tried);
+  if (!ierr) ierr = check_table(b, name);
+  if (!ierr && b->ops.init && b->ops.init(&b->ops))
+    ierr = TS_ERROR(TS_ERR_BACKEND, "backend '%s' failed to start: %s", name,
+                    b->error[0] ? b->error : "no reason given");
+  if (!ierr && b->ops.describe) b->ops.describe(&b->ops, b->description, sizeof b->description);
+  if (ierr) {
+    if (b->module) dlclose(b->module);
+    ts_free(&b);
+    return ierr;
+  }
+  *backend = b;
+  return 0;
+}
+
+int ts_backend_destroy(ts_backend *backend) {
+  if (!backend || !*backend) return 0;
+  ts_backend b = *backend;
+  if (b->ops.finalize) b->ops.finalize(&b->ops);
+  if (b->module) dlclose(b->module);
+  ts_free(backend);
+  return 0;
+}
+
+const char *ts_backend_name(ts_backend backend) { return backend->name; }
+const char *ts_backend_description(ts_backend backend) { return backend->description; }
+
+int ts_backend_memory_available(ts_backend b, size_t *bytes) {
+  TS_BACKEND_CALL(b, mem_available, bytes);
+  return 0;
+}
+
+int ts_backend_measure_ceilings(ts_backend b, double *copy_bytes_per_second,
+                                double *fp64_flops_per_second, double *fp32_flops_per_second) {
+  ts_backend_ceilings c = {0.0, 0.0, 0.0};
+  TS_CHECK_ARG(b, "ts_backend_measure_ceilings: backend is NULL");
+  TS_BACKEND_CALL(b, measure_ceilings, &c);
+  if (copy_bytes_per_second) *copy_bytes_per_second = c.copy_bytes_per_second;
+  if (fp64_flops_per_second) *fp64_flops_per_second = c.fp64_flops_per_second;
+  if (fp32_flops_per_second) *fp32_flops_per_second = c.fp32_flops_per_second;
+  return 0;
+}
+
+int ts_backend_error(ts_backend b, int code, const char *kernel, const char *file, int line) {
+  return ts_error_set(code, file, line, "backend '%s', %s: %s", b->name, kernel,
+                      b->error[0] ? b->error : ts_error_name(code));
+}
+
+/* Append name to the space-separated list unless it is there already. */
+static void list_add(char *list, size_t len, const char *name) {
+  char padded[80], haystack[4200];
+  snprintf(padded, sizeof padded, " %s ", name);
+  snprintf(haystack, sizeof haystack, " %s ", list);
+  if (strstr(haystack, padded)) return;
+  size_t used = strlen(list);
+  snprintf(list + used, len - used, "%s%s", used ? " " : "", name);
+}
+
+static void scan_dir(const char *dir, char *list, size_t len) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t l = strlen(e->d_name);
+    if (l > 11 && strncmp(e->d_name, "tessera_", 8) == 0 && strcmp(e->d_name + l - 3, ".so") == 0) {
+      char name[64];
+      snprintf(name, sizeof name, "%.*s", (int)(l - 11), e->d_name + 8);
+      list_add(list, len, name);
+    }
+  }
+  closedir(d);
+}
+
+int ts_backend_list(char **names) {
+  static const char *const known[] = {"omp", "cuda", "hip"};
+  char list[4096] = "";
+  search_path s;
+  search_path_init(&s, NULL);
+  for (int i = 0; i < s.n; ++i) scan_dir(s.dirs[i], list, sizeof list);
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i) {
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/%s/.libs", TS_BACKEND_BUILD_DIR, known[i]);
+    if (*TS_BACKEND_BUILD_DIR) scan_dir(dir, list, sizeof list);
+  }
+  *names = strdup(list);
+  if (!*names) return TS_ERROR(TS_ERR_MEMORY, "backend list: out of memory");
+  return 0;
+}

@@ -1,0 +1,21 @@
+/* util.c -- version, precision names and the wall-clock timer. */
+#include <time.h>
+#include "../tessera-impl.h"
+
+#define TS_STRINGIFY2(x) #x
+#define TS_STRINGIFY(x) TS_STRINGIFY2(x)
+
+const char *ts_version(void) {
+  return TS_STRINGIFY(TESSERA_VERSION_MAJOR) "." TS_STRINGIFY(TESSERA_VERSION_MINOR) "." TS_STRINGIFY(
+      TESSERA_VERSION_PATCH);
+}
+
+const char *ts_precision_name(ts_precision p) { return p == TS_SINGLE ? "single" : "double"; }
+
+size_t ts_precision_size(ts_precision p) { return p == TS_SINGLE ? sizeof(float) : sizeof(double); }
+
+double ts_wtime(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}

@@ -1,0 +1,43 @@
+/* tensor.c -- host-side tensor-product helpers for setup and post-processing (right-hand
+ * sides, errors, output): one-dimensional contractions and cell DoF index lists.  The hot
+ * operator loops are the backends'. */
+#include "../tessera-impl.h"
+
+void ts_tensor_contract(int dim, const int *shape, int dir, const double *B, int rows,
+                        int transpose, const double *in, double *out) {
+  /* in has shape[0] x shape[1] x shape[2] (index 0 fastest); out has rows along dir.
+   * B is rows x shape[dir] (or shape[dir] x rows, used transposed). */
+  int before = 1, after = 1;
+  for (int d = 0; d < dir; ++d) before *= shape[d];
+  for (int d = dir + 1; d < dim; ++d) after *= shape[d];
+  const int n = shape[dir];
+  for (int a = 0; a < after; ++a)
+    for (int r = 0; r < rows; ++r)
+      for (int b = 0; b < before; ++b) {
+        double s = 0.0;
+        for (int j = 0; j < n; ++j)
+          s += (transpose ? B[j * rows + r] : B[r * n + j]) * in[(a * n + j) * before + b];
+        out[(a * rows + r) * before + b] = s;
+      }
+}
+
+void ts_cell_dof_indices(ts_dofs dofs, const int64_t *cell, int64_t *indices) {
+  const int k = dofs->degree, n1 = k + 1;
+  const int n2 = dofs->dim == 3 ? n1 : 1;
+  int m = 0;
+  for (int a2 = 0; a2 < n2; ++a2)
+    for (int a1 = 0; a1 < n1; ++a1)
+      for (int a0 = 0; a0 < n1; ++a0) {
+        const int64_t i0 = cell[0] * k + a0, i1 = cell[1] * k + a1;
+        const int64_t i2 = dofs->dim == 3 ? cell[2] * k + a2 : 0;
+        indices[m++] = i0 + dofs->n[0] * (i1 + dofs->n[1] * i2);
+      }
+}
+
+int64_t ts_cell_count(ts_dofs dofs) { return dofs->cells[0] * dofs->cells[1] * dofs->cells[2]; }
+
+void ts_cell_from_index(ts_dofs dofs, int64_t index, int64_t *cell) {
+  cell[0] = index % dofs->cells[0];
+  cell[1] = (index / dofs->cells[0]) % dofs->cells[1];
+  cell[2] = index / (dofs->cells[0] * dofs->cells[1]);
+}

@@ -1,0 +1,81 @@
+/* fmg.c -- full multigrid (paper 002, Algorithm 2.2): the right side is restricted down the
+ * hierarchy (for nested spaces R b_l = (f, phi_i^{l-1}), the coarse right side), the coarse
+ * problem is solved exactly, each finer level starts from the prolongated coarser solution
+ * and takes one V-cycle; then V-cycles on the finest level repeat while
+ * ||b - A x|| > rtol ||b||, at least once (line 5 of the algorithm sets delta = ||b||).  The iteration count is the number of those repetitions.
+ * The residual and the update of x are in double; under mixed precision the V-cycles run
+ * in single precision on the residual (x <- x + VCYCLE(A, 0, r), which equals the V-cycle
+ * from x for the linear smoothers used here). */
+#include <math.h>
+#include "mg-impl.h"
+
+static int residual(ts_mg mg, ts_vec b, ts_vec x, double *norm) {
+  TS_CALL(ts_operator_apply(mg->A, x, mg->r));
+  TS_CALL(ts_vec_axpby(1.0, b, -1.0, mg->r));
+  TS_CALL(ts_vec_norm(mg->r, norm));
+  return 0;
+}
+
+/* lines 1-4: nested iteration from the coarsest level up to the finest */
+static int nested_iteration(ts_mg mg, ts_vec b, ts_vec x) {
+  const int top = mg->n_levels - 1;
+  TS_CALL(ts_vec_copy(b, mg->levels[top].b));
+  for (int i = top; i > 0; --i) {
+    ts_mg_level *l = &mg->levels[i];
+    const double t0 = ts_wtime();
+    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 1, l->b, mg->levels[i - 1].b, 0));
+    l->timing.transfer_seconds += ts_wtime() - t0;
+  }
+  TS_CALL(ts_mg_coarse_solve(mg));
+  for (int i = 1; i <= top; ++i) {
+    ts_mg_level *l = &mg->levels[i];
+    const double t0 = ts_wtime();
+    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 0, mg->levels[i - 1].x, l->x, 0));
+    l->timing.transfer_seconds += ts_wtime() - t0;
+    TS_CALL(ts_mg_vcycle(mg, i));
+  }
+  TS_CALL(ts_vec_copy(mg->levels[top].x, x));
+  return 0;
+}
+
+int ts_mg_fmg_solve(ts_mg mg, ts_vec b, ts_vec x, double rtol, int max_iterations,
+                    int *iterations, double *relative_residual) {
+  TS_CHECK_ARG(mg, "ts_mg_fmg_solve: multigrid object is NULL");
+  TS_CHECK_ARG(rtol > 0.0 && rtol < 1.0, "full multigrid: rtol = %g, allowed 0 < rtol < 1", rtol);
+  TS_CHECK_ARG(max_iterations >= 0, "full multigrid: max_iterations = %d, need at least 0",
+               max_iterations);
+  TS_CALL(ts_operator_check_vectors(mg->A, b, x));
+  if (iterations) *iterations = 0;
+  if (relative_residual) *relative_residual = 0.0;
+  double bnorm, rnorm;
+  TS_CALL(ts_vec_norm(b, &bnorm));
+  if (bnorm == 0.0) {
+    TS_CALL(ts_vec_set(x, 0.0));
+    return 0;
+  }
+  TS_CALL(nested_iteration(mg, b, x));
+  TS_CALL(residual(mg, b, x, &rnorm));
+  ts_mg_level *top = &mg->levels[mg->n_levels - 1];
+  int it = 0;
+  /* Algorithm 2.2 sets delta = ||b|| before the loop (line 5), so the loop runs at least once */
+  for (; it == 0 || rnorm > rtol * bnorm; ++it) {
+    if (relative_residual) *relative_residual = rnorm / bnorm;
+    if (!isfinite(rnorm))
+      return TS_ERROR(TS_ERR_NAN, "full multigrid: the residual is %g after %d V-cycles", rnorm, it);
+    if (it == max_iterations)
+      return TS_ERROR(TS_ERR_NOT_CONVERGED, "full multigrid did not converge in %d V-cycles: "
+                      "relative residual %.3e, asked for %.3e", max_iterations, rnorm / bnorm, rtol);
+    TS_CALL(ts_vec_copy(mg->r, top->b));       /* to the V-cycle precision */
+    TS_CALL(ts_vec_set(top->x, 0.0));
+    TS_CALL(ts_mg_vcycle(mg, mg->n_levels - 1));
+    TS_CALL(ts_vec_copy(top->x, mg->e));       /* back to double */
+    TS_CALL(ts_vec_axpby(1.0, mg->e, 1.0, x));
+    TS_CALL(residual(mg, b, x, &rnorm));
+    if (iterations) *iterations = it + 1;
+    if (mg->monitor && mg->monitor(mg->monitor_ctx, it + 1, rnorm / bnorm))
+      return TS_ERROR(TS_ERR_ARG, "full multigrid stopped by the monitor at iteration %d", it + 1);
+  }
+  if (iterations) *iterations = it;
+  if (relative_residual) *relative_residual = rnorm / bnorm;
+  return 0;
+}

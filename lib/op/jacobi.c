@@ -1,0 +1,81 @@
+/* jacobi.c -- the Jacobi preconditioner P = diag(A)^{-1}, applied entrywise. */
+#include <math.h>
+#include <stdlib.h>
+#include "../tessera-impl.h"
+
+typedef struct jacobi_data {
+  ts_vec inverse_diagonal;
+  ts_vec scratch; /* for apply_add */
+} jacobi_data;
+
+static int jacobi_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  jacobi_data *data = op->data;
+  if (!add) {
+    TS_CALL(ts_vec_pointwise_mult(data->inverse_diagonal, x, y));
+    return 0;
+  }
+  TS_CALL(ts_vec_pointwise_mult(data->inverse_diagonal, x, data->scratch));
+  TS_CALL(ts_vec_axpby(1.0, data->scratch, 1.0, y));
+  return 0;
+}
+
+static int jacobi_diagonal(ts_operator op, ts_vec d) {
+  jacobi_data *data = op->data;
+  TS_CALL(ts_vec_copy(data->inverse_diagonal, d));
+  return 0;
+}
+
+static double jacobi_flops(ts_operator op) { return (double)op->n; }
+
+static void jacobi_destroy(ts_operator op) {
+  jacobi_data *data = op->data;
+  ts_vec_destroy(&data->inverse_diagonal);
+  ts_vec_destroy(&data->scratch);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops jacobi_ops = {
+    .name = "jacobi",
+    .apply = jacobi_apply,
+    .diagonal = jacobi_diagonal,
+    .flops = jacobi_flops,
+    .destroy = jacobi_destroy,
+};
+
+/* Invert the diagonal on the host (a setup step, once): a zero or non-finite entry means
+ * the operator has no usable diagonal and is reported with its row. */
+static int invert_diagonal(ts_vec diag) {
+  double *h;
+  int ierr = 0;
+  TS_CALL(ts_calloc((size_t)diag->n, sizeof *h, "Jacobi diagonal", &h));
+  ierr = ts_vec_get_to_host(diag, h);
+  for (int64_t i = 0; !ierr && i < diag->n; ++i) {
+    if (h[i] == 0.0 || !isfinite(h[i]))
+      ierr = TS_ERROR(TS_ERR_ARG, "Jacobi: diagonal entry %lld is %g, need a non-zero finite value",
+                      (long long)i, h[i]);
+    else
+      h[i] = 1.0 / h[i];
+  }
+  if (!ierr) ierr = ts_vec_set_from_host(diag, h);
+  free(h);
+  return ierr;
+}
+
+int ts_operator_create_jacobi(ts_operator A, ts_operator *jacobi) {
+  TS_CHECK_ARG(A && jacobi, "ts_operator_create_jacobi: NULL argument");
+  *jacobi = NULL;
+  jacobi_data *data;
+  TS_CALL(ts_calloc(1, sizeof *data, "Jacobi preconditioner", &data));
+  int ierr = ts_vec_create(A->backend, A->n, A->precision, &data->inverse_diagonal);
+  if (!ierr) ierr = ts_vec_create(A->backend, A->n, A->precision, &data->scratch);
+  if (!ierr) ierr = ts_operator_diagonal(A, data->inverse_diagonal);
+  if (!ierr) ierr = invert_diagonal(data->inverse_diagonal);
+  if (!ierr) ierr = ts_operator_create_shell(A->backend, &jacobi_ops, A->n, A->precision, data, jacobi);
+  if (ierr) {
+    ts_vec_destroy(&data->inverse_diagonal);
+    ts_vec_destroy(&data->scratch);
+    ts_free(&data);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Jacobi setup");
+  }
+  return 0;
+}

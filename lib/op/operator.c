@@ -1,0 +1,79 @@
+/* operator.c -- ts_operator: a linear operator given by an implementation table
+ * (apply, diagonal, flop count); the operator families live in their own files. */
+#include "../tessera-impl.h"
+
+int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
+                             ts_precision p, void *data, ts_operator *op) {
+  ts_operator o;
+  TS_CALL(ts_calloc(1, sizeof *o, "operator", &o));
+  o->ops = ops;
+  o->backend = backend;
+  o->n = n;
+  o->precision = p;
+  o->data = data;
+  *op = o;
+  return 0;
+}
+
+int ts_operator_destroy(ts_operator *op) {
+  if (!op || !*op) return 0;
+  if ((*op)->ops->destroy) (*op)->ops->destroy(*op);
+  ts_free(op);
+  return 0;
+}
+
+static int check_vector(ts_operator op, ts_vec v, const char *which) {
+  const char *name = op->ops->name;
+  TS_CHECK_ARG(v, "operator '%s': %s vector is NULL", name, which);
+  TS_CHECK_ARG(v->n == op->n, "operator '%s': %s vector has %lld entries, the operator %lld",
+               name, which, (long long)v->n, (long long)op->n);
+  TS_CHECK_ARG(v->backend == op->backend,
+               "operator '%s': %s vector lives on backend '%s', the operator on '%s'", name,
+               which, v->backend->name, op->backend->name);
+  TS_CHECK_ARG(v->precision == op->precision,
+               "operator '%s': %s vector is %s precision, the operator is %s", name, which,
+               ts_precision_name(v->precision), ts_precision_name(op->precision));
+  return 0;
+}
+
+int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CALL(check_vector(op, x, "input"));
+  TS_CALL(check_vector(op, y, "output"));
+  TS_CHECK_ARG(x != y, "operator '%s': input and output must be different vectors",
+               op->ops->name);
+  return 0;
+}
+
+int ts_operator_apply(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CALL(ts_operator_check_vectors(op, x, y));
+  TS_CALL(op->ops->apply(op, x, y, 0));
+  return 0;
+}
+
+int ts_operator_apply_add(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CALL(ts_operator_check_vectors(op, x, y));
+  TS_CALL(op->ops->apply(op, x, y, 1));
+  return 0;
+}
+
+int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CALL(ts_operator_check_vectors(op, x, y));
+  if (!op->ops->apply_unconstrained)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' has no unconstrained form", op->ops->name);
+  TS_CALL(op->ops->apply_unconstrained(op, x, y));
+  return 0;
+}
+
+int ts_operator_diagonal(ts_operator op, ts_vec d) {
+  TS_CALL(check_vector(op, d, "diagonal"));
+  if (!op->ops->diagonal)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' cannot compute its diagonal",
+                    op->ops->name);
+  TS_CALL(op->ops->diagonal(op, d));
+  return 0;
+}
+
+int64_t ts_operator_size(ts_operator op) { return op->n; }
+ts_precision ts_operator_precision(ts_operator op) { return op->precision; }
+double ts_operator_flops(ts_operator op) { return op->ops->flops ? op->ops->flops(op) : 0.0; }
+const char *ts_operator_name(ts_operator op) { return op->ops->name; }

@@ -1,0 +1,43 @@
+/* problem-impl.h -- the in-memory problem description that the XML reader fills and the
+ * solve driver reads (private to lib/problem). */
+#ifndef TESSERA_PROBLEM_IMPL_H
+#define TESSERA_PROBLEM_IMPL_H
+
+#include "../tessera-impl.h"
+
+struct ts_problem_s {
+  char name[128];
+  char source[1024];            /* the file it was read from */
+  /* <mesh> */
+  int dim;
+  double lower[3], upper[3];
+  int coarse[3];
+  int levels;                   /* finest level */
+  /* <convergence first-level=...>: solve on levels first_level..levels (= levels if absent) */
+  int first_level;
+  /* <element> */
+  ts_fe_family family;
+  int degree;
+  /* <poisson solution=...> */
+  char solution[32];
+  /* <solver> */
+  ts_solver_type solver;
+  char preconditioner[16];      /* "none" or "jacobi" */
+  double rtol;
+  int max_iterations;
+  int restart;
+  ts_precision precision;
+  /* <backend name=...> */
+  char backend[64];
+  /* <output vtu=... subdivisions=...> ("" = no output) */
+  char vtu_path[1024];
+  int vtu_subdivisions;
+
+  int rhs_one;                  /* <poisson solution="none" rhs="one">: f = 1, u = 0 on the
+                                   boundary, no exact solution (no errors reported) */
+  int fmg;                      /* <solver type="fmg">: full multigrid */
+  int use_mg;                   /* fmg, or <solver preconditioner="mg"> */
+  ts_mg_options mg;             /* <multigrid ...> */
+};
+
+#endif

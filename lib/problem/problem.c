@@ -1,0 +1,1062 @@
+/* problem.c -- the XML problem-file front end: read a file with libxml2, apply "PATH=VALUE"
+ * overrides to its DOM, validate it against the embedded schema (tessera-problem.xsd,
+ * compiled in by embed-schema.sh), check what a schema cannot say (list lengths against
+ * dim, upper > lower, level ranges, DoF count), and fill struct ts_problem_s.
+ *
+ * Every error names the file and line (or the override a value came from), the element
+ * and attribute, the value found and what is allowed.  Nothing is printed: libxml2's
+ * messages are collected through structured error handlers into the recorded error. */
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlschemas.h>
+#include <libxml/xmlversion.h>
+
+#include "problem-impl.h"
+
+/* The schema's bytes, generated from tessera-problem.xsd (schema-embedded.c). */
+extern const char ts_problem_schema_xsd[];
+extern const size_t ts_problem_schema_xsd_len;
+
+/* libxml2 2.12 made the error passed to structured handlers const. */
+#if LIBXML_VERSION >= 21200
+#define TS_XML_ERROR const xmlError
+#else
+#define TS_XML_ERROR xmlError
+#endif
+
+#define ROOT_NAME "tessera-problem"
+#define XS_NAMESPACE "http://www.w3.org/2001/XMLSchema"
+/* The largest number of DoFs on the finest level a problem may ask for. */
+#define MAX_DOFS ((uint64_t)1 << 40)
+/* Validation errors kept in one message (the rest are counted). */
+#define MAX_ERRORS 6
+
+/* ---------------------------------------------------------------- reader state */
+
+/* One applied override: the element whose attribute it set, and the topmost element it
+ * had to create (NULL if the path existed). */
+typedef struct override {
+  const char *text;             /* "mesh/levels=4" as given (borrowed) */
+  xmlNodePtr element;
+  char *attribute;
+  xmlNodePtr created;
+} override;
+
+typedef struct reader {
+  const char *path;
+  xmlDocPtr doc;
+  xmlNodePtr root;
+  override *overrides;
+  int n_overrides;
+  xmlDocPtr schema_doc;         /* the schema as a DOM, parsed on demand for hints */
+  char message[3200];           /* collected libxml2 errors, one per line */
+  size_t used;
+  int n_errors, n_dropped;
+  char last_prefix[256];        /* "Element 'x', attribute 'y'" of the last error kept */
+} reader;
+
+static void reader_free(reader *r) {
+  for (int i = 0; i < r->n_overrides; i++) free(r->overrides[i].attribute);
+  free(r->overrides);
+  if (r->schema_doc) xmlFreeDoc(r->schema_doc);
+  if (r->doc) xmlFreeDoc(r->doc);
+  memset(r, 0, sizeof *r);
+}
+
+/* Append one line to the collected message. */
+static void collect(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void collect(reader *r, const char *fmt, ...) {
+  if (r->used + 2 >= sizeof r->message) return;
+  if (r->used) r->message[r->used++] = '\n';
+  va_list args;
+  va_start(args, fmt);
+  int n = vsnprintf(r->message + r->used, sizeof r->message - r->used, fmt, args);
+  va_end(args);
+  if (n < 0) n = 0;
+  r->used += (size_t)n < sizeof r->message - r->used ? (size_t)n : sizeof r->message - r->used - 1;
+  r->message[r->used] = 0;
+}
+
+/* Copy s into out without leading and trailing white space. */
+static void trim_copy(const char *s, char *out, size_t cap) {
+  if (!s) s = "";
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r')) n--;
+  if (n >= cap) n = cap - 1;
+  memcpy(out, s, n);
+  out[n] = 0;
+}
+
+/* Copy s into out collapsing white space as xs:token does ("  a   b " -> "a b").
+ * Returns the full length the collapsed string needs (excluding the NUL). */
+static size_t collapse_copy(const char *s, char *out, size_t cap) {
+  size_t n = 0;
+  int pending_space = 0;
+  for (; *s; s++) {
+    if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+      pending_space = n > 0;
+      continue;
+    }
+    if (pending_space) {
+      if (n + 1 < cap) out[n] = ' ';
+      n++;
+      pending_space = 0;
+    }
+    if (n + 1 < cap) out[n] = *s;
+    n++;
+  }
+  out[n < cap ? n : cap - 1] = 0;
+  return n;
+}
+
+/* ---------------------------------------------------------------- locations */
+
+static int is_descendant_or_self(xmlNodePtr node, xmlNodePtr ancestor) {
+  for (; node; node = node->parent)
+    if (node == ancestor) return 1;
+  return 0;
+}
+
+/* The override that set element/attribute, or (attribute NULL or not set by one) that
+ * created the element; NULL if the value comes from the file. */
+static const override *find_override(const reader *r, xmlNodePtr element, const char *attribute) {
+  if (!element) return NULL;
+  for (int i = r->n_overrides - 1; i >= 0; i--)
+    if (attribute && r->overrides[i].element == element &&
+        !strcmp(r->overrides[i].attribute, attribute))
+      return &r->overrides[i];
+  for (int i = r->n_overrides - 1; i >= 0; i--)
+    if (r->overrides[i].created && is_descendant_or_self(element, r->overrides[i].created))
+      return &r->overrides[i];
+  return NULL;
+}
+
+/* "file:line" of an element's attribute, or "file (from --set PATH=VALUE)" when an
+ * override put the value there. */
+static void where(const reader *r, xmlNodePtr element, const char *attribute, long line,
+                  char *out, size_t cap) {
+  const override *o = find_override(r, element, attribute);
+  if (o)
+    snprintf(out, cap, "%s (from --set %s)", r->path, o->text);
+  else if (line > 0)
+    snprintf(out, cap, "%s:%ld", r->path, line);
+  else
+    snprintf(out, cap, "%s", r->path);
+}
+
+/* " (from --set PATH=VALUE)" if an override set element/attribute, else "". */
+static void origin_note(const reader *r, xmlNodePtr element, const char *attribute, char *out,
+                        size_t cap) {
+  const override *o = find_override(r, element, attribute);
+  if (o && o->element == element && !strcmp(o->attribute, attribute))
+    snprintf(out, cap, " (from --set %s)", o->text);
+  else
+    out[0] = 0;
+}
+
+static long node_line(xmlNodePtr node) { return node ? xmlGetLineNo(node) : 0; }
+
+/* ---------------------------------------------------------------- the schema as a DOM */
+/* Used only to word error messages: which attributes an element has, which children the
+ * root allows, and what an attribute's type accepts ("an integer from 1 to 10"). */
+
+static xmlNodePtr schema_root(reader *r) {
+  if (!r->schema_doc)
+    r->schema_doc = xmlReadMemory(ts_problem_schema_xsd, (int)ts_problem_schema_xsd_len,
+                                  "tessera-problem.xsd", NULL, XML_PARSE_NONET);
+  return r->schema_doc ? xmlDocGetRootElement(r->schema_doc) : NULL;
+}
+
+static int is_xs(xmlNodePtr n, const char *local) {
+  return n && n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
+         !xmlStrcmp(n->ns->href, BAD_CAST XS_NAMESPACE) && !xmlStrcmp(n->name, BAD_CAST local);
+}
+
+/* The attribute's value compared with s (0 if equal). */
+static int prop_is(xmlNodePtr n, const char *attr, const char *s) {
+  xmlChar *v = xmlGetProp(n, BAD_CAST attr);
+  int differ = !v || strcmp((const char *)v, s);
+  xmlFree(v);
+  return !differ;
+}
+
+/* Depth-first search for <xs:LOCAL name="NAME"> below n. */
+static xmlNodePtr xs_find(xmlNodePtr n, const char *local, const char *name) {
+  for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE) continue;
+    if (is_xs(c, local) && prop_is(c, "name", name)) return c;
+    xmlNodePtr found = xs_find(c, local, name);
+    if (found) return found;
+  }
+  return NULL;
+}
+
+static xmlNodePtr xs_child(xmlNodePtr n, const char *local) {
+  for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
+    if (is_xs(c, local)) return c;
+  return NULL;
+}
+
+/* The anonymous complexType of the element declaration NAME. */
+static xmlNodePtr schema_element_type(reader *r, const char *name) {
+  return xs_child(xs_find(schema_root(r), "element", name), "complexType");
+}
+
+/* Append ", "-separated s to out. */
+static void list_append(char *out, size_t cap, const char *s) {
+  size_t n = strlen(out);
+  if (n + 1 < cap) snprintf(out + n, cap - n, "%s%s", n ? ", " : "", s);
+}
+
+/* Describe the built-in or named simple type TYPE in words into out. */
+static void describe_type(reader *r, const char *type, char *out, size_t cap, int depth) {
+  out[0] = 0;
+  if (!strncmp(type, "xs:", 3)) {
+    const char *t = type + 3;
+    if (!strcmp(t, "int") || !strcmp(t, "integer") || !strcmp(t, "long"))
+      snprintf(out, cap, "an integer");
+    else if (!strcmp(t, "double") || !strcmp(t, "float") || !strcmp(t, "decimal"))
+      snprintf(out, cap, "a number");
+    else
+      snprintf(out, cap, "text");
+    return;
+  }
+  xmlNodePtr st = NULL;
+  for (xmlNodePtr c = schema_root(r) ? schema_root(r)->children : NULL; c; c = c->next)
+    if (is_xs(c, "simpleType") && prop_is(c, "name", type)) st = c;
+  if (!st || depth > 8) {
+    snprintf(out, cap, "a value of type '%s'", type);
+    return;
+  }
+  xmlNodePtr list = xs_child(st, "list"), restriction = xs_child(st, "restriction");
+  if (list) {
+    char item[256];
+    xmlChar *item_type = xmlGetProp(list, BAD_CAST "itemType");
+    describe_type(r, item_type ? (const char *)item_type : "xs:string", item, sizeof item,
+                  depth + 1);
+    xmlFree(item_type);
+    snprintf(out, cap, "a list of values, each %s", item);
+    return;
+  }
+  if (!restriction) {
+    snprintf(out, cap, "a value of type '%s'", type);
+    return;
+  }
+  xmlChar *base = xmlGetProp(restriction, BAD_CAST "base");
+  char base_text[256], item[256] = "";
+  describe_type(r, base ? (const char *)base : "xs:string", base_text, sizeof base_text, depth + 1);
+  int base_is_list = !strncmp(base_text, "a list of values, each ", 23);
+  if (base_is_list) snprintf(item, sizeof item, "%s", base_text + 23);
+  int base_is_text = !strcmp(base_text, "text");
+  xmlFree(base);
+
+  char enums[256] = "", bounds[256] = "", length[128] = "", pattern[200] = "";
+  char min_len[32] = "", max_len[32] = "";
+  for (xmlNodePtr f = restriction->children; f; f = f->next) {
+    if (f->type != XML_ELEMENT_NODE) continue;
+    xmlChar *v = xmlGetProp(f, BAD_CAST "value");
+    const char *value = v ? (const char *)v : "";
+    char quoted[96];
+    if (is_xs(f, "enumeration")) {
+      snprintf(quoted, sizeof quoted, "'%s'", value);
+      list_append(enums, sizeof enums, quoted);
+    } else if (is_xs(f, "minInclusive") || is_xs(f, "maxInclusive") ||
+               is_xs(f, "minExclusive") || is_xs(f, "maxExclusive")) {
+      const char *word = is_xs(f, "minInclusive")   ? "at least"
+                         : is_xs(f, "maxInclusive") ? "at most"
+                         : is_xs(f, "minExclusive") ? "greater than"
+                                                    : "less than";
+      size_t n = strlen(bounds);
+      snprintf(bounds + n, sizeof bounds - n, "%s%s %s", n ? " and " : " ", word, value);
+    } else if (is_xs(f, "minLength")) {
+      snprintf(min_len, sizeof min_len, "%s", value);
+    } else if (is_xs(f, "maxLength")) {
+      snprintf(max_len, sizeof max_len, "%s", value);
+    } else if (is_xs(f, "length")) {
+      snprintf(min_len, sizeof min_len, "%s", value);
+      snprintf(max_len, sizeof max_len, "%s", value);
+    } else if (is_xs(f, "pattern")) {
+      snprintf(pattern, sizeof pattern, " matching the pattern '%s'", value);
+    }
+    xmlFree(v);
+  }
+  /* "at least 1 and at most 10" reads better as "from 1 to 10". */
+  char lo[64], hi[64];
+  if (sscanf(bounds, " at least %63s and at most %63s", lo, hi) == 2)
+    snprintf(bounds, sizeof bounds, " from %s to %s", lo, hi);
+
+  const char *unit = base_is_list ? "values" : "characters";
+  if (min_len[0] && max_len[0] && !strcmp(min_len, max_len))
+    snprintf(length, sizeof length, "%s %s", min_len, unit);
+  else if (min_len[0] && max_len[0])
+    snprintf(length, sizeof length, "%s to %s %s", min_len, max_len, unit);
+  else if (min_len[0])
+    snprintf(length, sizeof length, "at least %s %s", min_len, unit);
+  else if (max_len[0])
+    snprintf(length, sizeof length, "at most %s %s", max_len, unit);
+
+  if (enums[0])
+    snprintf(out, cap, "one of %s", enums);
+  else if (base_is_list)
+    snprintf(out, cap, "a list of %s, each %s", length[0] ? length : "values", item);
+  else if (base_is_text && length[0] && !strcmp(min_len, "1") && !max_len[0])
+    snprintf(out, cap, "non-empty text%s", pattern);
+  else if (base_is_text && length[0])
+    snprintf(out, cap, "text of %s%s", length, pattern);
+  else
+    snprintf(out, cap, "%s%s%s", base_text, bounds, pattern);
+}
+
+/* " (allowed: ...)" for attribute ATTR of element ELEMENT, or "" if unknown. */
+static void describe_attribute(reader *r, const char *element, const char *attr, char *out,
+                               size_t cap) {
+  out[0] = 0;
+  xmlNodePtr ct = schema_element_type(r, element);
+  for (xmlNodePtr c = ct ? ct->children : NULL; c; c = c->next) {
+    if (!is_xs(c, "attribute") || !prop_is(c, "name", attr)) continue;
+    xmlChar *type = xmlGetProp(c, BAD_CAST "type");
+    char text[400];
+    describe_type(r, type ? (const char *)type : "xs:string", text, sizeof text, 0);
+    xmlFree(type);
+    snprintf(out, cap, " (allowed: %s)", text);
+    return;
+  }
+}
+
+/* The attribute names of ELEMENT, ", "-separated. */
+static void element_attributes(reader *r, const char *element, char *out, size_t cap) {
+  out[0] = 0;
+  xmlNodePtr ct = schema_element_type(r, element);
+  for (xmlNodePtr c = ct ? ct->children : NULL; c; c = c->next) {
+    if (!is_xs(c, "attribute")) continue;
+    xmlChar *name = xmlGetProp(c, BAD_CAST "name");
+    if (name) list_append(out, cap, (const char *)name);
+    xmlFree(name);
+  }
+}
+
+/* The children the root allows (required_only: those without minOccurs="0") that are
+ * (missing_only) absent from the document, as "<a>, <b>". */
+static void root_children(reader *r, int required_only, int missing_only, char *out, size_t cap) {
+  out[0] = 0;
+  xmlNodePtr all = xs_child(schema_element_type(r, ROOT_NAME), "all");
+  for (xmlNodePtr c = all ? all->children : NULL; c; c = c->next) {
+    if (!is_xs(c, "element")) continue;
+    if (required_only && prop_is(c, "minOccurs", "0")) continue;
+    xmlChar *name = xmlGetProp(c, BAD_CAST "name");
+    if (!name) continue;
+    int present = 0;
+    for (xmlNodePtr d = r->root ? r->root->children : NULL; d; d = d->next)
+      if (d->type == XML_ELEMENT_NODE && !xmlStrcmp(d->name, name)) present = 1;
+    if (!missing_only || !present) {
+      char tag[80];
+      snprintf(tag, sizeof tag, "<%s>", (const char *)name);
+      list_append(out, cap, tag);
+    }
+    xmlFree(name);
+  }
+}
+
+/* ---------------------------------------------------------------- libxml2 error handlers */
+
+/* Parser errors: keep the first (later ones are usually its consequences). */
+static void parse_error(reader *r, TS_XML_ERROR *e) {
+  if (!e || e->level == XML_ERR_WARNING) return;
+  if (r->n_errors++) return;
+  char text[512];
+  trim_copy(e->message ? e->message : "malformed XML", text, sizeof text);
+  if (e->line > 0)
+    collect(r, "%s:%d: %s", r->path, e->line, text);
+  else
+    collect(r, "%s: %s", r->path, text);
+}
+
+#if LIBXML_VERSION >= 21300
+static void parse_error_handler(void *data, TS_XML_ERROR *e) { parse_error(data, e); }
+#else
+/* Before 2.13 the parser calls sax->serror with its own context as data. */
+static void parse_error_handler(void *data, TS_XML_ERROR *e) {
+  xmlParserCtxtPtr ctxt = data;
+  if (ctxt && ctxt->_private) parse_error(ctxt->_private, e);
+}
+#endif
+
+/* Split "Element 'E', attribute 'A': rest" into E, A (may be empty) and rest. */
+static const char *split_schema_message(const char *msg, char *element, size_t ecap,
+                                        char *attr, size_t acap) {
+  element[0] = attr[0] = 0;
+  if (strncmp(msg, "Element '", 9)) return msg;
+  const char *p = msg + 9, *q = strchr(p, '\'');
+  if (!q) return msg;
+  snprintf(element, ecap, "%.*s", (int)(q - p), p);
+  if (!strncmp(q, "', attribute '", 14)) {
+    p = q + 14;
+    q = strchr(p, '\'');
+    if (!q) return msg;
+    snprintf(attr, acap, "%.*s", (int)(q - p), p);
+  }
+  if (q[1] == ':') q += 2;
+  else q += 1;
+  while (*q == ' ') q++;
+  return q;
+}
+
+/* Validation errors: prefix each with its location and add what is allowed where
+ * libxml2's text does not say it. */
+static void valid_error(void *data, TS_XML_ERROR *e) {
+  reader *r = data;
+  if (!e || e->level == XML_ERR_WARNING) return;
+  char msg[768], element[128], attr[128], prefix[256];
+  trim_copy(e->message ? e->message : "invalid", msg, sizeof msg);
+  const char *rest = split_schema_message(msg, element, sizeof element, attr, sizeof attr);
+  snprintf(prefix, sizeof prefix, "%s/%s", element, attr);
+
+  /* libxml2 follows a bad list item with "'a b' is not a valid value of the list type":
+   * the first message already said it. */
+  if (attr[0] && strstr(rest, "is not a valid value of the list type") &&
+      !strcmp(prefix, r->last_prefix))
+    return;
+  if (r->n_errors >= MAX_ERRORS) {
+    r->n_dropped++;
+    return;
+  }
+  r->n_errors++;
+  snprintf(r->last_prefix, sizeof r->last_prefix, "%s", prefix);
+
+  xmlNodePtr node = e->node;
+  if (node && node->type == XML_ATTRIBUTE_NODE) node = node->parent;
+  if (node && node->type != XML_ELEMENT_NODE) node = NULL;
+
+  char hint[600] = "";
+  if (attr[0] && strstr(rest, "is not a valid value of")) {
+    describe_attribute(r, element, attr, hint, sizeof hint);
+  } else if (attr[0] && strstr(rest, "is not allowed")) {
+    char names[300];
+    element_attributes(r, element, names, sizeof names);
+    snprintf(hint, sizeof hint, names[0] ? " (<%s> allows: %s)" : " (<%s> has no attributes)",
+             element, names);
+  } else if (!attr[0] && node && strstr(rest, "This element is not expected")) {
+    xmlNodePtr parent = node->parent, first = NULL;
+    for (xmlNodePtr s = node->prev; s; s = s->prev)
+      if (s->type == XML_ELEMENT_NODE && !xmlStrcmp(s->name, node->name)) first = s;
+    if (parent == r->root && first) {
+      snprintf(hint, sizeof hint, " (<%s> may appear only once; it is already at line %ld)",
+               element, node_line(first));
+    } else if (parent == r->root) {
+      char names[300];
+      root_children(r, 0, 0, names, sizeof names);
+      snprintf(hint, sizeof hint, " (<%s> allows: %s)", ROOT_NAME, names);
+    } else if (parent && parent->type == XML_ELEMENT_NODE) {
+      snprintf(hint, sizeof hint, " (<%s> has no child elements)", (const char *)parent->name);
+    }
+  } else if (!attr[0] && strstr(rest, "Missing child element")) {
+    char names[300];
+    root_children(r, 1, 1, names, sizeof names);
+    if (names[0]) {
+      /* libxml2's "Expected is one of (...)" lists optional elements of xs:all too. */
+      char *expected = strstr(msg, ". Expected is one of");
+      if (expected) expected[1] = 0;
+      snprintf(hint, sizeof hint, ": %s", names);
+    }
+  }
+
+  char loc[1200];
+  where(r, node, attr[0] ? attr : NULL, e->line > 0 ? e->line : node_line(node), loc, sizeof loc);
+  if (msg[0] == 'E' && !strncmp(msg, "Element '", 9)) msg[0] = 'e';
+  size_t len = strlen(msg);
+  if (hint[0] && len && msg[len - 1] == '.') msg[len - 1] = 0;  /* "... (allowed: ...)." */
+  collect(r, "%s: %s%s%s", loc, msg, hint, hint[0] ? "." : "");
+}
+
+/* Schema-parser errors can only come from a broken embedded schema: a bug. */
+static void schema_error(void *data, TS_XML_ERROR *e) {
+  reader *r = data;
+  if (!e || e->level == XML_ERR_WARNING || r->n_errors++) return;
+  char text[512];
+  trim_copy(e->message, text, sizeof text);
+  collect(r, "embedded tessera-problem.xsd:%d: %s", e->line, text);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static int read_document(reader *r) {
+  FILE *f = fopen(r->path, "rb");
+  if (!f)
+    return TS_ERROR(TS_ERR_IO, "cannot open problem file '%s': %s", r->path, strerror(errno));
+  fclose(f);
+
+  xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+  if (!ctxt) return TS_ERROR(TS_ERR_MEMORY, "%s: could not create an XML parser", r->path);
+#if LIBXML_VERSION >= 21300
+  xmlCtxtSetErrorHandler(ctxt, parse_error_handler, r);
+#else
+  ctxt->_private = r;
+  ctxt->sax->serror = parse_error_handler;
+  ctxt->linenumbers = 1;
+#endif
+  /* No network, no DTD loading, no entity substitution (XML_PARSE_NOENT is not set). */
+  r->doc = xmlCtxtReadFile(ctxt, r->path, NULL, XML_PARSE_NONET);
+  int well_formed = ctxt->wellFormed && ctxt->nsWellFormed;
+  xmlFreeParserCtxt(ctxt);
+
+  if (!r->doc || !well_formed || r->n_errors) {
+    if (!r->n_errors) collect(r, "%s: not a well-formed XML document", r->path);
+    return TS_ERROR(TS_ERR_INPUT, "%s", r->message);
+  }
+  if (r->doc->intSubset || r->doc->extSubset) {
+    xmlNodePtr dtd = (xmlNodePtr)(r->doc->intSubset ? r->doc->intSubset : r->doc->extSubset);
+    long line = node_line(dtd);
+    return TS_ERROR(TS_ERR_INPUT,
+                    "%s:%ld: <!DOCTYPE ...> is not allowed in a problem file (its structure "
+                    "comes from the Tessera schema; entities are not expanded)",
+                    r->path, line > 0 ? line : 1L);
+  }
+  r->root = xmlDocGetRootElement(r->doc);
+  if (!r->root)
+    return TS_ERROR(TS_ERR_INPUT, "%s: the document has no root element; expected <%s>", r->path,
+                    ROOT_NAME);
+  if (xmlStrcmp(r->root->name, BAD_CAST ROOT_NAME) || r->root->ns)
+    return TS_ERROR(TS_ERR_INPUT,
+                    "%s:%ld: the root element is <%s%s%s>, but a problem file has "
+                    "<%s name=\"...\"> (in no namespace) as its root",
+                    r->path, node_line(r->root),
+                    r->root->ns && r->root->ns->prefix ? (const char *)r->root->ns->prefix : "",
+                    r->root->ns && r->root->ns->prefix ? ":" : "", (const char *)r->root->name,
+                    ROOT_NAME);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- overrides */
+
+static int override_error(const char *text, const char *why) {
+  return TS_ERROR(TS_ERR_ARG,
+                  "override '%s': %s; an override is PATH=VALUE with PATH an attribute "
+                  "below <%s>: \"name\", \"mesh/levels\" or \"element/sub/attribute\"",
+                  text, why, ROOT_NAME);
+}
+
+/* Apply "PATH=VALUE": walk (creating) the elements of PATH below the root and set the
+ * attribute named by its last component. */
+static int apply_override(reader *r, const char *text) {
+  if (!text) return override_error("(null)", "no text");
+  const char *eq = strchr(text, '=');
+  if (!eq) return override_error(text, "it has no '='");
+  if (eq == text) return override_error(text, "the path before '=' is empty");
+  const char *value = eq + 1;
+  if (xmlCheckUTF8(BAD_CAST value) == 0) return override_error(text, "the value is not UTF-8");
+
+  size_t path_len = (size_t)(eq - text);
+  char *path = malloc(path_len + 1);
+  if (!path) return TS_ERROR(TS_ERR_MEMORY, "override '%s': out of memory", text);
+  memcpy(path, text, path_len);
+  path[path_len] = 0;
+
+  /* Check every component before changing the document. */
+  int n_parts = 1;
+  for (size_t i = 0; i < path_len; i++) n_parts += path[i] == '/';
+  char *part = path;
+  for (int k = 0; k < n_parts; k++) {
+    char *slash = strchr(part, '/');
+    if (slash) *slash = 0;
+    const char *why = NULL;
+    if (!*part) why = "the path has an empty component";
+    else if (xmlValidateNCName(BAD_CAST part, 0)) why = "a path component is not an XML name";
+    if (why) {
+      char buf[300];
+      snprintf(buf, sizeof buf, "%s ('%s')", why, part);
+      free(path);
+      return override_error(text, buf);
+    }
+    if (slash) part = slash + 1;
+  }
+
+  override *grown = realloc(r->overrides, (size_t)(r->n_overrides + 1) * sizeof *grown);
+  if (!grown) {
+    free(path);
+    return TS_ERROR(TS_ERR_MEMORY, "override '%s': out of memory", text);
+  }
+  r->overrides = grown;
+  override *o = &r->overrides[r->n_overrides];
+  memset(o, 0, sizeof *o);
+
+  xmlNodePtr element = r->root;
+  part = path; /* components are NUL-separated now */
+  for (int k = 0; k < n_parts - 1; k++) {
+    xmlNodePtr child = NULL;
+    for (xmlNodePtr c = element->children; c && !child; c = c->next)
+      if (c->type == XML_ELEMENT_NODE && !c->ns && !xmlStrcmp(c->name, BAD_CAST part)) child = c;
+    if (!child) {
+      child = xmlNewChild(element, NULL, BAD_CAST part, NULL);
+      if (!child) {
+        free(path);
+        return TS_ERROR(TS_ERR_MEMORY, "override '%s': out of memory", text);
+      }
+      if (!o->created) o->created = child;
+    }
+    element = child;
+    part += strlen(part) + 1;
+  }
+  if (!xmlSetProp(element, BAD_CAST part, BAD_CAST value)) {
+    free(path);
+    return TS_ERROR(TS_ERR_MEMORY, "override '%s': out of memory", text);
+  }
+  o->text = text;
+  o->element = element;
+  o->attribute = malloc(strlen(part) + 1);
+  if (!o->attribute) {
+    free(path);
+    return TS_ERROR(TS_ERR_MEMORY, "override '%s': out of memory", text);
+  }
+  strcpy(o->attribute, part);
+  r->n_overrides++;
+  free(path);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- validation */
+
+static int validate(reader *r) {
+  int code = 0;
+  xmlSchemaParserCtxtPtr pctxt =
+      xmlSchemaNewMemParserCtxt(ts_problem_schema_xsd, (int)ts_problem_schema_xsd_len);
+  xmlSchemaPtr schema = NULL;
+  xmlSchemaValidCtxtPtr vctxt = NULL;
+  if (!pctxt) {
+    code = TS_ERROR(TS_ERR_MEMORY, "could not create the schema parser");
+    goto done;
+  }
+  xmlSchemaSetParserStructuredErrors(pctxt, schema_error, r);
+  schema = xmlSchemaParse(pctxt);
+  if (!schema) {
+    code = TS_ERROR(TS_ERR_INTERNAL, "the embedded problem schema does not load: %s",
+                    r->used ? r->message : "(no message)");
+    goto done;
+  }
+  vctxt = xmlSchemaNewValidCtxt(schema);
+  if (!vctxt) {
+    code = TS_ERROR(TS_ERR_MEMORY, "could not create the schema validator");
+    goto done;
+  }
+  r->n_errors = 0;
+  r->used = 0;
+  r->message[0] = 0;
+  xmlSchemaSetValidStructuredErrors(vctxt, valid_error, r);
+  int rc = xmlSchemaValidateDoc(vctxt, r->doc);
+  if (rc < 0) {
+    code = TS_ERROR(TS_ERR_INTERNAL, "%s: the schema validator failed (libxml2 code %d)%s%s",
+                    r->path, rc, r->used ? ": " : "", r->message);
+  } else if (rc > 0 || r->n_errors) {
+    if (r->n_dropped) collect(r, "(%d more errors not shown)", r->n_dropped);
+    if (!r->used) collect(r, "%s: does not match the Tessera problem schema", r->path);
+    code = TS_ERROR(TS_ERR_INPUT, "%s", r->message);
+  }
+done:
+  if (vctxt) xmlSchemaFreeValidCtxt(vctxt);
+  if (schema) xmlSchemaFree(schema);
+  if (pctxt) xmlSchemaFreeParserCtxt(pctxt);
+  return code;
+}
+
+/* ---------------------------------------------------------------- reading values */
+/* After validation every value is lexically valid and in range; these only convert. */
+
+static xmlNodePtr child_element(xmlNodePtr parent, const char *name) {
+  for (xmlNodePtr c = parent ? parent->children : NULL; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && !xmlStrcmp(c->name, BAD_CAST name)) return c;
+  return NULL;
+}
+
+/* The attribute trimmed into out; 0 if absent. */
+static int get_text(xmlNodePtr element, const char *attr, char *out, size_t cap) {
+  xmlChar *v = element ? xmlGetProp(element, BAD_CAST attr) : NULL;
+  if (!v) return 0;
+  trim_copy((const char *)v, out, cap);
+  xmlFree(v);
+  return 1;
+}
+
+static int get_int(xmlNodePtr element, const char *attr, int fallback) {
+  char text[64];
+  if (!get_text(element, attr, text, sizeof text)) return fallback;
+  long v = strtol(text, NULL, 10);
+  return v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
+}
+
+/* Up to 4 numbers of a list attribute; returns how many, -1 if absent. */
+static int get_list(xmlNodePtr element, const char *attr, double values[4], char *text,
+                    size_t cap) {
+  if (!get_text(element, attr, text, cap)) return -1;
+  int n = 0;
+  const char *p = text;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (!*p) break;
+    char *end;
+    double v = strtod(p, &end);
+    if (end == p) break;
+    if (n < 4) values[n] = v;
+    n++;
+    p = end;
+  }
+  return n > 4 ? 4 : n;
+}
+
+/* DoFs on the finest level: prod_d (cells_d 2^levels degree + 1); 0 if above MAX_DOFS. */
+static uint64_t finest_dofs(const struct ts_problem_s *p) {
+  uint64_t total = 1;
+  for (int d = 0; d < p->dim; d++) {
+    uint64_t n = (uint64_t)p->coarse[d];
+    for (int l = 0; l < p->levels; l++) {
+      if (n > MAX_DOFS) return 0;
+      n *= 2;
+    }
+    if (n > MAX_DOFS / (uint64_t)p->degree) return 0;
+    n = n * (uint64_t)p->degree + 1;
+    if (n > MAX_DOFS || total > MAX_DOFS / n) return 0;
+    total *= n;
+  }
+  return total;
+}
+
+static const char *const direction_names[3] = {"x", "y", "z"};
+
+/* <poisson rhs>, <solver type="fmg">, preconditioner="mg", <multigrid>;
+ * the consistency the schema cannot check. */
+static int fill_multigrid(reader *r, struct ts_problem_s *p) {
+  char loc[1200], word[64], pre[64] = "";
+  xmlNodePtr root = r->root, poisson = child_element(root, "poisson");
+  xmlNodePtr solver = child_element(root, "solver"), mg = child_element(root, "multigrid");
+  p->rhs_one = get_text(poisson, "rhs", word, sizeof word) && !strcmp(word, "one");
+  if (p->rhs_one != !strcmp(p->solution, "none")) {
+    where(r, poisson, p->rhs_one ? "rhs" : "solution", node_line(poisson), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" rhs=\"%s\">: allowed: rhs=\"one\" "
+                    "with solution=\"none\" (f = 1, no exact solution), or a solution (%s) with "
+                    "rhs=\"solution\"", loc, p->solution, p->rhs_one ? "one" : "solution",
+                    ts_solution_names());
+  }
+  p->fmg = get_text(solver, "type", word, sizeof word) && !strcmp(word, "fmg");
+  const int has_pre = get_text(solver, "preconditioner", pre, sizeof pre);
+  if (p->fmg && has_pre && strcmp(pre, "mg")) {
+    where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"fmg\" preconditioner=\"%s\">: full multigrid "
+                    "takes no preconditioner; allowed: leave it out or \"mg\"", loc, pre);
+  }
+  if (p->fmg) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
+  p->use_mg = p->fmg || !strcmp(p->preconditioner, "mg");
+  if (p->use_mg && p->precision != TS_DOUBLE) {
+    where(r, solver, "precision", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver precision=\"single\"> with multigrid: the outer "
+                    "iteration is in double; for a single-precision V-cycle use "
+                    "<multigrid precision=\"mixed\">", loc);
+  }
+  ts_mg_options_default(&p->mg);
+  if (mg && !p->use_mg) {
+    where(r, mg, NULL, node_line(mg), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid> is given but nothing uses it; allowed with "
+                    "<solver type=\"fmg\"> or <solver preconditioner=\"mg\">", loc);
+  }
+  if (!mg) return 0;
+  if (get_text(mg, "smoother", word, sizeof word) && !strcmp(word, "chebyshev"))
+    p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  if (get_text(mg, "variant", word, sizeof word) && !strcmp(word, "separate"))
+    p->mg.variant = TS_PATCH_SEPARATE;
+  if (get_text(mg, "precision", word, sizeof word) && !strcmp(word, "mixed"))
+    p->mg.precision = TS_SINGLE;
+  p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", 3);
+  p->mg.coarse_level = get_int(mg, "coarse-level", 0);
+  if (p->mg.coarse_level > p->first_level) {
+    where(r, mg, "coarse-level", node_line(mg), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-level=\"%d\">: allowed 0..%d (the %s)", loc,
+                    p->mg.coarse_level, p->first_level,
+                    p->first_level == p->levels ? "mesh levels" : "first level of the convergence study");
+  }
+  return 0;
+}
+
+/* Fill p from the validated document and check what the schema cannot. */
+static int fill_problem(reader *r, struct ts_problem_s *p) {
+  char loc[1200], text[1100];
+  xmlNodePtr root = r->root;
+  xmlNodePtr mesh = child_element(root, "mesh"), element = child_element(root, "element");
+  xmlNodePtr poisson = child_element(root, "poisson"), solver = child_element(root, "solver");
+  xmlNodePtr convergence = child_element(root, "convergence");
+  xmlNodePtr backend = child_element(root, "backend"), output = child_element(root, "output");
+
+  /* <tessera-problem name> (xs:token: white space collapsed) */
+  xmlChar *name = xmlGetProp(root, BAD_CAST "name");
+  size_t name_len = collapse_copy(name ? (const char *)name : "", p->name, sizeof p->name);
+  xmlFree(name);
+  if (name_len >= sizeof p->name) {
+    where(r, root, "name", node_line(root), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <%s name=\"%.40s...\">: the name takes %zu bytes; at most %zu are allowed",
+                    loc, ROOT_NAME, p->name, name_len, sizeof p->name - 1);
+  }
+
+  /* <element> */
+  p->family = TS_FE_Q;
+  p->degree = get_int(element, "degree", 1);
+
+  /* <mesh> */
+  p->dim = get_int(mesh, "dim", 2);
+  p->levels = get_int(mesh, "levels", 0);
+  static const char *const list_attrs[3] = {"lower", "upper", "cells"};
+  double values[3][4];
+  char list_text[2][128];
+  for (int a = 0; a < 3; a++) {
+    int n = get_list(mesh, list_attrs[a], values[a], text, sizeof text);
+    if (a < 2) snprintf(list_text[a], sizeof list_text[a], "%.120s", n < 0 ? (a ? "1 ..." : "0 ...") : text);
+    if (n < 0) {
+      for (int d = 0; d < 3; d++) values[a][d] = a == 0 ? 0.0 : 1.0;
+      continue;
+    }
+    where(r, mesh, list_attrs[a], node_line(mesh), loc, sizeof loc);
+    if (n != p->dim) {
+      char note[600];
+      origin_note(r, mesh, "dim", note, sizeof note);
+      return TS_ERROR(TS_ERR_INPUT, "%s: <mesh %s=\"%s\">: %d value%s given, dim=\"%d\"%s needs %d",
+                      loc, list_attrs[a], text, n, n == 1 ? "" : "s", p->dim, note, p->dim);
+    }
+    for (int d = 0; d < n; d++)
+      if (!isfinite(values[a][d]))
+        return TS_ERROR(TS_ERR_INPUT,
+                        "%s: <mesh %s=\"%s\">: the %s value is not a finite number (allowed: "
+                        "finite numbers)",
+                        loc, list_attrs[a], text, direction_names[d]);
+  }
+  for (int d = 0; d < 3; d++) {
+    p->lower[d] = d < p->dim ? values[0][d] : 0.0;
+    p->upper[d] = d < p->dim ? values[1][d] : 1.0;
+    p->coarse[d] = d < p->dim ? (int)values[2][d] : 1;
+  }
+  for (int d = 0; d < p->dim; d++) {
+    if (p->upper[d] > p->lower[d]) continue;
+    const char *attr = find_override(r, mesh, "upper") ? "upper" : "lower";
+    where(r, mesh, attr, node_line(mesh), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT,
+                    "%s: <mesh lower=\"%s\" upper=\"%s\">: in direction %s upper = %g is not "
+                    "greater than lower = %g (allowed: upper > lower in every direction)",
+                    loc, list_text[0], list_text[1], direction_names[d], p->upper[d], p->lower[d]);
+  }
+
+  /* <convergence> */
+  p->first_level = get_int(convergence, "first-level", p->levels);
+  if (p->first_level > p->levels) {
+    char note[600];
+    where(r, convergence, "first-level", node_line(convergence), loc, sizeof loc);
+    origin_note(r, mesh, "levels", note, sizeof note);
+    return TS_ERROR(TS_ERR_INPUT,
+                    "%s: <convergence first-level=\"%d\">: greater than the mesh's levels=\"%d\"%s "
+                    "(allowed: 0 to %d)",
+                    loc, p->first_level, p->levels, note, p->levels);
+  }
+
+  /* The size of the finest level. */
+  if (!finest_dofs(p)) {
+    const char *attr = find_override(r, mesh, "levels")  ? "levels"
+                       : find_override(r, mesh, "cells") ? "cells"
+                                                         : "levels";
+    xmlNodePtr at = mesh;
+    if (find_override(r, element, "degree") && !find_override(r, mesh, attr)) {
+      at = element;
+      attr = "degree";
+    }
+    where(r, at, attr, node_line(at), loc, sizeof loc);
+    double estimate = 1;
+    for (int d = 0; d < p->dim; d++)
+      estimate *= ldexp((double)p->coarse[d], p->levels) * p->degree + 1;
+    char cells[64] = "";
+    for (int d = 0; d < p->dim; d++)
+      snprintf(cells + strlen(cells), sizeof cells - strlen(cells), "%s%d", d ? " " : "",
+               p->coarse[d]);
+    char count[64];
+    if (estimate < 0x1p53)
+      snprintf(count, sizeof count, "%.0f", estimate);
+    else
+      snprintf(count, sizeof count, "about %.3g", estimate);
+    return TS_ERROR(TS_ERR_INPUT,
+                    "%s: <mesh cells=\"%s\" levels=\"%d\"> with <element degree=\"%d\">: the "
+                    "finest level would have %s DoFs (the product of cells*2^levels*degree+1); "
+                    "at most 2^40 = %llu are allowed",
+                    loc, cells, p->levels, p->degree, count, (unsigned long long)MAX_DOFS);
+  }
+
+  /* <poisson> */
+  get_text(poisson, "solution", p->solution, sizeof p->solution);
+
+  /* <solver>; defaults as documented in the schema */
+  char word[64];
+  p->solver = get_text(solver, "type", word, sizeof word) && !strcmp(word, "gmres")
+                  ? TS_SOLVER_GMRES
+                  : TS_SOLVER_CG;
+  if (!get_text(solver, "preconditioner", p->preconditioner, sizeof p->preconditioner))
+    snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
+  p->rtol = 1e-10;
+  if (get_text(solver, "rtol", word, sizeof word)) p->rtol = strtod(word, NULL);
+  if (!(p->rtol > 0 && p->rtol < 1)) {
+    where(r, solver, "rtol", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver rtol=\"%s\">: allowed: a number greater than 0 and less than 1",
+                    loc, word);
+  }
+  p->max_iterations = get_int(solver, "max-iterations", 10000);
+  p->restart = get_int(solver, "restart", 50);
+  p->precision = get_text(solver, "precision", word, sizeof word) && !strcmp(word, "single")
+                     ? TS_SINGLE
+                     : TS_DOUBLE;
+
+  /* <backend> */
+  if (!get_text(backend, "name", p->backend, sizeof p->backend))
+    snprintf(p->backend, sizeof p->backend, "omp");
+
+  /* <output> */
+  p->vtu_path[0] = 0;
+  p->vtu_subdivisions = 0;
+  if (output) {
+    xmlChar *vtu = xmlGetProp(output, BAD_CAST "vtu");
+    size_t len = vtu ? strlen((const char *)vtu) : 0;
+    if (len >= sizeof p->vtu_path) {
+      xmlFree(vtu);
+      where(r, output, "vtu", node_line(output), loc, sizeof loc);
+      return TS_ERROR(TS_ERR_INPUT, "%s: <output vtu=...>: the path takes %zu bytes; at most %zu are allowed",
+                      loc, len, sizeof p->vtu_path - 1);
+    }
+    memcpy(p->vtu_path, vtu ? (const char *)vtu : "", len + 1);
+    xmlFree(vtu);
+    p->vtu_subdivisions = get_int(output, "subdivisions", p->degree);
+  }
+  return fill_multigrid(r, p);
+}
+
+/* ---------------------------------------------------------------- public functions */
+
+int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
+                        ts_problem *problem) {
+  TS_CHECK_ARG(problem, "ts_problem_read_xml: problem (the output handle) is NULL");
+  *problem = NULL;
+  TS_CHECK_ARG(path && *path, "ts_problem_read_xml: the path is %s", path ? "empty" : "NULL");
+  TS_CHECK_ARG(n_overrides >= 0, "ts_problem_read_xml: n_overrides = %d is negative", n_overrides);
+  TS_CHECK_ARG(n_overrides == 0 || overrides,
+               "ts_problem_read_xml: n_overrides = %d but overrides is NULL", n_overrides);
+  size_t path_len = strlen(path);
+  TS_CHECK_ARG(path_len < sizeof((struct ts_problem_s *)0)->source,
+               "ts_problem_read_xml: the path takes %zu bytes; at most %zu are allowed", path_len,
+               sizeof((struct ts_problem_s *)0)->source - 1);
+
+  xmlInitParser();
+  reader r;
+  memset(&r, 0, sizeof r);
+  r.path = path;
+  struct ts_problem_s *p = NULL;
+  int code = read_document(&r);
+  for (int i = 0; !code && i < n_overrides; i++) code = apply_override(&r, overrides[i]);
+  if (!code) code = validate(&r);
+  if (!code) {
+    p = calloc(1, sizeof *p);
+    if (!p) code = TS_ERROR(TS_ERR_MEMORY, "%s: could not allocate the problem", path);
+  }
+  if (!code) {
+    memcpy(p->source, path, path_len + 1);
+    code = fill_problem(&r, p);
+  }
+  reader_free(&r);
+  if (code) {
+    free(p);
+    return code;
+  }
+  *problem = p;
+  return 0;
+}
+
+int ts_problem_destroy(ts_problem *problem) {
+  if (problem) {
+    free(*problem);
+    *problem = NULL;
+  }
+  return 0;
+}
+
+/* The finest level's needs, in bytes:
+ *   bytes = vectors * n_dofs * sizeof(scalar) + 2 * 8 * n_dofs
+ * with vectors = 6 for CG (x, b, r, p, A p, and the preconditioned residual or the Jacobi
+ * diagonal) and restart + 5 for GMRES (restart + 1 Krylov basis vectors, x, b, w and the
+ * preconditioner's work vector), sizeof(scalar) = 8 or 4 for double or single precision,
+ * and two double-precision host copies (the solution read back and the exact values). */
+int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
+  TS_CHECK_ARG(problem, "ts_problem_memory_estimate: problem is NULL");
+  TS_CHECK_ARG(bytes, "ts_problem_memory_estimate: bytes is NULL");
+  uint64_t n = finest_dofs(problem);
+  if (!n)
+    return TS_ERROR(TS_ERR_INPUT, "problem '%s': the finest level has more than 2^40 DoFs",
+                    problem->name);
+  uint64_t vectors = problem->solver == TS_SOLVER_GMRES ? (uint64_t)problem->restart + 5 : 6;
+  uint64_t scalar = ts_precision_size(problem->precision);
+  /* GMRES keeps restart more vectors with a preconditioner (flexible form);
+   * the hierarchy holds 3 vectors per level (a geometric series: at most 2 finest ones in
+   * total in 2D, 8/7 in 3D, so 6 finest vectors bound it) in the V-cycle precision, 2
+   * double work vectors, and the smoother's own data, bounded by 2 more vectors. */
+  if (problem->solver == TS_SOLVER_GMRES && !problem->fmg && strcmp(problem->preconditioner, "none"))
+    vectors += (uint64_t)problem->restart;
+  if (problem->use_mg)
+    vectors += 2 + ts_precision_size(problem->mg.precision); /* 8 (or 4 single) finest vectors */
+  /* n <= 2^40 and vectors * scalar + 16 <= 1005 * 8 + 16 < 2^13: no overflow in 64 bits. */
+  uint64_t total = n * (vectors * scalar + 16);
+  if (total > SIZE_MAX)
+    return TS_ERROR(TS_ERR_MEMORY,
+                    "problem '%s' needs %llu bytes, more than this machine can address",
+                    problem->name, (unsigned long long)total);
+  *bytes = (size_t)total;
+  return 0;
+}
+
+int ts_problem_check_memory(ts_problem problem, size_t available) {
+  size_t bytes;
+  TS_CALL(ts_problem_memory_estimate(problem, &bytes));
+  if (bytes <= available) return 0;
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  return TS_ERROR(TS_ERR_MEMORY,
+                  "problem '%s' needs about %.3g GiB on the finest level (%llu DoFs) but only "
+                  "%.3g GiB are available",
+                  problem->name, (double)bytes / gib, (unsigned long long)finest_dofs(problem),
+                  (double)available / gib);
+}
+
+const char *ts_problem_backend(ts_problem problem) { return problem ? problem->backend : "omp"; }
+
+const char *ts_problem_name(ts_problem problem) { return problem ? problem->name : ""; }
+
+int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings, ts_mesh *mesh,
+                              ts_fe *fe) {
+  TS_CHECK_ARG(problem && settings && mesh && fe, "ts_problem_discretization: NULL argument");
+  *mesh = NULL;
+  *fe = NULL;
+  memset(settings, 0, sizeof *settings);
+  if (problem->rhs_one)
+    settings->solution = ts_rhs_one();
+  else
+    TS_CALL(ts_solution_by_name(problem->solution, &settings->solution));
+  settings->dim = problem->dim;
+  settings->degree = problem->degree;
+  settings->level = problem->levels;
+  settings->solver = problem->solver;
+  settings->jacobi = strcmp(problem->preconditioner, "jacobi") == 0;
+  settings->multigrid = problem->use_mg;
+  settings->mg = problem->mg;
+  settings->rtol = problem->rtol;
+  settings->max_iterations = problem->max_iterations;
+  settings->restart = problem->restart;
+  settings->precision = problem->precision;
+  TS_CALL(ts_mesh_create_box(problem->dim, problem->lower, problem->upper, problem->coarse,
+                             problem->levels, mesh));
+  int ierr = ts_fe_create_q(problem->dim, problem->degree, fe);
+  if (ierr) ts_mesh_destroy(mesh);
+  return ierr;
+}

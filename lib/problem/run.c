@@ -1,0 +1,211 @@
+/* run.c -- solving a problem description: on each level of the study, set up the space,
+ * the operator and the preconditioner, assemble the right side, solve, measure the errors;
+ * then report the convergence rates and write the requested output. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include "problem-impl.h"
+
+/* Everything one level's solve owns; level_free releases whatever was created. */
+typedef struct level_objects {
+  ts_mg mg;                     /* the hierarchy (owns dofs, A and P then) */
+  ts_dofs dofs;
+  ts_operator A, P;
+  ts_vec b, x, x0;
+  ts_solver solver;
+  double *host;
+} level_objects;
+
+static void level_free(level_objects *o) {
+  ts_solver_destroy(&o->solver);
+  ts_vec_destroy(&o->b);
+  ts_vec_destroy(&o->x);
+  ts_vec_destroy(&o->x0);
+  if (o->mg) { /* borrowed from the hierarchy */
+    o->P = o->A = NULL;
+    o->dofs = NULL;
+    ts_mg_destroy(&o->mg);
+  }
+  ts_operator_destroy(&o->P);
+  ts_operator_destroy(&o->A);
+  ts_dofs_destroy(&o->dofs);
+  ts_free(&o->host);
+}
+
+
+typedef struct monitor_context {
+  FILE *log;
+  int level;
+} monitor_context;
+
+static int print_iteration(void *ctx, int iteration, double relative_residual) {
+  monitor_context *m = ctx;
+  fprintf(m->log, "  level %d  iteration %5d  relative residual %.6e\n", m->level, iteration,
+          relative_residual);
+  return 0;
+}
+
+static int setup_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, int level,
+                       const ts_solution *u, level_objects *o) {
+  if (p->use_mg) {
+    TS_CALL(ts_mg_create(backend, mesh, fe, level, &p->mg, &o->mg));
+    o->dofs = ts_mg_dofs(o->mg);
+    o->A = ts_mg_operator(o->mg);
+    o->P = ts_mg_preconditioner(o->mg);
+  } else {
+    TS_CALL(ts_dofs_create(mesh, fe, level, &o->dofs));
+    TS_CALL(ts_operator_create_laplace(backend, o->dofs, p->precision, &o->A));
+  }
+  if (strcmp(p->preconditioner, "jacobi") == 0) TS_CALL(ts_operator_create_jacobi(o->A, &o->P));
+  const int64_t n = ts_dofs_count(o->dofs);
+  TS_CALL(ts_vec_create(backend, n, p->precision, &o->b));
+  TS_CALL(ts_vec_create(backend, n, p->precision, &o->x));
+  TS_CALL(ts_vec_create(backend, n, p->precision, &o->x0));
+  TS_CALL(ts_assemble_rhs(o->A, o->dofs, u, o->b, o->x0));
+  if (p->fmg) return 0;
+  TS_CALL(ts_solver_create(p->solver, &o->solver));
+  TS_CALL(ts_solver_set_operator(o->solver, o->A));
+  TS_CALL(ts_solver_set_preconditioner(o->solver, o->P));
+  TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
+  TS_CALL(ts_solver_set_restart(o->solver, p->restart));
+  return 0;
+}
+
+/* Solve, add the boundary values back, and measure the errors on the host. */
+static int solve_level(ts_problem p, const ts_solution *u, level_objects *o, FILE *log,
+                       ts_level_report *r) {
+  monitor_context mc = {log, r->level};
+  int solve_error;
+  double t0;
+  if (o->mg) ts_mg_reset_timings(o->mg); /* time the solve only */
+  if (p->fmg) {
+    if (log) TS_CALL(ts_mg_set_monitor(o->mg, print_iteration, &mc));
+    t0 = ts_wtime();
+    solve_error = ts_mg_fmg_solve(o->mg, o->b, o->x, p->rtol, p->max_iterations, &r->iterations,
+                                  &r->relative_residual);
+    r->solve_seconds = ts_wtime() - t0;
+    if (solve_error) return ts_error_trace(solve_error, __FILE__, __LINE__, "ts_mg_fmg_solve");
+  } else {
+    if (log) TS_CALL(ts_solver_set_monitor(o->solver, print_iteration, &mc));
+    t0 = ts_wtime();
+    solve_error = ts_solver_solve(o->solver, o->b, o->x);
+    r->solve_seconds = ts_wtime() - t0;
+    r->iterations = ts_solver_iterations(o->solver);
+    r->relative_residual = ts_solver_relative_residual(o->solver);
+    if (solve_error) return ts_error_trace(solve_error, __FILE__, __LINE__, "ts_solver_solve");
+  }
+  TS_CALL(ts_vec_axpby(1.0, o->x0, 1.0, o->x));
+  TS_CALL(ts_calloc((size_t)r->dofs, sizeof(double), "solution on the host", &o->host));
+  TS_CALL(ts_vec_get_to_host(o->x, o->host));
+  if (!p->rhs_one) TS_CALL(ts_compute_errors(o->dofs, o->host, u, &r->l2_error, &r->h1_error));
+  return 0;
+}
+
+static void print_header(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log) {
+  fprintf(log, "Tessera %s: problem '%s'%s%s\n", ts_version(), p->name, *p->source ? " from " : "",
+          p->source);
+  if (p->rhs_one) fprintf(log, "  Poisson, right side f = 1, zero boundary values; %dD box [", p->dim);
+  else
+  fprintf(log, "  Poisson, manufactured solution '%s'; %dD box [", p->solution, p->dim);
+  for (int d = 0; d < p->dim; ++d)
+    fprintf(log, "%s%g,%g", d ? "]x[" : "", p->lower[d], p->upper[d]);
+  fprintf(log, "], coarse cells");
+  for (int d = 0; d < p->dim; ++d) fprintf(log, "%s%d", d ? "x" : " ", p->coarse[d]);
+  fprintf(log, ", element Q%d\n  DoFs per level:", p->degree);
+  for (int l = p->first_level; l <= p->levels; ++l) {
+    int64_t cells[3], dofs = 1;
+    ts_mesh_cells(mesh, l, cells);
+    for (int d = 0; d < p->dim; ++d) dofs *= cells[d] * p->degree + 1;
+    fprintf(log, " %d: %lld%s", l, (long long)dofs, l < p->levels ? "," : "\n");
+  }
+  if (p->fmg) fprintf(log, "  solver full multigrid, rtol %.1e\n", p->rtol);
+  else
+  fprintf(log, "  solver %s, preconditioner %s, rtol %.1e, %s precision\n",
+          p->solver == TS_SOLVER_CG ? "CG" : "GMRES", p->preconditioner, p->rtol,
+          ts_precision_name(p->precision));
+  if (p->use_mg)
+    fprintf(log, "  multigrid: levels %d..finest, V(1,1), smoother %s, %s precision V-cycle\n",
+            p->mg.coarse_level,
+            p->mg.smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev"
+            : p->mg.variant == TS_PATCH_FUSED          ? "vertex-patch (fused)"
+                                                       : "vertex-patch (separate)",
+            p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
+  fprintf(log, "  backend %s: %s\n", ts_backend_name(backend), ts_backend_description(backend));
+}
+
+/* Without an exact solution (f = 1) the error columns show "-". */
+static void print_summary(const ts_report *report, int has_exact, FILE *log) {
+  fprintf(log, "\n level        DoFs  iters   rel.resid     L2 error  rate     H1 error  rate   setup s   solve s    MDoF/s\n");
+  for (int i = 0; i < report->n_levels; ++i) {
+    const ts_level_report *r = &report->levels[i];
+    char errors[64];
+    if (has_exact)
+      snprintf(errors, sizeof errors, "%.4e  %4.2f  %.4e  %4.2f", r->l2_error, r->l2_rate,
+               r->h1_error, r->h1_rate);
+    else
+      snprintf(errors, sizeof errors, "%10s  %4s  %10s  %4s", "-", "-", "-", "-");
+    fprintf(log, " %5d %11lld %6d  %.3e  %s  %8.3f  %8.3f  %8.2f\n", r->level,
+            (long long)r->dofs, r->iterations, r->relative_residual, errors, r->setup_seconds,
+            r->solve_seconds, r->solve_seconds > 0 ? 1e-6 * (double)r->dofs / r->solve_seconds : 0.0);
+  }
+}
+
+static int run_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, int level,
+                     const ts_solution *u, FILE *log, ts_level_report *r, int write_output,
+                     ts_report *report) {
+  level_objects o = {0};
+  memset(r, 0, sizeof *r);
+  r->level = level;
+  const double t0 = ts_wtime();
+  int ierr = setup_level(p, backend, mesh, fe, level, u, &o);
+  r->setup_seconds = ts_wtime() - t0;
+  if (!ierr) {
+    r->dofs = ts_dofs_count(o.dofs);
+    ierr = solve_level(p, u, &o, log, r);
+  }
+  if (!ierr && o.mg) { /* per-level timings of this solve */
+    report->mg_levels = 0;
+    for (int l = ts_mg_coarse_level(o.mg); l <= level; ++l)
+      ts_mg_level_timing_get(o.mg, l, &report->mg_timing[report->mg_levels++]);
+  }
+  if (!ierr && write_output && *p->vtu_path) {
+    ierr = ts_write_vtu(p->vtu_path, o.dofs, o.host, p->rhs_one ? NULL : u, p->vtu_subdivisions);
+    if (!ierr && log) fprintf(log, "  wrote %s\n", p->vtu_path);
+  }
+  level_free(&o);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "level solve") : 0;
+}
+
+int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *report) {
+  const ts_solution *u;
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  size_t available;
+  TS_CHECK_ARG(p && backend && report, "ts_problem_solve: NULL argument");
+  memset(report, 0, sizeof *report);
+  report->threads = omp_get_max_threads();
+  if (p->rhs_one) u = ts_rhs_one(); /* f = 1 */
+  else TS_CALL(ts_solution_by_name(p->solution, &u));
+  TS_CALL(ts_backend_memory_available(backend, &available));
+  TS_CALL(ts_problem_check_memory(p, available));
+  TS_CHECK_ARG(p->levels - p->first_level < 32, "convergence study: at most 32 levels");
+  TS_CALL(ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, &mesh));
+  int ierr = ts_fe_create_q(p->dim, p->degree, &fe);
+  if (!ierr && log) print_header(p, backend, mesh, log);
+  for (int level = p->first_level; !ierr && level <= p->levels; ++level) {
+    ts_level_report *r = &report->levels[report->n_levels];
+    ierr = run_level(p, backend, mesh, fe, level, u, log, r, level == p->levels, report);
+    if (ierr) break;
+    if (report->n_levels > 0 && !p->rhs_one) {
+      const ts_level_report *prev = r - 1;
+      r->l2_rate = log2(prev->l2_error / r->l2_error);
+      r->h1_rate = log2(prev->h1_error / r->h1_error);
+    }
+    report->n_levels++;
+  }
+  if (!ierr && log) print_summary(report, !p->rhs_one, log);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "problem solve") : 0;
+}

@@ -1,0 +1,128 @@
+/* solver.c -- the Krylov solver object: settings, work vectors, residual history and the
+ * checks common to every method (NaN, iteration limit, monitor). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "solver-impl.h"
+
+int ts_solver_create(ts_solver_type type, ts_solver *solver) {
+  TS_CHECK_ARG(solver, "ts_solver_create: solver is NULL");
+  *solver = NULL;
+  TS_CHECK_ARG(type == TS_SOLVER_CG || type == TS_SOLVER_GMRES,
+               "solver: type %d unknown, allowed TS_SOLVER_CG or TS_SOLVER_GMRES", (int)type);
+  ts_solver s;
+  TS_CALL(ts_calloc(1, sizeof *s, "solver", &s));
+  s->type = type;
+  s->rtol = 1e-10;
+  s->max_iterations = 10000;
+  s->restart = 50;
+  *solver = s;
+  return 0;
+}
+
+static void free_work(ts_solver s) {
+  for (int i = 0; i < s->n_work; ++i) ts_vec_destroy(&s->work[i]);
+  ts_free(&s->work);
+  s->n_work = 0;
+}
+
+int ts_solver_destroy(ts_solver *solver) {
+  if (!solver || !*solver) return 0;
+  free_work(*solver);
+  ts_free(&(*solver)->history);
+  ts_free(solver);
+  return 0;
+}
+
+int ts_solver_type_from_name(const char *name, ts_solver_type *type) {
+  if (name && strcmp(name, "cg") == 0) *type = TS_SOLVER_CG;
+  else if (name && strcmp(name, "gmres") == 0) *type = TS_SOLVER_GMRES;
+  else return TS_ERROR(TS_ERR_ARG, "solver type '%s' unknown, allowed: cg, gmres", name ? name : "(null)");
+  return 0;
+}
+
+int ts_solver_set_operator(ts_solver s, ts_operator A) {
+  TS_CHECK_ARG(A, "solver: operator is NULL");
+  s->A = A;
+  return 0;
+}
+
+int ts_solver_set_preconditioner(ts_solver s, ts_operator P) {
+  s->P = P;
+  return 0;
+}
+
+int ts_solver_set_tolerances(ts_solver s, double rtol, int max_iterations) {
+  TS_CHECK_ARG(rtol > 0.0 && rtol < 1.0, "solver: rtol = %g, allowed 0 < rtol < 1", rtol);
+  TS_CHECK_ARG(max_iterations >= 1, "solver: max_iterations = %d, need at least 1", max_iterations);
+  s->rtol = rtol;
+  s->max_iterations = max_iterations;
+  return 0;
+}
+
+int ts_solver_set_restart(ts_solver s, int restart) {
+  TS_CHECK_ARG(restart >= 1 && restart <= 1000, "GMRES: restart = %d, allowed 1..1000", restart);
+  s->restart = restart;
+  return 0;
+}
+
+int ts_solver_set_monitor(ts_solver s, ts_monitor_fn fn, void *ctx) {
+  s->monitor = fn;
+  s->monitor_ctx = ctx;
+  return 0;
+}
+
+int ts_solver_work(ts_solver s, ts_vec b, int count) {
+  if (s->n_work && (s->work[0]->n != b->n || s->work[0]->precision != b->precision ||
+                    s->work[0]->backend != b->backend || s->n_work < count))
+    free_work(s);
+  if (s->n_work) return 0;
+  TS_CALL(ts_calloc((size_t)count, sizeof *s->work, "solver work vectors", &s->work));
+  for (; s->n_work < count; ++s->n_work)
+    TS_CALL(ts_vec_create(b->backend, b->n, b->precision, &s->work[s->n_work]));
+  return 0;
+}
+
+int ts_solver_record(ts_solver s, int iteration, double relative_residual) {
+  if (s->history_count == s->history_capacity) {
+    int capacity = s->history_capacity ? 2 * s->history_capacity : 64;
+    double *h = realloc(s->history, (size_t)capacity * sizeof *h);
+    if (!h) return TS_ERROR(TS_ERR_MEMORY, "solver: no memory for the residual history");
+    s->history = h;
+    s->history_capacity = capacity;
+  }
+  s->history[s->history_count++] = relative_residual;
+  s->iterations = iteration;
+  s->relative_residual = relative_residual;
+  if (!isfinite(relative_residual))
+    return TS_ERROR(TS_ERR_NAN, "%s: the residual is %g at iteration %d (NaN or overflow: is "
+                    "the operator or preconditioner broken?)",
+                    s->type == TS_SOLVER_CG ? "CG" : "GMRES", relative_residual, iteration);
+  if (s->monitor && s->monitor(s->monitor_ctx, iteration, relative_residual))
+    return TS_ERROR(TS_ERR_ARG, "solve stopped by the monitor at iteration %d", iteration);
+  return 0;
+}
+
+int ts_solver_precondition(ts_solver s, ts_vec x, ts_vec y) {
+  if (s->P) TS_CALL(ts_operator_apply(s->P, x, y));
+  else TS_CALL(ts_vec_copy(x, y));
+  return 0;
+}
+
+int ts_solver_solve(ts_solver s, ts_vec b, ts_vec x) {
+  TS_CHECK_ARG(s && s->A, "solver: no operator set (call ts_solver_set_operator)");
+  TS_CALL(ts_operator_check_vectors(s->A, b, x));
+  s->history_count = 0;
+  s->iterations = 0;
+  s->relative_residual = 0.0;
+  if (s->type == TS_SOLVER_CG) TS_CALL(ts_cg_solve(s, b, x));
+  else TS_CALL(ts_gmres_solve(s, b, x));
+  return 0;
+}
+
+int ts_solver_iterations(ts_solver s) { return s->iterations; }
+double ts_solver_relative_residual(ts_solver s) { return s->relative_residual; }
+const double *ts_solver_history(ts_solver s, int *count) {
+  *count = s->history_count;
+  return s->history;
+}

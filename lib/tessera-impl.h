@@ -1,0 +1,214 @@
+/* tessera-impl.h -- private definitions shared inside libtessera (not installed):
+ * error recording, object layouts and the internal helpers of each lib/ folder. */
+#ifndef TESSERA_IMPL_H
+#define TESSERA_IMPL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include "tessera.h"
+#include "tessera/backend.h"
+
+/* ---------------------------------------------------------------- core/error.c */
+
+/** Record an error: "file:line: message" and return code. */
+int ts_error_set(int code, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define TS_ERROR(code, ...) ts_error_set((code), __FILE__, __LINE__, __VA_ARGS__)
+/** Fail with TS_ERR_ARG unless cond holds. */
+#define TS_CHECK_ARG(cond, ...)                                  \
+  do {                                                           \
+    if (!(cond)) return TS_ERROR(TS_ERR_ARG, __VA_ARGS__);       \
+  } while (0)
+
+/* ---------------------------------------------------------------- core/memory.c */
+
+/** calloc that records a TS_ERR_MEMORY error naming what was allocated. */
+int ts_calloc(size_t count, size_t size, const char *what, void *ptr_out);
+/** Free *ptr and set it to NULL. */
+void ts_free(void *ptr_address);
+/** count * size, or an error if it overflows size_t. */
+int ts_size_mul(size_t count, size_t size, const char *what, size_t *bytes);
+
+/* ---------------------------------------------------------------- poly/ */
+
+/** Gauss-Legendre rule with n points on [0,1] (1 <= n <= TS_MAX_POINTS). */
+#define TS_MAX_POINTS 24
+int ts_gauss_rule(int n, double *points, double *weights);
+/** Gauss-Lobatto rule with n points on [0,1] (2 <= n <= TS_MAX_POINTS). */
+int ts_gauss_lobatto_rule(int n, double *points, double *weights);
+/** Values (and derivatives, if dvalues != NULL) at x of the n Lagrange polynomials on
+ *  nodes[0..n-1]. */
+void ts_lagrange_eval(int n, const double *nodes, double x, double *values, double *dvalues);
+/** n_q x n matrices of the Lagrange basis values and derivatives at points (row = point). */
+void ts_lagrange_tabulate(int n, const double *nodes, int n_q, const double *points,
+                          double *values, double *derivatives);
+/** 1D reference mass and stiffness matrices (n x n, row-major) of the Lagrange basis on
+ *  nodes, on [0,1], by an n-point Gauss rule (exact for degree n-1). */
+int ts_lagrange_mass_stiffness(int n, const double *nodes, double *mass, double *stiffness);
+
+/* ---------------------------------------------------------------- backend.c */
+
+struct ts_backend_s {
+  char name[64];
+  void *module;                 /* dlopen handle */
+  ts_backend_ops ops;
+  char error[TS_BACKEND_ERROR_SIZE];
+  char description[256];
+};
+/** Turn a backend failure (code from an ops call) into a recorded error naming the
+ *  backend and the kernel. */
+int ts_backend_error(ts_backend b, int code, const char *kernel, const char *file, int line);
+/** Call ops->fn(&ops, ...) checking that it exists and recording failures. */
+#define TS_BACKEND_CALL(b, fn, ...)                                                       \
+  do {                                                                                    \
+    if (!(b)->ops.fn)                                                                     \
+      return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel '%s'", (b)->name, #fn); \
+    (b)->error[0] = 0;                                                                    \
+    int ts_backend_ierr_ = (b)->ops.fn(&(b)->ops, __VA_ARGS__);                           \
+    if (ts_backend_ierr_)                                                                 \
+      return ts_backend_error((b), ts_backend_ierr_, #fn, __FILE__, __LINE__);           \
+  } while (0)
+
+/* ---------------------------------------------------------------- mesh/ */
+
+struct ts_mesh_s {
+  int dim;
+  double lower[3], upper[3];
+  int coarse[3];
+  int levels;                   /* finest level index */
+};
+
+/* ---------------------------------------------------------------- fe/ */
+
+struct ts_fe_s {
+  ts_fe_family family;
+  int dim, degree;
+  double points[TS_MAX_DEGREE + 1];  /* 1D support points on [0,1] */
+};
+
+/* ---------------------------------------------------------------- dof/ */
+
+struct ts_dofs_s {
+  ts_mesh mesh;                 /* borrowed */
+  ts_fe fe;                     /* borrowed */
+  int level, dim, degree;
+  int64_t cells[3];             /* per direction, 1 beyond dim */
+  int64_t n[3];                 /* DoFs per direction, 1 beyond dim */
+  int64_t count;
+  double h[3], lower[3];
+};
+
+/* ---------------------------------------------------------------- fe/tensor.c */
+
+#define TS_MAX_CELL_DOFS ((TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1))
+/** Contract a dim-dimensional array (index 0 fastest) with a 1D matrix B in direction dir:
+ *  out[.., r, ..] = sum_j B[r][j] in[.., j, ..] (B is rows x shape[dir]; with transpose,
+ *  B is shape[dir] x rows and B^T is applied). */
+void ts_tensor_contract(int dim, const int *shape, int dir, const double *B, int rows,
+                        int transpose, const double *in, double *out);
+/** Global indices of a cell's (k+1)^dim DoFs, lexicographic within the cell. */
+void ts_cell_dof_indices(ts_dofs dofs, const int64_t *cell, int64_t *indices);
+/** Number of cells of the level, and the cell of a linear cell index (index 0 fastest). */
+int64_t ts_cell_count(ts_dofs dofs);
+void ts_cell_from_index(ts_dofs dofs, int64_t index, int64_t *cell);
+
+/* ---------------------------------------------------------------- vectors */
+
+struct ts_vec_s {
+  ts_backend backend;           /* borrowed */
+  int64_t n;
+  ts_precision precision;
+  void *data;                   /* backend memory */
+};
+
+/* ---------------------------------------------------------------- operators */
+
+/** The implementation table of an operator type. */
+typedef struct ts_operator_ops {
+  const char *name;
+  int (*apply)(ts_operator op, ts_vec x, ts_vec y, int add);
+  int (*apply_unconstrained)(ts_operator op, ts_vec x, ts_vec y);
+  int (*diagonal)(ts_operator op, ts_vec d);
+  double (*flops)(ts_operator op);
+  void (*destroy)(ts_operator op);
+} ts_operator_ops;
+
+struct ts_operator_s {
+  const ts_operator_ops *ops;
+  ts_backend backend;           /* borrowed */
+  int64_t n;
+  ts_precision precision;
+  void *data;                   /* owned by the implementation */
+};
+
+/** Allocate an operator shell; ops->destroy frees data. */
+int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
+                             ts_precision p, void *data, ts_operator *op);
+/** Check that x and y fit op (size, backend, precision) and say which does not. */
+int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y);
+
+/* ---------------------------------------------------------------- operators: laplace */
+
+/** Fill a Laplacian plan for a DoF handler (the 1D matrices live in storage, 2 (k+1)^2
+ *  doubles that must outlive the plan). */
+int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
+
+/* ---------------------------------------------------------------- mg/smoother.c */
+
+/** The implementation table of a smoother type. */
+typedef struct ts_smoother_ops {
+  const char *name;
+  int (*apply)(ts_smoother s, ts_vec b, ts_vec x); /* one step x <- S(x, b) */
+  void (*destroy)(ts_smoother s);                 /* frees data */
+} ts_smoother_ops;
+
+struct ts_smoother_s {
+  const ts_smoother_ops *ops;
+  ts_operator A;                /* borrowed */
+  void *data;                   /* owned by the implementation */
+};
+
+/** Allocate a smoother shell for A; ops->destroy frees data. */
+int ts_smoother_create_shell(ts_operator A, const ts_smoother_ops *ops, void *data,
+                             ts_smoother *smoother);
+
+/* ---------------------------------------------------------------- vertex-patch smoother
+ * (poly/eigen.c, mesh/patch.c, mg/patch-fdm.c, mg/vertex-patch.c) */
+
+/** Generalized eigenproblem K S = M S diag(lambda) of symmetric n x n matrices (M positive
+ *  definite) by LAPACK dsygv: S row-major, entry (i, j) component i of eigenvector j,
+ *  S^T M S = I, eigenvalues ascending. */
+int ts_generalized_eigen(int n, const double *K, const double *M, double *S, double *lambda);
+/** Assemble the n x n cell matrix over `cells` consecutive 1D cells sharing end DoFs into
+ *  out (N x N, N = cells (n - 1) + 1, row-major). */
+void ts_matrix_1d_assemble(int cells, int n, const double *cell, double *out);
+
+/** Number of colors of the vertex patches: 2^dim. */
+int ts_vertex_patch_color_count(int dim);
+/** Number of vertex patches (interior vertices) of a level with cells[d] cells. */
+int64_t ts_vertex_patch_count(int dim, const int64_t *cells);
+/** The interior vertices of one color: v_d = first[d] + stride j_d, j_d < count[d]
+ *  (first 0 and count 1 beyond dim). */
+int ts_vertex_patch_color(int dim, const int64_t *cells, int color, int64_t *first,
+                          int64_t *count, int *stride);
+
+/** A local solver of the vertex-patch smoother: from the plan's 1D patch matrices it
+ *  prepares the plan's local-solver fields (plan->solver and its data, kept in storage of
+ *  storage_doubles(plan) doubles owned by the caller), and it can apply A_j^{-1} on the host
+ *  (a reference for tests and other backends).  The Laplacian uses fast diagonalization;
+ *  other problems (Stokes: Schur complement) add their own. */
+typedef struct ts_patch_local_solver {
+  const char *name;
+  size_t (*storage_doubles)(const ts_patch_plan *plan);
+  int (*setup)(ts_patch_plan *plan, double *storage);
+  /* t = A_j^{-1} r on the m^dim interior DoFs of one patch (lexicographic) */
+  int (*apply_host)(const ts_patch_plan *plan, const double *r, double *t);
+} ts_patch_local_solver;
+/** Fast diagonalization (paper 002, eq. 2.13-2.15). */
+extern const ts_patch_local_solver ts_patch_solver_fdm;
+/** The plan of a vertex-patch smoother (borrowed): geometry, 1D matrices and local-solver
+ *  data; the color and stage fields are filled per kernel call.  For tests and backend
+ *  checks. */
+int ts_vertex_patch_plan(ts_smoother s, const ts_patch_plan **plan);
+
+#endif

@@ -1,0 +1,108 @@
+/* vec.c -- ts_vec: a vector in a backend's memory; every operation is a backend kernel. */
+#include <math.h>
+#include "tessera-impl.h"
+
+int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v) {
+  size_t bytes;
+  TS_CHECK_ARG(v && backend, "ts_vec_create: NULL argument");
+  *v = NULL;
+  TS_CHECK_ARG(n >= 0, "ts_vec_create: size %lld is negative", (long long)n);
+  TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "ts_vec_create: precision %d unknown", (int)p);
+  TS_CALL(ts_size_mul((size_t)n, ts_precision_size(p), "vector", &bytes));
+  ts_vec x;
+  TS_CALL(ts_calloc(1, sizeof *x, "vector", &x));
+  x->backend = backend;
+  x->n = n;
+  x->precision = p;
+  int ierr = 0;
+  if (!backend->ops.mem_alloc || backend->ops.mem_alloc(&backend->ops, bytes, &x->data))
+    ierr = ts_backend_error(backend, TS_ERR_MEMORY, "mem_alloc", __FILE__, __LINE__);
+  else if (backend->ops.vec_set(&backend->ops, p, n, 0.0, x->data))
+    ierr = ts_backend_error(backend, TS_ERR_BACKEND, "vec_set", __FILE__, __LINE__);
+  if (ierr) {
+    if (x->data) backend->ops.mem_free(&backend->ops, x->data);
+    ts_free(&x);
+    return ierr;
+  }
+  *v = x;
+  return 0;
+}
+
+int ts_vec_destroy(ts_vec *v) {
+  if (!v || !*v) return 0;
+  ts_backend b = (*v)->backend;
+  if ((*v)->data) b->ops.mem_free(&b->ops, (*v)->data);
+  ts_free(v);
+  return 0;
+}
+
+int64_t ts_vec_size(ts_vec v) { return v->n; }
+ts_precision ts_vec_precision(ts_vec v) { return v->precision; }
+
+static int check_pair(ts_vec x, ts_vec y, const char *what) {
+  TS_CHECK_ARG(x && y, "%s: NULL vector", what);
+  TS_CHECK_ARG(x->n == y->n, "%s: vector sizes differ (%lld and %lld)", what, (long long)x->n,
+               (long long)y->n);
+  TS_CHECK_ARG(x->backend == y->backend, "%s: vectors live on different backends (%s, %s)", what,
+               x->backend->name, y->backend->name);
+  return 0;
+}
+
+static int check_same_precision(ts_vec x, ts_vec y, const char *what) {
+  TS_CALL(check_pair(x, y, what));
+  TS_CHECK_ARG(x->precision == y->precision, "%s: vector precisions differ (%s and %s)", what,
+               ts_precision_name(x->precision), ts_precision_name(y->precision));
+  return 0;
+}
+
+int ts_vec_set_from_host(ts_vec v, const double *values) {
+  TS_BACKEND_CALL(v->backend, vec_from_host, v->precision, v->n, values, v->data);
+  return 0;
+}
+
+int ts_vec_get_to_host(ts_vec v, double *values) {
+  TS_BACKEND_CALL(v->backend, vec_to_host, v->precision, v->n, v->data, values);
+  return 0;
+}
+
+int ts_vec_set(ts_vec v, double alpha) {
+  TS_BACKEND_CALL(v->backend, vec_set, v->precision, v->n, alpha, v->data);
+  return 0;
+}
+
+int ts_vec_set_random(ts_vec v, uint64_t seed) {
+  TS_BACKEND_CALL(v->backend, vec_random, v->precision, v->n, seed, v->data);
+  return 0;
+}
+
+int ts_vec_copy(ts_vec x, ts_vec y) {
+  TS_CALL(check_pair(x, y, "ts_vec_copy"));
+  TS_BACKEND_CALL(x->backend, vec_convert, x->n, x->precision, x->data, y->precision, y->data);
+  return 0;
+}
+
+int ts_vec_axpby(double alpha, ts_vec x, double beta, ts_vec y) {
+  TS_CALL(check_same_precision(x, y, "ts_vec_axpby"));
+  TS_BACKEND_CALL(x->backend, vec_axpby, x->precision, x->n, alpha, x->data, beta, y->data);
+  return 0;
+}
+
+int ts_vec_pointwise_mult(ts_vec x, ts_vec y, ts_vec w) {
+  TS_CALL(check_same_precision(x, y, "ts_vec_pointwise_mult"));
+  TS_CALL(check_same_precision(x, w, "ts_vec_pointwise_mult"));
+  TS_BACKEND_CALL(x->backend, vec_pointwise_mult, x->precision, x->n, x->data, y->data, w->data);
+  return 0;
+}
+
+int ts_vec_dot(ts_vec x, ts_vec y, double *result) {
+  TS_CALL(check_same_precision(x, y, "ts_vec_dot"));
+  TS_BACKEND_CALL(x->backend, vec_dot, x->precision, x->n, x->data, y->data, result);
+  return 0;
+}
+
+int ts_vec_norm(ts_vec x, double *result) {
+  double d;
+  TS_CALL(ts_vec_dot(x, x, &d));
+  *result = sqrt(d);
+  return 0;
+}

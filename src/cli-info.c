@@ -1,0 +1,31 @@
+/* cli-info.c -- `tessera info`: the version, the backends found and what they drive. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+int cli_info(int argc, char **argv) {
+  char *names = NULL;
+  if (argc > 1) {
+    if (!strcmp(argv[1], "--help")) {
+      printf("usage: tessera info\n  prints the version, the backends found and their devices\n");
+      return CLI_OK;
+    }
+    return cli_usage_error("info", "unexpected argument '%s'", argv[1]);
+  }
+  printf("tessera %s\n", ts_version());
+  const char *path = getenv("TESSERA_BACKEND_PATH");
+  printf("TESSERA_BACKEND_PATH: %s\n", path ? path : "(not set)");
+  int ierr = ts_backend_list(&names);
+  if (ierr) return cli_fail(ierr);
+  printf("backends found: %s\n", *names ? names : "(none)");
+  char *save = NULL;
+  for (char *name = strtok_r(names, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+    ts_backend b = NULL;
+    if (ts_backend_open(name, &b)) printf("  %-6s cannot start: %s\n", name, ts_error_message());
+    else printf("  %-6s %s\n", name, ts_backend_description(b));
+    ts_backend_destroy(&b);
+  }
+  free(names);
+  return CLI_OK;
+}

@@ -1,0 +1,67 @@
+/* t-backend.c -- the backend loader: omp starts and describes itself; unknown, invalid,
+ * wrong-ABI and failing backends give errors that say which backend and why; vector
+ * operations check their arguments; kernels a backend lacks are named. */
+#include <math.h>
+#include <stdlib.h>
+#include "tap.h"
+#include "tessera-impl.h"
+
+int main(void) {
+  ts_backend b = NULL;
+  plan(12);
+  int ierr = ts_backend_open("omp", &b);
+  ok(!ierr && b && strstr(ts_backend_description(b), "threads"), "omp starts: %s",
+     ierr ? ts_error_message() : ts_backend_description(b));
+
+  ts_backend c = NULL;
+  ierr = ts_backend_open("nosuch", &c);
+  ok(ierr == TS_ERR_BACKEND && !c && strstr(ts_error_message(), "'nosuch' is not built or not found") &&
+         strstr(ts_error_message(), "tessera_nosuch.so"),
+     "unknown backend: %s", ts_error_message());
+  ierr = ts_backend_open("../etc", &c);
+  ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "not valid"), "invalid name: %s",
+     ts_error_message());
+  ierr = ts_backend_open("badabi", &c);
+  ok(ierr == TS_ERR_BACKEND && strstr(ts_error_message(), "ABI"), "wrong ABI: %s", ts_error_message());
+  ierr = ts_backend_open("broken", &c);
+  ok(ierr == TS_ERR_BACKEND && strstr(ts_error_message(), "failed to start: no device found"),
+     "backend that cannot start: %s", ts_error_message());
+
+  char *names = NULL;
+  ierr = ts_backend_list(&names);
+  ok(!ierr && strstr(names, "omp"), "backend list names omp: '%s'", names ? names : "");
+  free(names);
+
+  ts_vec x = NULL, y = NULL, s = NULL;
+  ts_vec_create(b, 1000, TS_DOUBLE, &x);
+  ts_vec_create(b, 999, TS_DOUBLE, &y);
+  ts_vec_create(b, 1000, TS_SINGLE, &s);
+  ok(ts_vec_axpby(1.0, x, 1.0, y) == TS_ERR_ARG && strstr(ts_error_message(), "1000 and 999"),
+     "size mismatch named: %s", ts_error_message());
+  ok(ts_vec_axpby(1.0, x, 1.0, s) == TS_ERR_ARG && strstr(ts_error_message(), "double and single"),
+     "precision mismatch named: %s", ts_error_message());
+  ts_vec_set_random(x, 5);
+  ts_vec_copy(x, s); /* converts */
+  double hx[1000], hs[1000], err = 0.0, dot, sum = 0.0;
+  ts_vec_get_to_host(x, hx);
+  ts_vec_get_to_host(s, hs);
+  for (int i = 0; i < 1000; ++i) {
+    err = fmax(err, fabs(hx[i] - hs[i]));
+    sum += hx[i] * hx[i];
+  }
+  ok(err < 1e-7 && err > 0.0, "double to single conversion rounds (%.1e)", err);
+  ts_vec_dot(x, x, &dot);
+  ok(fabs(dot - sum) < 1e-12 * sum, "dot product %.15g vs %.15g", dot, sum);
+  int in_range = 1;
+  for (int i = 0; i < 1000; ++i) in_range &= hx[i] >= -1.0 && hx[i] <= 1.0;
+  ok(in_range && fabs(sum / 1000 - 1.0 / 3.0) < 0.05, "random entries in [-1,1], mean square %.3f", sum / 1000);
+  ts_vec z = x;
+  ok(ts_vec_create(b, -1, TS_DOUBLE, &z) == TS_ERR_ARG && !z && strstr(ts_error_message(), "-1"),
+     "negative size rejected: %s", ts_error_message());
+  ts_vec_destroy(&x);
+  ts_vec_destroy(&y);
+  ts_vec_destroy(&s);
+  ts_backend_destroy(&b);
+  ts_backend_destroy(&b); /* destroying twice is harmless */
+  return exit_status();
+}

@@ -1,0 +1,277 @@
+/* t-xml-problem.c -- the XML problem reader: every file in xml/good must load (and a few
+ * values are checked), every file listed in xml/bad/EXPECTED must fail with TS_ERR_INPUT
+ * or TS_ERR_ARG and a message holding the listed substring and the file's name;
+ * overrides ("PATH=VALUE") change values, fail with messages naming themselves, or are
+ * rejected as malformed; ts_problem_check_memory refuses a tiny memory.
+ * The XML files are found under $srcdir/xml or $srcdir/tests/xml ($srcdir defaults to "."). */
+#define _POSIX_C_SOURCE 200809L /* strdup, opendir, stat */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tap.h"
+#include "tessera.h"
+#include "problem/problem-impl.h"
+
+#define MAX_FILES 256
+
+static char xml_dir[1024];
+
+static void find_xml_dir(void) {
+  const char *srcdir = getenv("srcdir");
+  if (!srcdir || !*srcdir) srcdir = ".";
+  const char *const candidates[] = {"%s/xml", "%s/tests/xml"};
+  for (int i = 0; i < 2; i++) {
+    struct stat st;
+    snprintf(xml_dir, sizeof xml_dir, candidates[i], srcdir);
+    char good[1100];
+    snprintf(good, sizeof good, "%s/good", xml_dir);
+    if (!stat(good, &st) && S_ISDIR(st.st_mode)) return;
+  }
+  snprintf(xml_dir, sizeof xml_dir, "%s/xml", srcdir);
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.xml files in dir, sorted (caller frees). */
+static int list_xml(const char *dir, char **names) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  if (!d) return 0;
+  for (struct dirent *e; (e = readdir(d)) && n < MAX_FILES;) {
+    size_t len = strlen(e->d_name);
+    if (len > 4 && !strcmp(e->d_name + len - 4, ".xml")) names[n++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, (size_t)n, sizeof *names, by_name);
+  return n;
+}
+
+/* Lines "file<TAB>substring" of bad/EXPECTED (# comments and blank lines skipped). */
+static int read_expected(const char *path, char **files, char **substrings) {
+  FILE *f = fopen(path, "r");
+  int n = 0;
+  char line[2048];
+  if (!f) return 0;
+  while (n < MAX_FILES && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#') continue;
+    char *tab = strchr(line, '\t');
+    if (!tab) continue;
+    *tab = 0;
+    files[n] = strdup(line);
+    substrings[n] = strdup(tab + 1);
+    n++;
+  }
+  fclose(f);
+  return n;
+}
+
+static ts_problem read_ok(const char *name, int n_overrides, const char *const *overrides) {
+  char path[1400];
+  snprintf(path, sizeof path, "%s/good/%s", xml_dir, name);
+  ts_problem p = NULL;
+  int code = ts_problem_read_xml(path, n_overrides, overrides, &p);
+  if (code) diag("%s: %s: %s", path, ts_error_name(code), ts_error_message());
+  return p;
+}
+
+/* Read a good file with overrides that must fail with code; the message must hold every
+ * substring given (NULL-terminated) and *problem must stay NULL. */
+static void expect_failure(const char *name, const char *override, int code, const char *what,
+                           const char *s1, const char *s2) {
+  char path[1400];
+  snprintf(path, sizeof path, "%s/good/%s", xml_dir, name);
+  ts_problem p = (ts_problem)&p; /* must be reset to NULL */
+  const char *const overrides[1] = {override};
+  int got = ts_problem_read_xml(path, 1, overrides, &p);
+  const char *msg = ts_error_message();
+  int good = got == code && p == NULL && (!s1 || strstr(msg, s1)) && (!s2 || strstr(msg, s2));
+  if (!ok(good, "%s", what))
+    diag("override '%s': got %s (want %s), message:\n%s", override, ts_error_name(got),
+         ts_error_name(code), msg);
+  else
+    diag("%s", msg);
+}
+
+int main(void) {
+  find_xml_dir();
+  char dir[1200], *good[MAX_FILES], *bad[MAX_FILES], *substr[MAX_FILES];
+  snprintf(dir, sizeof dir, "%s/good", xml_dir);
+  int n_good = list_xml(dir, good);
+  snprintf(dir, sizeof dir, "%s/bad/EXPECTED", xml_dir);
+  int n_bad = read_expected(dir, bad, substr);
+  /* Files in bad/ that EXPECTED does not list would go untested: count them as a test. */
+  char *bad_files[MAX_FILES];
+  snprintf(dir, sizeof dir, "%s/bad", xml_dir);
+  int n_bad_files = list_xml(dir, bad_files);
+
+  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, overrides 5 + 10, API 5 */
+  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 5 + 10 + 5;
+  plan(n_good + n_bad + n_fixed);
+  ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
+     xml_dir);
+  int unlisted = 0;
+  for (int i = 0; i < n_bad_files; i++) {
+    int listed = 0;
+    for (int j = 0; j < n_bad; j++) listed |= !strcmp(bad_files[i], bad[j]);
+    if (!listed) {
+      diag("%s/bad/%s is not listed in EXPECTED", xml_dir, bad_files[i]);
+      unlisted++;
+    }
+    free(bad_files[i]);
+  }
+  ok(unlisted == 0, "every file in bad/ is listed in EXPECTED");
+
+  /* ------------------------------------------------------------ good files */
+  for (int i = 0; i < n_good; i++) {
+    ts_problem p = read_ok(good[i], 0, NULL);
+    ok(p != NULL, "good/%s reads", good[i]);
+    ts_problem_destroy(&p);
+    free(good[i]);
+  }
+
+  ts_problem p = read_ok("poisson-2d-minimal.xml", 0, NULL);
+  ok(p && p->dim == 2 && p->levels == 3 && p->degree == 2 && p->family == TS_FE_Q &&
+         p->first_level == 3 && !strcmp(p->solution, "sine") &&
+         !strcmp(ts_problem_name(p), "minimal-2d"),
+     "minimal 2D: dim, levels, degree, solution, name and first-level = levels");
+  ok(p && p->lower[0] == 0 && p->lower[1] == 0 && p->upper[0] == 1 && p->upper[1] == 1 &&
+         p->coarse[0] == 1 && p->coarse[1] == 1,
+     "minimal 2D: default box [0,1]^2 with one coarse cell");
+  ok(p && p->solver == TS_SOLVER_CG && !strcmp(p->preconditioner, "jacobi") && p->rtol == 1e-10 &&
+         p->max_iterations == 10000 && p->restart == 50 && p->precision == TS_DOUBLE &&
+         !strcmp(ts_problem_backend(p), "omp") && p->vtu_path[0] == 0,
+     "minimal 2D: solver, backend and output defaults");
+  size_t bytes = 0;
+  /* (2*8+1)^2 = 289 DoFs, CG double: 289 * (6*8 + 16) bytes */
+  ok(p && !ts_problem_memory_estimate(p, &bytes) && bytes == 289u * (6 * 8 + 16),
+     "minimal 2D: memory estimate = 289 DoFs * (6 vectors * 8 + 16) bytes");
+  int code = ts_problem_check_memory(p, 1000);
+  ok(code == TS_ERR_MEMORY && strstr(ts_error_message(), "problem 'minimal-2d' needs about") &&
+         strstr(ts_error_message(), "(289 DoFs)"),
+     "check_memory with 1000 bytes fails with TS_ERR_MEMORY naming the problem");
+  diag("%s", ts_error_message());
+  ts_problem_destroy(&p);
+
+  p = read_ok("poisson-2d-full.xml", 0, NULL);
+  ok(p && !strcmp(p->name, "full 2d") && p->dim == 2 && p->lower[0] == -1 && p->lower[1] == 0.5 &&
+         p->upper[0] == 2 && p->upper[1] == 1.5 && p->coarse[0] == 3 && p->coarse[1] == 2 &&
+         p->levels == 4 && p->first_level == 1 && p->degree == 4 && !strcmp(p->solution, "exp"),
+     "full 2D: name collapsed, box, cells, levels, convergence, degree, solution");
+  ok(p && p->solver == TS_SOLVER_GMRES && !strcmp(p->preconditioner, "none") && p->rtol == 1e-8 &&
+         p->max_iterations == 500 && p->restart == 30 && p->precision == TS_DOUBLE &&
+         !strcmp(p->vtu_path, "out/full-2d.vtu") && p->vtu_subdivisions == 3 &&
+         strstr(p->source, "poisson-2d-full.xml"),
+     "full 2D: GMRES settings and output");
+  /* (3*16*4+1)*(2*16*4+1) = 193*129 DoFs, GMRES(30) double: (35*8+16) bytes each */
+  ok(p && !ts_problem_memory_estimate(p, &bytes) && bytes == 193u * 129u * (35 * 8 + 16),
+     "full 2D: memory estimate = 193*129 DoFs * (35 vectors * 8 + 16) bytes for GMRES(30)");
+  ok(p && ts_problem_check_memory(p, bytes) == 0 && ts_problem_check_memory(p, bytes - 1) == TS_ERR_MEMORY,
+     "check_memory accepts exactly the estimate and refuses one byte less");
+  ts_problem_destroy(&p);
+  ok(p == NULL && ts_problem_destroy(&p) == 0 && ts_problem_destroy(NULL) == 0,
+     "destroy sets the handle to NULL and accepts NULL");
+
+  p = read_ok("poisson-3d-full.xml", 0, NULL);
+  ok(p && p->dim == 3 && p->upper[2] == 2 && p->coarse[2] == 4 && p->degree == 3 &&
+         p->precision == TS_SINGLE && p->rtol == 1e-6 && p->first_level == 0 &&
+         !strcmp(ts_problem_backend(p), "cuda") && p->vtu_subdivisions == 3,
+     "full 3D: box, cells, single precision, backend, subdivisions default to degree");
+  ts_problem_destroy(&p);
+  p = read_ok("poisson-3d-exp.xml", 0, NULL);
+  ok(p && p->dim == 3 && p->lower[2] == -0.5 && p->coarse[2] == 1 && p->degree == 10 &&
+         p->vtu_subdivisions == 10 && !strcmp(p->solution, "exp"),
+     "3D exp: shifted box, degree 10, subdivisions = degree");
+  ts_problem_destroy(&p);
+
+  /* ------------------------------------------------------------ bad files */
+  for (int i = 0; i < n_bad; i++) {
+    char path[1400];
+    snprintf(path, sizeof path, "%s/bad/%s", xml_dir, bad[i]);
+    ts_problem q = (ts_problem)&q;
+    code = ts_problem_read_xml(path, 0, NULL, &q);
+    const char *msg = ts_error_message();
+    int good_code = code == TS_ERR_INPUT || code == TS_ERR_ARG;
+    int pass = good_code && q == NULL && strstr(msg, substr[i]) && strstr(msg, bad[i]);
+    if (!ok(pass, "bad/%s fails naming the file and '%s'", bad[i], substr[i]))
+      diag("got %s, handle %s, message:\n%s", ts_error_name(code), q ? "set" : "NULL", msg);
+    else
+      diag("%s", msg);
+    ts_problem_destroy(&q);
+    free(bad[i]);
+    free(substr[i]);
+  }
+
+  /* ------------------------------------------------------------ overrides */
+  {
+    const char *ov[] = {"mesh/levels=5", "solver/type=gmres", "name=renamed",
+                        "solver/restart=7", "output/vtu=x.vtu"};
+    p = read_ok("poisson-2d-minimal.xml", 5, ov);
+    ok(p && p->levels == 5 && p->first_level == 5, "override mesh/levels=5 changes levels");
+    ok(p && p->solver == TS_SOLVER_GMRES && p->restart == 7,
+       "overrides create <solver> and set type and restart");
+    ok(p && !strcmp(ts_problem_name(p), "renamed"), "override name=... sets the root attribute");
+    ok(p && !strcmp(p->vtu_path, "x.vtu") && p->vtu_subdivisions == 2,
+       "override output/vtu creates <output>; subdivisions default to degree 2");
+    ts_problem_destroy(&p);
+    const char *ov2[] = {"mesh/dim=3", "mesh/cells=4 4 2", "mesh/levels=1", "mesh/levels=2"};
+    p = read_ok("poisson-2d-minimal.xml", 4, ov2);
+    ok(p && p->dim == 3 && p->coarse[2] == 2 && p->upper[2] == 1 && p->lower[2] == 0 &&
+           p->levels == 2,
+       "overrides make the problem 3D; the last one wins; the box defaults in z");
+    ts_problem_destroy(&p);
+  }
+  expect_failure("poisson-2d-minimal.xml", "mesh/levels=40", TS_ERR_INPUT,
+                 "override mesh/levels=40 fails naming the override and the value",
+                 "(from --set mesh/levels=40)", "'40'");
+  expect_failure("poisson-2d-minimal.xml", "mesh/cells=3 2 1", TS_ERR_INPUT,
+                 "override cells with 3 values in 2D fails naming the override",
+                 "(from --set mesh/cells=3 2 1)", "3 values given, dim=\"2\" needs 2");
+  expect_failure("poisson-2d-full.xml", "mesh/dim=3", TS_ERR_INPUT,
+                 "override dim=3 with a 2D box in the file names the line and the override",
+                 "poisson-2d-full.xml:12: <mesh lower=\"-1 0.5\">: 2 values given",
+                 "dim=\"3\" (from --set mesh/dim=3) needs 3");
+  expect_failure("poisson-2d-full.xml", "mesh/levels=0", TS_ERR_INPUT,
+                 "override levels below first-level names the override",
+                 "poisson-2d-full.xml:13: <convergence first-level=\"1\">",
+                 "levels=\"0\" (from --set mesh/levels=0)");
+  expect_failure("poisson-2d-minimal.xml", "smoother/type=jacobi", TS_ERR_INPUT,
+                 "override creating an unknown element fails naming the override",
+                 "(from --set smoother/type=jacobi)", "element 'smoother'");
+  expect_failure("poisson-2d-minimal.xml", "output/subdivisions=2", TS_ERR_INPUT,
+                 "override creating <output> without vtu fails naming the override",
+                 "(from --set output/subdivisions=2)", "'vtu' is required");
+
+  expect_failure("poisson-2d-minimal.xml", "mesh/levels", TS_ERR_ARG,
+                 "override without '=' is TS_ERR_ARG naming it", "override 'mesh/levels'",
+                 "no '='");
+  expect_failure("poisson-2d-minimal.xml", "=3", TS_ERR_ARG,
+                 "override with an empty path is TS_ERR_ARG naming it", "override '=3'", "empty");
+  expect_failure("poisson-2d-minimal.xml", "mesh//levels=3", TS_ERR_ARG,
+                 "override with an empty path component is TS_ERR_ARG", "override 'mesh//levels=3'",
+                 "empty component");
+  expect_failure("poisson-2d-minimal.xml", "mesh/1levels=3", TS_ERR_ARG,
+                 "override with a path that is not an XML name is TS_ERR_ARG", "'1levels'",
+                 "not an XML name");
+
+  /* ------------------------------------------------------------ API misuse */
+  ts_problem q = NULL;
+  code = ts_problem_read_xml("/nonexistent/problem.xml", 0, NULL, &q);
+  ok(code == TS_ERR_IO && q == NULL && strstr(ts_error_message(), "/nonexistent/problem.xml"),
+     "a missing file is TS_ERR_IO naming it");
+  diag("%s", ts_error_message());
+  ok(ts_problem_read_xml(NULL, 0, NULL, &q) == TS_ERR_ARG, "NULL path is TS_ERR_ARG");
+  ok(ts_problem_read_xml("x.xml", 0, NULL, NULL) == TS_ERR_ARG, "NULL handle is TS_ERR_ARG");
+  ok(ts_problem_read_xml("x.xml", 2, NULL, &q) == TS_ERR_ARG && q == NULL,
+     "overrides NULL with n_overrides 2 is TS_ERR_ARG");
+  ok(ts_problem_memory_estimate(NULL, &bytes) == TS_ERR_ARG &&
+         ts_problem_check_memory(NULL, 0) == TS_ERR_ARG,
+     "memory functions refuse a NULL problem");
+  return exit_status();
+}

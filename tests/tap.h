@@ -1,0 +1,94 @@
+/* tap.h -- a tiny Test Anything Protocol helper for the test programs (after liburcu's):
+ *   plan(n);  ok(cond, "what %d", i);  diag("detail %s", s);  skip(n, "why");
+ *   return exit_status();
+ * Output goes to stdout for Automake's tap-driver.sh: "1..N", "ok i - what",
+ * "not ok i - what", "# diagnostics".  Everything is static inline: include it in one
+ * test program per executable. */
+#ifndef TESSERA_TAP_H
+#define TESSERA_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int tap_planned_ = -1, tap_run_ = 0, tap_failed_ = 0;
+
+/** Announce n tests ("1..n"). */
+static inline void plan(int n) {
+  tap_planned_ = n;
+  printf("1..%d\n", n);
+  fflush(stdout);
+}
+
+/** Skip the whole program ("1..0 # SKIP reason"); return exit_status() afterwards. */
+static inline void plan_skip_all(const char *reason) {
+  tap_planned_ = 0;
+  printf("1..0 # SKIP %s\n", reason);
+  fflush(stdout);
+}
+
+/** Print a diagnostic; every line of it is prefixed with "# ". */
+static inline void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline void diag(const char *fmt, ...) {
+  char buf[8192];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  const char *line = buf;
+  for (;;) {
+    const char *nl = strchr(line, '\n');
+    int n = nl ? (int)(nl - line) : (int)strlen(line);
+    printf("# %.*s\n", n, line);
+    if (!nl) break;
+    line = nl + 1;
+  }
+  fflush(stdout);
+}
+
+/** Record one test: "ok i - description" if cond holds, else "not ok i - description".
+ *  Returns cond, so that a failure can be followed by diag(). */
+static inline int ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline int ok(int cond, const char *fmt, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  for (char *c = buf; *c; c++)
+    if (*c == '\n' || *c == '#') *c = ' ';  /* keep the description on one line */
+  tap_run_++;
+  if (!cond) tap_failed_++;
+  printf("%sok %d - %s\n", cond ? "" : "not ", tap_run_, buf);
+  fflush(stdout);
+  return cond;
+}
+
+/** Record n skipped tests with a reason. */
+static inline void skip(int n, const char *reason) {
+  for (int i = 0; i < n; i++) {
+    tap_run_++;
+    printf("ok %d # SKIP %s\n", tap_run_, reason);
+  }
+  fflush(stdout);
+}
+
+/** 0 if every planned test ran and passed, else 1 (diagnosing why). */
+static inline int exit_status(void) {
+  if (tap_planned_ >= 0 && tap_run_ != tap_planned_) {
+    diag("planned %d tests but ran %d", tap_planned_, tap_run_);
+    return 1;
+  }
+  if (tap_failed_) diag("failed %d of %d tests", tap_failed_, tap_run_);
+  return tap_failed_ ? 1 : 0;
+}
+
+/** The backend the backend-generic tests run on: $TESSERA_TEST_BACKEND, default "omp"
+ *  (tests/t-gpu-check.sh runs them once per built GPU backend). */
+static inline const char *tap_backend(void) {
+  const char *b = getenv("TESSERA_TEST_BACKEND");
+  return b && *b ? b : "omp";
+}
+
+#endif
