@@ -45,9 +45,9 @@ static int fmg_count(ts_backend be, int dim, int k, int L, ts_patch_variant vari
 
 int main(void) {
   ts_backend be;
-  if (ts_backend_open("omp", &be)) {
+  if (ts_backend_open(tap_backend(), &be)) {
     plan(1);
-    ok(0, "omp backend opens: %s", ts_error_message());
+    ok(0, "backend %s opens: %s", tap_backend(), ts_error_message());
     return exit_status();
   }
   {

@@ -111,7 +111,7 @@ int main(void) {
   ts_backend be;
   const int degrees2[] = {1, 2, 3, 5, 10}, degrees3[] = {1, 2, 4};
   plan(1 + 5 * 7 + 3 * 7 + 4);
-  if (!ok(ts_backend_open("omp", &be) == 0, "omp backend opens")) {
+  if (!ok(ts_backend_open(tap_backend(), &be) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
     return exit_status();
   }

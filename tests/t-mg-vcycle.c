@@ -113,7 +113,7 @@ static void level_independence(ts_backend be, int dim, int k, int first, int las
 int main(void) {
   ts_backend be;
   plan(1 + 4 + 3 + 4);
-  if (!ok(ts_backend_open("omp", &be) == 0, "omp backend opens")) {
+  if (!ok(ts_backend_open(tap_backend(), &be) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
     return exit_status();
   }
