@@ -28,7 +28,8 @@ static void bench_help(void) {
          "  --no-ceilings          do not measure the backend's ceilings (copy bandwidth,\n"
          "                         FP64/FP32 FMA peak) nor print the fractions of them\n"
          "  --mg                   the multigrid solver instead (f = 1, unit box): one smoothing\n"
-         "                         step, one V-cycle and the full multigrid solve, ns/DoF\n"
+         "                         step, one V-cycle, GMRES + V-cycle to 1e-6 and full\n"
+         "                         multigrid to 1e-9: ns/DoF, counted GFLOP/s, fractions\n"
          "  --smoother vertex-patch|chebyshev  (--mg; default vertex-patch)\n"
          "  --variant separate|fused           (--mg; default fused)\n"
          "  --mg-precision double|mixed        (--mg; default double)\n"
@@ -178,6 +179,22 @@ static int bench_degree(const bench_options *o, ts_backend b, int k, bench_resul
   return ierr;
 }
 
+/* GDoF/s, %copy and %peak of one timed piece of the multigrid benchmark. */
+typedef struct mg_rate {
+  double ns_per_dof, gdofs, gflops, fcopy, fpeak;
+} mg_rate;
+
+static mg_rate mg_rate_of(int64_t dofs, double seconds, double flops, double bytes, double bw,
+                          double peak) {
+  mg_rate q;
+  q.ns_per_dof = 1e9 * seconds / (double)dofs;
+  q.gdofs = 1e-9 * (double)dofs / seconds;
+  q.gflops = 1e-9 * flops / seconds;
+  q.fcopy = bw > 0 ? 100.0 * bytes / seconds / bw : 0;
+  q.fpeak = peak > 0 ? 100.0 * flops / seconds / peak : 0;
+  return q;
+}
+
 /* tessera bench --mg */
 static int bench_mg(const bench_options *o, ts_backend b) {
   const ts_mg_options *m = &o->mg_options;
@@ -185,26 +202,51 @@ static int bench_mg(const bench_options *o, ts_backend b) {
                          : m->variant == TS_PATCH_FUSED           ? "vertex-patch-fused"
                                                                   : "vertex-patch-separate";
   const char *precision = m->precision == TS_SINGLE ? "mixed" : "double";
+  double bw = 0, p64 = 0, p32 = 0;
+  if (o->ceilings && ts_backend_measure_ceilings(b, &bw, &p64, &p32)) {
+    fprintf(stderr, "tessera bench: %s (use --no-ceilings to skip)\n", ts_error_message());
+    return CLI_ERROR;
+  }
+  const double peak = m->precision == TS_SINGLE ? p32 : p64;
   if (!o->json) {
     printf("# tessera %s bench --mg: %dD, f = 1, smoother %s, %s precision V-cycle, backend %s (%s)\n",
            ts_version(), o->dim, smoother, precision, o->backend, ts_backend_description(b));
-    printf("# degree level        DoFs  smooth ns/DoF  V-cycle ns/DoF  FMG its  solve ns/DoF\n");
+    if (o->ceilings)
+      printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s; "
+             "%%copy = counted bytes/s / copy, %%peak = counted flops/s / %s peak\n",
+             1e-9 * bw, 1e-9 * p64, 1e-9 * p32, m->precision == TS_SINGLE ? "FP32" : "FP64");
+    printf("# smoothing step and V-cycle: ns/DoF, GDoF/s, GFLOP/s, %%copy, %%peak; solves: "
+           "iterations and ns/DoF (GMRES(%d) + V-cycle to 1e-6, FMG to 1e-9)\n", CLI_BENCH_GMRES_RESTART);
+    printf("# k  L        DoFs | smooth  GDoF/s GFLOP/s %%copy %%peak | V-cycle GDoF/s GFLOP/s "
+           "%%copy %%peak | GMRES its ns/DoF | FMG its ns/DoF\n");
   }
   for (int k = o->kmin; k <= o->kmax; ++k) {
     cli_bench_mg_result r = {0};
     int ierr = cli_bench_mg_degree(b, o->dim, k, o->dofs, o->min_seconds, m, &r);
-    if (ierr) return cli_fail(ierr);
-    const double per = 1e9 / (double)r.dofs;
+    if (ierr) return r.reported ? CLI_ERROR : cli_fail(ierr);
+    const mg_rate sm = mg_rate_of(r.dofs, r.smooth_seconds, r.smooth_flops, r.smooth_bytes, bw, peak);
+    const mg_rate vc = mg_rate_of(r.dofs, r.vcycle_seconds, r.vcycle_flops, r.vcycle_bytes, bw, peak);
+    const double gmres_ns = 1e9 * r.gmres_seconds / (double)r.dofs;
+    const double fmg_ns = 1e9 * r.solve_seconds / (double)r.dofs;
     if (o->json)
       printf("{\"kernel\": \"multigrid\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
              "\"smoother\": \"%s\", \"precision\": \"%s\", \"level\": %d, \"dofs\": %lld, "
-             "\"smooth_ns_per_dof\": %.4f, \"vcycle_ns_per_dof\": %.4f, \"fmg_iterations\": %d, "
-             "\"solve_ns_per_dof\": %.4f}\n", o->backend, o->dim, k, smoother, precision, r.level,
-             (long long)r.dofs, r.smooth_seconds * per, r.vcycle_seconds * per, r.iterations,
-             r.solve_seconds * per);
+             "\"smooth_ns_per_dof\": %.4f, \"smooth_gflops_per_second\": %.2f, "
+             "\"smooth_percent_of_copy\": %.2f, \"smooth_percent_of_peak\": %.2f, "
+             "\"vcycle_ns_per_dof\": %.4f, \"vcycle_gflops_per_second\": %.2f, "
+             "\"vcycle_percent_of_copy\": %.2f, \"vcycle_percent_of_peak\": %.2f, "
+             "\"gmres_iterations\": %d, \"gmres_ns_per_dof\": %.4f, "
+             "\"fmg_iterations\": %d, \"solve_ns_per_dof\": %.4f, "
+             "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f}\n",
+             o->backend, o->dim, k, smoother, precision, r.level, (long long)r.dofs,
+             sm.ns_per_dof, sm.gflops, sm.fcopy, sm.fpeak, vc.ns_per_dof, vc.gflops, vc.fcopy,
+             vc.fpeak, r.gmres_iterations, gmres_ns, r.iterations, fmg_ns, 1e-9 * bw, 1e-9 * peak);
     else
-      printf("  %6d %5d %11lld %14.2f %15.2f %8d %13.2f\n", k, r.level, (long long)r.dofs,
-             r.smooth_seconds * per, r.vcycle_seconds * per, r.iterations, r.solve_seconds * per);
+      printf("  %d %2d %11lld | %6.3f %7.3f %7.1f %5.1f %5.1f | %7.3f %6.3f %7.1f %5.1f %5.1f | "
+             "%9d %6.3f | %7d %6.3f\n",
+             k, r.level, (long long)r.dofs, sm.ns_per_dof, sm.gdofs, sm.gflops, sm.fcopy,
+             sm.fpeak, vc.ns_per_dof, vc.gdofs, vc.gflops, vc.fcopy, vc.fpeak,
+             r.gmres_iterations, gmres_ns, r.iterations, fmg_ns);
     fflush(stdout);
   }
   return CLI_OK;

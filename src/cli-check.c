@@ -6,8 +6,11 @@
  * and the iteration counts and the solutions are compared.  One PASS/FAIL line per check;
  * the exit code is 1 if any check fails.
  *
- * The checks are a table: a new operator (smoother, transfer, V-cycle) is one function
- * that computes its result into a host array, and one line in `checks` below. */
+ * The checks are a table: an operator is one function that computes its result into a
+ * host array, and one line in `checks` below.  Checked: the Laplacian (apply, apply_add,
+ * diagonal, unconstrained), one step of each smoother (vertex patch Fused and Separate,
+ * Chebyshev), the transfers between the finest level and the one below it, and one V-cycle
+ * of the problem's multigrid (double, and mixed precision: single-precision levels). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,23 +33,31 @@ typedef struct check_context {
   ts_fe fe;
   ts_dofs dofs;
   int64_t n;
+  int64_t n_coarse; /* DoFs of the level below the finest (0 on level 0: no transfer checks) */
   uint64_t seed;
 } check_context;
 
-/* A check computes its result on backend b in precision p into out (n doubles). */
-typedef int (*check_fn)(const check_context *c, ts_backend b, ts_precision p, double *out);
+/* A check computes its result on backend b in precision p into out (at most n doubles) and
+ * says how many entries it wrote in *count. */
+typedef int (*check_fn)(const check_context *c, ts_backend b, ts_precision p, double *out,
+                        int64_t *count);
+
+/* What a check needs besides the finest level. */
+typedef enum { NEEDS_NOTHING, NEEDS_COARSER_LEVEL, NEEDS_MULTIGRID } check_needs;
 
 typedef struct check_entry {
   const char *name;
   ts_precision precision;
   check_fn run;
+  check_needs needs;
 } check_entry;
 
 /* Laplacian: op(A, x, y) for the variants below, x = random(seed), y = random(seed + 1). */
 typedef enum { LAP_APPLY, LAP_APPLY_ADD, LAP_DIAGONAL, LAP_UNCONSTRAINED } lap_variant;
 
 static int check_laplace(const check_context *c, ts_backend b, ts_precision p, double *out,
-                         lap_variant v) {
+                         int64_t *count, lap_variant v) {
+  *count = c->n;
   ts_operator A = NULL;
   ts_vec x = NULL, y = NULL;
   int ierr = ts_operator_create_laplace(b, c->dofs, p, &A);
@@ -69,29 +80,151 @@ static int check_laplace(const check_context *c, ts_backend b, ts_precision p, d
   return ierr;
 }
 
-static int lap_apply(const check_context *c, ts_backend b, ts_precision p, double *out) {
-  return check_laplace(c, b, p, out, LAP_APPLY);
+static int lap_apply(const check_context *c, ts_backend b, ts_precision p, double *out,
+                     int64_t *count) {
+  return check_laplace(c, b, p, out, count, LAP_APPLY);
 }
-static int lap_apply_add(const check_context *c, ts_backend b, ts_precision p, double *out) {
-  return check_laplace(c, b, p, out, LAP_APPLY_ADD);
+static int lap_apply_add(const check_context *c, ts_backend b, ts_precision p, double *out,
+                         int64_t *count) {
+  return check_laplace(c, b, p, out, count, LAP_APPLY_ADD);
 }
-static int lap_diagonal(const check_context *c, ts_backend b, ts_precision p, double *out) {
-  return check_laplace(c, b, p, out, LAP_DIAGONAL);
+static int lap_diagonal(const check_context *c, ts_backend b, ts_precision p, double *out,
+                        int64_t *count) {
+  return check_laplace(c, b, p, out, count, LAP_DIAGONAL);
 }
-static int lap_unconstrained(const check_context *c, ts_backend b, ts_precision p, double *out) {
-  return check_laplace(c, b, p, out, LAP_UNCONSTRAINED);
+static int lap_unconstrained(const check_context *c, ts_backend b, ts_precision p, double *out,
+                             int64_t *count) {
+  return check_laplace(c, b, p, out, count, LAP_UNCONSTRAINED);
+}
+
+/* Smoothers: one step x <- S(b, x) on the finest level, b = random(seed), x = random(seed + 1). */
+typedef enum { SMOOTH_PATCH_FUSED, SMOOTH_PATCH_SEPARATE, SMOOTH_CHEBYSHEV } smoother_kind;
+
+static int check_smoother(const check_context *c, ts_backend b, ts_precision p, double *out,
+                          int64_t *count, smoother_kind kind) {
+  ts_operator A = NULL;
+  ts_smoother s = NULL;
+  ts_vec rhs = NULL, x = NULL;
+  *count = c->n;
+  int ierr = ts_operator_create_laplace(b, c->dofs, p, &A);
+  if (!ierr) {
+    if (kind == SMOOTH_CHEBYSHEV)
+      ierr = ts_smoother_create_chebyshev(A, c->set.mg.chebyshev_degree, &s);
+    else
+      ierr = ts_smoother_create_vertex_patch(
+          A, c->dofs, kind == SMOOTH_PATCH_FUSED ? TS_PATCH_FUSED : TS_PATCH_SEPARATE, &s);
+  }
+  if (!ierr) ierr = ts_vec_create(b, c->n, p, &rhs);
+  if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
+  if (!ierr) ierr = ts_vec_set_random(rhs, c->seed);
+  if (!ierr) ierr = ts_vec_set_random(x, c->seed + 1);
+  if (!ierr) ierr = ts_smoother_apply(s, rhs, x);
+  if (!ierr) ierr = ts_vec_get_to_host(x, out);
+  ts_vec_destroy(&rhs);
+  ts_vec_destroy(&x);
+  ts_smoother_destroy(&s);
+  ts_operator_destroy(&A);
+  return ierr;
+}
+
+static int smooth_fused(const check_context *c, ts_backend b, ts_precision p, double *out,
+                        int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_PATCH_FUSED);
+}
+static int smooth_separate(const check_context *c, ts_backend b, ts_precision p, double *out,
+                           int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_PATCH_SEPARATE);
+}
+static int smooth_chebyshev(const check_context *c, ts_backend b, ts_precision p, double *out,
+                            int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_CHEBYSHEV);
+}
+
+/* Multigrid: the problem's hierarchy with its levels in precision p, from coarse_level. */
+static int check_mg_create(const check_context *c, ts_backend b, ts_precision p,
+                           int coarse_level, ts_mg *mg) {
+  ts_mg_options o = c->set.mg;
+  o.precision = p;
+  o.coarse_level = coarse_level;
+  return ts_mg_create(b, c->mesh, c->fe, c->set.level, &o, mg);
+}
+
+/* Transfers between the finest level L and L-1: fine = P coarse (prolongate) with coarse =
+ * random(seed), or coarse = P^T fine (restrict) with fine = random(seed). */
+static int check_transfer(const check_context *c, ts_backend b, ts_precision p, double *out,
+                          int64_t *count, int restrict_) {
+  ts_mg mg = NULL;
+  ts_vec coarse = NULL, fine = NULL;
+  const int L = c->set.level;
+  *count = restrict_ ? c->n_coarse : c->n;
+  int ierr = check_mg_create(c, b, p, L - 1, &mg);
+  if (!ierr) ierr = ts_vec_create(b, c->n_coarse, p, &coarse);
+  if (!ierr) ierr = ts_vec_create(b, c->n, p, &fine);
+  if (!ierr && restrict_) {
+    ierr = ts_vec_set_random(fine, c->seed);
+    if (!ierr) ierr = ts_mg_restrict(mg, L, fine, coarse);
+    if (!ierr) ierr = ts_vec_get_to_host(coarse, out);
+  } else if (!ierr) {
+    ierr = ts_vec_set_random(coarse, c->seed);
+    if (!ierr) ierr = ts_mg_prolongate(mg, L, coarse, fine);
+    if (!ierr) ierr = ts_vec_get_to_host(fine, out);
+  }
+  ts_vec_destroy(&coarse);
+  ts_vec_destroy(&fine);
+  ts_mg_destroy(&mg);
+  return ierr;
+}
+
+static int prolongate(const check_context *c, ts_backend b, ts_precision p, double *out,
+                      int64_t *count) {
+  return check_transfer(c, b, p, out, count, 0);
+}
+static int restrict_fine(const check_context *c, ts_backend b, ts_precision p, double *out,
+                         int64_t *count) {
+  return check_transfer(c, b, p, out, count, 1);
+}
+
+/* One V-cycle of the problem's multigrid, y = V r on double vectors, r = random(seed);
+ * p = TS_SINGLE is the mixed-precision V-cycle (single-precision levels). */
+static int vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
+                  int64_t *count) {
+  ts_mg mg = NULL;
+  ts_vec r = NULL, y = NULL;
+  *count = c->n;
+  int ierr = check_mg_create(c, b, p, c->set.mg.coarse_level, &mg);
+  if (!ierr) ierr = ts_vec_create(b, c->n, TS_DOUBLE, &r);
+  if (!ierr) ierr = ts_vec_create(b, c->n, TS_DOUBLE, &y);
+  if (!ierr) ierr = ts_vec_set_random(r, c->seed);
+  if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), r, y);
+  if (!ierr) ierr = ts_vec_get_to_host(y, out);
+  ts_vec_destroy(&r);
+  ts_vec_destroy(&y);
+  ts_mg_destroy(&mg);
+  return ierr;
 }
 
 /* The operator checks: one line each. */
 static const check_entry checks[] = {
-    {"laplace apply", TS_DOUBLE, lap_apply},
-    {"laplace apply", TS_SINGLE, lap_apply},
-    {"laplace apply_add", TS_DOUBLE, lap_apply_add},
-    {"laplace apply_add", TS_SINGLE, lap_apply_add},
-    {"laplace diagonal", TS_DOUBLE, lap_diagonal},
-    {"laplace diagonal", TS_SINGLE, lap_diagonal},
-    {"laplace unconstrained", TS_DOUBLE, lap_unconstrained},
-    {"laplace unconstrained", TS_SINGLE, lap_unconstrained},
+    {"laplace apply", TS_DOUBLE, lap_apply, NEEDS_NOTHING},
+    {"laplace apply", TS_SINGLE, lap_apply, NEEDS_NOTHING},
+    {"laplace apply_add", TS_DOUBLE, lap_apply_add, NEEDS_NOTHING},
+    {"laplace apply_add", TS_SINGLE, lap_apply_add, NEEDS_NOTHING},
+    {"laplace diagonal", TS_DOUBLE, lap_diagonal, NEEDS_NOTHING},
+    {"laplace diagonal", TS_SINGLE, lap_diagonal, NEEDS_NOTHING},
+    {"laplace unconstrained", TS_DOUBLE, lap_unconstrained, NEEDS_NOTHING},
+    {"laplace unconstrained", TS_SINGLE, lap_unconstrained, NEEDS_NOTHING},
+    {"smoother patch fused", TS_DOUBLE, smooth_fused, NEEDS_NOTHING},
+    {"smoother patch fused", TS_SINGLE, smooth_fused, NEEDS_NOTHING},
+    {"smoother patch separate", TS_DOUBLE, smooth_separate, NEEDS_NOTHING},
+    {"smoother patch separate", TS_SINGLE, smooth_separate, NEEDS_NOTHING},
+    {"smoother chebyshev", TS_DOUBLE, smooth_chebyshev, NEEDS_NOTHING},
+    {"smoother chebyshev", TS_SINGLE, smooth_chebyshev, NEEDS_NOTHING},
+    {"prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL},
+    {"prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL},
+    {"restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL},
+    {"restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL},
+    {"v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID},
+    {"v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID},
 };
 
 /* Tolerances on max|a - r| / max|r|. */
@@ -146,9 +279,10 @@ static int solve_on(const check_context *c, ts_backend b, int *iterations, doubl
 static void check_help(void) {
   printf("usage: tessera check FILE.xml --backend NAME [--against NAME] [--set PATH=VALUE ...]\n"
          "                    [--seed N]\n"
-         "  Applies every operator of the problem on its finest level on both backends to the\n"
-         "  same random vectors and compares max|a - r| / max|r| with 1e-12 (double) and\n"
-         "  1e-5 (single); then solves on both and compares the iteration counts (equal within\n"
+         "  Applies every operator of the problem (Laplacian, smoothers, transfers, V-cycle)\n"
+         "  on its finest level on both backends to the same random vectors and compares\n"
+         "  max|a - r| / max|r| with 1e-12 (double) and 1e-5 (single, and the mixed-precision\n"
+         "  V-cycle); checks that need a coarser level print SKIP on level 0.  Then it solves on both and compares the iteration counts (equal within\n"
          "  max(1, 2%%)) and the solutions (max-norm relative difference <= max(1e-10, 1e3 rtol)\n"
          "  in double, <= 1e-4 in single).  One PASS/FAIL line per check; exit code 1 if any\n"
          "  fails.\n"
@@ -213,10 +347,18 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
   }
   for (size_t q = 0; q < sizeof checks / sizeof checks[0] && !ierr; ++q) {
     const check_entry *e = &checks[q];
-    ierr = e->run(c, b, e->precision, out_b);
-    if (!ierr) ierr = e->run(c, r, e->precision, out_r);
+    const int skip = (e->needs == NEEDS_COARSER_LEVEL && c->n_coarse == 0) ||
+                     (e->needs == NEEDS_MULTIGRID && c->set.level <= c->set.mg.coarse_level);
+    if (skip) {
+      printf("SKIP  %-24s %-6s  the finest level %d has no coarser level\n", e->name,
+             ts_precision_name(e->precision), c->set.level);
+      continue;
+    }
+    int64_t n_b = 0, n_r = 0;
+    ierr = e->run(c, b, e->precision, out_b, &n_b);
+    if (!ierr) ierr = e->run(c, r, e->precision, out_r, &n_r);
     if (ierr) break;
-    const double d = relative_difference(c->n, out_b, out_r), tol = tolerance(e->precision);
+    const double d = relative_difference(n_b, out_b, out_r), tol = tolerance(e->precision);
     const int pass = d <= tol;
     *failed += !pass;
     printf("%s  %-24s %-6s  relative difference %.3e  (tolerance %.0e)\n", pass ? "PASS" : "FAIL",
@@ -258,6 +400,12 @@ int cli_check(int argc, char **argv) {
   int ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &p);
   if (!ierr) ierr = ts_problem_discretization(p, &c.set, &c.mesh, &c.fe);
   if (!ierr) ierr = ts_dofs_create(c.mesh, c.fe, c.set.level, &c.dofs);
+  if (!ierr && c.set.level > 0) {
+    ts_dofs coarse = NULL;
+    ierr = ts_dofs_create(c.mesh, c.fe, c.set.level - 1, &coarse);
+    c.n_coarse = ierr ? 0 : ts_dofs_count(coarse);
+    ts_dofs_destroy(&coarse);
+  }
   if (!ierr) ierr = ts_backend_open(o.backend, &b);
   if (!ierr) ierr = ts_backend_open(o.against, &r);
   /* the device memory is estimated before anything is allocated */

@@ -25,12 +25,18 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
 void cli_json_string(FILE *f, const char *s);
 
 /* tessera bench --mg (cli-bench-mg.c) */
+#define CLI_BENCH_GMRES_RESTART 10 /* GMRES(10) + V-cycle to 1e-6 */
 typedef struct cli_bench_mg_result {
-  int level, iterations;
+  int level;
+  int iterations;                 /* FMG: V-cycles after the nested iteration */
+  int gmres_iterations;           /* GMRES + V-cycle to 1e-6 */
   int64_t dofs;
-  double smooth_seconds, vcycle_seconds, solve_seconds;
+  double smooth_seconds, vcycle_seconds, gmres_seconds, solve_seconds; /* solve: FMG */
+  double smooth_flops, smooth_bytes, vcycle_flops, vcycle_bytes;       /* counted */
+  int reported;                   /* an error was printed already */
 } cli_bench_mg_result;
-/** Time one smoothing step, one V-cycle and the whole FMG solve for degree k. */
+/** Time one smoothing step, one V-cycle, GMRES + V-cycle to 1e-6 and FMG to 1e-9 for
+ *  degree k; counted operations and traffic in r (cli-bench-mg.c says how they count). */
 int cli_bench_mg_degree(ts_backend b, int dim, int k, double target_dofs, double min_seconds,
                         const ts_mg_options *options, cli_bench_mg_result *r);
 

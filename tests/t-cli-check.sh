@@ -5,7 +5,7 @@
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..7"
+echo "1..8"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -16,8 +16,12 @@ out=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend omp --against
 st=$?
 echo "$out" | sed 's/^/# /'
 [ $st -eq 0 ]; t "check omp against omp exits 0"
-[ "$(echo "$out" | grep -c '^PASS')" -eq 10 ] && ! echo "$out" | grep -q '^FAIL'; t "ten PASS lines, no FAIL"
-echo "$out" | grep '^PASS  laplace' | grep -qv 'difference 0.000e+00'; [ $? -ne 0 ]; t "identical backends differ by exactly 0"
+# 8 Laplacian, 6 smoother, 4 transfer, 2 V-cycle checks in double and single, 2 for the solve
+[ "$(echo "$out" | grep -c '^PASS')" -eq 22 ] && ! echo "$out" | grep -q '^FAIL'; t "22 PASS lines (Laplacian, smoothers, transfers, V-cycles, solve), no FAIL"
+echo "$out" | grep '^PASS' | grep 'relative difference' | grep -qv 'difference 0.000e+00'; [ $? -ne 0 ]; t "identical backends differ by exactly 0"
+out=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend omp --set mesh/levels=0 --set convergence/first-level=0 --set element/degree=2 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^SKIP .*has no coarser level')" -eq 6 ]; t "level 0: transfer and V-cycle checks print SKIP, the others pass"
 "$tessera" check "$srcdir/examples/poisson-2d.xml" >/dev/null 2>&1; [ $? -eq 2 ]; t "check without --backend is a usage error (exit 2)"
 err=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend nosuch 2>&1); st=$?
 echo "$err" | sed 's/^/# /'

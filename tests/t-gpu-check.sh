@@ -1,14 +1,15 @@
 #!/bin/sh
 # t-gpu-check.sh -- every GPU backend that is built (cuda, hip) checked against omp with
-# `tessera check` (operators on random vectors in double and single, then the solve) on 2D
-# and 3D problems of several degrees, and the backend-generic test programs (operator vs
-# assembled matrix, Krylov, convergence) run on it (TESSERA_TEST_BACKEND).  Prints
+# `tessera check` (Laplacian, smoothers, transfers and V-cycles on random vectors in double
+# and single, then the solve with the problem's solver) on 2D and 3D problems of several
+# degrees, and the backend-generic test programs (operator vs assembled matrix, Krylov,
+# convergence, transfers, vertex-patch smoother, V-cycle, FMG) run on it
+# (TESSERA_TEST_BACKEND).  Prints
 # "1..0 # SKIP reason" when no GPU backend is built or none can start (no device).
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-# 2D cases: "degree levels", on examples/poisson-2d.xml (3x2 coarse cells).  The solves use
-# Jacobi: the GPU backends have no multigrid kernels (transfer, patch_smooth) yet.
+# 2D cases: "degree levels", on examples/poisson-2d.xml (3x2 coarse cells; GMRES + V-cycle)
 cases2="1 5
 2 4
 4 3
@@ -19,7 +20,7 @@ cases3="1 4
 3 3
 5 2
 8 2"
-generic="t-laplace-assembled t-krylov t-convergence"
+generic="t-laplace-assembled t-krylov t-convergence t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
@@ -28,7 +29,7 @@ fi
 run=""
 why=""
 for b in $TESSERA_GPU_BACKENDS; do
-  if out=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend "$b" --set mesh/levels=1 --set element/degree=1 --set solver/preconditioner=jacobi 2>&1); then
+  if out=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend "$b" --set mesh/levels=1 --set element/degree=1 2>&1); then
     run="$run $b"
   else
     why="$why; $(echo "$out" | grep -m1 'error' | sed 's/^tessera: error: //')"
@@ -42,12 +43,12 @@ n2=$(echo "$cases2" | wc -l)
 n3=$(echo "$cases3" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
-echo "1..$(( nb * (n2 + n3 + ng + 1) ))"
+echo "1..$(( nb * (n2 + n3 + ng + 3) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
 check() { # backend file degree levels
   i=$((i + 1))
-  out=$("$tessera" check "$2" --backend "$1" --set element/degree=$3 --set mesh/levels=$4 --set solver/preconditioner=jacobi 2>&1)
+  out=$("$tessera" check "$2" --backend "$1" --set element/degree=$3 --set mesh/levels=$4 2>&1)
   st=$?
   echo "$out" | sed 's/^/# /'
   what="$1 vs omp: $(basename "$2") Q$3 level $4${TESSERA_GPU_LAPLACE:+ (TESSERA_GPU_LAPLACE=$TESSERA_GPU_LAPLACE)}"
@@ -65,6 +66,9 @@ END
   TESSERA_GPU_LAPLACE=plain; export TESSERA_GPU_LAPLACE
   check "$b" "$srcdir/examples/poisson-3d.xml" 4 2
   unset TESSERA_GPU_LAPLACE
+  # 3D GMRES + V-cycle (vertex-patch smoother) solves
+  check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 2 3
+  check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 4 3
   for t in $generic; do
     i=$((i + 1))
     out=$(TESSERA_TEST_BACKEND=$b "$builddir/tests/$t" 2>&1)
