@@ -21,6 +21,10 @@ template <typename R>
 int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, char *err);
 template <typename R>
 int ts_gpu_laplace_diagonal(const ts_laplace_plan *pl, R *d, char *err);
+/* the multigrid transfer entry point (gpu-transfer.h, instantiated in transfer-{double,float}) */
+template <typename R>
+int ts_gpu_transfer(const ts_transfer_plan *pl, int restrict_, const R *in, R *out, int add,
+                    char *err);
 
 int ts_gpu_sync_launches(void) {
   static int cached = -1;
@@ -271,6 +275,14 @@ static int gpu_laplace_diagonal(ts_backend_ops *ops, const ts_laplace_plan *plan
   return ts_gpu_laplace_diagonal<double>(plan, (double *)d, ops->error);
 }
 
+static int gpu_transfer(ts_backend_ops *ops, const ts_transfer_plan *plan, ts_precision p,
+                        int restrict_, const void *in, void *out, int add) {
+  if (p == TS_SINGLE)
+    return ts_gpu_transfer<float>(plan, restrict_, (const float *)in, (float *)out, add, ops->error);
+  return ts_gpu_transfer<double>(plan, restrict_, (const double *)in, (double *)out, add,
+                                 ops->error);
+}
+
 static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
   return ts_gpu_measure_ceilings(c, ops->error);
 }
@@ -298,5 +310,6 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->laplace_apply = gpu_laplace_apply;
   ops->laplace_diagonal = gpu_laplace_diagonal;
   ops->measure_ceilings = gpu_measure_ceilings;
+  ops->transfer = gpu_transfer;
   return 0;
 }
