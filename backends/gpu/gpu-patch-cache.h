@@ -6,9 +6,9 @@
  * The plan hands host pointers; the smoother runs inside every V-cycle, so the data is
  * uploaded once per distinct content and reused.  An entry is keyed by the content itself:
  * a key of doubles (precision, sizes, scales, matrices, eigenvalues) is built per call into
- * a scratch buffer, hashed (FNV-1a on words) and compared byte by byte with the host copy of each
- * entry of the same hash.  Entries are few (one per level and precision) and live until the
- * backend is finalized. */
+ * a scratch buffer, hashed (FNV-1a on words) and compared byte by byte with the host copy of
+ * each entry of the same hash.  Entries are few (one per level and precision) and live until
+ * the backend is finalized. */
 #ifndef TESSERA_GPU_PATCH_CACHE_H
 #define TESSERA_GPU_PATCH_CACHE_H
 
