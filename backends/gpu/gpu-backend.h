@@ -2,7 +2,8 @@
  * (find the device), describe, device memory, the vector operations, the ceilings
  * measurement and the registration of the backend table.  backends/cuda/cuda.cu includes
  * it as is; backends/hip/hip.cpp defines TS_GPU_HIP first.  The Laplacian kernels are in
- * gpu-laplace.h (instantiated in their own translation units).
+ * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h (instantiated in their own
+ * translation units).
  *
  * Extension point: a new kernel family (smoother, transfer, ...) goes into its own header
  * gpu-<family>.h with templated entry points, gets translation units in backends/cuda and
@@ -15,6 +16,7 @@
 #include "gpu-runtime.h"
 #include "gpu-vec.h"
 #include "gpu-ceilings.h"
+#include "gpu-patch-cache.h"
 
 /* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
 template <typename R>
@@ -25,6 +27,10 @@ int ts_gpu_laplace_diagonal(const ts_laplace_plan *pl, R *d, char *err);
 template <typename R>
 int ts_gpu_transfer(const ts_transfer_plan *pl, int restrict_, const R *in, R *out, int add,
                     char *err);
+/* the vertex-patch smoother (gpu-patch.h, instantiated in patch-{double,float}) */
+template <typename R>
+int ts_gpu_patch_smooth(ts_gpu_patch_cache *cache, const ts_patch_plan *pl, const R *b, R *x,
+                        R *r, char *err);
 
 int ts_gpu_sync_launches(void) {
   static int cached = -1;
@@ -40,6 +46,7 @@ typedef struct gpu_state {
   int device;
   gpuDeviceProp prop;
   double *partial; /* TS_GPU_DOT_BLOCKS + 1 doubles for the dot product */
+  ts_gpu_patch_cache patch_cache; /* device copies of the patch plans' matrices */
 } gpu_state;
 
 /* Select the device and allocate the state's device buffers. */
@@ -86,6 +93,7 @@ static int gpu_finalize(ts_backend_ops *ops) {
   gpu_state *s = (gpu_state *)ops->data;
   if (!s) return 0;
   if (s->partial) (void)gpuFree(s->partial);
+  ts_gpu_patch_cache_free(&s->patch_cache);
   free(s);
   ops->data = NULL;
   return 0;
@@ -283,6 +291,22 @@ static int gpu_transfer(ts_backend_ops *ops, const ts_transfer_plan *plan, ts_pr
                                  ops->error);
 }
 
+static int gpu_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_precision p,
+                            const void *b, void *x, void *r) {
+  gpu_state *s = (gpu_state *)ops->data;
+  if (p != TS_DOUBLE && p != TS_SINGLE) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "%s patch_smooth: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", TS_GPU_NAME,
+             (int)p);
+    return TS_ERR_ARG;
+  }
+  if (p == TS_SINGLE)
+    return ts_gpu_patch_smooth<float>(&s->patch_cache, plan, (const float *)b, (float *)x,
+                                      (float *)r, ops->error);
+  return ts_gpu_patch_smooth<double>(&s->patch_cache, plan, (const double *)b, (double *)x,
+                                     (double *)r, ops->error);
+}
+
 static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
   return ts_gpu_measure_ceilings(c, ops->error);
 }
@@ -311,5 +335,6 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->laplace_diagonal = gpu_laplace_diagonal;
   ops->measure_ceilings = gpu_measure_ceilings;
   ops->transfer = gpu_transfer;
+  ops->patch_smooth = gpu_patch_smooth;
   return 0;
 }

@@ -1,0 +1,5 @@
+/* patch-float.cu -- the cuda backend's vertex-patch smoother kernels in float precision,
+ * degrees 1..TS_MAX_DEGREE, 2D and 3D: instances of backends/gpu/gpu-patch.h. */
+#include "../gpu/gpu-patch.h"
+
+TS_GPU_PATCH_INSTANTIATE(float)

@@ -1,0 +1,6 @@
+/* patch-float.cpp -- the hip backend's vertex-patch smoother kernels in float precision,
+ * degrees 1..TS_MAX_DEGREE, 2D and 3D: instances of backends/gpu/gpu-patch.h. */
+#define TS_GPU_HIP 1
+#include "../gpu/gpu-patch.h"
+
+TS_GPU_PATCH_INSTANTIATE(float)
