@@ -35,8 +35,8 @@ static int wait_device(ts_vec one) {
     while (!(ierr) && (ts_wtime() - t0_ < (min_seconds) || reps_ < 3)) {     \
       (ierr) = (call);                                                       \
       ++reps_;                                                               \
-      if (!(ierr) && ts_wtime() - t0_ >= (min_seconds)) (ierr) = wait_device(one); \
     }                                                                        \
+    if (!(ierr)) (ierr) = wait_device(one);                                  \
     (seconds) = (ts_wtime() - t0_) / (reps_ ? reps_ : 1);                    \
   } while (0)
 
