@@ -121,10 +121,24 @@ const double *ts_mesh_upper(ts_mesh mesh);
 typedef struct ts_fe_s *ts_fe;
 
 /** Element families. */
-typedef enum { TS_FE_Q = 0 } ts_fe_family;
+typedef enum {
+  TS_FE_Q = 0,   /**< continuous Q_k, Gauss-Lobatto points */
+  TS_FE_RT = 1,  /**< Raviart-Thomas RT_k, H(div)-conforming (doc/stokes.md) */
+  TS_FE_DGQ = 2  /**< discontinuous Q_k, Gauss-Legendre points */
+} ts_fe_family;
 
 /** @brief Continuous Q_k element on Gauss-Lobatto support points, k = 1..10. */
 int ts_fe_create_q(int dim, int degree, ts_fe *fe);
+/** @brief Raviart-Thomas element RT_k, k = 0..9: component i is continuous of degree k+1 on
+ *  Gauss-Lobatto points in direction i and discontinuous of degree k on Gauss points in the
+ *  others (doc/stokes.md, section 1). */
+int ts_fe_create_rt(int dim, int degree, ts_fe *fe);
+/** @brief Discontinuous DGQ_k element on Gauss-Legendre points, k = 0..9. */
+int ts_fe_create_dgq(int dim, int degree, ts_fe *fe);
+/** @brief The element's family. */
+ts_fe_family ts_fe_family_of(ts_fe fe);
+/** @brief Number of vector components (dim for RT_k, 1 otherwise). */
+int ts_fe_components(ts_fe fe);
 int ts_fe_destroy(ts_fe *fe);
 int ts_fe_degree(ts_fe fe);
 int ts_fe_dim(ts_fe fe);

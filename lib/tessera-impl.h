@@ -83,7 +83,10 @@ struct ts_mesh_s {
 struct ts_fe_s {
   ts_fe_family family;
   int dim, degree;
-  double points[TS_MAX_DEGREE + 1];  /* 1D support points on [0,1] */
+  double points[TS_MAX_DEGREE + 1];  /* 1D support points on [0,1]: Q_k Gauss-Lobatto (k+1);
+                                        DGQ_k and RT_k's tangential directions Gauss (k+1) */
+  double normal_points[TS_MAX_DEGREE + 2]; /* RT_k only: the k+2 Gauss-Lobatto points of a
+                                              component's own direction */
 };
 
 /* ---------------------------------------------------------------- dof/ */
@@ -96,7 +99,35 @@ struct ts_dofs_s {
   int64_t n[3];                 /* DoFs per direction, 1 beyond dim */
   int64_t count;
   double h[3], lower[3];
+  /* per component (Q_k, DGQ_k: one; RT_k: dim), doc/stokes.md section 2: DoFs per
+   * direction and first index of each component's block (comp_offset[components] = count) */
+  int components;
+  int64_t comp_n[3][3];
+  int64_t comp_offset[4];
 };
+
+/* ---------------------------------------------------------------- poly/stokes-1d.c */
+
+#define TS_STOKES_MAX_DEGREE (TS_MAX_DEGREE - 1)
+#define TS_STOKES_N1 (TS_MAX_DEGREE + 1)   /* max k+1 */
+#define TS_STOKES_N2 (TS_MAX_DEGREE + 2)   /* max k+2 */
+/** The reference 1D ingredients of RT_k x DGQ_k on [0,1] (doc/stokes.md, section 4),
+ *  row-major with the leading dimensions of the actual degree (k+2 or k+1). */
+typedef struct ts_stokes_1d {
+  int degree;
+  double penalty;                                   /* eta */
+  double lobatto[TS_STOKES_N2], gauss[TS_STOKES_N1], gauss_weights[TS_STOKES_N1];
+  double continuous_mass[TS_STOKES_N2 * TS_STOKES_N2];
+  double continuous_stiffness[TS_STOKES_N2 * TS_STOKES_N2];
+  double dg_mass[TS_STOKES_N1];
+  double dg_stiffness[TS_STOKES_N1 * TS_STOKES_N1]; /* int psi_a' psi_b' (cell part of SIPG) */
+  double sipg_diag[4][TS_STOKES_N1 * TS_STOKES_N1];
+  double sipg_upper[TS_STOKES_N1 * TS_STOKES_N1];
+  double divergence[TS_STOKES_N1 * TS_STOKES_N2];
+} ts_stokes_1d;
+/** Compute the 1D ingredients of degree k (0..TS_STOKES_MAX_DEGREE) with penalty factor eta
+ *  (> 0). */
+int ts_stokes_1d_init(int degree, double eta, ts_stokes_1d *m);
 
 /* ---------------------------------------------------------------- fe/tensor.c */
 

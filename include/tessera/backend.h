@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TS_BACKEND_ABI_VERSION 2
+#define TS_BACKEND_ABI_VERSION 3
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -131,6 +131,46 @@ typedef struct ts_patch_plan {
   ts_patch_stage stage;
 } ts_patch_plan;
 
+/* ---------------------------------------------------------------- Stokes (ABI 3) */
+
+/** Plan for the Stokes operator of paper 000 (eq. 3-4) with velocity RT_k and pressure
+ *  DGQ_k on a Cartesian box level; doc/stokes.md fixes the bases, the numbering and the
+ *  form.  y = Acal x with x = [u_0; ..; u_{dim-1}; p]:
+ *    y_{u_i} = A_i u_i + B_i^T p,   y_p = - sum_i B_i u_i,
+ *    A_i = sum_d scale[d] L_{i,d} (x) (x)_{e != d} M_{i,e}   (doc/stokes.md section 4)
+ *  where in the component's own direction (d == i) L = continuous_stiffness and M =
+ *  continuous_mass (cell matrices of k+2 Lobatto functions, assembled with shared end
+ *  DoFs), and in the other directions L is the block-tridiagonal interior-penalty matrix
+ *  (cell blocks sipg_diag[], sipg_upper, sipg_upper^T) and M = diag(dg_mass) per cell;
+ *    B_i = div_scale[i] divergence (direction i) (x) diag(dg_mass) (other directions).
+ *  All 1D matrices are reference ones on [0,1], row-major.  With `constrained`, the DoFs of
+ *  component i with a_i in {0, n_u[i][i]-1} (normal velocity on the box boundary) are read
+ *  as zero and their rows are y = x. */
+typedef struct ts_stokes_plan {
+  int dim;                      /* 2 or 3 */
+  int degree;                   /* k of RT_k / DGQ_k, 0 .. TS_MAX_DEGREE-1 */
+  int64_t cells[3];             /* cells per direction (1 beyond dim) */
+  int64_t n_u[3][3];            /* n_u[i][d]: DoFs of component i in direction d (1 beyond dim) */
+  int64_t n_p[3];               /* pressure DoFs per direction (1 beyond dim) */
+  int64_t offset[4];            /* first index of u_0 .. u_{dim-1}, then of p (offset[dim]) */
+  int64_t n_dofs;               /* offset[dim] + prod n_p */
+  double scale[3];              /* prod_e h_e / h_d^2 */
+  double div_scale[3];          /* prod_{e != i} h_e */
+  const double *continuous_mass;      /* (k+2) x (k+2) */
+  const double *continuous_stiffness; /* (k+2) x (k+2) */
+  const double *dg_mass;              /* k+1: the diagonal of the DG mass (Gauss weights) */
+  const double *sipg_diag[4];   /* (k+1)^2: cell block with [0] both faces interior, [1] left
+                                   face on the boundary, [2] right face, [3] both */
+  const double *sipg_upper;     /* (k+1)^2: row in cell c, column in cell c+1 */
+  const double *divergence;     /* (k+1) x (k+2): int psi_a phi_b' */
+  double penalty;               /* eta: gamma_F = eta (k+1)(k+2) / h_F (informational) */
+  int constrained;              /* 1: the normal velocity DoFs on the box boundary */
+} ts_stokes_plan;
+
+/* The plans of the Stokes transfer and patch smoother are declared in their own sections. */
+struct ts_field_transfer_plan;
+struct ts_stokes_patch_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -181,6 +221,15 @@ typedef struct ts_backend_ops {
    * other stages and may be NULL for them) */
   int (*patch_smooth)(struct ts_backend_ops *ops, const ts_patch_plan *plan, ts_precision p,
                       const void *b, void *x, void *r);
+  /* Stokes (ABI 3): y = Acal x (add = 1: y += Acal x), x and y of plan->n_dofs entries */
+  int (*stokes_apply)(struct ts_backend_ops *ops, const ts_stokes_plan *plan, ts_precision p,
+                      const void *x, void *y, int add);
+  /* transfer of a multi-field tensor-product space (RT_k x DGQ_k): as `transfer` */
+  int (*field_transfer)(struct ts_backend_ops *ops, const struct ts_field_transfer_plan *plan,
+                        ts_precision p, int restrict_, const void *in, void *out, int add);
+  /* Stokes vertex-patch smoother: one pass of plan's stage over the patches of its color */
+  int (*stokes_patch_smooth)(struct ts_backend_ops *ops, const struct ts_stokes_patch_plan *plan,
+                             ts_precision p, const void *b, void *x, void *r);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */
