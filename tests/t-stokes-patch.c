@@ -7,8 +7,8 @@
  * pressure, and the direct solution solves the local system; (c) the omp kernel's SOLVE
  * stage, driven color by color with the reference residual, equals the host reference, and
  * one smoothing step of the system with b = 0 reduces the error of a random guess (2D 8x8,
- * k = 2: the residual falls by more than 10, the velocity error by more than 2); (d) single precision is close to double; (e) errors: a direct solver too big, a
- * wrong stage. */
+ * k = 2: the residual falls by more than 10, the velocity error by more than 2); (d) single
+ * precision is close to double; (e) errors: a direct solver too big, a wrong stage. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
