@@ -10,6 +10,7 @@
 #include "omp-field-transfer.h"
 #include "omp-patch.h"
 #include "omp-stokes.h"
+#include "omp-stokes-patch.h"
 #include "tessera/backend.h"
 
 #define OMP_ALIGNMENT 64
@@ -174,6 +175,12 @@ static int omp_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_
   return ts_omp_stokes_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* Stokes vertex-patch smoother (stokes-patch.c) */
+static int omp_stokes_patch_smooth(ts_backend_ops *ops, const ts_stokes_patch_plan *plan,
+                                   ts_precision p, const void *b, void *x, void *r) {
+  return ts_omp_stokes_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 int tessera_backend_register(ts_backend_ops *ops);
 
 int tessera_backend_register(ts_backend_ops *ops) {
@@ -200,5 +207,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->field_transfer = omp_field_transfer;
   ops->patch_smooth = omp_patch_smooth; /* vertex-patch smoother */
   ops->stokes_apply = omp_stokes_apply;
+  ops->stokes_patch_smooth = omp_stokes_patch_smooth; /* Stokes vertex-patch smoother */
   return 0;
 }
