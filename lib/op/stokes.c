@@ -186,7 +186,7 @@ static int stokes_data_of(ts_operator op, const char *caller, stokes_data **data
 }
 
 int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan) {
-  stokes_data *data;
+  stokes_data *data = NULL;
   TS_CHECK_ARG(plan, "ts_operator_stokes_plan: plan is NULL");
   TS_CALL(stokes_data_of(op, "ts_operator_stokes_plan", &data));
   *plan = &data->plan;
@@ -194,7 +194,7 @@ int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan) {
 }
 
 int ts_stokes_pressure_mean(ts_operator stokes, ts_vec x, double *mean) {
-  stokes_data *data;
+  stokes_data *data = NULL;
   TS_CHECK_ARG(mean, "ts_stokes_pressure_mean: mean is NULL");
   TS_CALL(stokes_data_of(stokes, "ts_stokes_pressure_mean", &data));
   TS_CALL(ts_vec_dot(data->mean_weights, x, mean));
@@ -203,7 +203,7 @@ int ts_stokes_pressure_mean(ts_operator stokes, ts_vec x, double *mean) {
 
 int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x) {
   double mean;
-  stokes_data *data;
+  stokes_data *data = NULL;
   TS_CALL(stokes_data_of(stokes, "ts_stokes_pressure_mean_remove", &data));
   TS_CALL(ts_stokes_pressure_mean(stokes, x, &mean));
   TS_CALL(ts_vec_axpby(-mean, data->pressure_indicator, 1.0, x));
