@@ -478,8 +478,7 @@ int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_s
  *  @param x           host values [u; p], velocity->count + pressure->count entries
  *  @param s           the manufactured solution
  *  @param velocity_l2 on return ||u_h - u||_L2
- *  @param pressure_l2 on return ||(p_h - mean p_h) - (-p - mean(-p))||_L2: with the sign of
- *         (p_h, div v) in form (4) the discrete pressure approximates -p (doc/stokes.md
+ *  @param pressure_l2 on return ||(p_h - mean p_h) - (p - mean p)||_L2 (doc/stokes.md
  *         section 8)
  *  @return 0, or TS_ERR_ARG for NULL arguments or DoF handlers that do not match. */
 int ts_stokes_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x,

@@ -281,9 +281,10 @@ static void scatter(const layout *L, const double *Auu, const double *B, double 
       for (c[0] = 0; c[0] < L->cells[0]; ++c[0]) {
         cell_indices(L, c, gu, gp);
         add_block(A, n, gu, nu, gu, nu, Auu, 1.0);
-        add_block(A, n, gp, np, gu, nu, B, -1.0); /* y_p = -B u */
-        for (int a = 0; a < nu; ++a)               /* y_u = B^T p */
-          for (int p = 0; p < np; ++p) A[gu[a] * n + gp[p]] += B[p * nu + a];
+        /* a_h(u, v) - (p, div v) + (q, div u) (doc/stokes.md section 3) */
+        add_block(A, n, gp, np, gu, nu, B, 1.0); /* y_p = (q, div u) */
+        for (int a = 0; a < nu; ++a)              /* y_u = -(p, div v) */
+          for (int p = 0; p < np; ++p) A[gu[a] * n + gp[p]] -= B[p * nu + a];
         for (int d = 0; d < L->dim; ++d) {
           if (c[d] == 0) add_block(A, n, gu, nu, gu, nu, Fbnd[d][0], 1.0);
           if (c[d] == L->cells[d] - 1) add_block(A, n, gu, nu, gu, nu, Fbnd[d][1], 1.0);

@@ -254,13 +254,14 @@ static void test_1d(int k) {
      "k=%d: Mc, Kc, SIPG diagonal blocks symmetric (%.1e), sum Mc = 1 (%.1e), Kc rows sum to 0 (%.1e)",
      k, sym, fabs(mass_sum - 1.0), row_sum);
 
-  /* D applied to the Lobatto interpolant of x^(k+1) (exact) equals int psi_a (k+1) x^k,
-   * which the (k+1)-point Gauss rule integrates exactly: w_a (k+1) g_a^k */
+  /* D applied to the Lobatto interpolant of x^(k+1) (exact) equals -int psi_a (k+1) x^k (the
+   * sign of B, doc/stokes.md section 3), which the (k+1)-point Gauss rule integrates exactly:
+   * -w_a (k+1) g_a^k */
   double div_err = 0.0;
   for (int a = 0; a < n1; ++a) {
     double s = 0.0;
     for (int b = 0; b < n2; ++b) s += m.divergence[a * n2 + b] * pow(m.lobatto[b], k + 1);
-    div_err = fmax(div_err, fabs(s - m.gauss_weights[a] * (k + 1) * pow(m.gauss[a], k)));
+    div_err = fmax(div_err, fabs(s + m.gauss_weights[a] * (k + 1) * pow(m.gauss[a], k)));
   }
   ok(div_err < 1e-12, "k=%d: divergence of x^(k+1) (error %.1e)", k, div_err);
 

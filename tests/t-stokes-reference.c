@@ -2,8 +2,8 @@
  * (tests/stokes-reference.c) on anisotropic boxes, 2D and 3D, several k:
  *   1. structure: A symmetric, the pressure blocks +B^T / -B, zero pressure-pressure block;
  *   2. B^T 1 = 0 on the unconstrained velocity rows (int div v = 0, doc/stokes.md section 3);
- *   3. -B u = -(q, div u) for the linear fields u = a.x componentwise (in RT_k for every k):
- *      zero for a divergence-free a, -(sum a) int q otherwise (unconstrained matrix);
+ *   3. -B u = (q, div u) for the linear fields u = a.x componentwise (in RT_k for every k):
+ *      zero for a divergence-free a, (sum a) int q otherwise (unconstrained matrix);
  *   4. the energy u^T A u of a product field u_i = prod_d f_id(x_d), zero normal component on
  *      the boundary, jumping across interior faces in its tangential directions, against the
  *      same energy computed by 1D integration: a_h(u,u) = sum_i sum_d E_id prod_{e!=d} M_ie
@@ -52,7 +52,7 @@ static void check_constant_pressure(const test_case *t, const double *A, int64_t
   ok(worst <= 1e-12 * scale, "%dD k=%d: B^T 1 = 0 (%.2e)", t->dim, t->k, worst / scale);
 }
 
-/* y_p of the unconstrained matrix for u_i = a_i x_i against -(sum a) int q_p, where
+/* y_p of the unconstrained matrix for u_i = a_i x_i against (sum a) int q_p, where
  * int q_p = prod_d h_d w_{r_d} for the Gauss-Lagrange basis (w: the Gauss weights). */
 static void check_divergence(const test_case *t, int64_t n, int64_t n_u) {
   double *A = malloc(sizeof(double) * (size_t)(n * n)), *u = calloc((size_t)n, sizeof(double));
@@ -79,10 +79,10 @@ static void check_divergence(const test_case *t, int64_t n, int64_t n_u) {
         for (int m = 0; m <= t->k; ++m)
           if (fabs(gp[m] - r) < 1e-12) integral *= t->h[d] * gw[m];
       }
-      worst = fmax(worst, fabs(y + div * integral));
+      worst = fmax(worst, fabs(y - div * integral));
     }
   }
-  ok(!failed && worst <= 1e-13, "%dD k=%d: -B u = -(q, div u) for linear u, divergence-free or not (%.2e)",
+  ok(!failed && worst <= 1e-13, "%dD k=%d: -B u = (q, div u) for linear u, divergence-free or not (%.2e)",
      t->dim, t->k, worst);
   free(A);
   free(u);

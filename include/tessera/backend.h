@@ -136,7 +136,7 @@ typedef struct ts_patch_plan {
 /** Plan for the Stokes operator of paper 000 (eq. 3-4) with velocity RT_k and pressure
  *  DGQ_k on a Cartesian box level; doc/stokes.md fixes the bases, the numbering and the
  *  form.  y = Acal x with x = [u_0; ..; u_{dim-1}; p]:
- *    y_{u_i} = A_i u_i + B_i^T p,   y_p = - sum_i B_i u_i,
+ *    y_{u_i} = A_i u_i + B_i^T p,   y_p = - sum_i B_i u_i,   B = -(q, div u)
  *    A_i = sum_d scale[d] L_{i,d} (x) (x)_{e != d} M_{i,e}   (doc/stokes.md section 4)
  *  where in the component's own direction (d == i) L = continuous_stiffness and M =
  *  continuous_mass (cell matrices of k+2 Lobatto functions, assembled with shared end
@@ -162,7 +162,7 @@ typedef struct ts_stokes_plan {
   const double *sipg_diag[4];   /* (k+1)^2: cell block with [0] both faces interior, [1] left
                                    face on the boundary, [2] right face, [3] both */
   const double *sipg_upper;     /* (k+1)^2: row in cell c, column in cell c+1 */
-  const double *divergence;     /* (k+1) x (k+2): int psi_a phi_b' */
+  const double *divergence;     /* (k+1) x (k+2): -int psi_a phi_b' (B = -(q, div u)) */
   double penalty;               /* eta: gamma_F = eta (k+1)(k+2) / h_F (informational) */
   int constrained;              /* 1: the normal velocity DoFs on the box boundary */
 } ts_stokes_plan;

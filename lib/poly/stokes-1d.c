@@ -1,7 +1,8 @@
 /* stokes-1d.c -- the reference 1D matrices of RT_k x DGQ_k on [0,1] (doc/stokes.md,
  * section 4): the continuous Lobatto mass and stiffness of a component's own direction, the
  * diagonal Gauss mass and the symmetric interior penalty blocks of the other directions
- * (paper 000, eq. 3), and the 1D divergence int psi_a phi_b'.  Every operator, transfer and
+ * (paper 000, eq. 3), and the 1D divergence -int psi_a phi_b' (the sign of B, doc/stokes.md
+ * section 3).  Every operator, transfer and
  * patch solver of the Stokes problem is built from these. */
 #include "../tessera-impl.h"
 
@@ -58,12 +59,12 @@ int ts_stokes_1d_init(int degree, double eta, ts_stokes_1d *m) {
   ts_lagrange_eval(n1, m->gauss, 1.0, e1, d1);
   sipg_blocks(n1, eta * (degree + 1.0) * (degree + 2.0), e0, e1, d0, d1, m);
 
-  /* divergence: int psi_a phi_b' by the (k+1)-point Gauss rule, exact for degree 2k; the
+  /* divergence: -int psi_a phi_b' by the (k+1)-point Gauss rule, exact for degree 2k; the
    * pressure basis psi is 1 at its own Gauss point and 0 at the others */
   double phi[TS_STOKES_N2], dphi[TS_STOKES_N2];
   for (int a = 0; a < n1; ++a) {
     ts_lagrange_eval(n2, m->lobatto, m->gauss[a], phi, dphi);
-    for (int b = 0; b < n2; ++b) m->divergence[a * n2 + b] = m->gauss_weights[a] * dphi[b];
+    for (int b = 0; b < n2; ++b) m->divergence[a * n2 + b] = -m->gauss_weights[a] * dphi[b];
   }
   return 0;
 }

@@ -161,9 +161,8 @@ static void velocity_error(ts_dofs velocity, const stokes_quadrature *q, const d
   }
 }
 
-/* sum_cells int (p_h + p - shift)^power (power 1 or 2), and the volume. The form (3)-(4)
- * has +(p_h, div v) while -Laplace u + grad p = f gives -(p, div v) weakly, so the discrete
- * pressure approximates -p (doc/stokes.md section 8). */
+/* sum_cells int (p_h - p - shift)^power (power 1 or 2), and the volume (doc/stokes.md
+ * section 8: the discrete pressure approximates p). */
 static void pressure_error(ts_dofs velocity, ts_dofs pressure, const stokes_quadrature *q,
                            const double *x, const ts_stokes_solution *s, double shift, int power,
                            double *sum, double *volume) {
@@ -180,7 +179,7 @@ static void pressure_error(ts_dofs velocity, ts_dofs pressure, const stokes_quad
       const int n = cell_functions(pressure, q, q->dim, c, qi, idx, val);
       double ph = 0.0;
       for (int a = 0; a < n; ++a) ph += x[velocity->count + idx[a]] * val[a];
-      const double e = ph + s->pressure(q->dim, xp) - shift; /* p_h approximates -p */
+      const double e = ph - s->pressure(q->dim, xp) - shift;
       *sum += w * (power == 1 ? e : e * e);
       *volume += w;
     }
