@@ -36,6 +36,10 @@ typedef struct ts_mg_level {
   ts_transfer_plan transfer;      /* from the next coarser level (not on the coarsest) */
   double interpolation[TS_TRANSFER_1D_SIZE];
   ts_vec b, x, r;                 /* right side, iterate, residual */
+  /* under mixed precision, below the finest level: the level's Laplacian and right side,
+   * iterate and residual in double, for the nested iteration of full multigrid (fmg.c) */
+  ts_operator Ad;
+  ts_vec bd, xd, rd;
   ts_mg_level_timing timing;
 } ts_mg_level;
 

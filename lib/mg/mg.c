@@ -4,7 +4,9 @@
  * coarse solve) and the V-cycle as a preconditioner operator.  Under mixed precision
  * (options.precision = TS_SINGLE) every level lives in single precision and the
  * preconditioner converts at entry and exit (section 4.2); the finest double Laplacian is
- * kept for the outer iteration.  Full multigrid is in fmg.c. */
+ * kept for the outer iteration (and, for the nested iteration of full multigrid, every
+ * coarser level's Laplacian with a right side, iterate and residual in double: 1/7 of the
+ * finest level's size in all).  Full multigrid is in fmg.c. */
 #include <string.h>
 #include "mg-impl.h"
 
@@ -110,6 +112,12 @@ static int setup_level(ts_mg mg, int i) {
   TS_CALL(ts_vec_create(mg->backend, n, o->precision, &l->r));
   l->timing.level = level;
   l->timing.dofs = n;
+  if (o->precision != TS_DOUBLE && i < mg->n_levels - 1) {
+    TS_CALL(ts_operator_create_laplace(mg->backend, l->dofs, TS_DOUBLE, &l->Ad));
+    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->bd));
+    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->xd));
+    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->rd));
+  }
   if (i == 0) return 0;
   TS_CALL(ts_transfer_plan_init(mg->levels[i - 1].dofs, l->dofs, &l->transfer, l->interpolation));
   if (!mg->backend->ops.transfer)
@@ -220,6 +228,10 @@ int ts_mg_destroy(ts_mg *mg) {
     ts_vec_destroy(&l->b);
     ts_vec_destroy(&l->x);
     ts_vec_destroy(&l->r);
+    ts_vec_destroy(&l->bd);
+    ts_vec_destroy(&l->xd);
+    ts_vec_destroy(&l->rd);
+    ts_operator_destroy(&l->Ad);
     ts_operator_destroy(&l->A);
     ts_dofs_destroy(&l->dofs);
   }
