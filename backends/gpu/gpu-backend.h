@@ -2,8 +2,9 @@
  * (find the device), describe, device memory, the vector operations, the ceilings
  * measurement and the registration of the backend table.  backends/cuda/cuda.cu includes
  * it as is; backends/hip/hip.cpp defines TS_GPU_HIP first.  The Laplacian kernels are in
- * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h (instantiated in their own
- * translation units).
+ * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h, the Stokes operator in gpu-stokes.h,
+ * the multi-field transfer in gpu-field-transfer.h (instantiated in their own translation
+ * units).
  *
  * Extension point: a new kernel family (smoother, transfer, ...) goes into its own header
  * gpu-<family>.h with templated entry points, gets translation units in backends/cuda and
@@ -31,6 +32,14 @@ int ts_gpu_transfer(const ts_transfer_plan *pl, int restrict_, const R *in, R *o
 template <typename R>
 int ts_gpu_patch_smooth(ts_gpu_patch_cache *cache, const ts_patch_plan *pl, const R *b, R *x,
                         R *r, char *err);
+
+/* the Stokes operator (gpu-stokes.h, instantiated in stokes-{double,float}) */
+template <typename R>
+int ts_gpu_stokes_apply(const ts_stokes_plan *pl, const R *x, R *y, int add, char *err);
+/* the multi-field transfer (gpu-field-transfer.h, instantiated in field-transfer-{double,float}) */
+template <typename R>
+int ts_gpu_field_transfer(const ts_field_transfer_plan *pl, int restrict_, const R *in, R *out,
+                          int add, char *err);
 
 int ts_gpu_sync_launches(void) {
   static int cached = -1;
@@ -307,6 +316,34 @@ static int gpu_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_p
                                      (double *)r, ops->error);
 }
 
+static int gpu_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_precision p,
+                            const void *x, void *y, int add) {
+  if (p != TS_DOUBLE && p != TS_SINGLE) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "%s stokes_apply: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", TS_GPU_NAME,
+             (int)p);
+    return TS_ERR_ARG;
+  }
+  if (p == TS_SINGLE)
+    return ts_gpu_stokes_apply<float>(plan, (const float *)x, (float *)y, add, ops->error);
+  return ts_gpu_stokes_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
+}
+
+static int gpu_field_transfer(ts_backend_ops *ops, const ts_field_transfer_plan *plan,
+                              ts_precision p, int restrict_, const void *in, void *out, int add) {
+  if (p != TS_DOUBLE && p != TS_SINGLE) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "%s field_transfer: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", TS_GPU_NAME,
+             (int)p);
+    return TS_ERR_ARG;
+  }
+  if (p == TS_SINGLE)
+    return ts_gpu_field_transfer<float>(plan, restrict_, (const float *)in, (float *)out, add,
+                                        ops->error);
+  return ts_gpu_field_transfer<double>(plan, restrict_, (const double *)in, (double *)out, add,
+                                       ops->error);
+}
+
 static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
   return ts_gpu_measure_ceilings(c, ops->error);
 }
@@ -336,5 +373,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->measure_ceilings = gpu_measure_ceilings;
   ops->transfer = gpu_transfer;
   ops->patch_smooth = gpu_patch_smooth;
+  ops->stokes_apply = gpu_stokes_apply;
+  ops->field_transfer = gpu_field_transfer;
   return 0;
 }
