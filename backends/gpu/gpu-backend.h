@@ -18,6 +18,7 @@
 #include "gpu-vec.h"
 #include "gpu-ceilings.h"
 #include "gpu-patch-cache.h"
+#include "gpu-stokes-work.h"
 
 /* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
 template <typename R>
@@ -35,7 +36,8 @@ int ts_gpu_patch_smooth(ts_gpu_patch_cache *cache, const ts_patch_plan *pl, cons
 
 /* the Stokes operator (gpu-stokes.h, instantiated in stokes-{double,float}) */
 template <typename R>
-int ts_gpu_stokes_apply(const ts_stokes_plan *pl, const R *x, R *y, int add, char *err);
+int ts_gpu_stokes_apply(ts_gpu_stokes_work *work, const ts_stokes_plan *pl, const R *x, R *y,
+                        int add, char *err);
 /* the multi-field transfer (gpu-field-transfer.h, instantiated in field-transfer-{double,float}) */
 template <typename R>
 int ts_gpu_field_transfer(const ts_field_transfer_plan *pl, int restrict_, const R *in, R *out,
@@ -56,6 +58,7 @@ typedef struct gpu_state {
   gpuDeviceProp prop;
   double *partial; /* TS_GPU_DOT_BLOCKS + 1 doubles for the dot product */
   ts_gpu_patch_cache patch_cache; /* device copies of the patch plans' matrices */
+  ts_gpu_stokes_work stokes_work; /* the Stokes operator's t = Mc_I z */
 } gpu_state;
 
 /* Select the device and allocate the state's device buffers. */
@@ -103,6 +106,9 @@ static int gpu_finalize(ts_backend_ops *ops) {
   if (!s) return 0;
   if (s->partial) (void)gpuFree(s->partial);
   ts_gpu_patch_cache_free(&s->patch_cache);
+  if (s->stokes_work.ptr) (void)gpuFree(s->stokes_work.ptr);
+  s->stokes_work.ptr = NULL;
+  s->stokes_work.bytes = 0;
   free(s);
   ops->data = NULL;
   return 0;
@@ -324,9 +330,12 @@ static int gpu_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_
              (int)p);
     return TS_ERR_ARG;
   }
+  gpu_state *s = (gpu_state *)ops->data;
   if (p == TS_SINGLE)
-    return ts_gpu_stokes_apply<float>(plan, (const float *)x, (float *)y, add, ops->error);
-  return ts_gpu_stokes_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
+    return ts_gpu_stokes_apply<float>(&s->stokes_work, plan, (const float *)x, (float *)y, add,
+                                      ops->error);
+  return ts_gpu_stokes_apply<double>(&s->stokes_work, plan, (const double *)x, (double *)y, add,
+                                     ops->error);
 }
 
 static int gpu_field_transfer(ts_backend_ops *ops, const ts_field_transfer_plan *plan,

@@ -15,29 +15,39 @@
  * other-direction masses are diagonal, every output entry needs only the DoFs on the lines
  * through it: the own continuous line (Kc, D^T, up to 2(k+2) entries) and, per DG
  * direction d, the 3(k+1) lines along I through the DG DoFs of its cell and the two
- * neighbour cells along d, each contracted with the output's row of Mc (the entries
- * t = Mc_I z are recomputed where needed instead of stored).
+ * neighbour cells along d, each contracted with the output's row of Mc (t = Mc_I z,
+ * computed once per component, see below).
  *
  * Algorithm.  Gather formulation, one thread per output DoF, so every output entry is
- * written once, by one thread, without atomics: dim launches for the velocity rows (one per
- * component I, template parameter, so all index arithmetic along I and the DG directions is
- * resolved at compile time) and one for the pressure rows (all components summed in
+ * written once, by one thread, without atomics (the continuous direction's shared end DoF
+ * is one row, a gather over both of its cells, so no ownership split is needed).  Per
+ * velocity component I (a template parameter, as are the dimension and the degree, so all
+ * index arithmetic is resolved at compile time): a mass pass t = Mc_I z into the backend's
+ * work space (ts_gpu_stokes_work, one component, grown once and kept), then the velocity
+ * rows (Kc and D^T along the own line from x, the SIPG terms from the 3(k+1) entries of t
+ * along each DG direction); finally one pressure pass (all components summed in
  * registers).  The 1D matrices are copied per block into shared memory (a few hundred
- * words); the input vector is read through the read-only path, its reuse between the
- * threads of neighbouring outputs (the 3(k+1) lines of the SIPG terms, the pressure lines)
- * is served by L1/L2, so DRAM traffic stays close to one read of x and one write of y
- * (16 bytes per DoF in double, plus y for add = 1).  The continuous direction's shared end
- * DoF belongs to the output row itself (each row is a gather over both cells), so no
- * ownership split is needed.  Per velocity DoF the thread does (for r = a_I mod (k+1) != 0;
- * twice for the shared end points) (k+2) + (k+1) + (dim-1) 3(k+1)(k+2) loads and about twice
- * as many flops; per pressure DoF dim (k+2).
+ * words); the input is read through the read-only path and its reuse between neighbouring
+ * threads (lines, SIPG neighbours) is served by L1/L2.  Without work space (allocation
+ * failed, or TESSERA_GPU_STOKES_RECOMPUTE=1) the velocity rows recompute t on the fly (the
+ * same kernel, template flag T = false).
+ * Cost (3D, double, n DoFs, 3n/4 velocity): DRAM per component pass reads u_I twice and p,
+ * writes and reads t, writes y_I; the pressure pass rereads u and writes y_p: about 44
+ * bytes per DoF against the minimum 16 (read x, write y) if nothing stays in L2; loads from L1/L2 per
+ * velocity row (k+2) + (k+1) + 2 * 3(k+1) = 41 (and k+2 for t), per pressure row 3(k+2);
+ * about twice as many flops.  The recomputing variant needs (k+2) + (k+1) +
+ * 2 * 3(k+1)(k+2) = 191 loads per velocity row and is instruction bound (H100 3D k = 4:
+ * 0.25 ns/DoF against 0.055 with t, bench/results/2026-11-23-h100-stokes-operator*).
  * Constrained rows: y = x (add: y += x), their entries read as zero elsewhere. */
 #ifndef TESSERA_GPU_STOKES_H
 #define TESSERA_GPU_STOKES_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "gpu-runtime.h"
+#include "gpu-stokes-work.h"
 
 /* the compiled degrees: k = 0..TS_GPU_STOKES_MAX_DEGREE (CI compile time; see Makefile.am) */
 #define TS_GPU_STOKES_MAX_DEGREE 4
@@ -135,11 +145,36 @@ __device__ __forceinline__ R ts_gpu_stokes_cont(const R *__restrict__ C, const t
   return s;
 }
 
-/* The velocity rows of component I. */
+/* t = Mc_I z for component I (the mass along the continuous direction of the masked
+ * velocity), stored like u_I: the input of the SIPG terms of the velocity rows. */
 template <typename R, int DIM, int K, int I>
 __global__ void __launch_bounds__(TS_GPU_STOKES_TX *TS_GPU_STOKES_TY)
+    ts_gpu_stokes_mass_kernel(const ts_gpu_stokes_args<R, K> g, const R *__restrict__ x,
+                              R *__restrict__ t) {
+  __shared__ ts_gpu_stokes_mats<R, K> m;
+  ts_gpu_stokes_load_mats<R, K>(g.m, m);
+  const int64_t n0 = g.n[I][0], n1 = g.n[I][1], n2 = DIM == 3 ? g.n[I][2] : 1;
+  const int64_t stride[3] = {1, n0, n0 * n1};
+  const int64_t last = g.n[I][I] - 1;
+  const R *xi = x + g.offset[I];
+  const int64_t a0 = (int64_t)blockIdx.x * TS_GPU_STOKES_TX + threadIdx.x;
+  if (a0 >= n0) return;
+  for (int64_t a2 = blockIdx.z; a2 < n2; a2 += gridDim.z)
+    for (int64_t a1 = (int64_t)blockIdx.y * TS_GPU_STOKES_TY + threadIdx.y; a1 < n1;
+         a1 += (int64_t)gridDim.y * TS_GPU_STOKES_TY) {
+      const int64_t a[3] = {a0, a1, a2};
+      const int64_t idx = a0 + stride[1] * a1 + stride[2] * a2;
+      const ts_gpu_stokes_taps<K> tp = ts_gpu_stokes_make_taps<K>(a[I], g.cells[I], g.constrained);
+      t[idx] = ts_gpu_stokes_cont<R, K>(m.mc, tp, xi + idx - a[I] * stride[I], stride[I], last);
+    }
+}
+
+/* The velocity rows of component I.  T: the SIPG terms read t = Mc_I z from tm (written by
+ * ts_gpu_stokes_mass_kernel); !T: they recompute it from x (no work space). */
+template <typename R, int DIM, int K, int I, bool T>
+__global__ void __launch_bounds__(TS_GPU_STOKES_TX *TS_GPU_STOKES_TY)
     ts_gpu_stokes_velocity_kernel(const ts_gpu_stokes_args<R, K> g, const R *__restrict__ x,
-                                  R *__restrict__ y) {
+                                  const R *__restrict__ tm, R *__restrict__ y) {
   constexpr int K1 = K + 1;
   __shared__ ts_gpu_stokes_mats<R, K> m;
   ts_gpu_stokes_load_mats<R, K>(g.m, m);
@@ -176,22 +211,22 @@ __global__ void __launch_bounds__(TS_GPU_STOKES_TX *TS_GPU_STOKES_TY)
           const int kind = (cd == 0 ? 1 : 0) + (cd == cells_d - 1 ? 2 : 0);
           const R *L = m.ld[kind];
           const R *base = line_i - a[d] * stride[d]; /* the line at a_d = 0 */
+          const R *tbase = tm + idx - a[d] * stride[d]; /* t at a_d = 0 (T) */
+          /* t at 1D index j along d of the line through a */
+          auto tval = [&](int64_t j) -> R {
+            if (T) return __ldg(tbase + j * stride[d]);
+            return ts_gpu_stokes_cont<R, K>(m.mc, t, base + j * stride[d], stride[I], last);
+          };
           R s = 0;
 #pragma unroll
-          for (int b = 0; b < K1; ++b)
-            s += L[r * K1 + b] *
-                 ts_gpu_stokes_cont<R, K>(m.mc, t, base + (cd * K1 + b) * stride[d], stride[I], last);
+          for (int b = 0; b < K1; ++b) s += L[r * K1 + b] * tval(cd * K1 + b);
           if (cd + 1 < cells_d) {
 #pragma unroll
-            for (int b = 0; b < K1; ++b)
-              s += m.lu[r * K1 + b] * ts_gpu_stokes_cont<R, K>(
-                                          m.mc, t, base + ((cd + 1) * K1 + b) * stride[d], stride[I], last);
+            for (int b = 0; b < K1; ++b) s += m.lu[r * K1 + b] * tval((cd + 1) * K1 + b);
           }
           if (cd > 0) { /* block (c, c-1) = Lu^T */
 #pragma unroll
-            for (int b = 0; b < K1; ++b)
-              s += m.lu[b * K1 + r] * ts_gpu_stokes_cont<R, K>(
-                                          m.mc, t, base + ((cd - 1) * K1 + b) * stride[d], stride[I], last);
+            for (int b = 0; b < K1; ++b) s += m.lu[b * K1 + r] * tval((cd - 1) * K1 + b);
           }
           R w_d = 1; /* W_{!I,!d}: the DG masses of the directions other than I and d */
 #pragma unroll
@@ -282,19 +317,28 @@ static inline dim3 ts_gpu_stokes_grid(int64_t n0, int64_t n1, int64_t n2) {
 }
 
 template <typename R, int DIM, int K, int I>
-static int ts_gpu_stokes_launch_velocity(const ts_gpu_stokes_args<R, K> &g, const R *x, R *y,
-                                         char *err) {
+static int ts_gpu_stokes_launch_velocity(const ts_gpu_stokes_args<R, K> &g, const R *x, R *t,
+                                         R *y, char *err) {
   const dim3 block(TS_GPU_STOKES_TX, TS_GPU_STOKES_TY);
-  ts_gpu_stokes_velocity_kernel<R, DIM, K, I>
-      <<<ts_gpu_stokes_grid(g.n[I][0], g.n[I][1], DIM == 3 ? g.n[I][2] : 1), block>>>(g, x, y);
+  const dim3 grid = ts_gpu_stokes_grid(g.n[I][0], g.n[I][1], DIM == 3 ? g.n[I][2] : 1);
+  static const char *mass_names[3] = {"stokes_mass (component 0)", "stokes_mass (component 1)",
+                                      "stokes_mass (component 2)"};
   static const char *names[3] = {"stokes_velocity (component 0)", "stokes_velocity (component 1)",
                                  "stokes_velocity (component 2)"};
+  if (t) {
+    ts_gpu_stokes_mass_kernel<R, DIM, K, I><<<grid, block>>>(g, x, t);
+    GPU_CHECK_LAUNCH(err, mass_names[I]);
+    ts_gpu_stokes_velocity_kernel<R, DIM, K, I, true><<<grid, block>>>(g, x, t, y);
+  } else {
+    ts_gpu_stokes_velocity_kernel<R, DIM, K, I, false><<<grid, block>>>(g, x, t, y);
+  }
   GPU_CHECK_LAUNCH(err, names[I]);
   return 0;
 }
 
 template <typename R, int DIM, int K>
-static int ts_gpu_stokes_launch(const ts_stokes_plan *pl, const R *x, R *y, int add, char *err) {
+static int ts_gpu_stokes_launch(const ts_stokes_plan *pl, const R *x, R *t, R *y, int add,
+                                char *err) {
   typedef ts_gpu_stokes_args<R, K> A;
   constexpr int K1 = K + 1, K2 = K + 2;
   A g;
@@ -318,10 +362,10 @@ static int ts_gpu_stokes_launch(const ts_stokes_plan *pl, const R *x, R *y, int 
   for (int i = 0; i < 4; ++i) g.offset[i] = pl->offset[i];
   g.constrained = pl->constrained;
   g.add = add;
-  int rc = ts_gpu_stokes_launch_velocity<R, DIM, K, 0>(g, x, y, err);
-  if (!rc) rc = ts_gpu_stokes_launch_velocity<R, DIM, K, 1>(g, x, y, err);
+  int rc = ts_gpu_stokes_launch_velocity<R, DIM, K, 0>(g, x, t, y, err);
+  if (!rc) rc = ts_gpu_stokes_launch_velocity<R, DIM, K, 1>(g, x, t, y, err);
   /* component 2 in 3D (DIM - 1 keeps the 2D instance to the existing I = 1) */
-  if (!rc && DIM == 3) rc = ts_gpu_stokes_launch_velocity<R, DIM, K, DIM - 1>(g, x, y, err);
+  if (!rc && DIM == 3) rc = ts_gpu_stokes_launch_velocity<R, DIM, K, DIM - 1>(g, x, t, y, err);
   if (rc) return rc;
   const dim3 block(TS_GPU_STOKES_TX, TS_GPU_STOKES_TY);
   ts_gpu_stokes_pressure_kernel<R, DIM, K>
@@ -331,9 +375,10 @@ static int ts_gpu_stokes_launch(const ts_stokes_plan *pl, const R *x, R *y, int 
 }
 
 template <typename R, int K>
-static int ts_gpu_stokes_degree(const ts_stokes_plan *pl, const R *x, R *y, int add, char *err) {
-  if (pl->dim == 3) return ts_gpu_stokes_launch<R, 3, K>(pl, x, y, add, err);
-  return ts_gpu_stokes_launch<R, 2, K>(pl, x, y, add, err);
+static int ts_gpu_stokes_degree(const ts_stokes_plan *pl, const R *x, R *t, R *y, int add,
+                                char *err) {
+  if (pl->dim == 3) return ts_gpu_stokes_launch<R, 3, K>(pl, x, t, y, add, err);
+  return ts_gpu_stokes_launch<R, 2, K>(pl, x, t, y, add, err);
 }
 
 /* Checks a plan against the numbering of doc/stokes.md section 2; 0 or TS_ERR_ARG. */
@@ -391,26 +436,49 @@ static inline int ts_gpu_stokes_check(const ts_stokes_plan *pl, char *err) {
   return 0;
 }
 
-/** y = Acal x (add = 1: y += Acal x); device vectors of precision R, x != y. */
+/** y = Acal x (add = 1: y += Acal x); device vectors of precision R, x != y.  work: the
+ *  backend's work space for t = Mc_I z (one velocity component), grown here as needed; when
+ *  it cannot be allocated the kernel recomputes t (slower, no extra memory). */
 template <typename R>
-int ts_gpu_stokes_apply(const ts_stokes_plan *pl, const R *x, R *y, int add, char *err) {
+int ts_gpu_stokes_apply(ts_gpu_stokes_work *work, const ts_stokes_plan *pl, const R *x, R *y,
+                        int add, char *err) {
   const int rc = ts_gpu_stokes_check(pl, err);
   if (rc) return rc;
+  size_t need = 0; /* the largest velocity component */
+  for (int i = 0; i < pl->dim; ++i)
+    if ((size_t)(pl->offset[i + 1] - pl->offset[i]) * sizeof(R) > need)
+      need = (size_t)(pl->offset[i + 1] - pl->offset[i]) * sizeof(R);
+  /* TESSERA_GPU_STOKES_RECOMPUTE=1 selects the variant without work space (tests, timings) */
+  const char *recompute = getenv("TESSERA_GPU_STOKES_RECOMPUTE");
+  if (recompute && *recompute && strcmp(recompute, "0") != 0) need = 0;
+  if (need && work->bytes < need) {
+    if (work->ptr) GPU_CHECK(err, "stokes work space", gpuFree(work->ptr));
+    work->ptr = NULL;
+    work->bytes = 0;
+    if (gpuMalloc(&work->ptr, need) == gpuSuccess) {
+      work->bytes = need;
+    } else {
+      (void)gpuGetLastError(); /* clear the allocation error: fall back to recomputing t */
+      work->ptr = NULL;
+    }
+  }
+  R *t = need && work->bytes >= need ? (R *)work->ptr : NULL;
   if ((const void *)x == (const void *)y) {
     snprintf(err, TS_BACKEND_ERROR_SIZE,
              "%s stokes: x and y are the same vector (they must be distinct)", TS_GPU_NAME);
     return TS_ERR_ARG;
   }
   switch (pl->degree) {
-    case 0: return ts_gpu_stokes_degree<R, 0>(pl, x, y, add, err);
-    case 1: return ts_gpu_stokes_degree<R, 1>(pl, x, y, add, err);
-    case 2: return ts_gpu_stokes_degree<R, 2>(pl, x, y, add, err);
-    case 3: return ts_gpu_stokes_degree<R, 3>(pl, x, y, add, err);
-    default: return ts_gpu_stokes_degree<R, 4>(pl, x, y, add, err);
+    case 0: return ts_gpu_stokes_degree<R, 0>(pl, x, t, y, add, err);
+    case 1: return ts_gpu_stokes_degree<R, 1>(pl, x, t, y, add, err);
+    case 2: return ts_gpu_stokes_degree<R, 2>(pl, x, t, y, add, err);
+    case 3: return ts_gpu_stokes_degree<R, 3>(pl, x, t, y, add, err);
+    default: return ts_gpu_stokes_degree<R, 4>(pl, x, t, y, add, err);
   }
 }
 
-#define TS_GPU_STOKES_INSTANTIATE(R) \
-  template int ts_gpu_stokes_apply<R>(const ts_stokes_plan *, const R *, R *, int, char *);
+#define TS_GPU_STOKES_INSTANTIATE(R)                                                       \
+  template int ts_gpu_stokes_apply<R>(ts_gpu_stokes_work *, const ts_stokes_plan *, const R *, \
+                                      R *, int, char *);
 
 #endif
