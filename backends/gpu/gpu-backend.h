@@ -2,8 +2,9 @@
  * (find the device), describe, device memory, the vector operations, the ceilings
  * measurement and the registration of the backend table.  backends/cuda/cuda.cu includes
  * it as is; backends/hip/hip.cpp defines TS_GPU_HIP first.  The Laplacian kernels are in
- * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h (instantiated in their own
- * translation units).
+ * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h, the Stokes operator in gpu-stokes.h,
+ * the multi-field transfer in gpu-field-transfer.h (instantiated in their own translation
+ * units).
  *
  * Extension point: a new kernel family (smoother, transfer, ...) goes into its own header
  * gpu-<family>.h with templated entry points, gets translation units in backends/cuda and
@@ -17,6 +18,7 @@
 #include "gpu-vec.h"
 #include "gpu-ceilings.h"
 #include "gpu-patch-cache.h"
+#include "gpu-stokes-work.h"
 
 /* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
 template <typename R>
@@ -31,6 +33,15 @@ int ts_gpu_transfer(const ts_transfer_plan *pl, int restrict_, const R *in, R *o
 template <typename R>
 int ts_gpu_patch_smooth(ts_gpu_patch_cache *cache, const ts_patch_plan *pl, const R *b, R *x,
                         R *r, char *err);
+
+/* the Stokes operator (gpu-stokes.h, instantiated in stokes-{double,float}) */
+template <typename R>
+int ts_gpu_stokes_apply(ts_gpu_stokes_work *work, const ts_stokes_plan *pl, const R *x, R *y,
+                        int add, char *err);
+/* the multi-field transfer (gpu-field-transfer.h, instantiated in field-transfer-{double,float}) */
+template <typename R>
+int ts_gpu_field_transfer(const ts_field_transfer_plan *pl, int restrict_, const R *in, R *out,
+                          int add, char *err);
 
 int ts_gpu_sync_launches(void) {
   static int cached = -1;
@@ -47,6 +58,7 @@ typedef struct gpu_state {
   gpuDeviceProp prop;
   double *partial; /* TS_GPU_DOT_BLOCKS + 1 doubles for the dot product */
   ts_gpu_patch_cache patch_cache; /* device copies of the patch plans' matrices */
+  ts_gpu_stokes_work stokes_work; /* the Stokes operator's t = Mc_I z */
 } gpu_state;
 
 /* Select the device and allocate the state's device buffers. */
@@ -94,6 +106,9 @@ static int gpu_finalize(ts_backend_ops *ops) {
   if (!s) return 0;
   if (s->partial) (void)gpuFree(s->partial);
   ts_gpu_patch_cache_free(&s->patch_cache);
+  if (s->stokes_work.ptr) (void)gpuFree(s->stokes_work.ptr);
+  s->stokes_work.ptr = NULL;
+  s->stokes_work.bytes = 0;
   free(s);
   ops->data = NULL;
   return 0;
@@ -307,6 +322,37 @@ static int gpu_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_p
                                      (double *)r, ops->error);
 }
 
+static int gpu_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_precision p,
+                            const void *x, void *y, int add) {
+  if (p != TS_DOUBLE && p != TS_SINGLE) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "%s stokes_apply: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", TS_GPU_NAME,
+             (int)p);
+    return TS_ERR_ARG;
+  }
+  gpu_state *s = (gpu_state *)ops->data;
+  if (p == TS_SINGLE)
+    return ts_gpu_stokes_apply<float>(&s->stokes_work, plan, (const float *)x, (float *)y, add,
+                                      ops->error);
+  return ts_gpu_stokes_apply<double>(&s->stokes_work, plan, (const double *)x, (double *)y, add,
+                                     ops->error);
+}
+
+static int gpu_field_transfer(ts_backend_ops *ops, const ts_field_transfer_plan *plan,
+                              ts_precision p, int restrict_, const void *in, void *out, int add) {
+  if (p != TS_DOUBLE && p != TS_SINGLE) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "%s field_transfer: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", TS_GPU_NAME,
+             (int)p);
+    return TS_ERR_ARG;
+  }
+  if (p == TS_SINGLE)
+    return ts_gpu_field_transfer<float>(plan, restrict_, (const float *)in, (float *)out, add,
+                                        ops->error);
+  return ts_gpu_field_transfer<double>(plan, restrict_, (const double *)in, (double *)out, add,
+                                       ops->error);
+}
+
 static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
   return ts_gpu_measure_ceilings(c, ops->error);
 }
@@ -336,5 +382,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->measure_ceilings = gpu_measure_ceilings;
   ops->transfer = gpu_transfer;
   ops->patch_smooth = gpu_patch_smooth;
+  ops->stokes_apply = gpu_stokes_apply;
+  ops->field_transfer = gpu_field_transfer;
   return 0;
 }

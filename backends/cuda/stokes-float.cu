@@ -1,0 +1,5 @@
+/* stokes-float.cu -- the cuda backend's Stokes operator in float precision, k = 0..4, 2D and 3D:
+ * instances of backends/gpu/gpu-stokes.h. */
+#include "../gpu/gpu-stokes.h"
+
+TS_GPU_STOKES_INSTANTIATE(float)

@@ -1,0 +1,6 @@
+/* field-transfer-float.cpp -- the hip backend's multi-field (RT_k x DGQ_k) transfer in float
+ * precision: instances of backends/gpu/gpu-field-transfer.h. */
+#define TS_GPU_HIP 1
+#include "../gpu/gpu-field-transfer.h"
+
+TS_GPU_FIELD_TRANSFER_INSTANTIATE(float)
