@@ -91,16 +91,7 @@ int ts_field_transfer_plan_init_stokes(ts_dofs coarse_u, ts_dofs coarse_p, ts_do
 
 int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *plan, int restrict_,
                             ts_vec in, ts_vec out, int add) {
-  const int64_t n_in = restrict_ ? plan->fine_count : plan->coarse_count;
-  const int64_t n_out = restrict_ ? plan->coarse_count : plan->fine_count;
-  const char *what = restrict_ ? "restriction" : "prolongation";
-  TS_CHECK_ARG(in && out, "%s: NULL vector", what);
-  TS_CHECK_ARG(in->n == n_in && out->n == n_out,
-               "%s: input has %lld and output %lld entries, the levels need %lld and %lld", what,
-               (long long)in->n, (long long)out->n, (long long)n_in, (long long)n_out);
-  TS_CHECK_ARG(in->precision == out->precision && in->backend == backend && out->backend == backend,
-               "%s: input and output must be %s vectors on backend '%s'", what,
-               ts_precision_name(in->precision), backend->name);
+  TS_CALL(ts_transfer_check_vectors(backend, restrict_, plan->coarse_count, plan->fine_count, in, out));
   TS_BACKEND_CALL(backend, field_transfer, plan, in->precision, restrict_, in->data, out->data, add);
   return 0;
 }

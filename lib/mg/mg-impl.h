@@ -10,6 +10,10 @@
 /** Fill the transfer plan from the coarse to the fine level (fine = coarse refined once,
  *  same Q_k); the 1D interpolation matrix lives in storage (TS_TRANSFER_1D_SIZE doubles). */
 int ts_transfer_plan_init(ts_dofs coarse, ts_dofs fine, ts_transfer_plan *plan, double *storage);
+/** Check that in and out are vectors of the backend, of one precision, with the sizes of the
+ *  transfer's input and output (restriction: fine in, coarse out; prolongation: the reverse). */
+int ts_transfer_check_vectors(ts_backend backend, int restrict_, int64_t coarse_count,
+                              int64_t fine_count, ts_vec in, ts_vec out);
 /** restrict_ = 0: out (fine) = P in (coarse), += with add; 1: out (coarse) = P^T in (fine). */
 int ts_transfer_apply(ts_backend backend, const ts_transfer_plan *plan, int restrict_, ts_vec in,
                       ts_vec out, int add);

@@ -34,14 +34,10 @@ int ts_transfer_plan_init(ts_dofs coarse, ts_dofs fine, ts_transfer_plan *plan, 
   return 0;
 }
 
-int ts_transfer_apply(ts_backend backend, const ts_transfer_plan *plan, int restrict_, ts_vec in,
-                      ts_vec out, int add) {
-  int64_t nc = 1, nf = 1;
-  for (int d = 0; d < plan->dim; ++d) {
-    nc *= plan->coarse_n[d];
-    nf *= plan->fine_n[d];
-  }
-  const int64_t n_in = restrict_ ? nf : nc, n_out = restrict_ ? nc : nf;
+int ts_transfer_check_vectors(ts_backend backend, int restrict_, int64_t coarse_count,
+                              int64_t fine_count, ts_vec in, ts_vec out) {
+  const int64_t n_in = restrict_ ? fine_count : coarse_count;
+  const int64_t n_out = restrict_ ? coarse_count : fine_count;
   const char *what = restrict_ ? "restriction" : "prolongation";
   TS_CHECK_ARG(in && out, "%s: NULL vector", what);
   TS_CHECK_ARG(in->n == n_in && out->n == n_out,
@@ -50,6 +46,17 @@ int ts_transfer_apply(ts_backend backend, const ts_transfer_plan *plan, int rest
   TS_CHECK_ARG(in->precision == out->precision && in->backend == backend && out->backend == backend,
                "%s: input and output must be %s vectors on backend '%s'", what,
                ts_precision_name(in->precision), backend->name);
+  return 0;
+}
+
+int ts_transfer_apply(ts_backend backend, const ts_transfer_plan *plan, int restrict_, ts_vec in,
+                      ts_vec out, int add) {
+  int64_t nc = 1, nf = 1;
+  for (int d = 0; d < plan->dim; ++d) {
+    nc *= plan->coarse_n[d];
+    nf *= plan->fine_n[d];
+  }
+  TS_CALL(ts_transfer_check_vectors(backend, restrict_, nc, nf, in, out));
   TS_BACKEND_CALL(backend, transfer, plan, in->precision, restrict_, in->data, out->data, add);
   return 0;
 }
