@@ -23,14 +23,14 @@ static int nested_iteration(ts_mg mg, ts_vec b, ts_vec x) {
   for (int i = top; i > 0; --i) {
     ts_mg_level *l = &mg->levels[i];
     const double t0 = ts_wtime();
-    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 1, l->b, mg->levels[i - 1].b, 0));
+    TS_CALL(ts_mg_transfer(mg, i, 1, l->b, mg->levels[i - 1].b, 0));
     l->timing.transfer_seconds += ts_wtime() - t0;
   }
   TS_CALL(ts_mg_coarse_solve(mg));
   for (int i = 1; i <= top; ++i) {
     ts_mg_level *l = &mg->levels[i];
     const double t0 = ts_wtime();
-    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 0, mg->levels[i - 1].x, l->x, 0));
+    TS_CALL(ts_mg_transfer(mg, i, 0, mg->levels[i - 1].x, l->x, 0));
     l->timing.transfer_seconds += ts_wtime() - t0;
     TS_CALL(ts_mg_vcycle(mg, i));
   }
