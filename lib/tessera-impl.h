@@ -105,6 +105,9 @@ struct ts_dofs_s {
   int64_t comp_n[3][3];
   int64_t comp_offset[4];
 };
+/** TS_ERR_ARG naming `what` unless the DoFs are of a Q_k element (for the Q_k-only tools:
+ *  ts_cell_dof_indices and its users, the Laplacian, right sides, errors, output). */
+int ts_dofs_require_q(ts_dofs dofs, const char *what);
 
 /* ---------------------------------------------------------------- poly/stokes-1d.c */
 
@@ -137,7 +140,8 @@ int ts_stokes_1d_init(int degree, double eta, ts_stokes_1d *m);
  *  B is shape[dir] x rows and B^T is applied). */
 void ts_tensor_contract(int dim, const int *shape, int dir, const double *B, int rows,
                         int transpose, const double *in, double *out);
-/** Global indices of a cell's (k+1)^dim DoFs, lexicographic within the cell. */
+/** Global indices of a cell's (k+1)^dim DoFs of a Q_k space (callers check with
+ *  ts_dofs_require_q), lexicographic within the cell. */
 void ts_cell_dof_indices(ts_dofs dofs, const int64_t *cell, int64_t *indices);
 /** Number of cells of the level, and the cell of a linear cell index (index 0 fastest). */
 int64_t ts_cell_count(ts_dofs dofs);
@@ -183,6 +187,16 @@ int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y);
 /** Fill a Laplacian plan for a DoF handler (the 1D matrices live in storage, 2 (k+1)^2
  *  doubles that must outlive the plan). */
 int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
+
+/* ---------------------------------------------------------------- operators: stokes */
+
+/** Fill a Stokes plan (doc/stokes.md section 4) for velocity RT_k and pressure DGQ_k of the
+ *  same degree on one level, penalty factor eta > 0; the 1D matrices live in storage, which
+ *  must outlive the plan. */
+int ts_stokes_plan_init(ts_dofs velocity, ts_dofs pressure, double penalty, ts_stokes_plan *plan,
+                        ts_stokes_1d *storage);
+/** The plan of a Stokes operator (borrowed), for tests and backend checks. */
+int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan);
 
 /* ---------------------------------------------------------------- mg/smoother.c */
 

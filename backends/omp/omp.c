@@ -7,6 +7,7 @@
 #include <string.h>
 #include "omp-laplace.h"
 #include "omp-transfer.h"
+#include "omp-field-transfer.h"
 #include "omp-patch.h"
 #include "tessera/backend.h"
 
@@ -154,6 +155,12 @@ static int omp_transfer(ts_backend_ops *ops, const ts_transfer_plan *plan, ts_pr
   return ts_omp_transfer(plan, p, restrict_, in, out, add, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* multi-field transfer, e.g. RT_k x DGQ_k (field-transfer.c) */
+static int omp_field_transfer(ts_backend_ops *ops, const ts_field_transfer_plan *plan,
+                              ts_precision p, int restrict_, const void *in, void *out, int add) {
+  return ts_omp_field_transfer(plan, p, restrict_, in, out, add, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 /* vertex-patch smoother (patch.c) */
 static int omp_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_precision p,
                             const void *b, void *x, void *r) {
@@ -183,6 +190,7 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->measure_ceilings = omp_measure_ceilings;
 
   ops->transfer = omp_transfer;
+  ops->field_transfer = omp_field_transfer;
   ops->patch_smooth = omp_patch_smooth; /* vertex-patch smoother */
   return 0;
 }

@@ -167,8 +167,50 @@ typedef struct ts_stokes_plan {
   int constrained;              /* 1: the normal velocity DoFs on the box boundary */
 } ts_stokes_plan;
 
-/* The plans of the Stokes transfer and patch smoother are declared in their own sections. */
-struct ts_field_transfer_plan;
+/* ---------------------------------------------------------------- multi-field transfer */
+
+#define TS_FIELD_TRANSFER_MAX_FIELDS 4                  /* velocity components + pressure */
+#define TS_FIELD_TRANSFER_MAX_CELL_DOFS (TS_MAX_DEGREE + 2) /* coarse DoFs per cell and direction */
+
+/** One field of a ts_field_transfer_plan: a tensor product of 1D spaces, one per direction.
+ *  In direction d with m = cell_dofs[d] and c = continuous[d] (0 or 1), coarse cell j owns
+ *  the 1D indices s j + a, a = 0..m-1, with s = m - c (a continuous direction shares its
+ *  end DoFs with the neighbours: c = 1; a discontinuous one shares nothing: c = 0), so
+ *  coarse_n[d] = s coarse_cells[d] + c and fine_n[d] = 2 s coarse_cells[d] + c.  The fine
+ *  indices of coarse cell j are 2 s j + r, r = 0..2m-c-1 (its left child's m, then the right
+ *  child's last m-c), and prolongation_1d[d] is the (2m-c) x m matrix (row-major) of the m
+ *  coarse basis functions at them: (2(m-1)+1) x m exactly like ts_transfer_plan's
+ *  interpolation_1d when continuous, 2m x m when not.  Fine index 2 s j + 2m-2 of a
+ *  continuous direction is shared with coarse cell j+1 (as its r = 0); both give the same
+ *  row.  DoF (a0,a1,a2) of the field has the index offset + a0 + n[0] (a1 + n[1] a2) in the
+ *  coarse (offset coarse_offset, n = coarse_n) and the fine (fine_offset, fine_n) vector.
+ *  With `constrained`, the two end DoFs (a_d = 0 and a_d = n[d]-1) of every continuous
+ *  direction d are read and written as zero on both levels (for RT_k the normal velocity on
+ *  the box boundary, doc/stokes.md section 2). */
+typedef struct ts_field_transfer_field {
+  int64_t coarse_n[3], fine_n[3];   /* DoFs per direction (1 beyond dim) */
+  int64_t coarse_offset, fine_offset; /* first index of the field in each vector */
+  int cell_dofs[3];                 /* m: coarse DoFs per cell and direction (1 beyond dim) */
+  int continuous[3];                /* 1: end DoFs shared between cells; 0: not (0 beyond dim) */
+  const double *prolongation_1d[3]; /* (2m - continuous) x m, row-major (NULL beyond dim) */
+  int constrained;                  /* 1: end DoFs of continuous directions are zero */
+} ts_field_transfer_field;
+
+/** Plan for the transfer between a coarse level and the next finer level (fine cells =
+ *  2 coarse cells per direction) of a space made of several tensor-product fields stored one
+ *  after the other in one vector, such as RT_k x DGQ_k = [u_0; ..; u_{dim-1}; p]
+ *  (doc/stokes.md section 5).  Prolongation is the embedding, per field and coarse cell the
+ *  tensor product of the fields' prolongation_1d; restriction is its exact transpose.
+ *  coarse_count and fine_count are the lengths of the two vectors. */
+typedef struct ts_field_transfer_plan {
+  int dim;                          /* 2 or 3 */
+  int64_t coarse_cells[3];          /* coarse cells per direction (1 beyond dim) */
+  int64_t coarse_count, fine_count; /* entries of the coarse and the fine vector */
+  int n_fields;                     /* 1 .. TS_FIELD_TRANSFER_MAX_FIELDS */
+  ts_field_transfer_field field[TS_FIELD_TRANSFER_MAX_FIELDS];
+} ts_field_transfer_plan;
+
+/* The plan of the Stokes patch smoother is declared in its own section. */
 struct ts_stokes_patch_plan;
 
 /** The backend table. */

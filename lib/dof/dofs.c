@@ -1,7 +1,58 @@
-/* dofs.c -- lexicographic DoF numbering of a Q_k space on one level of a box mesh:
- * DoF (i0,i1,i2) has index i0 + n0*(i1 + n1*i2) with n_d = cells_d*k + 1, and cell c owns
- * DoFs c_d*k + a_d, a_d = 0..k.  Boundary DoFs are those with some i_d in {0, n_d-1}. */
+/* dofs.c -- lexicographic DoF numbering on one level of a box mesh, per vector component.
+ *
+ * Q_k (one component): DoF (i0,i1,i2) has index i0 + n0*(i1 + n1*i2) with n_d = cells_d*k + 1;
+ * cell c owns DoFs c_d*k + a_d, a_d = 0..k; boundary DoFs have some i_d in {0, n_d-1}.
+ * DGQ_k (one component): n_d = cells_d*(k+1), cell c owns c_d*(k+1) + a_d, a_d = 0..k; no
+ * DoF is constrained.  RT_k (dim components, doc/stokes.md section 2): component i has
+ * comp_n[i][d] = cells_d*(k+1) + (d == i) DoFs per direction in its own block starting at
+ * comp_offset[i]; its constrained (boundary) DoFs are the normal ones, a_i in {0, n_i - 1}.
+ * For RT_k, n[] holds component 0's sizes (the per-component sizes are comp_n). */
 #include "../tessera-impl.h"
+
+static const char *family_name(ts_fe_family family) {
+  return family == TS_FE_Q ? "Q_k" : family == TS_FE_RT ? "RT_k" : "DGQ_k";
+}
+
+/* Is direction d of component i continuous (shared cell ends): every direction of Q_k, the
+ * component's own direction of RT_k, none of DGQ_k. */
+static int continuous_direction(ts_dofs dofs, int component, int d) {
+  return dofs->fe->family == TS_FE_Q || (dofs->fe->family == TS_FE_RT && d == component);
+}
+
+/* Index distance between the first DoFs of neighbouring cells in direction d: k where cells
+ * share their end DoFs, k+1 where they do not. */
+static int cell_stride(ts_dofs dofs, int component, int d) {
+  return continuous_direction(dofs, component, d) && dofs->fe->family == TS_FE_Q
+             ? dofs->degree
+             : dofs->degree + 1;
+}
+
+/* DoFs of component i in direction d < dim */
+static int64_t component_size(ts_dofs dofs, int component, int d) {
+  return dofs->cells[d] * cell_stride(dofs, component, d) +
+         (continuous_direction(dofs, component, d) ? 1 : 0);
+}
+
+/* Fill components, comp_n, comp_offset, n and count; TS_ERR_MEMORY if it overflows. */
+static int number_components(ts_dofs h) {
+  h->components = ts_fe_components(h->fe);
+  h->count = 0;
+  for (int i = 0; i < h->components; ++i) {
+    int64_t size = 1;
+    for (int d = 0; d < 3; ++d) {
+      h->comp_n[i][d] = d < h->dim ? component_size(h, i, d) : 1;
+      if (size > INT64_MAX / h->comp_n[i][d] || h->count > INT64_MAX - size * h->comp_n[i][d])
+        return TS_ERROR(TS_ERR_MEMORY, "DoFs: the level-%d space has more than 2^63 DoFs",
+                        h->level);
+      size *= h->comp_n[i][d];
+    }
+    h->comp_offset[i] = h->count;
+    h->count += size;
+  }
+  h->comp_offset[h->components] = h->count;
+  for (int d = 0; d < 3; ++d) h->n[d] = h->comp_n[0][d];
+  return 0;
+}
 
 int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs) {
   TS_CHECK_ARG(dofs && mesh && fe, "ts_dofs_create: NULL argument");
@@ -15,27 +66,21 @@ int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs) {
   h->level = level;
   h->dim = mesh->dim;
   h->degree = fe->degree;
-  h->count = 1;
   int ierr = ts_mesh_cells(mesh, level, h->cells);
   if (!ierr) ierr = ts_mesh_cell_size(mesh, level, h->h);
+  if (!ierr) {
+    for (int d = 0; d < 3; ++d) {
+      if (d >= h->dim) {
+        h->cells[d] = 1;
+        h->h[d] = 1.0;
+      }
+      h->lower[d] = mesh->lower[d];
+    }
+    ierr = number_components(h);
+  }
   if (ierr) {
     ts_free(&h);
-    return ts_error_trace(ierr, __FILE__, __LINE__, "mesh level");
-  }
-  for (int d = 0; d < 3; ++d) {
-    if (d >= h->dim) {
-      h->cells[d] = 1;
-      h->n[d] = 1;
-      h->h[d] = 1.0;
-    } else {
-      h->n[d] = h->cells[d] * h->degree + 1;
-    }
-    h->lower[d] = mesh->lower[d];
-    if (h->count > INT64_MAX / h->n[d]) {
-      ts_free(&h);
-      return TS_ERROR(TS_ERR_MEMORY, "DoFs: the level-%d space has more than 2^63 DoFs", level);
-    }
-    h->count *= h->n[d];
+    return ts_error_trace(ierr, __FILE__, __LINE__, "DoF numbering");
   }
   *dofs = h;
   return 0;
@@ -53,36 +98,68 @@ int ts_dofs_per_direction(ts_dofs dofs, int64_t *n) {
   return 0;
 }
 
-static void dof_indices(ts_dofs dofs, int64_t index, int64_t *i) {
-  i[0] = index % dofs->n[0];
-  i[1] = (index / dofs->n[0]) % dofs->n[1];
-  i[2] = index / (dofs->n[0] * dofs->n[1]);
+int ts_dofs_require_q(ts_dofs dofs, const char *what) {
+  TS_CHECK_ARG(dofs->fe->family == TS_FE_Q, "%s: the DoFs are of a %s element, only Q_k is allowed",
+               what, family_name(dofs->fe->family));
+  return 0;
+}
+
+/* The component block of index and its position (a_0, a_1, a_2) within the block. */
+static int dof_position(ts_dofs dofs, int64_t index, int64_t *a) {
+  int c = 0;
+  while (index >= dofs->comp_offset[c + 1]) ++c;
+  const int64_t local = index - dofs->comp_offset[c], *n = dofs->comp_n[c];
+  a[0] = local % n[0];
+  a[1] = (local / n[0]) % n[1];
+  a[2] = local / (n[0] * n[1]);
+  return c;
 }
 
 int ts_dofs_point(ts_dofs dofs, int64_t index, double *x) {
-  int64_t i[3];
+  int64_t a[3];
   TS_CHECK_ARG(index >= 0 && index < dofs->count, "DoF index %lld out of range 0..%lld",
                (long long)index, (long long)dofs->count - 1);
-  dof_indices(dofs, index, i);
-  const int k = dofs->degree;
+  const int c = dof_position(dofs, index, a);
   for (int d = 0; d < dofs->dim; ++d) {
-    const int64_t cell = i[d] == dofs->n[d] - 1 ? i[d] / k - 1 : i[d] / k;
-    const int local = (int)(i[d] - cell * k);
-    x[d] = dofs->lower[d] + dofs->h[d] * ((double)cell + dofs->fe->points[local]);
+    const int stride = cell_stride(dofs, c, d);
+    /* the last DoF of a continuous direction is the right end of the last cell */
+    const int64_t cell = a[d] / stride < dofs->cells[d] ? a[d] / stride : dofs->cells[d] - 1;
+    const int local = (int)(a[d] - cell * stride);
+    const double *points =
+        dofs->fe->family == TS_FE_RT && d == c ? dofs->fe->normal_points : dofs->fe->points;
+    x[d] = dofs->lower[d] + dofs->h[d] * ((double)cell + points[local]);
   }
   return 0;
 }
 
 int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
-  int64_t i[3];
-  dof_indices(dofs, index, i);
-  for (int d = 0; d < dofs->dim; ++d)
-    if (i[d] == 0 || i[d] == dofs->n[d] - 1) return 1;
-  return 0;
+  int64_t a[3];
+  const int c = dof_position(dofs, index, a);
+  const int64_t *n = dofs->comp_n[c];
+  switch (dofs->fe->family) {
+  case TS_FE_Q:
+    for (int d = 0; d < dofs->dim; ++d)
+      if (a[d] == 0 || a[d] == n[d] - 1) return 1;
+    return 0;
+  case TS_FE_RT: /* the normal velocity on the box boundary (doc/stokes.md section 2) */
+    return a[c] == 0 || a[c] == n[c] - 1;
+  default:
+    return 0;
+  }
 }
 
 int64_t ts_dofs_boundary_count(ts_dofs dofs) {
-  int64_t interior = 1;
-  for (int d = 0; d < dofs->dim; ++d) interior *= dofs->n[d] - 2;
-  return dofs->count - interior;
+  int64_t count = 0;
+  for (int c = 0; c < dofs->components; ++c) {
+    const int64_t *n = dofs->comp_n[c];
+    const int64_t size = n[0] * n[1] * n[2];
+    if (dofs->fe->family == TS_FE_Q) {
+      int64_t interior = 1;
+      for (int d = 0; d < dofs->dim; ++d) interior *= n[d] - 2;
+      count += size - interior;
+    } else if (dofs->fe->family == TS_FE_RT) {
+      count += 2 * (size / n[c]);
+    }
+  }
+  return count;
 }

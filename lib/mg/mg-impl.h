@@ -18,6 +18,20 @@ int ts_transfer_plan_init(ts_dofs coarse, ts_dofs fine, ts_transfer_plan *plan, 
 int ts_transfer_apply(ts_backend backend, const ts_transfer_plan *plan, int restrict_, ts_vec in,
                       ts_vec out, int add);
 
+/** Doubles of storage for ts_field_transfer_plan_init_stokes: the continuous (2k+3) x (k+2)
+ *  and the discontinuous (2k+2) x (k+1) 1D prolongation of RT_k x DGQ_k. */
+#define TS_FIELD_TRANSFER_STOKES_STORAGE \
+  ((2 * TS_STOKES_N2 - 1) * TS_STOKES_N2 + 2 * TS_STOKES_N1 * TS_STOKES_N1)
+/** Fill the transfer plan of RT_k x DGQ_k (doc/stokes.md section 5) from the coarse to the
+ *  fine level (velocity and pressure DoFs of both; vectors [u_0; ..; p]); the 1D matrices
+ *  live in storage (TS_FIELD_TRANSFER_STOKES_STORAGE doubles). */
+int ts_field_transfer_plan_init_stokes(ts_dofs coarse_u, ts_dofs coarse_p, ts_dofs fine_u,
+                                       ts_dofs fine_p, ts_field_transfer_plan *plan,
+                                       double *storage);
+/** restrict_ = 0: out (fine) = P in (coarse), += with add; 1: out (coarse) = P^T in (fine). */
+int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *plan, int restrict_,
+                            ts_vec in, ts_vec out, int add);
+
 /** One level of the hierarchy; vectors and operator in the V-cycle precision. */
 typedef struct ts_mg_level {
   ts_dofs dofs;                   /* Q_k, or the velocity RT_k of Stokes */

@@ -81,7 +81,7 @@ static const ts_operator_ops laplace_ops = {
 int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p, ts_operator *op) {
   TS_CHECK_ARG(op && backend && dofs, "ts_operator_create_laplace: NULL argument");
   *op = NULL;
-  TS_CHECK_ARG(dofs->fe->family == TS_FE_Q, "Laplacian: only Q_k elements are supported");
+  TS_CALL(ts_dofs_require_q(dofs, "Laplacian"));
   TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "Laplacian: precision %d unknown", (int)p);
   if (!backend->ops.laplace_apply)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'laplace_apply'", backend->name);

@@ -117,6 +117,7 @@ int ts_assemble_rhs(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec b,
   quadrature_1d q;
   double *bh = NULL, *xh = NULL;
   TS_CHECK_ARG(A && dofs && u && b && x0, "ts_assemble_rhs: NULL argument");
+  TS_CALL(ts_dofs_require_q(dofs, "ts_assemble_rhs"));
   TS_CHECK_ARG(b->n == dofs->count && x0->n == dofs->count && A->n == dofs->count,
                "ts_assemble_rhs: vectors and operator must have %lld entries (the DoFs)",
                (long long)dofs->count);
@@ -177,6 +178,7 @@ int ts_compute_errors(ts_dofs dofs, const double *values, const ts_solution *u, 
                       double *h1_error) {
   quadrature_1d q;
   TS_CHECK_ARG(dofs && values && u && l2_error && h1_error, "ts_compute_errors: NULL argument");
+  TS_CALL(ts_dofs_require_q(dofs, "ts_compute_errors"));
   TS_CALL(quadrature_init(dofs, &q));
   const int64_t ncells = ts_cell_count(dofs);
   double l2 = 0.0, h1 = 0.0;

@@ -121,6 +121,7 @@ int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_
   double basis[17 * (TS_MAX_DEGREE + 1)], positions[17];
   char tmp[1100];
   TS_CHECK_ARG(path && *path && dofs && values, "ts_write_vtu: NULL or empty argument");
+  TS_CALL(ts_dofs_require_q(dofs, "ts_write_vtu"));
   TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= 16,
                "VTU output: subdivisions = %d, allowed 1..16", subdivisions);
   TS_CHECK_ARG(strlen(path) < 1024, "VTU output: path is longer than 1023 characters");

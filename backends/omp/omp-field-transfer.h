@@ -1,0 +1,13 @@
+/* omp-field-transfer.h -- the omp backend's multi-field transfer kernel (field-transfer.c). */
+#ifndef TESSERA_OMP_FIELD_TRANSFER_H
+#define TESSERA_OMP_FIELD_TRANSFER_H
+
+#include <stddef.h>
+#include "tessera/backend.h"
+
+/** restrict_ = 0: out (fine) = P in (coarse), or += with add; restrict_ = 1: out (coarse) =
+ *  P^T in (fine), or += with add; precision p.  Returns 0, or TS_ERR_ARG with a message in err. */
+int ts_omp_field_transfer(const ts_field_transfer_plan *plan, ts_precision p, int restrict_,
+                          const void *in, void *out, int add, char *err, size_t errlen);
+
+#endif
