@@ -237,6 +237,28 @@ typedef enum { TS_PATCH_SEPARATE = 0, TS_PATCH_FUSED = 1 } ts_patch_variant;
  *  A is borrowed and must outlive the smoother. */
 int ts_smoother_create_vertex_patch(ts_operator A, ts_dofs dofs, ts_patch_variant variant,
                                     ts_smoother *smoother);
+/** Local solvers of the Stokes vertex-patch smoother (doc/stokes.md section 7). */
+typedef enum {
+  TS_STOKES_PATCH_SCHUR = 0,  /**< Schur complement: CG on the patch pressure, the velocity
+                                   blocks inverted by fast diagonalization (paper 000, eq. 9-10) */
+  TS_STOKES_PATCH_DIRECT = 1  /**< pseudo-inverse of the dense patch matrix (paper 000,
+                                   section 3.3); only 2D k <= 4 and 3D k <= 1 */
+} ts_stokes_patch_solver;
+
+/** @brief The multiplicative vertex-patch Schwarz smoother for the Stokes system of RT_k x
+ *  DGQ_k (paper 000, sections 3.1-3.2, Algorithm 2; doc/stokes.md section 7): patches of
+ *  2^dim cells around the interior vertices, swept color by color; per color the global
+ *  residual r = b - Acal x is computed once and every patch of the color adds its local
+ *  solution R_j^T Acal_j^{+} R_j r to x.
+ *  @param stokes    the Stokes operator (borrowed, must outlive the smoother)
+ *  @param velocity  the RT_k DoF handler of the operator's level
+ *  @param pressure  the DGQ_k DoF handler of the same level
+ *  @param solver    the local solver
+ *  @param smoother  the new smoother
+ *  @return 0, or TS_ERR_ARG (inconsistent arguments, a direct solver too big),
+ *          TS_ERR_UNSUPPORTED (the backend lacks stokes_patch_smooth), TS_ERR_LAPACK */
+int ts_smoother_create_stokes_patch(ts_operator stokes, ts_dofs velocity, ts_dofs pressure,
+                                    ts_stokes_patch_solver solver, ts_smoother *smoother);
 /** @brief Chebyshev iteration of the given degree (>= 1) on D^{-1} A (D the diagonal of A),
  *  targeting the upper part of the spectrum; degree 1 is damped point Jacobi. */
 int ts_smoother_create_chebyshev(ts_operator A, int degree, ts_smoother *smoother);

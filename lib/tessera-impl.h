@@ -256,4 +256,34 @@ extern const ts_patch_local_solver ts_patch_solver_fdm;
  *  checks. */
 int ts_vertex_patch_plan(ts_smoother s, const ts_patch_plan **plan);
 
+/* ---------------------------------------------------------------- Stokes vertex patches
+ * (mg/stokes-patch.c: plan and local matrix; mg/stokes-patch-solve.c: local solvers;
+ * mg/stokes-smoother.c: the smoother object), doc/stokes.md section 7 */
+
+/** Fill a Stokes patch plan for the level of `global` (copied; its 1D pointers must outlive
+ *  the plan) with the given local solver: 1D patch matrices, eigen-decompositions or
+ *  pseudo-inverses in *storage (allocated here, freed by the caller with ts_free).  The
+ *  color, vertices and stage are set per kernel call. */
+int ts_stokes_patch_plan_init(const ts_stokes_plan *global, ts_stokes_patch_solver solver,
+                              ts_stokes_patch_plan *plan, double **storage);
+/** The boundary kind of the patch of `vertex` per direction (ts_stokes_patch_plan) and the
+ *  patch kind sum_d kinds[d] 4^d (the return value). */
+int ts_stokes_patch_kinds(const ts_stokes_patch_plan *plan, const int64_t *vertex, int *kinds);
+/** Global indices of the n_local DoFs of the patch of `vertex`, in the local order. */
+void ts_stokes_patch_indices(const ts_stokes_patch_plan *plan, const int64_t *vertex,
+                             int64_t *indices);
+/** y = Acal_j x on the local DoFs of a patch of the given kinds (the Kronecker form). */
+int ts_stokes_patch_local_apply(const ts_stokes_patch_plan *plan, const int *kinds,
+                                const double *x, double *y);
+/** t = Acal_j^{+} r by the plan's local solver on the host (the reference of the kernels). */
+int ts_stokes_patch_local_solve(const ts_stokes_patch_plan *plan, const int *kinds,
+                                const double *r, double *t);
+/** Prepare the plan's local-solver data (mg/stokes-patch-solve.c): solver_doubles says how
+ *  many doubles setup needs (or that the solver does not fit: the direct one is limited to
+ *  2D k <= 4 and 3D k <= 1), setup fills the plan's solver fields from its 1D matrices. */
+int ts_stokes_patch_solver_doubles(const ts_stokes_patch_plan *plan, size_t *count);
+int ts_stokes_patch_solver_setup(ts_stokes_patch_plan *plan, double *storage);
+/** The plan of a Stokes vertex-patch smoother (borrowed), for tests and backend checks. */
+int ts_stokes_patch_smoother_plan(ts_smoother s, const ts_stokes_patch_plan **plan);
+
 #endif

@@ -9,6 +9,7 @@
 #include "omp-transfer.h"
 #include "omp-field-transfer.h"
 #include "omp-patch.h"
+#include "omp-stokes-patch.h"
 #include "tessera/backend.h"
 
 #define OMP_ALIGNMENT 64
@@ -167,6 +168,12 @@ static int omp_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_p
   return ts_omp_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* Stokes vertex-patch smoother (stokes-patch.c) */
+static int omp_stokes_patch_smooth(ts_backend_ops *ops, const ts_stokes_patch_plan *plan,
+                                   ts_precision p, const void *b, void *x, void *r) {
+  return ts_omp_stokes_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 int tessera_backend_register(ts_backend_ops *ops);
 
 int tessera_backend_register(ts_backend_ops *ops) {
@@ -192,5 +199,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->transfer = omp_transfer;
   ops->field_transfer = omp_field_transfer;
   ops->patch_smooth = omp_patch_smooth; /* vertex-patch smoother */
+  ops->stokes_patch_smooth = omp_stokes_patch_smooth; /* Stokes vertex-patch smoother */
   return 0;
 }

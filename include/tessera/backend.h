@@ -210,8 +210,75 @@ typedef struct ts_field_transfer_plan {
   ts_field_transfer_field field[TS_FIELD_TRANSFER_MAX_FIELDS];
 } ts_field_transfer_plan;
 
-/* The plan of the Stokes patch smoother is declared in its own section. */
-struct ts_stokes_patch_plan;
+/* ---------------------------------------------------------------- Stokes vertex patches */
+
+#define TS_STOKES_PATCH_KINDS 4      /* boundary kinds of a patch in one direction */
+#define TS_STOKES_PATCH_MAX_KINDS 64 /* TS_STOKES_PATCH_KINDS^3 */
+
+/** Plan for one pass of the Stokes vertex-patch smoother (paper 000, sections 3.1-3.2,
+ *  Algorithm 2; doc/stokes.md section 7) over the patches of one color.
+ *
+ *  Patch of the interior vertex v (v_d = 1..cells[d]-1): the 2^dim cells around it.  Its
+ *  local DoFs, numbered [u_0; ..; u_{dim-1}; p], each block lexicographic (index 0 fastest):
+ *  component i has n_cont = 2k+1 DoFs in direction i (global 1D indices
+ *  (v_i-1)(k+1)+1+a, the interior Lobatto DoFs of the two cells) and n_dg = 2(k+1) in every
+ *  other direction d (global (v_d-1)(k+1)+a, both cells' DG DoFs); the pressure has n_dg per
+ *  direction.  No local DoF is a constrained (normal boundary) DoF.
+ *
+ *  Boundary kind of a patch in direction d: bit 0 when v_d == 1 (the left cell touches the
+ *  box boundary), bit 1 when v_d == cells[d]-1 (the right cell does): 0 interior, 1 left,
+ *  2 right, 3 both (a level with 2 cells).  In a DG direction it picks the sipg_diag blocks
+ *  of the two cells; the continuous direction does not depend on it.  The patch kind is
+ *  sum_d kind_d TS_STOKES_PATCH_KINDS^d.
+ *
+ *  Local matrix Acal_j = [A_j B_j^T; -B_j 0], the restriction of the global one:
+ *    A_{j,i} = sum_d scale[d] L_{i,d} (x) (x)_{e != d} M_{i,e}   (paper 000, eq. 7)
+ *  with L, M = cont_stiffness, cont_mass (n_cont^2) for d == i and dg_sipg[kind_d],
+ *  diag(dg_mass) (n_dg) otherwise;  B_{j,i} = div_scale[i] divergence (direction i) (x)
+ *  diag(dg_mass) (others), divergence n_dg x n_cont.  Acal_j is singular by the constant
+ *  patch pressure (B_j^T 1 = 0); both local solvers return the solution whose pressure has
+ *  zero (coefficient) mean, the pseudo-inverse solution.
+ *
+ *  Stage: only TS_PATCH_STAGE_SOLVE: x += R_j^T Acal_j^{+} R_j r on every patch of the color,
+ *  r = b - Acal x computed beforehand by the caller with the global Stokes operator (the
+ *  Separate scheme).  The Fused scheme does not apply: the local residual would need the
+ *  face terms of the whole closed patch (paper 000, section 4.4).
+ *
+ *  Local solvers (eq. 9-10): SCHUR: A_{j,i}^{-1} = (x)_d S_d diag(1 / sum_d scale[d]
+ *  lambda_{d,a_d}) (x)_d S_d^T with S_d, lambda_d the generalized eigenpairs of (L, M) of the
+ *  direction (cont_* for d == i, dg_*[kind_d] otherwise; S^T M S = I); the pressure solves
+ *  (B A^{-1} B^T) P = B A^{-1} F + G by CG projected onto zero mean, to the relative
+ *  residual cg_tolerance or cg_max_iterations steps, then U = A^{-1}(F - B^T P).  DIRECT:
+ *  t = pseudo_inverse[kind] r, n_local x n_local row-major. */
+typedef struct ts_stokes_patch_plan {
+  ts_stokes_plan global;        /* the level: sizes, numbering, scalings (1D pointers borrowed) */
+  int color;                    /* 0 .. 2^dim - 1 */
+  int64_t first_vertex[3];      /* vertices of this color: first + stride j, j < count */
+  int64_t vertex_count[3];      /* (first 0, count 1 beyond dim) */
+  int vertex_stride;            /* 2 */
+  ts_patch_stage stage;         /* TS_PATCH_STAGE_SOLVE */
+  int n_cont;                   /* 2k+1: local DoFs of a component in its own direction */
+  int n_dg;                     /* 2(k+1): local DoFs in a DG direction and of the pressure */
+  int n_velocity;               /* local DoFs of one component: n_cont n_dg^(dim-1) */
+  int n_pressure;               /* n_dg^dim */
+  int n_local;                  /* dim n_velocity + n_pressure */
+  /* the 1D patch matrices */
+  const double *cont_mass;      /* n_cont^2: interior block of the 2-cell Lobatto mass */
+  const double *cont_stiffness; /* n_cont^2 */
+  const double *dg_sipg[TS_STOKES_PATCH_KINDS]; /* n_dg^2: 2x2 cell blocks of the SIPG matrix */
+  const double *dg_mass;        /* n_dg: the diagonal of the 2-cell DG mass */
+  const double *divergence;     /* n_dg x n_cont */
+  ts_stokes_patch_solver solver;
+  /* SCHUR: row-major, entry (i, j) is component i of eigenvector j */
+  const double *cont_eigenvectors;  /* n_cont^2 */
+  const double *cont_eigenvalues;   /* n_cont */
+  const double *dg_eigenvectors[TS_STOKES_PATCH_KINDS]; /* n_dg^2 */
+  const double *dg_eigenvalues[TS_STOKES_PATCH_KINDS];  /* n_dg */
+  double cg_tolerance;          /* relative residual of the pressure CG */
+  int cg_max_iterations;
+  /* DIRECT: per patch kind, NULL for the kinds that do not occur on the level */
+  const double *pseudo_inverse[TS_STOKES_PATCH_MAX_KINDS];
+} ts_stokes_patch_plan;
 
 /** The backend table. */
 typedef struct ts_backend_ops {

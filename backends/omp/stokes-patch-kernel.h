@@ -1,0 +1,261 @@
+/* stokes-patch-kernel.h -- the omp backend's Stokes vertex-patch SOLVE stage, written once for
+ * both precisions: stokes-patch.c includes it with REAL = double and REAL = float; FN(name)
+ * names the instance.  Per patch: gather r on the patch DoFs, solve Acal_j t = r_j (Schur
+ * complement: fast diagonalization and CG on the pressure, paper 000 eq. 9-10; or the dense
+ * pseudo-inverse), x += t.  The steps are those of lib/mg/stokes-patch-solve.c (the host
+ * reference); ts_stokes_patch_plan in tessera/backend.h documents the data. */
+#ifndef REAL
+#error "define REAL, REAL_EPSILON and FN before including stokes-patch-kernel.h"
+#endif
+
+/* The per-thread work space of one patch solve. */
+typedef struct {
+  REAL *r, *t;                 /* n_local */
+  REAL *v, *z;                 /* n_velocity */
+  REAL *a, *b;                 /* n_local: contraction buffers */
+  REAL *rhs, *res, *dir, *q;   /* n_pressure */
+} FN(swork);
+
+static size_t FN(work_entries)(const ts_stokes_patch_plan *pl) {
+  return 4 * (size_t)pl->n_local + 2 * (size_t)pl->n_velocity + 4 * (size_t)pl->n_pressure;
+}
+
+static void FN(work_split)(const ts_stokes_patch_plan *pl, REAL *w, FN(swork) *s) {
+  s->r = w;
+  s->t = s->r + pl->n_local;
+  s->a = s->t + pl->n_local;
+  s->b = s->a + pl->n_local;
+  s->v = s->b + pl->n_local;
+  s->z = s->v + pl->n_velocity;
+  s->rhs = s->z + pl->n_velocity;
+  s->res = s->rhs + pl->n_pressure;
+  s->dir = s->res + pl->n_pressure;
+  s->q = s->dir + pl->n_pressure;
+}
+
+/* out[.., r, ..] = sum_j B[r][j] in[.., j, ..] along direction d (transpose: B is
+ * shape[d] x rows and B^T is applied); index 0 fastest */
+static void FN(contract)(const int *shape, int d, const double *B, int rows, int transpose,
+                         const REAL *in, REAL *out) {
+  const int64_t inner = d == 0 ? 1 : d == 1 ? shape[0] : (int64_t)shape[0] * shape[1];
+  const int64_t outer = d == 2 ? 1 : d == 1 ? shape[2] : (int64_t)shape[1] * shape[2];
+  const int n = shape[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int r = 0; r < rows; ++r)
+      for (int64_t i = 0; i < inner; ++i) {
+        REAL sum = 0;
+        for (int j = 0; j < n; ++j)
+          sum += (REAL)(transpose ? B[(size_t)j * rows + r] : B[(size_t)r * n + j]) *
+                 in[(o * n + j) * inner + i];
+        out[(o * rows + r) * inner + i] = sum;
+      }
+}
+
+static void FN(scale_direction)(const int *shape, int d, const double *w, REAL *a) {
+  const int64_t inner = d == 0 ? 1 : d == 1 ? shape[0] : (int64_t)shape[0] * shape[1];
+  const int64_t total = (int64_t)shape[0] * shape[1] * shape[2];
+  for (int64_t idx = 0; idx < total; ++idx) a[idx] *= (REAL)w[(idx / inner) % shape[d]];
+}
+
+static void FN(shape)(const ts_stokes_patch_plan *pl, int i, int *shape) {
+  for (int d = 0; d < 3; ++d)
+    shape[d] = d >= pl->global.dim ? 1 : d == i ? pl->n_cont : pl->n_dg;
+}
+
+/* out += B_i u (uses s->a) */
+static void FN(divergence_add)(const ts_stokes_patch_plan *pl, int i, const REAL *u, REAL *out,
+                               FN(swork) *s) {
+  int shape[3], pshape[3];
+  FN(shape)(pl, i, shape);
+  FN(shape)(pl, pl->global.dim, pshape);
+  FN(contract)(shape, i, pl->divergence, pl->n_dg, 0, u, s->a);
+  for (int d = 0; d < pl->global.dim; ++d)
+    if (d != i) FN(scale_direction)(pshape, d, pl->dg_mass, s->a);
+  const REAL ds = (REAL)pl->global.div_scale[i];
+  for (int idx = 0; idx < pl->n_pressure; ++idx) out[idx] += ds * s->a[idx];
+}
+
+/* out = B_i^T p (uses s->a) */
+static void FN(divergence_transpose)(const ts_stokes_patch_plan *pl, int i, const REAL *p,
+                                     REAL *out, FN(swork) *s) {
+  int shape[3], pshape[3];
+  FN(shape)(pl, i, shape);
+  FN(shape)(pl, pl->global.dim, pshape);
+  for (int idx = 0; idx < pl->n_pressure; ++idx) s->a[idx] = p[idx];
+  for (int d = 0; d < pl->global.dim; ++d)
+    if (d != i) FN(scale_direction)(pshape, d, pl->dg_mass, s->a);
+  FN(contract)(pshape, i, pl->divergence, pl->n_cont, 1, s->a, out);
+  const REAL ds = (REAL)pl->global.div_scale[i];
+  for (int idx = 0; idx < pl->n_velocity; ++idx) out[idx] *= ds;
+}
+
+/* out = A_i^{-1} in by fast diagonalization (paper 000, eq. 9); uses s->b */
+static void FN(velocity_inverse)(const ts_stokes_patch_plan *pl, const int *kinds, int i,
+                                 const REAL *in, REAL *out, FN(swork) *s) {
+  const int dim = pl->global.dim;
+  int shape[3];
+  FN(shape)(pl, i, shape);
+  const double *S[3], *lambda[3];
+  for (int d = 0; d < dim; ++d) {
+    S[d] = d == i ? pl->cont_eigenvectors : pl->dg_eigenvectors[kinds[d]];
+    lambda[d] = d == i ? pl->cont_eigenvalues : pl->dg_eigenvalues[kinds[d]];
+  }
+  REAL *from = s->b, *to = out;
+  for (int idx = 0; idx < pl->n_velocity; ++idx) from[idx] = in[idx];
+  for (int d = 0; d < dim; ++d) { /* (x)_d S_d^T */
+    FN(contract)(shape, d, S[d], shape[d], 1, from, to);
+    REAL *swap = from; from = to; to = swap;
+  }
+  for (int a2 = 0; a2 < shape[2]; ++a2)
+    for (int a1 = 0; a1 < shape[1]; ++a1)
+      for (int a0 = 0; a0 < shape[0]; ++a0) {
+        double den = pl->global.scale[0] * lambda[0][a0] + pl->global.scale[1] * lambda[1][a1];
+        if (dim == 3) den += pl->global.scale[2] * lambda[2][a2];
+        from[a0 + shape[0] * (a1 + shape[1] * a2)] /= (REAL)den;
+      }
+  for (int d = 0; d < dim; ++d) { /* (x)_d S_d */
+    FN(contract)(shape, d, S[d], shape[d], 0, from, to);
+    REAL *swap = from; from = to; to = swap;
+  }
+  if (from != out)
+    for (int idx = 0; idx < pl->n_velocity; ++idx) out[idx] = from[idx];
+}
+
+static REAL FN(dot)(int n, const REAL *a, const REAL *b) {
+  REAL sum = 0;
+  for (int idx = 0; idx < n; ++idx) sum += a[idx] * b[idx];
+  return sum;
+}
+
+static void FN(remove_mean)(int n, REAL *a) {
+  REAL mean = 0;
+  for (int idx = 0; idx < n; ++idx) mean += a[idx];
+  mean /= (REAL)n;
+  for (int idx = 0; idx < n; ++idx) a[idx] -= mean;
+}
+
+/* out = B A^{-1} B^T p */
+static void FN(schur_apply)(const ts_stokes_patch_plan *pl, const int *kinds, const REAL *p,
+                            REAL *out, FN(swork) *s) {
+  for (int idx = 0; idx < pl->n_pressure; ++idx) out[idx] = 0;
+  for (int i = 0; i < pl->global.dim; ++i) {
+    FN(divergence_transpose)(pl, i, p, s->v, s);
+    FN(velocity_inverse)(pl, kinds, i, s->v, s->z, s);
+    FN(divergence_add)(pl, i, s->z, out, s);
+  }
+}
+
+/* CG for (B A^{-1} B^T) P = s->rhs on the zero-mean subspace from P = 0; the tolerance is
+ * raised to what the precision can reach */
+static void FN(pressure_cg)(const ts_stokes_patch_plan *pl, const int *kinds, REAL *P,
+                            FN(swork) *s) {
+  const int n = pl->n_pressure;
+  for (int idx = 0; idx < n; ++idx) {
+    P[idx] = 0;
+    s->res[idx] = s->rhs[idx];
+    s->dir[idx] = s->rhs[idx];
+  }
+  const double tol = pl->cg_tolerance > 10 * REAL_EPSILON ? pl->cg_tolerance : 10 * REAL_EPSILON;
+  REAL rr = FN(dot)(n, s->res, s->res);
+  const REAL stop = (REAL)(tol * tol) * rr;
+  for (int it = 0; it < pl->cg_max_iterations && rr > stop; ++it) {
+    FN(schur_apply)(pl, kinds, s->dir, s->q, s);
+    const REAL alpha = rr / FN(dot)(n, s->dir, s->q);
+    for (int idx = 0; idx < n; ++idx) {
+      P[idx] += alpha * s->dir[idx];
+      s->res[idx] -= alpha * s->q[idx];
+    }
+    FN(remove_mean)(n, s->res);
+    const REAL rr_new = FN(dot)(n, s->res, s->res), beta = rr_new / rr;
+    rr = rr_new;
+    for (int idx = 0; idx < n; ++idx) s->dir[idx] = s->res[idx] + beta * s->dir[idx];
+  }
+  FN(remove_mean)(n, P);
+}
+
+/* s->t = Acal_j^{+} s->r by the Schur complement (paper 000, eq. 9-10) */
+static void FN(schur_solve)(const ts_stokes_patch_plan *pl, const int *kinds, FN(swork) *s) {
+  const int dim = pl->global.dim, nv = pl->n_velocity;
+  REAL *P = s->t + (size_t)dim * nv;
+  for (int idx = 0; idx < pl->n_pressure; ++idx) s->rhs[idx] = s->r[(size_t)dim * nv + idx];
+  for (int i = 0; i < dim; ++i) { /* rhs = G + B A^{-1} F */
+    FN(velocity_inverse)(pl, kinds, i, s->r + (size_t)i * nv, s->z, s);
+    FN(divergence_add)(pl, i, s->z, s->rhs, s);
+  }
+  FN(remove_mean)(pl->n_pressure, s->rhs);
+  FN(pressure_cg)(pl, kinds, P, s);
+  for (int i = 0; i < dim; ++i) { /* U = A^{-1} (F - B^T P) */
+    FN(divergence_transpose)(pl, i, P, s->z, s);
+    for (int idx = 0; idx < nv; ++idx) s->v[idx] = s->r[(size_t)i * nv + idx] - s->z[idx];
+    FN(velocity_inverse)(pl, kinds, i, s->v, s->t + (size_t)i * nv, s);
+  }
+}
+
+/* s->t = pinv s->r */
+static void FN(direct_solve)(const ts_stokes_patch_plan *pl, int kind, FN(swork) *s) {
+  const int n = pl->n_local;
+  const double *pinv = pl->pseudo_inverse[kind];
+  for (int i = 0; i < n; ++i) {
+    REAL sum = 0;
+    for (int j = 0; j < n; ++j) sum += (REAL)pinv[(size_t)i * n + j] * s->r[j];
+    s->t[i] = sum;
+  }
+}
+
+/* The global indices of the patch's local DoFs, in the local order (tessera/backend.h). */
+static void FN(indices)(const ts_stokes_patch_plan *pl, const int64_t *vertex, int64_t *idx) {
+  const ts_stokes_plan *g = &pl->global;
+  int64_t pos = 0;
+  for (int i = 0; i <= g->dim; ++i) {
+    int shape[3];
+    int64_t first[3], n[3];
+    FN(shape)(pl, i, shape);
+    for (int d = 0; d < 3; ++d) {
+      first[d] = d < g->dim ? (vertex[d] - 1) * (g->degree + 1) + (d == i ? 1 : 0) : 0;
+      n[d] = i < g->dim ? g->n_u[i][d] : g->n_p[d];
+    }
+    for (int a2 = 0; a2 < shape[2]; ++a2)
+      for (int a1 = 0; a1 < shape[1]; ++a1)
+        for (int a0 = 0; a0 < shape[0]; ++a0)
+          idx[pos++] = g->offset[i] + first[0] + a0 + n[0] * (first[1] + a1 + n[1] * (first[2] + a2));
+  }
+}
+
+/* One SOLVE pass over the patches of the color: x += R_j^T Acal_j^{+} R_j r.  Returns 0 or
+ * TS_ERR_MEMORY. */
+static int FN(stokes_patch_solve)(const ts_stokes_patch_plan *pl, const REAL *r, REAL *x) {
+  const int dim = pl->global.dim;
+  const int64_t npatch = pl->vertex_count[0] * pl->vertex_count[1] * pl->vertex_count[2];
+  int failed = 0;
+#pragma omp parallel reduction(| : failed)
+  {
+    REAL *w = malloc(sizeof(REAL) * FN(work_entries)(pl));
+    int64_t *idx = malloc(sizeof(int64_t) * (size_t)pl->n_local);
+    if (!w || !idx) failed = 1;
+    FN(swork) s;
+    if (!failed) FN(work_split)(pl, w, &s);
+#pragma omp for schedule(dynamic)
+    for (int64_t j = 0; j < npatch; ++j) {
+      if (failed) continue;
+      const int64_t jd[3] = {j % pl->vertex_count[0], j / pl->vertex_count[0] % pl->vertex_count[1],
+                             j / (pl->vertex_count[0] * pl->vertex_count[1])};
+      int64_t vertex[3] = {0, 0, 0};
+      int kinds[3] = {0, 0, 0}, kind = 0;
+      for (int d = 0; d < dim; ++d) {
+        vertex[d] = pl->first_vertex[d] + pl->vertex_stride * jd[d];
+        kinds[d] = (vertex[d] == 1 ? 1 : 0) | (vertex[d] == pl->global.cells[d] - 1 ? 2 : 0);
+        kind += kinds[d] << (2 * d); /* TS_STOKES_PATCH_KINDS^d */
+      }
+      FN(indices)(pl, vertex, idx);
+      for (int l = 0; l < pl->n_local; ++l) s.r[l] = r[idx[l]];
+      if (pl->solver == TS_STOKES_PATCH_SCHUR)
+        FN(schur_solve)(pl, kinds, &s);
+      else
+        FN(direct_solve)(pl, kind, &s);
+      for (int l = 0; l < pl->n_local; ++l) x[idx[l]] += s.t[l];
+    }
+    free(w);
+    free(idx);
+  }
+  return failed ? TS_ERR_MEMORY : 0;
+}
