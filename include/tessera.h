@@ -200,6 +200,37 @@ typedef struct ts_operator_s *ts_operator;
  *  identity.  Applied by sum factorization on the backend, in precision p. */
 int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p,
                                ts_operator *op);
+/** Default penalty factor eta of the Stokes operator: gamma_F = eta (k+1)(k+2) / h_F
+ *  (doc/stokes.md section 3). */
+#define TS_STOKES_DEFAULT_PENALTY 2.0
+/** @brief The matrix-free Stokes operator of paper 000 (eq. 3-4): velocity RT_k with the
+ *  symmetric interior penalty form, pressure DGQ_k, on one level of a box
+ *  (doc/stokes.md).  The vector is x = [u_0; ..; u_{dim-1}; p] (velocity DoFs, then
+ *  pressure DoFs) and y = Acal x with y_u = A u + B^T p, y_p = -B u; the normal velocity
+ *  on the box boundary is constrained (identity rows, read as zero).
+ *  @param backend   the backend that applies it (needs the stokes_apply kernel)
+ *  @param velocity  DoFs of an RT_k element (borrowed; must outlive the operator)
+ *  @param pressure  DoFs of a DGQ_k element of the same degree, mesh and level (borrowed)
+ *  @param penalty   eta; a value <= 0 selects TS_STOKES_DEFAULT_PENALTY
+ *  @param p         precision of the application (TS_DOUBLE or TS_SINGLE)
+ *  @param op        the new operator
+ *  @return 0, TS_ERR_ARG naming the mismatch (family, degree, level), TS_ERR_UNSUPPORTED if
+ *          the backend lacks the kernel, TS_ERR_MEMORY */
+int ts_operator_create_stokes(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                              double penalty, ts_precision p, ts_operator *op);
+/** @brief The mean of the pressure block of x, sum_q W_q p_q / sum_q W_q with the tensor
+ *  Gauss weights W (doc/stokes.md section 6).
+ *  @param stokes  an operator from ts_operator_create_stokes
+ *  @param x       a vector of the operator's size and precision
+ *  @param mean    the mean
+ *  @return 0, or TS_ERR_ARG if stokes is not a Stokes operator or x does not fit */
+int ts_stokes_pressure_mean(ts_operator stokes, ts_vec x, double *mean);
+/** @brief Subtract the pressure mean from the pressure block of x, leaving the velocity
+ *  unchanged (doc/stokes.md section 6).
+ *  @param stokes  an operator from ts_operator_create_stokes
+ *  @param x       a vector of the operator's size and precision, changed in place
+ *  @return 0, or TS_ERR_ARG if stokes is not a Stokes operator or x does not fit */
+int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x);
 /** @brief The Jacobi preconditioner: the inverse of A's diagonal, applied entrywise. */
 int ts_operator_create_jacobi(ts_operator A, ts_operator *jacobi);
 int ts_operator_destroy(ts_operator *op);
@@ -218,7 +249,7 @@ int64_t ts_operator_size(ts_operator op);
 ts_precision ts_operator_precision(ts_operator op);
 /** @brief Floating-point operations of one application (counted, for benchmarks). */
 double ts_operator_flops(ts_operator op);
-/** @brief A short name ("laplace", "jacobi"). */
+/** @brief A short name ("laplace", "jacobi", "stokes"). */
 const char *ts_operator_name(ts_operator op);
 
 /* ---------------------------------------------------------------- smoothers */

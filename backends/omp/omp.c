@@ -1,6 +1,6 @@
 /* omp.c -- the OpenMP backend: registration, host memory and the vector kernels.  It is
  * the reference every other backend is checked against, and the CPU production backend.
- * The Laplacian kernels live in laplace.c. */
+ * The Laplacian kernels live in laplace.c, the Stokes kernel in stokes.c. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "omp-field-transfer.h"
 #include "omp-patch.h"
 #include "omp-stokes-patch.h"
+#include "omp-stokes.h"
 #include "tessera/backend.h"
 
 #define OMP_ALIGNMENT 64
@@ -174,6 +175,12 @@ static int omp_stokes_patch_smooth(ts_backend_ops *ops, const ts_stokes_patch_pl
   return ts_omp_stokes_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* Stokes operator (stokes.c) */
+static int omp_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_precision p,
+                            const void *x, void *y, int add) {
+  return ts_omp_stokes_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 int tessera_backend_register(ts_backend_ops *ops);
 
 int tessera_backend_register(ts_backend_ops *ops) {
@@ -200,5 +207,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->field_transfer = omp_field_transfer;
   ops->patch_smooth = omp_patch_smooth; /* vertex-patch smoother */
   ops->stokes_patch_smooth = omp_stokes_patch_smooth; /* Stokes vertex-patch smoother */
+  ops->stokes_apply = omp_stokes_apply;
   return 0;
 }

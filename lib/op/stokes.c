@@ -1,0 +1,211 @@
+/* stokes.c -- the matrix-free Stokes operator of paper 000 (eq. 3-4) with velocity RT_k and
+ * pressure DGQ_k on a Cartesian box level (doc/stokes.md): the plan of 1D matrices and
+ * scalings (section 4) for the backend's stokes_apply kernel, the operator shell, and the
+ * removal of the pressure mean (section 6). */
+#include "../tessera-impl.h"
+
+typedef struct stokes_data {
+  ts_stokes_plan plan;
+  ts_stokes_1d matrices;        /* the plan's 1D matrices */
+  ts_vec mean_weights;          /* W_q / sum W on the pressure DoFs, 0 on the velocity */
+  ts_vec pressure_indicator;    /* 1 on the pressure DoFs, 0 on the velocity */
+} stokes_data;
+
+static int check_stokes_spaces(ts_dofs velocity, ts_dofs pressure) {
+  TS_CHECK_ARG(velocity && pressure, "Stokes: the %s DoFs are NULL", velocity ? "pressure" : "velocity");
+  TS_CHECK_ARG(velocity->fe->family == TS_FE_RT,
+               "Stokes: the velocity DoFs must be of an RT_k element (family %d given, RT_k is %d)",
+               (int)velocity->fe->family, (int)TS_FE_RT);
+  TS_CHECK_ARG(pressure->fe->family == TS_FE_DGQ,
+               "Stokes: the pressure DoFs must be of a DGQ_k element (family %d given, DGQ_k is %d)",
+               (int)pressure->fe->family, (int)TS_FE_DGQ);
+  TS_CHECK_ARG(velocity->degree == pressure->degree,
+               "Stokes: velocity RT_%d and pressure DGQ_%d, the degrees must be equal",
+               velocity->degree, pressure->degree);
+  TS_CHECK_ARG(velocity->mesh == pressure->mesh && velocity->level == pressure->level,
+               "Stokes: velocity on level %d and pressure on level %d%s: they must share mesh "
+               "and level", velocity->level, pressure->level,
+               velocity->mesh == pressure->mesh ? "" : " of different meshes");
+  TS_CHECK_ARG(velocity->dim == 2 || velocity->dim == 3, "Stokes: dim = %d, allowed 2 or 3",
+               velocity->dim);
+  return 0;
+}
+
+int ts_stokes_plan_init(ts_dofs velocity, ts_dofs pressure, double penalty, ts_stokes_plan *plan,
+                        ts_stokes_1d *storage) {
+  TS_CHECK_ARG(plan && storage, "ts_stokes_plan_init: NULL plan or storage");
+  TS_CALL(check_stokes_spaces(velocity, pressure));
+  const int dim = velocity->dim;
+  TS_CALL(ts_stokes_1d_init(velocity->degree, penalty, storage));
+  *plan = (ts_stokes_plan){.dim = dim, .degree = velocity->degree, .penalty = penalty,
+                           .constrained = 1};
+  double volume = 1.0;
+  for (int d = 0; d < dim; ++d) volume *= velocity->h[d];
+  for (int d = 0; d < 3; ++d) {
+    plan->cells[d] = velocity->cells[d];
+    plan->n_p[d] = pressure->n[d];
+    for (int i = 0; i < 3; ++i) plan->n_u[i][d] = i < dim ? velocity->comp_n[i][d] : 1;
+    /* doc/stokes.md section 4: scale[d] = prod_e h_e / h_d^2, div_scale[i] = prod_{e != i} h_e */
+    plan->scale[d] = d < dim ? volume / (velocity->h[d] * velocity->h[d]) : 0.0;
+    plan->div_scale[d] = d < dim ? volume / velocity->h[d] : 0.0;
+  }
+  for (int i = 0; i <= dim; ++i) plan->offset[i] = velocity->comp_offset[i];
+  plan->n_dofs = velocity->count + pressure->count;
+  plan->continuous_mass = storage->continuous_mass;
+  plan->continuous_stiffness = storage->continuous_stiffness;
+  plan->dg_mass = storage->dg_mass;
+  for (int s = 0; s < 4; ++s) plan->sipg_diag[s] = storage->sipg_diag[s];
+  plan->sipg_upper = storage->sipg_upper;
+  plan->divergence = storage->divergence;
+  return 0;
+}
+
+static int stokes_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  stokes_data *data = op->data;
+  TS_BACKEND_CALL(op->backend, stokes_apply, &data->plan, op->precision, x->data, y->data, add);
+  return 0;
+}
+
+/* The plan's factorization on all DoFs, the normal boundary DoFs included.  It has no face
+ * terms on the boundary faces normal to a component (doc/stokes.md section 4 drops them
+ * because u_i vanishes there), so it is form (3) only on the rows and columns of the
+ * unconstrained DoFs; lifting non-zero normal boundary data would need those terms. */
+static int stokes_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
+  stokes_data *data = op->data;
+  ts_stokes_plan plan = data->plan;
+  plan.constrained = 0;
+  TS_BACKEND_CALL(op->backend, stokes_apply, &plan, op->precision, x->data, y->data, 0);
+  return 0;
+}
+
+/* Counted operations of the omp kernel (backends/omp/stokes-kernel.h), 2 per multiply-add.
+ * Per component i and per line of the component in direction d (lines(i, d) = its size /
+ * n_u[i][d]), with k1 = k+1, k2 = k+2 and c_d cells in direction d:
+ *   Mc and Kc along i: 2 c_i k2^2;  D^T and D along i: 2 c_i k1 k2;
+ *   SIPG along d != i: (3 c_d - 2) k1^2 (diagonal blocks and both off-diagonal blocks);
+ * plus per velocity DoF dim + 1 products of scalings and weights, per pressure DoF and
+ * component two. */
+static double stokes_flops(ts_operator op) {
+  const stokes_data *data = op->data;
+  const ts_stokes_plan *p = &data->plan;
+  const double k1 = p->degree + 1, k2 = p->degree + 2;
+  double pressure = 1.0, macs = 0.0, scalings = 0.0;
+  for (int d = 0; d < p->dim; ++d) pressure *= (double)p->n_p[d];
+  for (int i = 0; i < p->dim; ++i) {
+    double size = 1.0;
+    for (int d = 0; d < p->dim; ++d) size *= (double)p->n_u[i][d];
+    const double ci = (double)p->cells[i], lines_i = size / (double)p->n_u[i][i];
+    macs += lines_i * ci * (2.0 * k2 * k2 + 2.0 * k1 * k2);
+    for (int d = 0; d < p->dim; ++d)
+      if (d != i) macs += size / (double)p->n_u[i][d] * (3.0 * (double)p->cells[d] - 2.0) * k1 * k1;
+    scalings += size * (p->dim + 1.0) + 2.0 * pressure;
+  }
+  return 2.0 * macs + scalings;
+}
+
+static void stokes_destroy(ts_operator op) {
+  stokes_data *data = op->data;
+  if (!data) return;
+  ts_vec_destroy(&data->mean_weights);
+  ts_vec_destroy(&data->pressure_indicator);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops stokes_ops = {
+    .name = "stokes",
+    .apply = stokes_apply,
+    .apply_unconstrained = stokes_apply_unconstrained,
+    .diagonal = NULL,
+    .flops = stokes_flops,
+    .destroy = stokes_destroy,
+};
+
+/* The pressure-mean vectors of doc/stokes.md section 6: weights W_q / sum W (the tensor
+ * Gauss weights; with equal cells their sum is prod_d cells_d) and the indicator of the
+ * pressure block, both zero on the velocity. */
+static int create_mean_vectors(ts_operator op, stokes_data *data) {
+  const ts_stokes_plan *p = &data->plan;
+  const int k1 = p->degree + 1;
+  const int64_t first = p->offset[p->dim], n = p->n_dofs;
+  double *w = NULL, *indicator = NULL;
+  TS_CALL(ts_calloc((size_t)n, sizeof *w, "pressure mean weights", &w));
+  int ierr = ts_calloc((size_t)n, sizeof *indicator, "pressure indicator", &indicator);
+  if (!ierr) {
+    const double cells = (double)(p->cells[0] * p->cells[1] * p->cells[2]);
+    for (int64_t q = first; q < n; ++q) {
+      const int64_t local = q - first;
+      const int64_t a[3] = {local % p->n_p[0], local / p->n_p[0] % p->n_p[1],
+                            local / (p->n_p[0] * p->n_p[1])};
+      double weight = 1.0 / cells;
+      for (int d = 0; d < p->dim; ++d) weight *= data->matrices.gauss_weights[a[d] % k1];
+      w[q] = weight;
+      indicator[q] = 1.0;
+    }
+    ierr = ts_vec_create(op->backend, n, op->precision, &data->mean_weights);
+  }
+  if (!ierr) ierr = ts_vec_create(op->backend, n, op->precision, &data->pressure_indicator);
+  if (!ierr) ierr = ts_vec_set_from_host(data->mean_weights, w);
+  if (!ierr) ierr = ts_vec_set_from_host(data->pressure_indicator, indicator);
+  ts_free(&w);
+  ts_free(&indicator);
+  if (ierr) return ts_error_trace(ierr, __FILE__, __LINE__, "pressure mean vectors");
+  return 0;
+}
+
+int ts_operator_create_stokes(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                              double penalty, ts_precision p, ts_operator *op) {
+  TS_CHECK_ARG(op && backend, "ts_operator_create_stokes: NULL %s", op ? "backend" : "op");
+  *op = NULL;
+  TS_CALL(check_stokes_spaces(velocity, pressure));
+  TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "Stokes: precision %d unknown, allowed %d "
+               "(double) or %d (single)", (int)p, (int)TS_DOUBLE, (int)TS_SINGLE);
+  if (!backend->ops.stokes_apply)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'stokes_apply'", backend->name);
+  stokes_data *data;
+  TS_CALL(ts_calloc(1, sizeof *data, "Stokes plan", &data));
+  const double eta = penalty > 0.0 ? penalty : TS_STOKES_DEFAULT_PENALTY;
+  int ierr = ts_stokes_plan_init(velocity, pressure, eta, &data->plan, &data->matrices);
+  if (ierr) {
+    ts_free(&data);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Stokes plan");
+  }
+  TS_CALL(ts_operator_create_shell(backend, &stokes_ops, data->plan.n_dofs, p, data, op));
+  ierr = create_mean_vectors(*op, data);
+  if (ierr) {
+    ts_operator_destroy(op);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Stokes operator");
+  }
+  return 0;
+}
+
+static int stokes_data_of(ts_operator op, const char *caller, stokes_data **data) {
+  TS_CHECK_ARG(op && op->ops == &stokes_ops, "%s: the operator is %s, a Stokes operator is required",
+               caller, op ? op->ops->name : "NULL");
+  *data = op->data;
+  return 0;
+}
+
+int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan) {
+  stokes_data *data;
+  TS_CHECK_ARG(plan, "ts_operator_stokes_plan: plan is NULL");
+  TS_CALL(stokes_data_of(op, "ts_operator_stokes_plan", &data));
+  *plan = &data->plan;
+  return 0;
+}
+
+int ts_stokes_pressure_mean(ts_operator stokes, ts_vec x, double *mean) {
+  stokes_data *data;
+  TS_CHECK_ARG(mean, "ts_stokes_pressure_mean: mean is NULL");
+  TS_CALL(stokes_data_of(stokes, "ts_stokes_pressure_mean", &data));
+  TS_CALL(ts_vec_dot(data->mean_weights, x, mean));
+  return 0;
+}
+
+int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x) {
+  double mean;
+  stokes_data *data;
+  TS_CALL(stokes_data_of(stokes, "ts_stokes_pressure_mean_remove", &data));
+  TS_CALL(ts_stokes_pressure_mean(stokes, x, &mean));
+  TS_CALL(ts_vec_axpby(-mean, data->pressure_indicator, 1.0, x));
+  return 0;
+}
