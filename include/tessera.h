@@ -441,6 +441,51 @@ int ts_assemble_rhs(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec b,
 int ts_compute_errors(ts_dofs dofs, const double *values, const ts_solution *u,
                       double *l2_error, double *h1_error);
 
+/* ---------------------------------------------------------------- Stokes: manufactured solutions */
+
+/** A manufactured Stokes solution (u, p) with f = -Laplace(u) + grad(p) and div(u) = 0
+ *  (doc/stokes.md section 8); every function takes the dimension and a point x[0..dim-1]. */
+typedef struct ts_stokes_solution {
+  const char *name;
+  void (*velocity)(int dim, const double *x, double *u); /**< u(x) into u[0..dim-1] */
+  double (*pressure)(int dim, const double *x);          /**< p(x) */
+  void (*force)(int dim, const double *x, double *f);    /**< f(x) into f[0..dim-1] */
+} ts_stokes_solution;
+
+/** @brief A built-in manufactured Stokes solution by name.
+ *  @param name "paper000": paper 000 eq. (11)-(13) on the unit box (u = 0 on its boundary,
+ *         p = prod cos(2 pi x_d) with zero mean)
+ *  @param s   on success the solution (borrowed, static)
+ *  @return 0, or TS_ERR_ARG naming the unknown name and the allowed ones. */
+int ts_stokes_solution_by_name(const char *name, const ts_stokes_solution **s);
+
+/** @brief The Stokes right-hand side on the host (doc/stokes.md sections 2-3):
+ *  b_u[i] = (f, phi_i) by Gauss quadrature with k+3 points per direction, zero on the
+ *  constrained (normal boundary) velocity DoFs; b_p = 0.
+ *  @param velocity the RT_k DoFs (numbered first in the global vector)
+ *  @param pressure the DGQ_k DoFs (numbered after the velocity)
+ *  @param s        the manufactured solution supplying f
+ *  @param b        host array of velocity->count + pressure->count entries, overwritten
+ *  @return 0, or TS_ERR_ARG for NULL arguments or DoF handlers that do not match. */
+int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_solution *s,
+                           double *b);
+
+/** @brief L2 errors of a discrete Stokes solution against s, by Gauss quadrature with k+3
+ *  points per direction; the pressure error is taken after removing the difference of the
+ *  means (the discrete pressure is determined up to a constant).
+ *  @param velocity    the RT_k DoFs
+ *  @param pressure    the DGQ_k DoFs
+ *  @param x           host values [u; p], velocity->count + pressure->count entries
+ *  @param s           the manufactured solution
+ *  @param velocity_l2 on return ||u_h - u||_L2
+ *  @param pressure_l2 on return ||(p_h - mean p_h) - (-p - mean(-p))||_L2: with the sign of
+ *         (p_h, div v) in form (4) the discrete pressure approximates -p (doc/stokes.md
+ *         section 8)
+ *  @return 0, or TS_ERR_ARG for NULL arguments or DoF handlers that do not match. */
+int ts_stokes_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x,
+                             const ts_stokes_solution *s, double *velocity_l2,
+                             double *pressure_l2);
+
 /* ---------------------------------------------------------------- output */
 
 /** @brief Write a VTK unstructured grid (.vtu) with the fields solution, exact and error,
