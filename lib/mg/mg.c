@@ -17,6 +17,8 @@ void ts_mg_options_default(ts_mg_options *o) {
   o->chebyshev_degree = 3;
   o->precision = TS_DOUBLE;
   o->coarse_level = 0;
+  o->stokes_solver = TS_STOKES_PATCH_SCHUR;
+  o->stokes_penalty = TS_STOKES_DEFAULT_PENALTY;
 }
 
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
@@ -229,6 +231,9 @@ int ts_mg_destroy(ts_mg *mg) {
 /* ---------------------------------------------------------------- queries */
 
 ts_dofs ts_mg_dofs(ts_mg mg) { return mg ? mg->levels[mg->n_levels - 1].dofs : NULL; }
+ts_dofs ts_mg_pressure_dofs(ts_mg mg) {
+  return mg ? mg->levels[mg->n_levels - 1].pressure_dofs : NULL;
+}
 ts_operator ts_mg_operator(ts_mg mg) { return mg ? mg->A : NULL; }
 ts_operator ts_mg_preconditioner(ts_mg mg) { return mg ? mg->preconditioner : NULL; }
 int ts_mg_coarse_level(ts_mg mg) { return mg ? mg->coarse : -1; }
