@@ -60,11 +60,11 @@ typedef struct ts_mg_discretization {
   int (*create_transfer)(ts_mg mg, int i);
   /* restrict_ = 0: out (level i) = P in (level i-1), += with add; 1: out (level i-1) = P^T in */
   int (*transfer_apply)(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
-  /* the exact coarse solve: solver type (GMRES with restart = the coarse size) and tolerance */
+  /* the exact coarse solve: a Krylov solver of this type and tolerance, unless
+   * create_coarse_inverse is given: then the operator it makes (double) applies A_0^{-1} */
   ts_solver_type coarse_solver;
   double coarse_rtol;
-  /* NULL, or make the coarse right side (double) consistent with a singular coarse operator */
-  int (*coarse_rhs)(ts_mg mg, ts_vec b);
+  int (*create_coarse_inverse)(ts_mg mg, ts_operator A0, ts_operator *inverse);
   /* NULL, or post-process the V-cycle output (double, finest level) */
   int (*postprocess)(ts_mg mg, ts_vec x);
   /* NULL, or free the discretization data (mg->discretization_data) */
@@ -87,7 +87,8 @@ struct ts_mg_s {
   /* exact coarse solve, in double */
   ts_operator coarse_A;
   int own_coarse_A;
-  ts_solver coarse_solver;
+  ts_solver coarse_solver;        /* NULL with a coarse_inverse */
+  ts_operator coarse_inverse;     /* NULL with a coarse_solver */
   ts_vec coarse_b, coarse_x;
   ts_monitor_fn monitor;
   void *monitor_ctx;
@@ -101,11 +102,17 @@ int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o)
 int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest,
                            const ts_mg_options *options, const ts_mg_discretization *disc,
                            void *data, ts_mg *mg);
+/** A_0^{-1} by LU of the assembled matrix of A (double, at most 8000 rows, on the host);
+ *  with null_vector (host, A->n values) z, A is singular by z (A z = 0, A^T z = 0) and the
+ *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z
+ *  (coarse-dense.c). */
+int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse);
 /** The transfer between hierarchy levels i-1 and i (see ts_mg_discretization). */
 int ts_mg_transfer(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
 /** The V-cycle (Algorithm 2.1) on hierarchy level i: improves levels[i].x for levels[i].b. */
 int ts_mg_vcycle(ts_mg mg, int i);
-/** x_0 = A_0^{-1} b_0 on the coarsest level (a Krylov solver in double, tight tolerance). */
+/** x_0 = A_0^{-1} b_0 on the coarsest level, in double (a Krylov solver to a tight
+ *  tolerance, or the discretization's coarse inverse). */
 int ts_mg_coarse_solve(ts_mg mg);
 
 #endif

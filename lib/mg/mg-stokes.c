@@ -1,21 +1,14 @@
 /* mg-stokes.c -- the Stokes system of RT_k x DGQ_k (doc/stokes.md; paper 000, section 3) as
  * a multigrid discretization: per level an RT_k and a DGQ_k DoF handler, the matrix-free
  * Stokes operator, the embedding of X_{l-1} = V_{l-1} x Q_{l-1} into X_l and its transpose
- * (doc/stokes.md section 5), the Stokes vertex-patch smoother (section 7) and, as the exact
- * coarse solve, GMRES without restart in double on the singular coarse system.  The
- * system is singular by the constant pressure only (section 3): the coarse right side is
- * projected onto the range of the coarse operator (its pressure block made orthogonal to
- * the constants) and the V-cycle output has its pressure mean removed (section 6). */
+ * (doc/stokes.md section 5), the Stokes vertex-patch smoother (section 7), and as the exact
+ * coarse solve the LU factorization of the assembled coarse matrix bordered by the constant
+ * pressure, by which alone the system is singular (section 3; coarse-dense.c).  The V-cycle
+ * output has its pressure mean removed (section 6). */
 #include "mg-impl.h"
-
-/* the coarse GMRES tolerance: tight, a little above the accuracy reachable by the
- * unpreconditioned saddle-point system in double */
-#define STOKES_COARSE_RTOL 1e-12
 
 typedef struct stokes_data {
   ts_fe velocity_fe, pressure_fe;  /* owned; mg->fe is velocity_fe */
-  ts_vec coarse_pressure_ones;     /* double, coarse size: 1 on the pressure DoFs, 0 else */
-  double coarse_pressure_count;    /* number of coarse pressure DoFs */
 } stokes_data;
 
 /* the transfer block of a level: the plan and its 1D prolongation matrices */
@@ -24,27 +17,11 @@ typedef struct stokes_transfer {
   double storage[TS_FIELD_TRANSFER_STOKES_STORAGE];
 } stokes_transfer;
 
-/* the indicator of the pressure block on the coarsest level, for coarse_rhs */
-static int create_coarse_pressure_ones(ts_mg mg) {
-  stokes_data *data = mg->discretization_data;
-  const ts_mg_level *l = &mg->levels[0];
-  const int64_t nu = ts_dofs_count(l->dofs), np = ts_dofs_count(l->pressure_dofs);
-  double *ones;
-  TS_CALL(ts_calloc((size_t)(nu + np), sizeof *ones, "coarse pressure indicator", &ones));
-  for (int64_t j = nu; j < nu + np; ++j) ones[j] = 1.0;
-  int ierr = ts_vec_create(mg->backend, nu + np, TS_DOUBLE, &data->coarse_pressure_ones);
-  if (!ierr) ierr = ts_vec_set_from_host(data->coarse_pressure_ones, ones);
-  ts_free(&ones);
-  data->coarse_pressure_count = (double)np;
-  return ierr;
-}
-
 static int create_dofs(ts_mg mg, int i) {
   stokes_data *data = mg->discretization_data;
   ts_mg_level *l = &mg->levels[i];
   TS_CALL(ts_dofs_create(mg->mesh, data->velocity_fe, mg->coarse + i, &l->dofs));
   TS_CALL(ts_dofs_create(mg->mesh, data->pressure_fe, mg->coarse + i, &l->pressure_dofs));
-  if (i == 0) TS_CALL(create_coarse_pressure_ones(mg));
   return 0;
 }
 
@@ -81,15 +58,17 @@ static int transfer_apply(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out,
   return 0;
 }
 
-/* b_p -= (sum_j b_{p,j} / n_p) 1: the range of the coarse operator is orthogonal to the
- * constant pressure (the null space of Acal^T, doc/stokes.md section 3), so GMRES sees a
- * consistent system also when rounding (single-precision levels) left a component there */
-static int coarse_rhs(ts_mg mg, ts_vec b) {
-  const stokes_data *data = mg->discretization_data;
-  double sum;
-  TS_CALL(ts_vec_dot(b, data->coarse_pressure_ones, &sum));
-  TS_CALL(ts_vec_axpby(-sum / data->coarse_pressure_count, data->coarse_pressure_ones, 1.0, b));
-  return 0;
+/* A_0^{-1} bordered by z = the constant coarse pressure (Acal_0 z = 0 and Acal_0^T z = 0:
+ * B^T 1 = 0, doc/stokes.md section 3) */
+static int create_coarse_inverse(ts_mg mg, ts_operator A0, ts_operator *inverse) {
+  const ts_mg_level *l = &mg->levels[0];
+  const int64_t nu = ts_dofs_count(l->dofs), n = A0->n;
+  double *z;
+  TS_CALL(ts_calloc((size_t)n, sizeof *z, "coarse pressure constant", &z));
+  for (int64_t j = nu; j < n; ++j) z[j] = 1.0;
+  const int ierr = ts_mg_dense_inverse_create(A0, z, inverse);
+  ts_free(&z);
+  return ierr;
 }
 
 /* doc/stokes.md section 6: the V-cycle output has zero pressure mean */
@@ -101,7 +80,6 @@ static int postprocess(ts_mg mg, ts_vec x) {
 static void destroy(void *d) {
   stokes_data *data = d;
   if (!data) return;
-  ts_vec_destroy(&data->coarse_pressure_ones);
   ts_fe_destroy(&data->velocity_fe);
   ts_fe_destroy(&data->pressure_fe);
   ts_free(&data);
@@ -114,9 +92,7 @@ static const ts_mg_discretization stokes_discretization = {
     .create_smoother = create_smoother,
     .create_transfer = create_transfer,
     .transfer_apply = transfer_apply,
-    .coarse_solver = TS_SOLVER_GMRES,
-    .coarse_rtol = STOKES_COARSE_RTOL,
-    .coarse_rhs = coarse_rhs,
+    .create_coarse_inverse = create_coarse_inverse,
     .postprocess = postprocess,
     .destroy = destroy,
 };

@@ -35,9 +35,12 @@ int ts_mg_coarse_solve(ts_mg mg) {
   ts_mg_level *l = &mg->levels[0];
   const double t0 = ts_wtime();
   TS_CALL(ts_vec_copy(l->b, mg->coarse_b));
-  if (mg->discretization->coarse_rhs) TS_CALL(mg->discretization->coarse_rhs(mg, mg->coarse_b));
-  TS_CALL(ts_vec_set(mg->coarse_x, 0.0));
-  TS_CALL(ts_solver_solve(mg->coarse_solver, mg->coarse_b, mg->coarse_x));
+  if (mg->coarse_inverse) {
+    TS_CALL(ts_operator_apply(mg->coarse_inverse, mg->coarse_b, mg->coarse_x));
+  } else {
+    TS_CALL(ts_vec_set(mg->coarse_x, 0.0));
+    TS_CALL(ts_solver_solve(mg->coarse_solver, mg->coarse_b, mg->coarse_x));
+  }
   TS_CALL(ts_vec_copy(mg->coarse_x, l->x));
   l->timing.coarse_seconds += ts_wtime() - t0;
   l->timing.smoothing_steps++;
@@ -135,17 +138,19 @@ static int double_operator(ts_mg mg, int i, ts_operator *A, int *own) {
   return 0;
 }
 
-/* The exact coarse solve: CG, or GMRES without restart (restart = the coarse size) */
+/* The exact coarse solve in double: the discretization's coarse inverse, or a Krylov solver */
 static int setup_coarse_solver(ts_mg mg) {
   const ts_mg_discretization *disc = mg->discretization;
   TS_CALL(double_operator(mg, 0, &mg->coarse_A, &mg->own_coarse_A));
   const int64_t n = mg->coarse_A->n;
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->coarse_b));
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->coarse_x));
+  if (disc->create_coarse_inverse) {
+    TS_CALL(disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
+    return 0;
+  }
   TS_CALL(ts_solver_create(disc->coarse_solver, &mg->coarse_solver));
   TS_CALL(ts_solver_set_operator(mg->coarse_solver, mg->coarse_A));
-  if (disc->coarse_solver == TS_SOLVER_GMRES)
-    TS_CALL(ts_solver_set_restart(mg->coarse_solver, (int)n));
   TS_CALL(ts_solver_set_tolerances(mg->coarse_solver, disc->coarse_rtol, (int)(10 * n + 100)));
   return 0;
 }
@@ -209,6 +214,7 @@ int ts_mg_destroy(ts_mg *mg) {
   ts_vec_destroy(&m->e);
   if (m->own_A) ts_operator_destroy(&m->A);
   ts_solver_destroy(&m->coarse_solver);
+  ts_operator_destroy(&m->coarse_inverse);
   ts_vec_destroy(&m->coarse_b);
   ts_vec_destroy(&m->coarse_x);
   if (m->own_coarse_A) ts_operator_destroy(&m->coarse_A);
