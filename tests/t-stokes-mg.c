@@ -4,7 +4,8 @@
  *  (a) Table 1: fractional iteration counts nu within 0.5 of the paper, direct and
  *      Schur-complement local solvers, at the level and degrees affordable here;
  *  (c) Figure 5: L2 errors of velocity and pressure decrease with order >= k+1 - 0.3;
- *  (d) mixed precision (V-cycle in single, GMRES in double) reaches 1e-8 too.
+ *  (d) mixed precision (V-cycle in single, GMRES in double) reaches 1e-8 too;
+ *  and the refusals of ts_mg_create_stokes (a 1-cell coarse level, a degree out of range).
  *
  * Mapping of the paper's levels and degrees (doc/stokes.md section 9):
  *  - paper level L is the mesh T_L, T_0 = the unit square refined once (2x2 cells), so
@@ -15,6 +16,7 @@
  *    needs nu = 4.7 (mesh level 3) and 5.5 (level 4) against 2.6..3.3 for Q_3, while RT_3
  *    needs 3.7 and 4.0, RT_4 2.9 and 3.0 against Q_4's 2.3..2.5. */
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 #include "stokes-solve.h"
 #include "tap.h"
@@ -74,9 +76,28 @@ static void mixed_precision(ts_backend be, int dim, int k, int level) {
      m.velocity_l2, d.velocity_l2);
 }
 
+/* ts_mg_create_stokes refuses a coarse level with one cell and a degree out of range */
+static void refusals(ts_backend be) {
+  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  const int cells[3] = {1, 1, 1};
+  ts_mesh mesh;
+  ts_mg mg = NULL;
+  ts_mg_options o;
+  if (ts_mesh_create_box(2, lower, upper, cells, 2, &mesh)) diag("%s", ts_error_message());
+  ts_mg_options_default(&o);
+  int ierr = ts_mg_create_stokes(be, mesh, 1, 2, &o, &mg);
+  ok(ierr == TS_ERR_ARG && !mg && strstr(ts_error_message(), "coarse_level >= 1"),
+     "coarse level 0 of a 1-cell mesh refused: %s", ts_error_message());
+  o.coarse_level = 1;
+  ierr = ts_mg_create_stokes(be, mesh, TS_MAX_DEGREE, 2, &o, &mg);
+  ok(ierr == TS_ERR_ARG && !mg && strstr(ts_error_message(), "degree"),
+     "degree %d refused: %s", TS_MAX_DEGREE, ts_error_message());
+  ts_mesh_destroy(&mesh);
+}
+
 int main(void) {
   ts_backend be;
-  plan(1 + 2 + 2 + 4 + 1);
+  plan(1 + 2 + 2 + 4 + 1 + 2);
   if (!ok(ts_backend_open(tap_backend(), &be) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
     return exit_status();
@@ -85,6 +106,7 @@ int main(void) {
   for (int k = 3; k <= 4; ++k) table1_entry(be, TS_STOKES_PATCH_SCHUR, 3, k);
   for (int k = 1; k <= 4; ++k) convergence(be, 2, k, 3);
   mixed_precision(be, 2, 3, 4);
+  refusals(be);
   ts_backend_destroy(&be);
   return exit_status();
 }
