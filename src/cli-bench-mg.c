@@ -80,11 +80,13 @@ static void vcycle_counts(ts_mg mg, int dim, int k, const ts_mg_options *o, cli_
 }
 
 /* Device memory the benchmark allocates, estimated before it does: the hierarchy (about
- * 8/7 of the finest level in 3D, 4/3 in 2D, 6 vectors per level in the level precision),
+ * 8/7 of the finest level in 3D, 4/3 in 2D, 6 vectors per level in the level precision;
+ * under mixed precision 3 double vectors on the coarser levels, 1/7 or 1/3 of the finest),
  * the finest level's double vectors (multigrid 2, benchmark 4, flexible GMRES 2 restart + 1). */
 static double memory_need(int dim, int64_t n, const ts_mg_options *o) {
   const double levels = dim == 3 ? 8.0 / 7.0 : 4.0 / 3.0;
-  return (double)n * (levels * 6.0 * (double)ts_precision_size(o->precision) +
+  const double coarser = o->precision == TS_DOUBLE ? 0.0 : 3.0 * (levels - 1.0) * sizeof(double);
+  return (double)n * (levels * 6.0 * (double)ts_precision_size(o->precision) + coarser +
                       (6.0 + 2 * CLI_BENCH_GMRES_RESTART + 1) * sizeof(double));
 }
 

@@ -79,6 +79,25 @@ struct ts_gpu_patch_shape {
   static constexpr int DS = 2 * N * N + M * M; /* coefficient image stride per direction */
 };
 
+/* Blocks per SM the 3D kernel is compiled for (its __launch_bounds__ minimum): as many as
+ * the register file holds at about 8 M + 8 registers per thread in float and 16 M in double
+ * (the line arrays of the sweeps, two of M values live at a time, plus addressing).  Without
+ * it, nvcc gives float K = 7 150 registers: one block of 8 warps per SM; with it 110, no
+ * spills, two blocks.  Double stays at one or two blocks (its 128-168 registers). */
+template <typename R, int DIM, int K>
+struct ts_gpu_patch_minb {
+  static constexpr int M = 2 * K - 1;
+  static constexpr int WARPS = (ts_gpu_patch_shape<DIM, K>::THREADS + 31) / 32;
+  static constexpr int NEED = sizeof(R) == 4 ? 8 * M + 8 : 16 * M;
+  static constexpr int B = 65536 / (WARPS * 32 * NEED);
+#ifdef TS_GPU_HIP /* hip's second bound counts waves per execution unit: left to hipcc */
+  static constexpr int value = 1;
+#else
+  static constexpr int value = B < 1 ? 1 : B > 8 ? 8 : B;
+#endif
+};
+
+
 /* Kernel parameters: the color's patches and the scalings (ratio: s2/s1 in 3D, s1/s0 in
  * 2D); linv: 1 / sum_d s_d lambda_{d,i_d}, index i0 + M (i1 + M i2). */
 template <typename R>
@@ -138,7 +157,7 @@ __device__ __forceinline__ bool ts_gpu_patch_dirichlet(int faces, int d, int i) 
 }
 
 template <typename R, int K>
-__global__ void __launch_bounds__((ts_gpu_patch_shape<3, K>::THREADS))
+__global__ void __launch_bounds__((ts_gpu_patch_shape<3, K>::THREADS), (ts_gpu_patch_minb<R, 3, K>::value))
     ts_gpu_patch3_kernel(const ts_gpu_patch_args<R> g, const R *__restrict__ b,
                          R *__restrict__ x, R *__restrict__ rv) {
   using S = ts_gpu_patch_shape<3, K>;

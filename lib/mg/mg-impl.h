@@ -42,6 +42,10 @@ typedef struct ts_mg_level {
                                      ts_calloc block (plan and its 1D matrices) that the
                                      discretization fills and applies */
   ts_vec b, x, r;                 /* right side, iterate, residual */
+  /* under mixed precision, below the finest level: the level's operator and right side,
+   * iterate and residual in double, for the nested iteration of full multigrid (fmg.c) */
+  ts_operator Ad;
+  ts_vec bd, xd, rd;
   ts_mg_level_timing timing;
 } ts_mg_level;
 
@@ -111,8 +115,8 @@ int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_oper
 int ts_mg_transfer(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
 /** The V-cycle (Algorithm 2.1) on hierarchy level i: improves levels[i].x for levels[i].b. */
 int ts_mg_vcycle(ts_mg mg, int i);
-/** x_0 = A_0^{-1} b_0 on the coarsest level, in double (a Krylov solver to a tight
- *  tolerance, or the discretization's coarse inverse). */
-int ts_mg_coarse_solve(ts_mg mg);
+/** x = A_0^{-1} b on the coarsest level (b and x of the coarse size, any precision), in
+ *  double (a Krylov solver to a tight tolerance, or the discretization's coarse inverse). */
+int ts_mg_coarse_solve(ts_mg mg, ts_vec b, ts_vec x);
 
 #endif

@@ -5,7 +5,9 @@
  * post-smoothing step, exact coarse solve) and the V-cycle as a preconditioner operator.
  * Under mixed precision (options.precision = TS_SINGLE) every level lives in single
  * precision and the preconditioner converts at entry and exit (paper 002 section 4.2,
- * paper 000 section 4.3); the finest double operator is kept for the outer iteration.
+ * paper 000 section 4.3); the finest double operator is kept for the outer iteration (and,
+ * for the nested iteration of full multigrid, every coarser level's operator with a right
+ * side, iterate and residual in double: 1/7 of the finest level's size in all).
  * Full multigrid is in fmg.c. */
 #include <string.h>
 #include "mg-impl.h"
@@ -31,17 +33,17 @@ int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
 
 /* ---------------------------------------------------------------- coarse solve */
 
-int ts_mg_coarse_solve(ts_mg mg) {
+int ts_mg_coarse_solve(ts_mg mg, ts_vec b, ts_vec x) {
   ts_mg_level *l = &mg->levels[0];
   const double t0 = ts_wtime();
-  TS_CALL(ts_vec_copy(l->b, mg->coarse_b));
+  TS_CALL(ts_vec_copy(b, mg->coarse_b));
   if (mg->coarse_inverse) {
     TS_CALL(ts_operator_apply(mg->coarse_inverse, mg->coarse_b, mg->coarse_x));
   } else {
     TS_CALL(ts_vec_set(mg->coarse_x, 0.0));
     TS_CALL(ts_solver_solve(mg->coarse_solver, mg->coarse_b, mg->coarse_x));
   }
-  TS_CALL(ts_vec_copy(mg->coarse_x, l->x));
+  TS_CALL(ts_vec_copy(mg->coarse_x, x));
   l->timing.coarse_seconds += ts_wtime() - t0;
   l->timing.smoothing_steps++;
   return 0;
@@ -56,7 +58,7 @@ int ts_mg_transfer(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int ad
 
 int ts_mg_vcycle(ts_mg mg, int i) {
   if (i == 0) {
-    TS_CALL(ts_mg_coarse_solve(mg));
+    TS_CALL(ts_mg_coarse_solve(mg, mg->levels[0].b, mg->levels[0].x));
     return 0;
   }
   ts_mg_level *l = &mg->levels[i], *c = &mg->levels[i - 1];
@@ -120,6 +122,12 @@ static int setup_level(ts_mg mg, int i) {
   TS_CALL(ts_vec_create(mg->backend, n, p, &l->r));
   l->timing.level = mg->coarse + i;
   l->timing.dofs = n;
+  if (p != TS_DOUBLE && i < mg->n_levels - 1) {
+    TS_CALL(disc->create_operator(mg, i, TS_DOUBLE, &l->Ad));
+    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->bd));
+    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->xd));
+    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->rd));
+  }
   if (i == 0) return 0;
   TS_CALL(disc->create_transfer(mg, i));
   TS_CALL(disc->create_smoother(mg, i));
@@ -225,6 +233,10 @@ int ts_mg_destroy(ts_mg *mg) {
     ts_vec_destroy(&l->b);
     ts_vec_destroy(&l->x);
     ts_vec_destroy(&l->r);
+    ts_vec_destroy(&l->bd);
+    ts_vec_destroy(&l->xd);
+    ts_vec_destroy(&l->rd);
+    ts_operator_destroy(&l->Ad);
     ts_operator_destroy(&l->A);
     ts_dofs_destroy(&l->dofs);
     ts_dofs_destroy(&l->pressure_dofs);
