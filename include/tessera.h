@@ -390,9 +390,11 @@ int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
  *  section 3) on levels options->coarse_level..finest_level of mesh: per level RT_k and
  *  DGQ_k DoF handlers, the Stokes operator in the options' precision, the transfer of
  *  doc/stokes.md section 5, the vertex-patch smoother with the options' local solver
- *  (section 7), and GMRES without restart in double as the exact solve of the singular
- *  coarse system.  The V-cycle output has its pressure mean removed (section 6), so the
- *  preconditioner suits GMRES on the singular consistent system.  Mixed precision applies
+ *  (section 7), and as the exact solve of the singular coarse system the LU factorization
+ *  (on the host, in double) of the assembled coarse matrix bordered by the constant
+ *  pressure (section 9; at most 8000 coarse DoFs).  The V-cycle output has its pressure
+ *  mean removed (section 6), so the preconditioner suits GMRES on the singular consistent
+ *  system.  Mixed precision applies
  *  as for the Laplacian: with options->precision = TS_SINGLE the whole V-cycle runs in
  *  single precision and the outer iteration in double (paper 000, section 4.3).
  *  @param backend       the backend (needs stokes_apply, field_transfer and
