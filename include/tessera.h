@@ -335,11 +335,13 @@ const double *ts_solver_history(ts_solver solver, int *count);
 
 /* ---------------------------------------------------------------- geometric multigrid */
 
-/** Geometric multigrid for the Q_k Laplacian on the levels of a box mesh (paper 002,
- *  section 2.1): one DoF handler and one matrix-free Laplacian per level, prolongation by
- *  embedding of the coarse Q_k space, restriction as its transpose, the V-cycle of
- *  Algorithm 2.1 with one pre- and one post-smoothing step and an exact coarse solve, full
- *  multigrid (Algorithm 2.2), and the V-cycle as a preconditioner for CG and GMRES. */
+/** Geometric multigrid on the levels of a box mesh, for the Q_k Laplacian (paper 002,
+ *  section 2.1; ts_mg_create) and for the Stokes system of RT_k x DGQ_k (paper 000,
+ *  section 3; ts_mg_create_stokes): per level the DoF handler(s) and the matrix-free
+ *  system operator, prolongation by embedding of the coarse space, restriction as its
+ *  transpose, the V-cycle of Algorithm 2.1 with one pre- and one post-smoothing step and an
+ *  exact coarse solve, full multigrid (Algorithm 2.2), and the V-cycle as a preconditioner
+ *  for CG (Laplace) and GMRES. */
 typedef struct ts_mg_s *ts_mg;
 
 /** Smoothers of the V-cycle. */
@@ -355,7 +357,13 @@ typedef struct ts_mg_options {
   int chebyshev_degree;          /**< Chebyshev: matrix-vector products per step, 1..20 (3) */
   ts_precision precision;        /**< precision of the V-cycle levels: TS_DOUBLE, or TS_SINGLE
                                       for mixed precision (outer iteration in double) */
-  int coarse_level;              /**< the coarsest level of the hierarchy (0) */
+  int coarse_level;              /**< the coarsest level of the hierarchy (0; Stokes on a
+                                      1-cell mesh: at least 1) */
+  ts_stokes_patch_solver stokes_solver; /**< Stokes: the local solver of the vertex-patch
+                                      smoother, TS_STOKES_PATCH_SCHUR (default) or
+                                      TS_STOKES_PATCH_DIRECT */
+  double stokes_penalty;         /**< Stokes: the penalty factor eta > 0 of the interior
+                                      penalty form (TS_STOKES_DEFAULT_PENALTY) */
 } ts_mg_options;
 
 /** Time spent on one level of the hierarchy since creation or the last reset. */
@@ -378,11 +386,40 @@ int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type);
  *  precision, transfers, smoothers, and the double-precision finest-level Laplacian. */
 int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
                  const ts_mg_options *options, ts_mg *mg);
+/** @brief The hierarchy for the Stokes system of RT_k x DGQ_k (doc/stokes.md; paper 000,
+ *  section 3) on levels options->coarse_level..finest_level of mesh: per level RT_k and
+ *  DGQ_k DoF handlers, the Stokes operator in the options' precision, the transfer of
+ *  doc/stokes.md section 5, the vertex-patch smoother with the options' local solver
+ *  (section 7), and as the exact solve of the singular coarse system the LU factorization
+ *  (on the host, in double) of the assembled coarse matrix bordered by the constant
+ *  pressure (section 9; at most 8000 coarse DoFs).  The V-cycle output has its pressure
+ *  mean removed (section 6), so the preconditioner suits GMRES on the singular consistent
+ *  system.  Mixed precision applies
+ *  as for the Laplacian: with options->precision = TS_SINGLE the whole V-cycle runs in
+ *  single precision and the outer iteration in double (paper 000, section 4.3).
+ *  @param backend       the backend (needs stokes_apply, field_transfer and
+ *                       stokes_patch_smooth)
+ *  @param mesh          the box mesh (borrowed: it must outlive mg)
+ *  @param degree        k of RT_k x DGQ_k, 0..TS_MAX_DEGREE-1
+ *  @param finest_level  the finest level, options->coarse_level..the mesh's finest
+ *  @param options       NULL for the defaults; the smoother, variant and Chebyshev fields
+ *                       are not used
+ *  @param mg            the new hierarchy
+ *  @return 0, TS_ERR_ARG naming the field, value and what is allowed (also when the coarse
+ *          level has a single cell in some direction: the coarse level needs an interior
+ *          vertex in every direction, so a 1-cell mesh needs coarse_level >= 1),
+ *          TS_ERR_UNSUPPORTED (a kernel missing), TS_ERR_MEMORY, TS_ERR_LAPACK */
+int ts_mg_create_stokes(ts_backend backend, ts_mesh mesh, int degree, int finest_level,
+                        const ts_mg_options *options, ts_mg *mg);
 int ts_mg_destroy(ts_mg *mg);
-/** @brief The finest level's DoF handler (borrowed). */
+/** @brief The finest level's DoF handler (borrowed): Q_k, or the velocity RT_k for Stokes. */
 ts_dofs ts_mg_dofs(ts_mg mg);
-/** @brief The finest level's Laplacian in double precision (borrowed): the system the
- *  preconditioner and ts_mg_fmg_solve are for. */
+/** @brief The finest level's pressure DGQ_k DoF handler of a Stokes hierarchy (borrowed;
+ *  NULL for the Laplacian).  Stokes vectors are [velocity; pressure]: ts_dofs_count of
+ *  ts_mg_dofs entries, then ts_dofs_count of these. */
+ts_dofs ts_mg_pressure_dofs(ts_mg mg);
+/** @brief The finest level's system operator in double precision (borrowed: the Laplacian,
+ *  or the Stokes operator): the system the preconditioner and ts_mg_fmg_solve are for. */
 ts_operator ts_mg_operator(ts_mg mg);
 /** @brief One V-cycle from a zero initial guess as an operator, P r = VCYCLE_L(A_L, 0, r),
  *  on double vectors of the finest level (borrowed; converts to and from the level
@@ -403,7 +440,8 @@ int ts_mg_prolongate(ts_mg mg, int level, ts_vec coarse, ts_vec fine);
 int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse);
 /** @brief The smoother of a level (borrowed; NULL on the coarsest level). */
 ts_smoother ts_mg_smoother(ts_mg mg, int level);
-/** @brief The Laplacian of a level in the level precision (borrowed). */
+/** @brief The system operator (Laplacian or Stokes) of a level in the level precision
+ *  (borrowed). */
 ts_operator ts_mg_level_operator(ts_mg mg, int level);
 /** @brief The coarsest level of the hierarchy. */
 int ts_mg_coarse_level(ts_mg mg);

@@ -33,14 +33,14 @@ static int nested_iteration(ts_mg mg, ts_vec b, ts_vec x) {
   for (int i = top; i > 0; --i) {
     ts_mg_level *l = &mg->levels[i];
     const double t0 = ts_wtime();
-    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 1, l->b, mg->levels[i - 1].b, 0));
+    TS_CALL(ts_mg_transfer(mg, i, 1, l->b, mg->levels[i - 1].b, 0));
     l->timing.transfer_seconds += ts_wtime() - t0;
   }
-  TS_CALL(ts_mg_coarse_solve(mg));
+  TS_CALL(ts_mg_coarse_solve(mg, mg->levels[0].b, mg->levels[0].x));
   for (int i = 1; i <= top; ++i) {
     ts_mg_level *l = &mg->levels[i];
     const double t0 = ts_wtime();
-    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 0, mg->levels[i - 1].x, l->x, 0));
+    TS_CALL(ts_mg_transfer(mg, i, 0, mg->levels[i - 1].x, l->x, 0));
     l->timing.transfer_seconds += ts_wtime() - t0;
     TS_CALL(ts_mg_vcycle(mg, i));
   }
@@ -55,26 +55,16 @@ static int nested_iteration_mixed(ts_mg mg, ts_vec b, ts_vec x) {
   for (int i = top; i > 0; --i) {
     ts_mg_level *l = &mg->levels[i];
     const double t0 = ts_wtime();
-    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 1, i == top ? b : l->bd,
-                              mg->levels[i - 1].bd, 0));
+    TS_CALL(ts_mg_transfer(mg, i, 1, i == top ? b : l->bd, mg->levels[i - 1].bd, 0));
     l->timing.transfer_seconds += ts_wtime() - t0;
   }
-  {
-    ts_mg_level *l = &mg->levels[0];
-    const double t0 = ts_wtime();
-    TS_CALL(ts_vec_copy(l->bd, mg->coarse_b));
-    TS_CALL(ts_vec_set(mg->coarse_x, 0.0));
-    TS_CALL(ts_solver_solve(mg->coarse_solver, mg->coarse_b, mg->coarse_x));
-    TS_CALL(ts_vec_copy(mg->coarse_x, l->xd));
-    l->timing.coarse_seconds += ts_wtime() - t0;
-    l->timing.smoothing_steps++;
-  }
+  TS_CALL(ts_mg_coarse_solve(mg, mg->levels[0].bd, mg->levels[0].xd));
   for (int i = 1; i <= top; ++i) {
     ts_mg_level *l = &mg->levels[i];
     ts_vec bi = i == top ? b : l->bd, xi = i == top ? x : l->xd, ri = i == top ? mg->r : l->rd;
     ts_operator Ai = i == top ? mg->A : l->Ad;
     double t0 = ts_wtime();
-    TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 0, mg->levels[i - 1].xd, xi, 0));
+    TS_CALL(ts_mg_transfer(mg, i, 0, mg->levels[i - 1].xd, xi, 0));
     l->timing.transfer_seconds += ts_wtime() - t0;
     t0 = ts_wtime();
     TS_CALL(ts_operator_apply(Ai, xi, ri));

@@ -1,4 +1,8 @@
-/* mg-impl.h -- the multigrid hierarchy shared by the files of lib/mg (private). */
+/* mg-impl.h -- the multigrid hierarchy shared by the files of lib/mg (private).  One
+ * hierarchy and one V-cycle serve every discretization; what differs (DoF handlers, level
+ * operator, smoother, transfer, coarse solver, post-processing of the V-cycle output) comes
+ * from a ts_mg_discretization table: mg-laplace.c (Q_k Laplacian, paper 002) and
+ * mg-stokes.c (RT_k x DGQ_k Stokes, paper 000 section 3). */
 #ifndef TESSERA_MG_IMPL_H
 #define TESSERA_MG_IMPL_H
 
@@ -34,42 +38,89 @@ int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *pl
 
 /** One level of the hierarchy; vectors and operator in the V-cycle precision. */
 typedef struct ts_mg_level {
-  ts_dofs dofs;
+  ts_dofs dofs;                   /* Q_k, or the velocity RT_k of Stokes */
+  ts_dofs pressure_dofs;          /* Stokes: DGQ_k; NULL otherwise */
   ts_operator A;
   ts_smoother smoother;           /* NULL on the coarsest level */
-  ts_transfer_plan transfer;      /* from the next coarser level (not on the coarsest) */
-  double interpolation[TS_TRANSFER_1D_SIZE];
+  void *transfer;                 /* from the next coarser level (not on the coarsest): one
+                                     ts_calloc block (plan and its 1D matrices) that the
+                                     discretization fills and applies */
   ts_vec b, x, r;                 /* right side, iterate, residual */
-  /* under mixed precision, below the finest level: the level's Laplacian and right side,
+  /* under mixed precision, below the finest level: the level's operator and right side,
    * iterate and residual in double, for the nested iteration of full multigrid (fmg.c) */
   ts_operator Ad;
   ts_vec bd, xd, rd;
   ts_mg_level_timing timing;
 } ts_mg_level;
 
+/** What a discretization supplies to the hierarchy; hierarchy level i is mesh level
+ *  mg->coarse + i.  Functions fill mg->levels[i] fields and return an error code. */
+typedef struct ts_mg_discretization {
+  const char *name;
+  /* levels[i].dofs (and .pressure_dofs) */
+  int (*create_dofs)(ts_mg mg, int i);
+  /* the system operator of level i in precision p (the level's own, and the double ones of
+   * the finest and the coarsest level) */
+  int (*create_operator)(ts_mg mg, int i, ts_precision p, ts_operator *A);
+  /* levels[i].smoother for levels[i].A, i >= 1 */
+  int (*create_smoother)(ts_mg mg, int i);
+  /* levels[i].transfer from level i-1, i >= 1 */
+  int (*create_transfer)(ts_mg mg, int i);
+  /* restrict_ = 0: out (level i) = P in (level i-1), += with add; 1: out (level i-1) = P^T in */
+  int (*transfer_apply)(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
+  /* the exact coarse solve: a Krylov solver of this type and tolerance, unless
+   * create_coarse_inverse is given: then the operator it makes (double) applies A_0^{-1} */
+  ts_solver_type coarse_solver;
+  double coarse_rtol;
+  int (*create_coarse_inverse)(ts_mg mg, ts_operator A0, ts_operator *inverse);
+  /* NULL, or post-process the V-cycle output (double, finest level) */
+  int (*postprocess)(ts_mg mg, ts_vec x);
+  /* NULL, or free the discretization data (mg->discretization_data) */
+  void (*destroy)(void *data);
+} ts_mg_discretization;
+
 struct ts_mg_s {
   ts_backend backend;             /* borrowed */
   ts_mesh mesh;                   /* borrowed */
-  ts_fe fe;                       /* borrowed */
+  ts_fe fe;                       /* borrowed (Laplace) or owned by discretization_data */
+  const ts_mg_discretization *discretization;
+  void *discretization_data;      /* owned; freed by discretization->destroy */
   ts_mg_options options;
   int coarse, finest, n_levels;
   ts_mg_level levels[TS_MG_MAX_LEVELS]; /* levels[i] is mesh level coarse + i */
-  ts_operator A;                  /* finest Laplacian in double (owned unless borrowed) */
+  ts_operator A;                  /* finest system operator in double (owned unless borrowed) */
   int own_A;
   ts_operator preconditioner;     /* the V-cycle as an operator on double vectors */
   ts_vec r, e;                    /* finest level, double: outer residual and correction */
   /* exact coarse solve, in double */
   ts_operator coarse_A;
   int own_coarse_A;
-  ts_solver coarse_solver;
+  ts_solver coarse_solver;        /* NULL with a coarse_inverse */
+  ts_operator coarse_inverse;     /* NULL with a coarse_solver */
   ts_vec coarse_b, coarse_x;
   ts_monitor_fn monitor;
   void *monitor_ctx;
 };
 
+/** Check the options common to every discretization (levels, precision). */
+int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o);
+/** Build the hierarchy on levels options->coarse_level..finest of mesh for a
+ *  discretization (data: its discretization_data, owned by mg from here on, also on error;
+ *  fe stored in mg->fe). */
+int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest,
+                           const ts_mg_options *options, const ts_mg_discretization *disc,
+                           void *data, ts_mg *mg);
+/** A_0^{-1} by LU of the assembled matrix of A (double, at most 8000 rows, on the host);
+ *  with null_vector (host, A->n values) z, A is singular by z (A z = 0, A^T z = 0) and the
+ *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z
+ *  (coarse-dense.c). */
+int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse);
+/** The transfer between hierarchy levels i-1 and i (see ts_mg_discretization). */
+int ts_mg_transfer(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
 /** The V-cycle (Algorithm 2.1) on hierarchy level i: improves levels[i].x for levels[i].b. */
 int ts_mg_vcycle(ts_mg mg, int i);
-/** x_0 = A_0^{-1} b_0 on the coarsest level (CG in double to a tight tolerance). */
-int ts_mg_coarse_solve(ts_mg mg);
+/** x = A_0^{-1} b on the coarsest level (b and x of the coarse size, any precision), in
+ *  double (a Krylov solver to a tight tolerance, or the discretization's coarse inverse). */
+int ts_mg_coarse_solve(ts_mg mg, ts_vec b, ts_vec x);
 
 #endif

@@ -1,16 +1,16 @@
-/* mg.c -- the geometric multigrid hierarchy for the Q_k Laplacian on a box (paper 002,
- * section 2.1): one DoF handler, Laplacian, transfer plan, smoother and three work vectors
- * per level; the V-cycle of Algorithm 2.1 (one pre- and one post-smoothing step, exact
- * coarse solve) and the V-cycle as a preconditioner operator.  Under mixed precision
- * (options.precision = TS_SINGLE) every level lives in single precision and the
- * preconditioner converts at entry and exit (section 4.2); the finest double Laplacian is
- * kept for the outer iteration (and, for the nested iteration of full multigrid, every
- * coarser level's Laplacian with a right side, iterate and residual in double: 1/7 of the
- * finest level's size in all).  Full multigrid is in fmg.c. */
+/* mg.c -- the geometric multigrid hierarchy on a box (paper 002, section 2.1; paper 000,
+ * section 3): per level the DoF handler(s), system operator, transfer, smoother and three
+ * work vectors, all supplied by a discretization table (mg-impl.h; mg-laplace.c for the
+ * Q_k Laplacian, mg-stokes.c for Stokes); the V-cycle of Algorithm 2.1 (one pre- and one
+ * post-smoothing step, exact coarse solve) and the V-cycle as a preconditioner operator.
+ * Under mixed precision (options.precision = TS_SINGLE) every level lives in single
+ * precision and the preconditioner converts at entry and exit (paper 002 section 4.2,
+ * paper 000 section 4.3); the finest double operator is kept for the outer iteration (and,
+ * for the nested iteration of full multigrid, every coarser level's operator with a right
+ * side, iterate and residual in double: 1/7 of the finest level's size in all).
+ * Full multigrid is in fmg.c. */
 #include <string.h>
 #include "mg-impl.h"
-
-#define COARSE_RTOL 1e-13
 
 void ts_mg_options_default(ts_mg_options *o) {
   memset(o, 0, sizeof *o);
@@ -19,6 +19,8 @@ void ts_mg_options_default(ts_mg_options *o) {
   o->chebyshev_degree = 3;
   o->precision = TS_DOUBLE;
   o->coarse_level = 0;
+  o->stokes_solver = TS_STOKES_PATCH_SCHUR;
+  o->stokes_penalty = TS_STOKES_DEFAULT_PENALTY;
 }
 
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
@@ -31,13 +33,17 @@ int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
 
 /* ---------------------------------------------------------------- coarse solve */
 
-int ts_mg_coarse_solve(ts_mg mg) {
+int ts_mg_coarse_solve(ts_mg mg, ts_vec b, ts_vec x) {
   ts_mg_level *l = &mg->levels[0];
   const double t0 = ts_wtime();
-  TS_CALL(ts_vec_copy(l->b, mg->coarse_b));
-  TS_CALL(ts_vec_set(mg->coarse_x, 0.0));
-  TS_CALL(ts_solver_solve(mg->coarse_solver, mg->coarse_b, mg->coarse_x));
-  TS_CALL(ts_vec_copy(mg->coarse_x, l->x));
+  TS_CALL(ts_vec_copy(b, mg->coarse_b));
+  if (mg->coarse_inverse) {
+    TS_CALL(ts_operator_apply(mg->coarse_inverse, mg->coarse_b, mg->coarse_x));
+  } else {
+    TS_CALL(ts_vec_set(mg->coarse_x, 0.0));
+    TS_CALL(ts_solver_solve(mg->coarse_solver, mg->coarse_b, mg->coarse_x));
+  }
+  TS_CALL(ts_vec_copy(mg->coarse_x, x));
   l->timing.coarse_seconds += ts_wtime() - t0;
   l->timing.smoothing_steps++;
   return 0;
@@ -45,9 +51,14 @@ int ts_mg_coarse_solve(ts_mg mg) {
 
 /* ---------------------------------------------------------------- V-cycle */
 
+int ts_mg_transfer(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add) {
+  TS_CALL(mg->discretization->transfer_apply(mg, i, restrict_, in, out, add));
+  return 0;
+}
+
 int ts_mg_vcycle(ts_mg mg, int i) {
   if (i == 0) {
-    TS_CALL(ts_mg_coarse_solve(mg));
+    TS_CALL(ts_mg_coarse_solve(mg, mg->levels[0].b, mg->levels[0].x));
     return 0;
   }
   ts_mg_level *l = &mg->levels[i], *c = &mg->levels[i - 1];
@@ -57,7 +68,7 @@ int ts_mg_vcycle(ts_mg mg, int i) {
   TS_CALL(ts_operator_apply(l->A, l->x, l->r));                /* r = b - A x */
   TS_CALL(ts_vec_axpby(1.0, l->b, -1.0, l->r));
   double t2 = ts_wtime();
-  TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 1, l->r, c->b, 0)); /* coarsen */
+  TS_CALL(ts_mg_transfer(mg, i, 1, l->r, c->b, 0));          /* coarsen */
   TS_CALL(ts_vec_set(c->x, 0.0));
   double t3 = ts_wtime();
   l->timing.smooth_seconds += t1 - t0;
@@ -65,7 +76,7 @@ int ts_mg_vcycle(ts_mg mg, int i) {
   l->timing.transfer_seconds += t3 - t2;
   TS_CALL(ts_mg_vcycle(mg, i - 1));
   t0 = ts_wtime();
-  TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 0, c->x, l->x, 1)); /* x += P x_c */
+  TS_CALL(ts_mg_transfer(mg, i, 0, c->x, l->x, 1));          /* x += P x_c */
   t1 = ts_wtime();
   TS_CALL(ts_smoother_apply(l->smoother, l->b, l->x));         /* post-smoothing */
   t2 = ts_wtime();
@@ -77,19 +88,18 @@ int ts_mg_vcycle(ts_mg mg, int i) {
 
 /* ---------------------------------------------------------------- the preconditioner */
 
-/* y = VCYCLE(A, 0, x) (add: y += ...), x and y double vectors of the finest level */
+/* y = VCYCLE(A, 0, x) (add: y += ...), x and y double vectors of the finest level; the
+ * discretization's post-processing (Stokes: pressure mean removed) applies to the output */
 static int vcycle_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   ts_mg mg = op->data;
   ts_mg_level *l = &mg->levels[mg->n_levels - 1];
   TS_CALL(ts_vec_copy(x, l->b));
   TS_CALL(ts_vec_set(l->x, 0.0));
   TS_CALL(ts_mg_vcycle(mg, mg->n_levels - 1));
-  if (!add) {
-    TS_CALL(ts_vec_copy(l->x, y));
-  } else {
-    TS_CALL(ts_vec_copy(l->x, mg->e));
-    TS_CALL(ts_vec_axpby(1.0, mg->e, 1.0, y));
-  }
+  ts_vec out = add ? mg->e : y;
+  TS_CALL(ts_vec_copy(l->x, out));
+  if (mg->discretization->postprocess) TS_CALL(mg->discretization->postprocess(mg, out));
+  if (add) TS_CALL(ts_vec_axpby(1.0, mg->e, 1.0, y));
   return 0;
 }
 
@@ -101,58 +111,59 @@ static const ts_operator_ops vcycle_ops = {
 /* ---------------------------------------------------------------- setup */
 
 static int setup_level(ts_mg mg, int i) {
+  const ts_mg_discretization *disc = mg->discretization;
   ts_mg_level *l = &mg->levels[i];
-  const ts_mg_options *o = &mg->options;
-  const int level = mg->coarse + i;
-  TS_CALL(ts_dofs_create(mg->mesh, mg->fe, level, &l->dofs));
-  const int64_t n = ts_dofs_count(l->dofs);
-  TS_CALL(ts_operator_create_laplace(mg->backend, l->dofs, o->precision, &l->A));
-  TS_CALL(ts_vec_create(mg->backend, n, o->precision, &l->b));
-  TS_CALL(ts_vec_create(mg->backend, n, o->precision, &l->x));
-  TS_CALL(ts_vec_create(mg->backend, n, o->precision, &l->r));
-  l->timing.level = level;
+  const ts_precision p = mg->options.precision;
+  TS_CALL(disc->create_dofs(mg, i));
+  TS_CALL(disc->create_operator(mg, i, p, &l->A));
+  const int64_t n = l->A->n;
+  TS_CALL(ts_vec_create(mg->backend, n, p, &l->b));
+  TS_CALL(ts_vec_create(mg->backend, n, p, &l->x));
+  TS_CALL(ts_vec_create(mg->backend, n, p, &l->r));
+  l->timing.level = mg->coarse + i;
   l->timing.dofs = n;
-  if (o->precision != TS_DOUBLE && i < mg->n_levels - 1) {
-    TS_CALL(ts_operator_create_laplace(mg->backend, l->dofs, TS_DOUBLE, &l->Ad));
+  if (p != TS_DOUBLE && i < mg->n_levels - 1) {
+    TS_CALL(disc->create_operator(mg, i, TS_DOUBLE, &l->Ad));
     TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->bd));
     TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->xd));
     TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->rd));
   }
   if (i == 0) return 0;
-  TS_CALL(ts_transfer_plan_init(mg->levels[i - 1].dofs, l->dofs, &l->transfer, l->interpolation));
-  if (!mg->backend->ops.transfer)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'", mg->backend->name);
-  if (o->smoother == TS_MG_SMOOTHER_CHEBYSHEV)
-    TS_CALL(ts_smoother_create_chebyshev(l->A, o->chebyshev_degree, &l->smoother));
-  else
-    TS_CALL(ts_smoother_create_vertex_patch(l->A, l->dofs, o->variant, &l->smoother));
+  TS_CALL(disc->create_transfer(mg, i));
+  TS_CALL(disc->create_smoother(mg, i));
   return 0;
 }
 
-static int setup_coarse_solver(ts_mg mg) {
-  ts_mg_level *l = &mg->levels[0];
-  const int64_t n = ts_dofs_count(l->dofs);
+/* The double-precision operator of level i: the level's own in double precision, else a new
+ * one (*own = 1). */
+static int double_operator(ts_mg mg, int i, ts_operator *A, int *own) {
   if (mg->options.precision == TS_DOUBLE) {
-    mg->coarse_A = l->A;
-  } else {
-    TS_CALL(ts_operator_create_laplace(mg->backend, l->dofs, TS_DOUBLE, &mg->coarse_A));
-    mg->own_coarse_A = 1;
+    *A = mg->levels[i].A;
+    return 0;
   }
+  TS_CALL(mg->discretization->create_operator(mg, i, TS_DOUBLE, A));
+  *own = 1;
+  return 0;
+}
+
+/* The exact coarse solve in double: the discretization's coarse inverse, or a Krylov solver */
+static int setup_coarse_solver(ts_mg mg) {
+  const ts_mg_discretization *disc = mg->discretization;
+  TS_CALL(double_operator(mg, 0, &mg->coarse_A, &mg->own_coarse_A));
+  const int64_t n = mg->coarse_A->n;
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->coarse_b));
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->coarse_x));
-  TS_CALL(ts_solver_create(TS_SOLVER_CG, &mg->coarse_solver));
+  if (disc->create_coarse_inverse) {
+    TS_CALL(disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
+    return 0;
+  }
+  TS_CALL(ts_solver_create(disc->coarse_solver, &mg->coarse_solver));
   TS_CALL(ts_solver_set_operator(mg->coarse_solver, mg->coarse_A));
-  TS_CALL(ts_solver_set_tolerances(mg->coarse_solver, COARSE_RTOL, (int)(10 * n + 100)));
+  TS_CALL(ts_solver_set_tolerances(mg->coarse_solver, disc->coarse_rtol, (int)(10 * n + 100)));
   return 0;
 }
 
-static int check_options(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options *o) {
-  TS_CHECK_ARG(o->smoother == TS_MG_SMOOTHER_VERTEX_PATCH || o->smoother == TS_MG_SMOOTHER_CHEBYSHEV,
-               "multigrid: smoother %d unknown, allowed vertex-patch or chebyshev", (int)o->smoother);
-  TS_CHECK_ARG(o->variant == TS_PATCH_SEPARATE || o->variant == TS_PATCH_FUSED,
-               "multigrid: patch variant %d unknown, allowed separate or fused", (int)o->variant);
-  TS_CHECK_ARG(o->chebyshev_degree >= 1 && o->chebyshev_degree <= 20,
-               "multigrid: Chebyshev degree %d, allowed 1..20", o->chebyshev_degree);
+int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o) {
   TS_CHECK_ARG(o->precision == TS_DOUBLE || o->precision == TS_SINGLE,
                "multigrid: precision %d unknown, allowed double or single (mixed)", (int)o->precision);
   TS_CHECK_ARG(finest >= 0 && finest <= ts_mesh_finest_level(mesh),
@@ -162,47 +173,39 @@ static int check_options(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options
                "multigrid: coarse level %d, allowed 0..%d (the finest level)", o->coarse_level, finest);
   TS_CHECK_ARG(finest - o->coarse_level < TS_MG_MAX_LEVELS, "multigrid: %d levels, at most %d",
                finest - o->coarse_level + 1, TS_MG_MAX_LEVELS);
-  TS_CHECK_ARG(fe->family == TS_FE_Q, "multigrid: only Q_k elements are supported");
-  TS_CHECK_ARG(fe->dim == ts_mesh_dim(mesh), "multigrid: %dD element on a %dD mesh", fe->dim,
-               ts_mesh_dim(mesh));
   return 0;
 }
 
 static int mg_setup(ts_mg mg) {
   for (int i = 0; i < mg->n_levels; ++i) TS_CALL(setup_level(mg, i));
   TS_CALL(setup_coarse_solver(mg));
-  ts_mg_level *fine = &mg->levels[mg->n_levels - 1];
-  const int64_t n = ts_dofs_count(fine->dofs);
-  if (mg->options.precision == TS_DOUBLE) {
-    mg->A = fine->A;
-  } else {
-    TS_CALL(ts_operator_create_laplace(mg->backend, fine->dofs, TS_DOUBLE, &mg->A));
-    mg->own_A = 1;
-  }
+  TS_CALL(double_operator(mg, mg->n_levels - 1, &mg->A, &mg->own_A));
+  const int64_t n = mg->A->n;
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->r));
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->e));
   TS_CALL(ts_operator_create_shell(mg->backend, &vcycle_ops, n, TS_DOUBLE, mg, &mg->preconditioner));
   return 0;
 }
 
-int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
-                 const ts_mg_options *options, ts_mg *mg) {
-  TS_CHECK_ARG(backend && mesh && fe && mg, "ts_mg_create: NULL argument");
-  *mg = NULL;
-  ts_mg_options o;
-  if (options) o = *options;
-  else ts_mg_options_default(&o);
-  TS_CALL(check_options(mesh, fe, finest_level, &o));
+int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest,
+                           const ts_mg_options *options, const ts_mg_discretization *disc,
+                           void *data, ts_mg *mg) {
   ts_mg m;
-  TS_CALL(ts_calloc(1, sizeof *m, "multigrid hierarchy", &m));
+  int ierr = ts_calloc(1, sizeof *m, "multigrid hierarchy", &m);
+  if (ierr) {
+    if (disc->destroy) disc->destroy(data);
+    return ierr;
+  }
   m->backend = backend;
   m->mesh = mesh;
   m->fe = fe;
-  m->options = o;
-  m->coarse = o.coarse_level;
-  m->finest = finest_level;
-  m->n_levels = finest_level - o.coarse_level + 1;
-  const int ierr = mg_setup(m);
+  m->discretization = disc;
+  m->discretization_data = data;
+  m->options = *options;
+  m->coarse = options->coarse_level;
+  m->finest = finest;
+  m->n_levels = finest - options->coarse_level + 1;
+  ierr = mg_setup(m);
   if (ierr) {
     ts_mg_destroy(&m);
     return ts_error_trace(ierr, __FILE__, __LINE__, "multigrid setup");
@@ -219,12 +222,14 @@ int ts_mg_destroy(ts_mg *mg) {
   ts_vec_destroy(&m->e);
   if (m->own_A) ts_operator_destroy(&m->A);
   ts_solver_destroy(&m->coarse_solver);
+  ts_operator_destroy(&m->coarse_inverse);
   ts_vec_destroy(&m->coarse_b);
   ts_vec_destroy(&m->coarse_x);
   if (m->own_coarse_A) ts_operator_destroy(&m->coarse_A);
   for (int i = m->n_levels - 1; i >= 0; --i) {
     ts_mg_level *l = &m->levels[i];
     ts_smoother_destroy(&l->smoother);
+    ts_free(&l->transfer);
     ts_vec_destroy(&l->b);
     ts_vec_destroy(&l->x);
     ts_vec_destroy(&l->r);
@@ -234,7 +239,9 @@ int ts_mg_destroy(ts_mg *mg) {
     ts_operator_destroy(&l->Ad);
     ts_operator_destroy(&l->A);
     ts_dofs_destroy(&l->dofs);
+    ts_dofs_destroy(&l->pressure_dofs);
   }
+  if (m->discretization->destroy) m->discretization->destroy(m->discretization_data);
   ts_free(mg);
   return 0;
 }
@@ -242,6 +249,9 @@ int ts_mg_destroy(ts_mg *mg) {
 /* ---------------------------------------------------------------- queries */
 
 ts_dofs ts_mg_dofs(ts_mg mg) { return mg ? mg->levels[mg->n_levels - 1].dofs : NULL; }
+ts_dofs ts_mg_pressure_dofs(ts_mg mg) {
+  return mg ? mg->levels[mg->n_levels - 1].pressure_dofs : NULL;
+}
 ts_operator ts_mg_operator(ts_mg mg) { return mg ? mg->A : NULL; }
 ts_operator ts_mg_preconditioner(ts_mg mg) { return mg ? mg->preconditioner : NULL; }
 int ts_mg_coarse_level(ts_mg mg) { return mg ? mg->coarse : -1; }
@@ -266,15 +276,13 @@ ts_operator ts_mg_level_operator(ts_mg mg, int level) {
 
 int ts_mg_prolongate(ts_mg mg, int level, ts_vec coarse, ts_vec fine) {
   TS_CALL(level_index(mg, level, "ts_mg_prolongate", 1));
-  ts_mg_level *l = &mg->levels[level - mg->coarse];
-  TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 0, coarse, fine, 0));
+  TS_CALL(ts_mg_transfer(mg, level - mg->coarse, 0, coarse, fine, 0));
   return 0;
 }
 
 int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse) {
   TS_CALL(level_index(mg, level, "ts_mg_restrict", 1));
-  ts_mg_level *l = &mg->levels[level - mg->coarse];
-  TS_CALL(ts_transfer_apply(mg->backend, &l->transfer, 1, fine, coarse, 0));
+  TS_CALL(ts_mg_transfer(mg, level - mg->coarse, 1, fine, coarse, 0));
   return 0;
 }
 

@@ -1,0 +1,107 @@
+/* coarse-dense.c -- an exact coarse solve by LU factorization of the assembled coarse
+ * matrix (LAPACK dgetrf/dgetrs on the host), for systems too indefinite for CG and too slow
+ * for unrestarted GMRES (paper 000, section 3: P_0^{-1} = Acal_0^{-1}).  The matrix is
+ * assembled column by column by applying the operator to unit vectors.  A system singular
+ * by one known vector z (Stokes: the constant pressure, null vector of Acal and of Acal^T,
+ * doc/stokes.md section 3) is solved through the bordered matrix [Acal z; z^T 0], which is
+ * then regular: for a right side b it returns the x with z^T x = 0 that solves
+ * Acal x = b - (z^T b / z^T z) z, the exact solution when b is consistent. */
+#include <string.h>
+#include "mg-impl.h"
+
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
+             const int *ipiv, double *b, const int *ldb, int *info);
+
+/* the largest coarse system the dense solve accepts (an n^2 matrix on the host) */
+#define COARSE_DENSE_MAX 8000
+
+typedef struct dense_inverse {
+  int n, m;                     /* operator size, bordered size (n or n + 1) */
+  double *lu;                   /* m x m, column-major, LU factors */
+  int *pivots;
+  double *work;                 /* m */
+} dense_inverse;
+
+/* columns j of the operator's matrix into lu (leading dimension m) */
+static int assemble(ts_operator A, dense_inverse *d) {
+  const int n = d->n;
+  ts_vec e, col;
+  TS_CALL(ts_vec_create(A->backend, n, TS_DOUBLE, &e));
+  int ierr = ts_vec_create(A->backend, n, TS_DOUBLE, &col);
+  for (int j = 0; j < n && !ierr; ++j) {
+    memset(d->work, 0, (size_t)n * sizeof *d->work);
+    d->work[j] = 1.0;
+    ierr = ts_vec_set_from_host(e, d->work);
+    if (!ierr) ierr = ts_operator_apply(A, e, col);
+    if (!ierr) ierr = ts_vec_get_to_host(col, d->lu + (size_t)j * d->m);
+  }
+  ts_vec_destroy(&e);
+  ts_vec_destroy(&col);
+  return ierr;
+}
+
+/* the border [z; z^T 0] of the bordered matrix */
+static void border(dense_inverse *d, const double *z) {
+  const int n = d->n, m = d->m;
+  for (int i = 0; i < n; ++i) {
+    d->lu[(size_t)n * m + i] = z[i];   /* last column */
+    d->lu[(size_t)i * m + n] = z[i];   /* last row */
+  }
+  d->lu[(size_t)n * m + n] = 0.0;
+}
+
+static int dense_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  dense_inverse *d = op->data;
+  TS_CHECK_ARG(!add, "dense coarse solve: y += A^{-1} x is not provided");
+  TS_CALL(ts_vec_get_to_host(x, d->work));
+  if (d->m > d->n) d->work[d->n] = 0.0;
+  int one = 1, info = 0;
+  dgetrs_("N", &d->m, &one, d->lu, &d->m, d->pivots, d->work, &d->m, &info);
+  if (info) return TS_ERROR(TS_ERR_LAPACK, "dgetrs failed for the %dx%d coarse matrix: info = %d",
+                            d->m, d->m, info);
+  TS_CALL(ts_vec_set_from_host(y, d->work));
+  return 0;
+}
+
+static void dense_destroy(ts_operator op) {
+  dense_inverse *d = op->data;
+  if (!d) return;
+  ts_free(&d->lu);
+  ts_free(&d->pivots);
+  ts_free(&d->work);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops dense_inverse_ops = {
+    .name = "dense-inverse",
+    .apply = dense_apply,
+    .destroy = dense_destroy,
+};
+
+int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse) {
+  TS_CHECK_ARG(A->precision == TS_DOUBLE, "dense coarse solve: the operator must be double");
+  TS_CHECK_ARG(A->n <= COARSE_DENSE_MAX, "dense coarse solve: %lld coarse DoFs, at most %d: "
+               "choose a coarser coarse_level", (long long)A->n, COARSE_DENSE_MAX);
+  dense_inverse *d;
+  TS_CALL(ts_calloc(1, sizeof *d, "dense coarse solve", &d));
+  const int ierr = ts_operator_create_shell(A->backend, &dense_inverse_ops, A->n, TS_DOUBLE, d,
+                                            inverse);
+  if (ierr) {
+    ts_free(&d);
+    return ierr;
+  }
+  d->n = (int)A->n;
+  d->m = d->n + (null_vector ? 1 : 0);
+  TS_CALL(ts_calloc((size_t)d->m * d->m, sizeof *d->lu, "dense coarse matrix", &d->lu));
+  TS_CALL(ts_calloc((size_t)d->m, sizeof *d->pivots, "dense coarse pivots", &d->pivots));
+  TS_CALL(ts_calloc((size_t)d->m, sizeof *d->work, "dense coarse work vector", &d->work));
+  TS_CALL(assemble(A, d));
+  if (null_vector) border(d, null_vector);
+  int info = 0;
+  dgetrf_(&d->m, &d->m, d->lu, &d->m, d->pivots, &info);
+  if (info)
+    return TS_ERROR(TS_ERR_LAPACK, "dgetrf: the %dx%d coarse matrix is singular (info = %d)",
+                    d->m, d->m, info);
+  return 0;
+}
