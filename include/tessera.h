@@ -556,8 +556,9 @@ typedef struct ts_level_report {
   int64_t dofs;
   int iterations;
   double relative_residual;
-  double l2_error, h1_error;
+  double l2_error, h1_error;     /* Poisson: L2 and H1-seminorm; Stokes: velocity L2 (h1: 0) */
   double l2_rate, h1_rate;      /* log2 of the error ratio to the previous level; 0 on the first */
+  double pressure_l2_error, pressure_l2_rate; /* Stokes: pressure L2 (zero mean) */
   double setup_seconds, solve_seconds;
 } ts_level_report;
 

@@ -38,6 +38,21 @@ struct ts_problem_s {
   int fmg;                      /* <solver type="fmg">: full multigrid */
   int use_mg;                   /* fmg, or <solver preconditioner="mg"> */
   ts_mg_options mg;             /* <multigrid ...> */
+  /* <stokes solution=... penalty=...> (family RT): paper 000 */
+  int stokes;
+  double penalty;               /* eta of doc/stokes.md section 3 */
+  int stokes_direct;            /* <multigrid local-solver="direct">: pseudo-inverse */
 };
+
+/* run.c: the iteration monitor that prints one line per iteration to log */
+typedef struct ts_problem_monitor {
+  FILE *log;
+  int level;
+} ts_problem_monitor;
+int ts_problem_print_iteration(void *ctx, int iteration, double relative_residual);
+
+/* run-stokes.c: ts_problem_solve for <stokes> problems, on the levels of the study */
+int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log,
+                            ts_report *report);
 
 #endif

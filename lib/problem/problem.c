@@ -711,24 +711,82 @@ static int get_list(xmlNodePtr element, const char *attr, double values[4], char
   return n > 4 ? 4 : n;
 }
 
-/* DoFs on the finest level: prod_d (cells_d 2^levels degree + 1); 0 if above MAX_DOFS. */
+/* DoFs on the finest level, 0 if above MAX_DOFS: Q_k: prod_d (cells_d 2^levels k + 1);
+ * RT_k x DGQ_k: an upper bound, (dim + 1) prod_d (cells_d 2^levels (k+1) + 1) (doc/stokes.md
+ * section 2: dim velocity components and the pressure, each at most that size). */
 static uint64_t finest_dofs(const struct ts_problem_s *p) {
-  uint64_t total = 1;
+  const uint64_t per_cell = p->stokes ? (uint64_t)p->degree + 1 : (uint64_t)p->degree;
+  uint64_t total = p->stokes ? (uint64_t)p->dim + 1 : 1;
   for (int d = 0; d < p->dim; d++) {
     uint64_t n = (uint64_t)p->coarse[d];
     for (int l = 0; l < p->levels; l++) {
       if (n > MAX_DOFS) return 0;
       n *= 2;
     }
-    if (n > MAX_DOFS / (uint64_t)p->degree) return 0;
-    n = n * (uint64_t)p->degree + 1;
+    if (n > MAX_DOFS / per_cell) return 0;
+    n = n * per_cell + 1;
     if (n > MAX_DOFS || total > MAX_DOFS / n) return 0;
     total *= n;
   }
   return total;
 }
 
+/* <element family>, <poisson> or <stokes>: which problem, and the degrees each family allows. */
+static int fill_equation(reader *r, struct ts_problem_s *p) {
+  char loc[1200], family[16] = "Q";
+  xmlNodePtr root = r->root, element = child_element(root, "element");
+  xmlNodePtr poisson = child_element(root, "poisson"), stokes = child_element(root, "stokes");
+  if (!poisson == !stokes) {
+    where(r, root, NULL, node_line(root), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <%s>: %s; exactly one of <poisson> (element family Q) and "
+                    "<stokes> (element family RT) is required", loc, ROOT_NAME,
+                    poisson ? "both <poisson> and <stokes> are given" : "neither <poisson> nor <stokes> is given");
+  }
+  get_text(element, "family", family, sizeof family);
+  p->stokes = stokes != NULL;
+  p->family = p->stokes ? TS_FE_RT : TS_FE_Q;
+  if (strcmp(family, p->stokes ? "RT" : "Q")) {
+    where(r, element, "family", node_line(element), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\"> with <%s>: allowed family=\"%s\"",
+                    loc, family, p->stokes ? "stokes" : "poisson", p->stokes ? "RT" : "Q");
+  }
+  const int lowest = p->stokes ? 0 : 1, highest = p->stokes ? TS_MAX_DEGREE - 1 : TS_MAX_DEGREE;
+  if (p->degree < lowest || p->degree > highest) {
+    where(r, element, "degree", node_line(element), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\" degree=\"%d\">: allowed %d..%d", loc,
+                    family, p->degree, lowest, highest);
+  }
+  if (p->stokes) {
+    get_text(stokes, "solution", p->solution, sizeof p->solution);
+    char word[64];
+    p->penalty = get_text(stokes, "penalty", word, sizeof word) ? strtod(word, NULL)
+                                                                : TS_STOKES_DEFAULT_PENALTY;
+  } else {
+    get_text(poisson, "solution", p->solution, sizeof p->solution);
+  }
+  return 0;
+}
+
 static const char *const direction_names[3] = {"x", "y", "z"};
+
+/* Stokes is solved by GMRES, preconditioned by the V-cycle (default) or not at all: the
+ * system is indefinite and nonsymmetric (doc/stokes.md section 3), and has no diagonal. */
+static int check_stokes_solver(reader *r, struct ts_problem_s *p, int has_preconditioner) {
+  char loc[1200];
+  xmlNodePtr solver = child_element(r->root, "solver");
+  if (p->solver != TS_SOLVER_GMRES || p->fmg) {
+    where(r, solver, "type", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"%s\"> with <stokes>: allowed type=\"gmres\" "
+                    "(the Stokes system is indefinite)", loc, p->fmg ? "fmg" : "cg");
+  }
+  if (!has_preconditioner) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
+  if (strcmp(p->preconditioner, "mg") && strcmp(p->preconditioner, "none")) {
+    where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver preconditioner=\"%s\"> with <stokes>: allowed \"mg\" "
+                    "or \"none\"", loc, p->preconditioner);
+  }
+  return 0;
+}
 
 /* <poisson rhs>, <solver type="fmg">, preconditioner="mg", <multigrid>;
  * the consistency the schema cannot check. */
@@ -736,8 +794,8 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   char loc[1200], word[64], pre[64] = "";
   xmlNodePtr root = r->root, poisson = child_element(root, "poisson");
   xmlNodePtr solver = child_element(root, "solver"), mg = child_element(root, "multigrid");
-  p->rhs_one = get_text(poisson, "rhs", word, sizeof word) && !strcmp(word, "one");
-  if (p->rhs_one != !strcmp(p->solution, "none")) {
+  p->rhs_one = poisson && get_text(poisson, "rhs", word, sizeof word) && !strcmp(word, "one");
+  if (poisson && p->rhs_one != !strcmp(p->solution, "none")) {
     where(r, poisson, p->rhs_one ? "rhs" : "solution", node_line(poisson), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" rhs=\"%s\">: allowed: rhs=\"one\" "
                     "with solution=\"none\" (f = 1, no exact solution), or a solution (%s) with "
@@ -752,6 +810,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                     "takes no preconditioner; allowed: leave it out or \"mg\"", loc, pre);
   }
   if (p->fmg) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
+  if (p->stokes) TS_CALL(check_stokes_solver(r, p, has_pre));
   p->use_mg = p->fmg || !strcmp(p->preconditioner, "mg");
   if (p->use_mg && p->precision != TS_DOUBLE) {
     where(r, solver, "precision", node_line(solver), loc, sizeof loc);
@@ -774,6 +833,14 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
     p->mg.precision = TS_SINGLE;
   p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", 3);
   p->mg.coarse_level = get_int(mg, "coarse-level", 0);
+  if (get_text(mg, "local-solver", word, sizeof word)) {
+    if (!p->stokes) {
+      where(r, mg, "local-solver", node_line(mg), loc, sizeof loc);
+      return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-solver=\"%s\">: the local solver of the "
+                      "Stokes patch smoother; allowed only with <stokes>", loc, word);
+    }
+    p->stokes_direct = !strcmp(word, "direct");
+  }
   if (p->mg.coarse_level > p->first_level) {
     where(r, mg, "coarse-level", node_line(mg), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-level=\"%d\">: allowed 0..%d (the %s)", loc,
@@ -788,7 +855,7 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   char loc[1200], text[1100];
   xmlNodePtr root = r->root;
   xmlNodePtr mesh = child_element(root, "mesh"), element = child_element(root, "element");
-  xmlNodePtr poisson = child_element(root, "poisson"), solver = child_element(root, "solver");
+  xmlNodePtr solver = child_element(root, "solver");
   xmlNodePtr convergence = child_element(root, "convergence");
   xmlNodePtr backend = child_element(root, "backend"), output = child_element(root, "output");
 
@@ -802,9 +869,9 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
                     loc, ROOT_NAME, p->name, name_len, sizeof p->name - 1);
   }
 
-  /* <element> */
-  p->family = TS_FE_Q;
+  /* <element>, <poisson> or <stokes> */
   p->degree = get_int(element, "degree", 1);
+  TS_CALL(fill_equation(r, p));
 
   /* <mesh> */
   p->dim = get_int(mesh, "dim", 2);
@@ -890,14 +957,10 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
                     loc, cells, p->levels, p->degree, count, (unsigned long long)MAX_DOFS);
   }
 
-  /* <poisson> */
-  get_text(poisson, "solution", p->solution, sizeof p->solution);
-
-  /* <solver>; defaults as documented in the schema */
+  /* <solver>; defaults as documented in the schema (type: cg for Poisson, gmres for Stokes) */
   char word[64];
-  p->solver = get_text(solver, "type", word, sizeof word) && !strcmp(word, "gmres")
-                  ? TS_SOLVER_GMRES
-                  : TS_SOLVER_CG;
+  if (!get_text(solver, "type", word, sizeof word)) snprintf(word, sizeof word, p->stokes ? "gmres" : "cg");
+  p->solver = !strcmp(word, "gmres") ? TS_SOLVER_GMRES : TS_SOLVER_CG;
   if (!get_text(solver, "preconditioner", p->preconditioner, sizeof p->preconditioner))
     snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
   p->rtol = 1e-10;

@@ -33,14 +33,8 @@ static void level_free(level_objects *o) {
   ts_free(&o->host);
 }
 
-
-typedef struct monitor_context {
-  FILE *log;
-  int level;
-} monitor_context;
-
-static int print_iteration(void *ctx, int iteration, double relative_residual) {
-  monitor_context *m = ctx;
+int ts_problem_print_iteration(void *ctx, int iteration, double relative_residual) {
+  const ts_problem_monitor *m = ctx;
   fprintf(m->log, "  level %d  iteration %5d  relative residual %.6e\n", m->level, iteration,
           relative_residual);
   return 0;
@@ -75,19 +69,19 @@ static int setup_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe,
 /* Solve, add the boundary values back, and measure the errors on the host. */
 static int solve_level(ts_problem p, const ts_solution *u, level_objects *o, FILE *log,
                        ts_level_report *r) {
-  monitor_context mc = {log, r->level};
+  ts_problem_monitor mc = {log, r->level};
   int solve_error;
   double t0;
   if (o->mg) ts_mg_reset_timings(o->mg); /* time the solve only */
   if (p->fmg) {
-    if (log) TS_CALL(ts_mg_set_monitor(o->mg, print_iteration, &mc));
+    if (log) TS_CALL(ts_mg_set_monitor(o->mg, ts_problem_print_iteration, &mc));
     t0 = ts_wtime();
     solve_error = ts_mg_fmg_solve(o->mg, o->b, o->x, p->rtol, p->max_iterations, &r->iterations,
                                   &r->relative_residual);
     r->solve_seconds = ts_wtime() - t0;
     if (solve_error) return ts_error_trace(solve_error, __FILE__, __LINE__, "ts_mg_fmg_solve");
   } else {
-    if (log) TS_CALL(ts_solver_set_monitor(o->solver, print_iteration, &mc));
+    if (log) TS_CALL(ts_solver_set_monitor(o->solver, ts_problem_print_iteration, &mc));
     t0 = ts_wtime();
     solve_error = ts_solver_solve(o->solver, o->b, o->x);
     r->solve_seconds = ts_wtime() - t0;
@@ -178,7 +172,7 @@ static int run_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, i
 }
 
 int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *report) {
-  const ts_solution *u;
+  const ts_solution *u = NULL;
   ts_mesh mesh = NULL;
   ts_fe fe = NULL;
   size_t available;
@@ -186,11 +180,16 @@ int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *rep
   memset(report, 0, sizeof *report);
   report->threads = omp_get_max_threads();
   if (p->rhs_one) u = ts_rhs_one(); /* f = 1 */
-  else TS_CALL(ts_solution_by_name(p->solution, &u));
+  else if (!p->stokes) TS_CALL(ts_solution_by_name(p->solution, &u));
   TS_CALL(ts_backend_memory_available(backend, &available));
   TS_CALL(ts_problem_check_memory(p, available));
   TS_CHECK_ARG(p->levels - p->first_level < 32, "convergence study: at most 32 levels");
   TS_CALL(ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, &mesh));
+  if (p->stokes) {
+    const int ierr = ts_problem_solve_stokes(p, backend, mesh, log, report);
+    ts_mesh_destroy(&mesh);
+    return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "Stokes problem solve") : 0;
+  }
   int ierr = ts_fe_create_q(p->dim, p->degree, &fe);
   if (!ierr && log) print_header(p, backend, mesh, log);
   for (int level = p->first_level; !ierr && level <= p->levels; ++level) {

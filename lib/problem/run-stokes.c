@@ -1,0 +1,138 @@
+/* run-stokes.c -- solving a Stokes problem description (paper 000): on each level of the
+ * study the multigrid hierarchy of RT_k x DGQ_k (operator, vertex-patch smoother with the
+ * chosen local solver, transfers), the right side of the manufactured solution (11)-(13),
+ * GMRES preconditioned by one V-cycle (or not at all), the pressure mean removed, and the
+ * L2 errors of velocity and pressure. */
+#include <math.h>
+#include <string.h>
+#include "problem-impl.h"
+
+/* Everything one level's solve owns; stokes_level_free releases whatever was created. */
+typedef struct stokes_level {
+  ts_mg mg;                     /* owns the DoF handlers and the operator */
+  ts_vec b, x;
+  ts_solver solver;
+  double *host;
+} stokes_level;
+
+static void stokes_level_free(stokes_level *o) {
+  ts_solver_destroy(&o->solver);
+  ts_vec_destroy(&o->b);
+  ts_vec_destroy(&o->x);
+  ts_mg_destroy(&o->mg);
+  ts_free(&o->host);
+}
+
+static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
+                              const ts_stokes_solution *s, stokes_level *o) {
+  ts_mg_options options = p->mg;
+  options.stokes_solver = p->stokes_direct ? TS_STOKES_PATCH_DIRECT : TS_STOKES_PATCH_SCHUR;
+  options.stokes_penalty = p->penalty;
+  TS_CALL(ts_mg_create_stokes(backend, mesh, p->degree, level, &options, &o->mg));
+  ts_operator stokes = ts_mg_operator(o->mg);
+  const int64_t n = ts_operator_size(stokes);
+  TS_CALL(ts_calloc((size_t)n, sizeof(double), "Stokes right side on the host", &o->host));
+  TS_CALL(ts_stokes_assemble_rhs(ts_mg_dofs(o->mg), ts_mg_pressure_dofs(o->mg), s, o->host));
+  TS_CALL(ts_vec_create(backend, n, TS_DOUBLE, &o->b));
+  TS_CALL(ts_vec_create(backend, n, TS_DOUBLE, &o->x));
+  TS_CALL(ts_vec_set_from_host(o->b, o->host));
+  TS_CALL(ts_solver_create(TS_SOLVER_GMRES, &o->solver));
+  TS_CALL(ts_solver_set_operator(o->solver, stokes));
+  if (p->use_mg) TS_CALL(ts_solver_set_preconditioner(o->solver, ts_mg_preconditioner(o->mg)));
+  TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
+  TS_CALL(ts_solver_set_restart(o->solver, p->restart));
+  return 0;
+}
+
+/* Solve, remove the pressure mean (doc/stokes.md section 6), and measure the errors. */
+static int solve_stokes_level(const ts_stokes_solution *s, stokes_level *o, FILE *log,
+                              ts_level_report *r) {
+  ts_problem_monitor monitor = {log, r->level};
+  if (log) TS_CALL(ts_solver_set_monitor(o->solver, ts_problem_print_iteration, &monitor));
+  ts_mg_reset_timings(o->mg);
+  const double t0 = ts_wtime();
+  const int solve_error = ts_solver_solve(o->solver, o->b, o->x);
+  r->solve_seconds = ts_wtime() - t0;
+  r->iterations = ts_solver_iterations(o->solver);
+  r->relative_residual = ts_solver_relative_residual(o->solver);
+  if (solve_error) return ts_error_trace(solve_error, __FILE__, __LINE__, "ts_solver_solve");
+  TS_CALL(ts_stokes_pressure_mean_remove(ts_mg_operator(o->mg), o->x));
+  TS_CALL(ts_vec_get_to_host(o->x, o->host));
+  TS_CALL(ts_stokes_compute_errors(ts_mg_dofs(o->mg), ts_mg_pressure_dofs(o->mg), o->host, s,
+                                   &r->l2_error, &r->pressure_l2_error));
+  return 0;
+}
+
+static void print_stokes_header(ts_problem p, ts_backend backend, FILE *log) {
+  fprintf(log, "Tessera %s: problem '%s'%s%s\n", ts_version(), p->name, *p->source ? " from " : "",
+          p->source);
+  fprintf(log, "  Stokes, manufactured solution '%s'; %dD box [", p->solution, p->dim);
+  for (int d = 0; d < p->dim; ++d)
+    fprintf(log, "%s%g,%g", d ? "]x[" : "", p->lower[d], p->upper[d]);
+  fprintf(log, "], coarse cells");
+  for (int d = 0; d < p->dim; ++d) fprintf(log, "%s%d", d ? "x" : " ", p->coarse[d]);
+  fprintf(log, ", RT%d x DGQ%d, interior penalty eta = %g\n", p->degree, p->degree, p->penalty);
+  fprintf(log, "  solver GMRES(%d), preconditioner %s, rtol %.1e\n", p->restart, p->preconditioner,
+          p->rtol);
+  if (p->use_mg)
+    fprintf(log, "  multigrid: levels %d..finest, V(1,1), vertex-patch smoother with the %s local "
+            "solver, %s precision V-cycle\n", p->mg.coarse_level,
+            p->stokes_direct ? "direct" : "Schur complement",
+            p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
+  fprintf(log, "  backend %s: %s\n", ts_backend_name(backend), ts_backend_description(backend));
+}
+
+static void print_stokes_summary(const ts_report *report, FILE *log) {
+  fprintf(log, "\n level        DoFs  iters   rel.resid   u L2 error  rate   p L2 error  rate   setup s   solve s    MDoF/s\n");
+  for (int i = 0; i < report->n_levels; ++i) {
+    const ts_level_report *r = &report->levels[i];
+    fprintf(log, " %5d %11lld %6d  %.3e   %.4e  %4.2f   %.4e  %4.2f  %8.3f  %8.3f  %8.2f\n",
+            r->level, (long long)r->dofs, r->iterations, r->relative_residual, r->l2_error,
+            r->l2_rate, r->pressure_l2_error, r->pressure_l2_rate, r->setup_seconds,
+            r->solve_seconds, r->solve_seconds > 0 ? 1e-6 * (double)r->dofs / r->solve_seconds : 0.0);
+  }
+}
+
+static int run_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
+                            const ts_stokes_solution *s, FILE *log, ts_level_report *r,
+                            ts_report *report) {
+  stokes_level o = {0};
+  memset(r, 0, sizeof *r);
+  r->level = level;
+  const double t0 = ts_wtime();
+  int ierr = setup_stokes_level(p, backend, mesh, level, s, &o);
+  r->setup_seconds = ts_wtime() - t0;
+  if (!ierr) {
+    r->dofs = ts_operator_size(ts_mg_operator(o.mg));
+    ierr = solve_stokes_level(s, &o, log, r);
+  }
+  if (!ierr) { /* per-level timings of this solve */
+    report->mg_levels = 0;
+    for (int l = ts_mg_coarse_level(o.mg); l <= level; ++l)
+      ts_mg_level_timing_get(o.mg, l, &report->mg_timing[report->mg_levels++]);
+  }
+  stokes_level_free(&o);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "Stokes level solve") : 0;
+}
+
+int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log,
+                            ts_report *report) {
+  const ts_stokes_solution *s;
+  TS_CALL(ts_stokes_solution_by_name(p->solution, &s));
+  if (*p->vtu_path)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "problem '%s': <output vtu=\"%s\"> is not available for "
+                    "Stokes problems yet", p->name, p->vtu_path);
+  if (log) print_stokes_header(p, backend, log);
+  for (int level = p->first_level; level <= p->levels; ++level) {
+    ts_level_report *r = &report->levels[report->n_levels];
+    TS_CALL(run_stokes_level(p, backend, mesh, level, s, log, r, report));
+    if (report->n_levels > 0) {
+      const ts_level_report *prev = r - 1;
+      r->l2_rate = log2(prev->l2_error / r->l2_error);
+      r->pressure_l2_rate = log2(prev->pressure_l2_error / r->pressure_l2_error);
+    }
+    report->n_levels++;
+  }
+  if (log) print_stokes_summary(report, log);
+  return 0;
+}
