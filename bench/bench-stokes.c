@@ -2,6 +2,7 @@
  * doc/stokes.md) and of its multigrid transfer on a backend against the omp reference.
  *   bench-stokes [--backend cuda] [--check 1] [--time 1] [--dofs 1e8] [--dofs2d 1e8]
  *                [--degrees 0-4] [--seconds 1] [--smooth 1] [--sdofs 5e7] [--sdegrees 2,4]
+ *                [--sfloat 0]
  * Check (--check 1): for dim 2 and 3, k in --degrees, double and single, on an anisotropic
  * box, the same pseudo-random x on omp and on the backend: y = Acal x, y += Acal x, fine =
  * P coarse and coarse = P^T fine (plain and add); prints the relative max difference
@@ -14,7 +15,8 @@
  * (ts_smoother_create_stokes_patch, SCHUR and DIRECT; DIRECT in 3D only up to k = 1: the
  * host setup of the dense pseudo-inverses grows as n_local^3) on the same random b, x on omp and on the backend,
  * compared as above; with --time, the backend's smoothing step in 3D (about --sdofs DoFs,
- * degrees --sdegrees, SCHUR, double and single): ns/DoF next to y = Acal x on the same
+ * degrees --sdegrees, SCHUR, double; single with --sfloat 1: its pressure
+ * CG cannot reach the plan's 1e-12 and runs cg_max_iterations): ns/DoF next to y = Acal x on the same
  * mesh and the fractions of the copy and FP64 ceilings measured in the same run. */
 #include <math.h>
 #include <stdio.h>
@@ -358,7 +360,7 @@ static int time_smoother_case(ts_backend be, int k, ts_precision prec, double ta
 
 int main(int argc, char **argv) {
   const char *backend = "cuda";
-  int check = 1, timing = 1, kmin = 0, kmax = 4, smooth = 1;
+  int check = 1, timing = 1, kmin = 0, kmax = 4, smooth = 1, sfloat = 0;
   double target = 1e8, target2d = 1e8, seconds = 1.0, starget = 5e7;
   char sdegrees[64] = "2,4";
   for (int i = 1; i < argc; ++i) {
@@ -374,6 +376,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--dofs2d")) target2d = atof(v);
     else if (!strcmp(a, "--seconds")) seconds = atof(v);
     else if (!strcmp(a, "--smooth")) smooth = atoi(v);
+    else if (!strcmp(a, "--sfloat")) sfloat = atoi(v);
     else if (!strcmp(a, "--sdofs")) starget = atof(v);
     else if (!strcmp(a, "--sdegrees")) snprintf(sdegrees, sizeof sdegrees, "%s", v);
     else if (!strcmp(a, "--degrees")) {
@@ -452,7 +455,7 @@ int main(int argc, char **argv) {
     printf("# GB/s: minimum traffic 48 n sizeof(R); %%fp64: the 8 operator applications' "
            "flops only (lower bound)\n");
     printf("# dim k prec   cells         DoFs   time[ms] step ns/DoF  Acal ns/DoF   GB/s  %%copy  %%fp64\n");
-    for (int pr = 0; pr < 2 && !ierr; ++pr)
+    for (int pr = 0; pr < 1 + (sfloat != 0) && !ierr; ++pr)
       for (const char *at = sdegrees; *at && !ierr;) {
         const int k = atoi(at);
         ierr = time_smoother_case(dev, k, pr ? TS_SINGLE : TS_DOUBLE, starget, seconds, copy, fp64);

@@ -280,7 +280,7 @@ template <typename R, int DIM, int K>
 __global__ void __launch_bounds__(ts_gpu_spatch_shape<DIM, K>::THREADS)
     ts_gpu_stokes_patch_kernel(const ts_gpu_spatch_args<R> g, const R *__restrict__ r, R *x) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
-  extern __shared__ unsigned char ts_gpu_spatch_smem[];
+  extern __shared__ double ts_gpu_spatch_smem[]; /* one type for all instances; aligned */
   R *sm = (R *)ts_gpu_spatch_smem;
   ts_gpu_spatch_work<R> w;
   w.r = sm;
@@ -601,6 +601,7 @@ int ts_gpu_stokes_patch_smooth(ts_gpu_patch_cache *cache, const ts_stokes_patch_
     g.scale[d] = d < dim ? gl->scale[d] : 0.0;
     g.div_scale[d] = (R)(d < dim ? gl->div_scale[d] : 0.0);
   }
+  if (npatch == 0) return 0;
   if (npatch > 2147483647LL)
     TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: %lld patches exceed the grid limit",
                        TS_GPU_NAME, (long long)npatch);
