@@ -277,7 +277,7 @@ __device__ __forceinline__ int64_t ts_gpu_spatch_index(const ts_gpu_spatch_args<
 }
 
 template <typename R, int DIM, int K>
-__global__ void __launch_bounds__(ts_gpu_spatch_shape<DIM, K>::THREADS)
+__global__ void __launch_bounds__((ts_gpu_spatch_shape<DIM, K>::THREADS))
     ts_gpu_stokes_patch_kernel(const ts_gpu_spatch_args<R> g, const R *__restrict__ r, R *x) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
   extern __shared__ double ts_gpu_spatch_smem[]; /* one type for all instances; aligned */
@@ -563,10 +563,10 @@ static int ts_gpu_spatch_launch(const ts_gpu_spatch_args<R> &g, int64_t npatch, 
   typedef ts_gpu_spatch_shape<DIM, K> S;
   const size_t bytes = (size_t)S::SHARED * sizeof(R);
   static int attribute_set = 0;
+  void (*kernel)(const ts_gpu_spatch_args<R>, const R *, R *) = ts_gpu_stokes_patch_kernel<R, DIM, K>;
   if (bytes > 48 * 1024 && !attribute_set) {
     GPU_CHECK(err, "stokes_patch_smooth (shared memory attribute of ts_gpu_stokes_patch_kernel)",
-              gpuFuncSetAttribute(ts_gpu_stokes_patch_kernel<R, DIM, K>,
-                                  gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+              gpuFuncSetAttribute(kernel, gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     attribute_set = 1;
   }
   ts_gpu_stokes_patch_kernel<R, DIM, K><<<(unsigned)npatch, S::THREADS, bytes>>>(g, r, x);
