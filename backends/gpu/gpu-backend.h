@@ -3,7 +3,8 @@
  * measurement and the registration of the backend table.  backends/cuda/cuda.cu includes
  * it as is; backends/hip/hip.cpp defines TS_GPU_HIP first.  The Laplacian kernels are in
  * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h, the Stokes operator in gpu-stokes.h,
- * the multi-field transfer in gpu-field-transfer.h (instantiated in their own translation
+ * the multi-field transfer in gpu-field-transfer.h, the Stokes vertex-patch smoother in
+ * gpu-stokes-patch.h (instantiated in their own translation
  * units).
  *
  * Extension point: a new kernel family (smoother, transfer, ...) goes into its own header
@@ -38,6 +39,10 @@ int ts_gpu_patch_smooth(ts_gpu_patch_cache *cache, const ts_patch_plan *pl, cons
 template <typename R>
 int ts_gpu_stokes_apply(ts_gpu_stokes_work *work, const ts_stokes_plan *pl, const R *x, R *y,
                         int add, char *err);
+/* the Stokes vertex-patch smoother (gpu-stokes-patch.h, instantiated in stokes-patch-{double,float}) */
+template <typename R>
+int ts_gpu_stokes_patch_smooth(ts_gpu_patch_cache *cache, const ts_stokes_patch_plan *pl,
+                               const R *b, R *x, R *r, char *err);
 /* the multi-field transfer (gpu-field-transfer.h, instantiated in field-transfer-{double,float}) */
 template <typename R>
 int ts_gpu_field_transfer(const ts_field_transfer_plan *pl, int restrict_, const R *in, R *out,
@@ -59,6 +64,7 @@ typedef struct gpu_state {
   double *partial; /* TS_GPU_DOT_BLOCKS + 1 doubles for the dot product */
   ts_gpu_patch_cache patch_cache; /* device copies of the patch plans' matrices */
   ts_gpu_stokes_work stokes_work; /* the Stokes operator's t = Mc_I z */
+  ts_gpu_patch_cache stokes_patch_cache; /* device copies of the Stokes patch plans' matrices */
 } gpu_state;
 
 /* Select the device and allocate the state's device buffers. */
@@ -106,6 +112,7 @@ static int gpu_finalize(ts_backend_ops *ops) {
   if (!s) return 0;
   if (s->partial) (void)gpuFree(s->partial);
   ts_gpu_patch_cache_free(&s->patch_cache);
+  ts_gpu_patch_cache_free(&s->stokes_patch_cache);
   if (s->stokes_work.ptr) (void)gpuFree(s->stokes_work.ptr);
   s->stokes_work.ptr = NULL;
   s->stokes_work.bytes = 0;
@@ -338,6 +345,22 @@ static int gpu_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_
                                      ops->error);
 }
 
+static int gpu_stokes_patch_smooth(ts_backend_ops *ops, const ts_stokes_patch_plan *plan,
+                                   ts_precision p, const void *b, void *x, void *r) {
+  if (p != TS_DOUBLE && p != TS_SINGLE) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+             "%s stokes_patch_smooth: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)",
+             TS_GPU_NAME, (int)p);
+    return TS_ERR_ARG;
+  }
+  gpu_state *s = (gpu_state *)ops->data;
+  if (p == TS_SINGLE)
+    return ts_gpu_stokes_patch_smooth<float>(&s->stokes_patch_cache, plan, (const float *)b,
+                                             (float *)x, (float *)r, ops->error);
+  return ts_gpu_stokes_patch_smooth<double>(&s->stokes_patch_cache, plan, (const double *)b,
+                                            (double *)x, (double *)r, ops->error);
+}
+
 static int gpu_field_transfer(ts_backend_ops *ops, const ts_field_transfer_plan *plan,
                               ts_precision p, int restrict_, const void *in, void *out, int add) {
   if (p != TS_DOUBLE && p != TS_SINGLE) {
@@ -384,5 +407,6 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->patch_smooth = gpu_patch_smooth;
   ops->stokes_apply = gpu_stokes_apply;
   ops->field_transfer = gpu_field_transfer;
+  ops->stokes_patch_smooth = gpu_stokes_patch_smooth;
   return 0;
 }
