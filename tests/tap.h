@@ -65,6 +65,26 @@ static inline int ok(int cond, const char *fmt, ...) {
   return cond;
 }
 
+/** Record a check of a known, documented gap: "not ok i - description # TODO why" when cond
+ *  fails (the tap driver reports XFAIL, not a failure) and "ok i - description # TODO why"
+ *  when it holds (XPASS, which fails the suite: the gap is closed and the TODO must go).
+ *  The check keeps its real condition and tolerance. */
+static inline int ok_todo(int cond, const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int ok_todo(int cond, const char *why, const char *fmt, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  for (char *c = buf; *c; c++)
+    if (*c == '\n' || *c == '#') *c = ' ';
+  tap_run_++;
+  printf("%sok %d - %s # TODO %s\n", cond ? "" : "not ", tap_run_, buf, why);
+  fflush(stdout);
+  return cond;
+}
+
 /** Record n skipped tests with a reason. */
 static inline void skip(int n, const char *reason) {
   for (int i = 0; i < n; i++) {
