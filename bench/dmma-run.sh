@@ -1,6 +1,9 @@
 #!/bin/bash
-# run.sh -- on the device: (1) bench-dmma (DMMA vs FMA 1D contraction), (2) Nsight Compute
-# on the finest-level Laplacian and transfer kernels at k = 4, 7 (3D double, ~1e8 DoF)
+# dmma-run.sh -- on the device: (1) bench-dmma (DMMA vs FMA 1D contraction), (2) Nsight Compute
+# on the finest-level Laplacian and transfer kernels at k = 4, 7 (3D double, ~1e8 DoF).
+# Staged in a git-ignored folder next to: bench-dmma (make bench/bench-dmma) and pkg.tgz
+# (tessera, bench-transfer, libtessera.so*, the backend modules, the host libraries they
+# need and env.sh setting LD_LIBRARY_PATH, TESSERA_BACKEND_PATH and PATH).
 cd "$(dirname "$0")"
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader | tee "$O/gpu.txt"
