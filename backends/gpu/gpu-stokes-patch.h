@@ -47,7 +47,11 @@ struct ts_gpu_spatch_shape {
   static constexpr int NL = DIM * NV + NP;
   /* a power of two (tree reductions), at most 256 */
   static constexpr int THREADS = NP <= 32 ? 32 : NP <= 64 ? 64 : NP <= 128 ? 128 : 256;
-  static constexpr int SHARED = 2 * NL + 5 * NP + 3 * NV + THREADS; /* entries of R */
+  static constexpr int RED = THREADS < 64 ? 64 : THREADS; /* reduction buffer */
+  /* entries of R: the vectors, the reduction buffer, the patch's matrices (S_cont, S_dg per
+   * direction, divergence, mass) and the denominators of the DIM velocity inverses */
+  static constexpr int SHARED = 2 * NL + 5 * NP + 3 * NV + RED + NC * NC + 3 * ND * ND +
+                                ND * NC + ND + DIM * NV;
   /* offsets in the coefficient buffer (R): S_cont, S_dg[4], divergence, dg_mass */
   static constexpr int O_SC = 0, O_SD = NC * NC, O_DIV = NC * NC + 4 * ND * ND;
   static constexpr int O_MASS = O_DIV + ND * NC, COEF = O_MASS + ND;
@@ -66,29 +70,44 @@ struct ts_gpu_spatch_args {
   int64_t pinv[TS_STOKES_PATCH_MAX_KINDS]; /* offset in coef, -1: absent */
 };
 
-/* out[(o rows + r) inner + i] = sum_j B(r, j) in[(o n + j) inner + i] along direction d of
- * shape s (tr: B is n x rows and B^T is applied); one output entry per thread step */
-template <typename R>
-__device__ __forceinline__ void ts_gpu_spatch_contract(const int *s, int d, const R *B,
-                                                       int rows, bool tr, const R *in, R *out) {
-  const int inner = d == 0 ? 1 : d == 1 ? s[0] : s[0] * s[1];
-  const int outer = d == 2 ? 1 : d == 1 ? s[2] : s[1] * s[2];
-  const int n = s[d], total = outer * rows * inner;
-  for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
-    const int i = idx % inner, r = (idx / inner) % rows, o = idx / (inner * rows);
-    const R *ip = in + o * n * inner + i;
+/* Shape of field I (component I < DIM, the pressure for I == DIM): S0, S1, S2 DoFs per
+ * direction (S2 = 1 in 2D). */
+template <int DIM, int K, int I>
+struct ts_gpu_spatch_field {
+  static constexpr int NC = 2 * K + 1, ND = 2 * (K + 1);
+  static constexpr int S0 = I == 0 ? NC : ND, S1 = I == 1 ? NC : ND;
+  static constexpr int S2 = DIM == 3 ? (I == 2 ? NC : ND) : 1;
+};
+
+/* One 1D sweep along direction D of the shape (S0, S1, S2), all sizes compile-time:
+ * out[(o ROWS + r) inner + i] = sum_j B(r, j) in[(o n + j) inner + i], B row-major ROWS x n
+ * (TR: B is n x ROWS and B^T is applied); one output entry per thread step, the sum over j
+ * sequential as in omp's contract. */
+template <typename R, int S0, int S1, int S2, int D, int ROWS, bool TR>
+__device__ __forceinline__ void ts_gpu_spatch_sweep(const R *B, const R *in, R *out) {
+  constexpr int N = D == 0 ? S0 : D == 1 ? S1 : S2;
+  constexpr int INNER = D == 0 ? 1 : D == 1 ? S0 : S0 * S1;
+  constexpr int OUTER = D == 2 ? 1 : D == 1 ? S2 : S1 * S2;
+  constexpr int TOTAL = OUTER * ROWS * INNER;
+  for (int idx = threadIdx.x; idx < TOTAL; idx += blockDim.x) {
+    const int i = idx % INNER, r = (idx / INNER) % ROWS, o = idx / (INNER * ROWS);
+    const R *ip = in + o * N * INNER + i;
+    const R *bp = TR ? B + r : B + r * N;
     R sum = 0;
-    for (int j = 0; j < n; ++j) sum += (tr ? B[j * rows + r] : B[r * n + j]) * ip[j * inner];
+#pragma unroll
+    for (int j = 0; j < N; ++j) sum += (TR ? bp[j * ROWS] : bp[j]) * ip[j * INNER];
     out[idx] = sum;
   }
   __syncthreads();
 }
 
-/* the block-wide sum of a (n entries) + 0; red: blockDim.x entries, blockDim a power of 2 */
+/* The block-wide sum of a[idx] b[idx] (b NULL: of a[idx]), idx < n; red: at least
+ * max(64, blockDim.x) entries; blockDim.x a power of two. */
 template <typename R>
 __device__ __forceinline__ R ts_gpu_spatch_sum(int n, const R *a, const R *b, R *red) {
   R s = 0;
   for (int idx = threadIdx.x; idx < n; idx += blockDim.x) s += b ? a[idx] * b[idx] : a[idx];
+#ifdef TS_GPU_HIP /* tree in shared memory (no assumption on the wavefront size) */
   red[threadIdx.x] = s;
   __syncthreads();
   for (int off = blockDim.x / 2; off > 0; off >>= 1) {
@@ -98,6 +117,21 @@ __device__ __forceinline__ R ts_gpu_spatch_sum(int n, const R *a, const R *b, R 
   const R res = red[0];
   __syncthreads();
   return res;
+#else /* warp shuffles, the warp sums through shared memory: two barriers */
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+  if (lane == 0) red[warp] = s;
+  __syncthreads();
+  if (warp == 0) {
+    s = lane < (int)(blockDim.x / 32) ? red[lane] : R(0);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+    if (lane == 0) red[32] = s;
+  }
+  __syncthreads();
+  return red[32]; /* rewritten only after the next call's first barrier */
+#endif
 }
 
 template <typename R>
@@ -107,91 +141,82 @@ __device__ __forceinline__ void ts_gpu_spatch_remove_mean(int n, R *a, R *red) {
   __syncthreads();
 }
 
-/* The shared work space of one patch (entries of R). */
+/* The shared work space of one patch (entries of R): vectors, then the patch's matrices. */
 template <typename R>
 struct ts_gpu_spatch_work {
   R *r, *t, *a, *b, *v, *z, *rhs, *res, *dir, *q, *red;
+  R *sc, *sd[3], *div, *mass; /* S_cont, S_dg of the kind of each direction, B, DG mass */
+  R *rden;                    /* per component: (R)(sum_d scale_d lambda_d), NV each */
 };
 
-template <int DIM, int K>
-__device__ __forceinline__ void ts_gpu_spatch_shape_of(int i, int *s) {
-  typedef ts_gpu_spatch_shape<DIM, K> S;
-  for (int d = 0; d < 3; ++d) s[d] = d >= DIM ? 1 : d == i ? S::NC : S::ND;
-}
-
-/* out += B_i u (uses w.a) */
-template <typename R, int DIM, int K>
-__device__ void ts_gpu_spatch_div_add(const ts_gpu_spatch_args<R> &g, int i, const R *u, R *out,
+/* out += B_I u (uses w.a) */
+template <typename R, int DIM, int K, int I>
+__device__ void ts_gpu_spatch_div_add(const ts_gpu_spatch_args<R> &g, const R *u, R *out,
                                       ts_gpu_spatch_work<R> &w) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
-  int s[3], ps[3];
-  ts_gpu_spatch_shape_of<DIM, K>(i, s);
-  ts_gpu_spatch_shape_of<DIM, K>(DIM, ps);
-  ts_gpu_spatch_contract<R>(s, i, g.coef + S::O_DIV, S::ND, false, u, w.a);
-  const R *mass = g.coef + S::O_MASS;
-  const R ds = g.div_scale[i];
+  typedef ts_gpu_spatch_field<DIM, K, I> F;
+  ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, I, S::ND, false>(w.div, u, w.a);
+  const R ds = g.div_scale[I];
   for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x) {
     R val = w.a[idx];
     const int c[3] = {idx % S::ND, (idx / S::ND) % S::ND, idx / (S::ND * S::ND)};
+#pragma unroll
     for (int d = 0; d < DIM; ++d)
-      if (d != i) val *= mass[c[d]];
+      if (d != I) val *= w.mass[c[d]];
     out[idx] += ds * val;
   }
   __syncthreads();
 }
 
-/* out = B_i^T p (uses w.a) */
-template <typename R, int DIM, int K>
-__device__ void ts_gpu_spatch_div_t(const ts_gpu_spatch_args<R> &g, int i, const R *p, R *out,
+/* out = B_I^T p (uses w.a) */
+template <typename R, int DIM, int K, int I>
+__device__ void ts_gpu_spatch_div_t(const ts_gpu_spatch_args<R> &g, const R *p, R *out,
                                     ts_gpu_spatch_work<R> &w) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
-  int ps[3];
-  ts_gpu_spatch_shape_of<DIM, K>(DIM, ps);
-  const R *mass = g.coef + S::O_MASS;
+  typedef ts_gpu_spatch_field<DIM, K, DIM> P;
   for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x) {
     R val = p[idx];
     const int c[3] = {idx % S::ND, (idx / S::ND) % S::ND, idx / (S::ND * S::ND)};
+#pragma unroll
     for (int d = 0; d < DIM; ++d)
-      if (d != i) val *= mass[c[d]];
+      if (d != I) val *= w.mass[c[d]];
     w.a[idx] = val;
   }
   __syncthreads();
-  ts_gpu_spatch_contract<R>(ps, i, g.coef + S::O_DIV, S::NC, true, w.a, out);
-  const R ds = g.div_scale[i];
+  ts_gpu_spatch_sweep<R, P::S0, P::S1, P::S2, I, S::NC, true>(w.div, w.a, out);
+  const R ds = g.div_scale[I];
   for (int idx = threadIdx.x; idx < S::NV; idx += blockDim.x) out[idx] *= ds;
   __syncthreads();
 }
 
-/* out = A_i^{-1} in by fast diagonalization (uses w.b; out != in, out != w.b) */
-template <typename R, int DIM, int K>
-__device__ void ts_gpu_spatch_vinv(const ts_gpu_spatch_args<R> &g, const int *kinds, int i,
-                                   const R *in, R *out, ts_gpu_spatch_work<R> &w) {
+/* out = A_I^{-1} in by fast diagonalization (uses w.b; out != in, out != w.b) */
+template <typename R, int DIM, int K, int I>
+__device__ void ts_gpu_spatch_vinv(const R *in, R *out, ts_gpu_spatch_work<R> &w) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
-  int s[3];
-  ts_gpu_spatch_shape_of<DIM, K>(i, s);
-  const R *Sd[3];
-  const double *lambda[3];
-  for (int d = 0; d < DIM; ++d) {
-    Sd[d] = d == i ? g.coef + S::O_SC : g.coef + S::O_SD + kinds[d] * S::ND * S::ND;
-    lambda[d] = d == i ? g.lambda : g.lambda + S::NC + kinds[d] * S::ND;
-  }
-  R *from = w.b, *to = out;
+  typedef ts_gpu_spatch_field<DIM, K, I> F;
+  const R *S0m = I == 0 ? w.sc : w.sd[0], *S1m = I == 1 ? w.sc : w.sd[1];
+  const R *S2m = I == 2 ? w.sc : w.sd[2];
+  R *from = w.b, *to = out, *sw;
   for (int idx = threadIdx.x; idx < S::NV; idx += blockDim.x) from[idx] = in[idx];
   __syncthreads();
-  for (int d = 0; d < DIM; ++d) {
-    ts_gpu_spatch_contract<R>(s, d, Sd[d], s[d], true, from, to);
-    R *sw = from; from = to; to = sw;
+  ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, 0, F::S0, true>(S0m, from, to);
+  sw = from; from = to; to = sw;
+  ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, 1, F::S1, true>(S1m, from, to);
+  sw = from; from = to; to = sw;
+  if constexpr (DIM == 3) {
+    ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, 2, F::S2, true>(S2m, from, to);
+    sw = from; from = to; to = sw;
   }
-  for (int idx = threadIdx.x; idx < S::NV; idx += blockDim.x) {
-    const int a0 = idx % s[0], a1 = (idx / s[0]) % s[1], a2 = idx / (s[0] * s[1]);
-    double den = g.scale[0] * lambda[0][a0] + g.scale[1] * lambda[1][a1];
-    if (DIM == 3) den += g.scale[2] * lambda[2][a2];
-    from[idx] /= (R)den;
-  }
+  const R *den = w.rden + I * S::NV;
+  for (int idx = threadIdx.x; idx < S::NV; idx += blockDim.x) from[idx] /= den[idx];
   __syncthreads();
-  for (int d = 0; d < DIM; ++d) {
-    ts_gpu_spatch_contract<R>(s, d, Sd[d], s[d], false, from, to);
-    R *sw = from; from = to; to = sw;
+  ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, 0, F::S0, false>(S0m, from, to);
+  sw = from; from = to; to = sw;
+  ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, 1, F::S1, false>(S1m, from, to);
+  sw = from; from = to; to = sw;
+  if constexpr (DIM == 3) {
+    ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, 2, F::S2, false>(S2m, from, to);
+    sw = from; from = to; to = sw;
   }
   if (from != out) {
     for (int idx = threadIdx.x; idx < S::NV; idx += blockDim.x) out[idx] = from[idx];
@@ -199,33 +224,60 @@ __device__ void ts_gpu_spatch_vinv(const ts_gpu_spatch_args<R> &g, const int *ki
   }
 }
 
+/* out += B A_I^{-1} B_I^T p for component I */
+template <typename R, int DIM, int K, int I>
+__device__ __forceinline__ void ts_gpu_spatch_schur_term(const ts_gpu_spatch_args<R> &g,
+                                                         const R *p, R *out,
+                                                         ts_gpu_spatch_work<R> &w) {
+  ts_gpu_spatch_div_t<R, DIM, K, I>(g, p, w.v, w);
+  ts_gpu_spatch_vinv<R, DIM, K, I>(w.v, w.z, w);
+  ts_gpu_spatch_div_add<R, DIM, K, I>(g, w.z, out, w);
+}
+
 /* out = B A^{-1} B^T p */
 template <typename R, int DIM, int K>
-__device__ void ts_gpu_spatch_schur_apply(const ts_gpu_spatch_args<R> &g, const int *kinds,
-                                          const R *p, R *out, ts_gpu_spatch_work<R> &w) {
+__device__ void ts_gpu_spatch_schur_apply(const ts_gpu_spatch_args<R> &g, const R *p, R *out,
+                                          ts_gpu_spatch_work<R> &w) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
   for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x) out[idx] = 0;
   __syncthreads();
-  for (int i = 0; i < DIM; ++i) {
-    ts_gpu_spatch_div_t<R, DIM, K>(g, i, p, w.v, w);
-    ts_gpu_spatch_vinv<R, DIM, K>(g, kinds, i, w.v, w.z, w);
-    ts_gpu_spatch_div_add<R, DIM, K>(g, i, w.z, out, w);
-  }
+  ts_gpu_spatch_schur_term<R, DIM, K, 0>(g, p, out, w);
+  ts_gpu_spatch_schur_term<R, DIM, K, 1>(g, p, out, w);
+  if constexpr (DIM == 3) ts_gpu_spatch_schur_term<R, DIM, K, 2>(g, p, out, w);
+}
+
+/* rhs += B_I A_I^{-1} F_I */
+template <typename R, int DIM, int K, int I>
+__device__ __forceinline__ void ts_gpu_spatch_rhs_term(const ts_gpu_spatch_args<R> &g,
+                                                       ts_gpu_spatch_work<R> &w) {
+  typedef ts_gpu_spatch_shape<DIM, K> S;
+  ts_gpu_spatch_vinv<R, DIM, K, I>(w.r + I * S::NV, w.z, w);
+  ts_gpu_spatch_div_add<R, DIM, K, I>(g, w.z, w.rhs, w);
+}
+
+/* U_I = A_I^{-1} (F_I - B_I^T P) */
+template <typename R, int DIM, int K, int I>
+__device__ __forceinline__ void ts_gpu_spatch_velocity(const ts_gpu_spatch_args<R> &g,
+                                                       const R *P, ts_gpu_spatch_work<R> &w) {
+  typedef ts_gpu_spatch_shape<DIM, K> S;
+  ts_gpu_spatch_div_t<R, DIM, K, I>(g, P, w.z, w);
+  for (int idx = threadIdx.x; idx < S::NV; idx += blockDim.x)
+    w.v[idx] = w.r[I * S::NV + idx] - w.z[idx];
+  __syncthreads();
+  ts_gpu_spatch_vinv<R, DIM, K, I>(w.v, w.t + I * S::NV, w);
 }
 
 /* w.t = Acal_j^+ w.r by the Schur complement */
 template <typename R, int DIM, int K>
-__device__ void ts_gpu_spatch_schur(const ts_gpu_spatch_args<R> &g, const int *kinds,
-                                    ts_gpu_spatch_work<R> &w) {
+__device__ void ts_gpu_spatch_schur(const ts_gpu_spatch_args<R> &g, ts_gpu_spatch_work<R> &w) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
   const int n = S::NP;
   R *P = w.t + DIM * S::NV;
   for (int idx = threadIdx.x; idx < n; idx += blockDim.x) w.rhs[idx] = w.r[DIM * S::NV + idx];
   __syncthreads();
-  for (int i = 0; i < DIM; ++i) { /* rhs = G + B A^{-1} F */
-    ts_gpu_spatch_vinv<R, DIM, K>(g, kinds, i, w.r + i * S::NV, w.z, w);
-    ts_gpu_spatch_div_add<R, DIM, K>(g, i, w.z, w.rhs, w);
-  }
+  ts_gpu_spatch_rhs_term<R, DIM, K, 0>(g, w); /* rhs = G + B A^{-1} F */
+  ts_gpu_spatch_rhs_term<R, DIM, K, 1>(g, w);
+  if constexpr (DIM == 3) ts_gpu_spatch_rhs_term<R, DIM, K, 2>(g, w);
   ts_gpu_spatch_remove_mean<R>(n, w.rhs, w.red);
   /* CG on the zero-mean subspace from P = 0 */
   for (int idx = threadIdx.x; idx < n; idx += blockDim.x) {
@@ -237,7 +289,7 @@ __device__ void ts_gpu_spatch_schur(const ts_gpu_spatch_args<R> &g, const int *k
   R rr = ts_gpu_spatch_sum<R>(n, w.res, w.res, w.red);
   const R stop = g.cg_tol2 * rr;
   for (int it = 0; it < g.cg_max && rr > stop; ++it) {
-    ts_gpu_spatch_schur_apply<R, DIM, K>(g, kinds, w.dir, w.q, w);
+    ts_gpu_spatch_schur_apply<R, DIM, K>(g, w.dir, w.q, w);
     const R alpha = rr / ts_gpu_spatch_sum<R>(n, w.dir, w.q, w.red);
     for (int idx = threadIdx.x; idx < n; idx += blockDim.x) {
       P[idx] += alpha * w.dir[idx];
@@ -252,13 +304,9 @@ __device__ void ts_gpu_spatch_schur(const ts_gpu_spatch_args<R> &g, const int *k
     __syncthreads();
   }
   ts_gpu_spatch_remove_mean<R>(n, P, w.red);
-  for (int i = 0; i < DIM; ++i) { /* U = A^{-1} (F - B^T P) */
-    ts_gpu_spatch_div_t<R, DIM, K>(g, i, P, w.z, w);
-    for (int idx = threadIdx.x; idx < S::NV; idx += blockDim.x)
-      w.v[idx] = w.r[i * S::NV + idx] - w.z[idx];
-    __syncthreads();
-    ts_gpu_spatch_vinv<R, DIM, K>(g, kinds, i, w.v, w.t + i * S::NV, w);
-  }
+  ts_gpu_spatch_velocity<R, DIM, K, 0>(g, P, w); /* U = A^{-1} (F - B^T P) */
+  ts_gpu_spatch_velocity<R, DIM, K, 1>(g, P, w);
+  if constexpr (DIM == 3) ts_gpu_spatch_velocity<R, DIM, K, 2>(g, P, w);
 }
 
 /* the global index of local DoF l of the patch at vertex v (the local order of backend.h) */
@@ -268,9 +316,8 @@ __device__ __forceinline__ int64_t ts_gpu_spatch_index(const ts_gpu_spatch_args<
   typedef ts_gpu_spatch_shape<DIM, K> S;
   const int i = l < DIM * S::NV ? l / S::NV : DIM;
   const int loc = l - i * S::NV;
-  int s[3];
-  ts_gpu_spatch_shape_of<DIM, K>(i, s);
-  const int a[3] = {loc % s[0], (loc / s[0]) % s[1], loc / (s[0] * s[1])};
+  const int s0 = i == 0 ? S::NC : S::ND, s1 = i == 1 ? S::NC : S::ND;
+  const int a[3] = {loc % s0, (loc / s0) % s1, loc / (s0 * s1)};
   int64_t f[3];
   for (int d = 0; d < 3; ++d) f[d] = d < DIM ? (v[d] - 1) * (K + 1) + (d == i ? 1 : 0) + a[d] : 0;
   return g.offset[i] + f[0] + g.n[i][0] * (f[1] + g.n[i][1] * f[2]);
@@ -294,6 +341,13 @@ __global__ void __launch_bounds__((ts_gpu_spatch_shape<DIM, K>::THREADS))
   w.dir = w.res + S::NP;
   w.q = w.dir + S::NP;
   w.red = w.q + S::NP;
+  w.sc = w.red + S::RED;
+  w.sd[0] = w.sc + S::NC * S::NC;
+  w.sd[1] = w.sd[0] + S::ND * S::ND;
+  w.sd[2] = w.sd[1] + S::ND * S::ND;
+  w.div = w.sd[2] + S::ND * S::ND;
+  w.mass = w.div + S::ND * S::NC;
+  w.rden = w.mass + S::ND;
   const int64_t P = blockIdx.x;
   const int64_t jd[3] = {P % g.count[0], P / g.count[0] % g.count[1],
                          P / (g.count[0] * g.count[1])};
@@ -306,10 +360,30 @@ __global__ void __launch_bounds__((ts_gpu_spatch_shape<DIM, K>::THREADS))
   }
   for (int l = threadIdx.x; l < S::NL; l += blockDim.x)
     w.r[l] = r[ts_gpu_spatch_index<R, DIM, K>(g, v, l)];
-  __syncthreads();
   if (g.solver == TS_STOKES_PATCH_SCHUR) {
-    ts_gpu_spatch_schur<R, DIM, K>(g, kinds, w);
+    /* the patch's matrices into shared memory: the eigenvectors of the kinds, B, the mass */
+    for (int e = threadIdx.x; e < S::NC * S::NC; e += blockDim.x) w.sc[e] = g.coef[S::O_SC + e];
+    for (int e = threadIdx.x; e < 3 * S::ND * S::ND; e += blockDim.x) {
+      const int d = e / (S::ND * S::ND);
+      w.sd[0][e] = d < DIM ? g.coef[S::O_SD + kinds[d] * S::ND * S::ND + e % (S::ND * S::ND)] : R(0);
+    }
+    for (int e = threadIdx.x; e < S::ND * S::NC; e += blockDim.x) w.div[e] = g.coef[S::O_DIV + e];
+    for (int e = threadIdx.x; e < S::ND; e += blockDim.x) w.mass[e] = g.coef[S::O_MASS + e];
+    /* (R)(sum_d scale_d lambda_{d,a_d}) per component, summed in double as omp does */
+    for (int e = threadIdx.x; e < DIM * S::NV; e += blockDim.x) {
+      const int i = e / S::NV, idx = e % S::NV;
+      const int s0 = i == 0 ? S::NC : S::ND, s1 = i == 1 ? S::NC : S::ND;
+      const int a[3] = {idx % s0, (idx / s0) % s1, idx / (s0 * s1)};
+      const double *lam[3];
+      for (int d = 0; d < DIM; ++d) lam[d] = d == i ? g.lambda : g.lambda + S::NC + kinds[d] * S::ND;
+      double den = g.scale[0] * lam[0][a[0]] + g.scale[1] * lam[1][a[1]];
+      if (DIM == 3) den += g.scale[2] * lam[2][a[2]];
+      w.rden[e] = (R)den;
+    }
+    __syncthreads();
+    ts_gpu_spatch_schur<R, DIM, K>(g, w);
   } else { /* t = pinv r: a warp per row, lanes strided over the columns */
+    __syncthreads();
     const R *pinv = g.coef + g.pinv[kind];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     for (int row0 = 0; row0 < S::NL; row0 += warps) { /* uniform trip count: block syncs */
@@ -328,7 +402,6 @@ __global__ void __launch_bounds__((ts_gpu_spatch_shape<DIM, K>::THREADS))
       }
       __syncthreads();
     }
-    __syncthreads();
   }
   for (int l = threadIdx.x; l < S::NL; l += blockDim.x)
     x[ts_gpu_spatch_index<R, DIM, K>(g, v, l)] += w.t[l];
