@@ -3,6 +3,7 @@
 # `tessera check` (Laplacian, smoothers, transfers and V-cycles on random vectors in double
 # and single, then the solve with the problem's solver) on 2D and 3D problems of several
 # degrees, and the backend-generic test programs (operator vs assembled matrix, Krylov,
+# Stokes operator, transfer, smoother and solver,
 # convergence, transfers, vertex-patch smoother, V-cycle, FMG) run on it
 # (TESSERA_TEST_BACKEND).  Prints
 # "1..0 # SKIP reason" when no GPU backend is built or none can start (no device).
@@ -21,6 +22,8 @@ cases3="1 4
 5 2
 8 2"
 generic="t-laplace-assembled t-krylov t-convergence t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg"
+# Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
+generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
