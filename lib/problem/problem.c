@@ -1102,6 +1102,10 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   *mesh = NULL;
   *fe = NULL;
   memset(settings, 0, sizeof *settings);
+  if (problem->stokes)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "problem '%s': <stokes> problems are solved by `tessera run`; "
+                    "`tessera check` and `tessera bench` cover Poisson problems only so far",
+                    problem->name);
   if (problem->rhs_one)
     settings->solution = ts_rhs_one();
   else
