@@ -59,9 +59,11 @@ static void print_level_json(FILE *f, const ts_level_report *r) {
   fprintf(f,
           "{\"level\": %d, \"dofs\": %lld, \"iterations\": %d, \"relative_residual\": %.6e, "
           "\"l2_error\": %.6e, \"h1_error\": %.6e, \"l2_rate\": %.4f, \"h1_rate\": %.4f, "
+          "\"pressure_l2_error\": %.6e, \"pressure_l2_rate\": %.4f, "
           "\"setup_seconds\": %.6f, \"solve_seconds\": %.6f}",
           r->level, (long long)r->dofs, r->iterations, r->relative_residual, r->l2_error,
-          r->h1_error, r->l2_rate, r->h1_rate, r->setup_seconds, r->solve_seconds);
+          r->h1_error, r->l2_rate, r->h1_rate, r->pressure_l2_error, r->pressure_l2_rate,
+          r->setup_seconds, r->solve_seconds);
 }
 
 static void print_json(ts_problem p, ts_backend b, const ts_report *report) {

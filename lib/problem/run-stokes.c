@@ -63,7 +63,21 @@ static int solve_stokes_level(const ts_stokes_solution *s, stokes_level *o, FILE
   return 0;
 }
 
-static void print_stokes_header(ts_problem p, ts_backend backend, FILE *log) {
+/* DoFs of RT_k x DGQ_k on a level (doc/stokes.md section 2): per velocity component
+ * prod_d (cells_d (k+1) + [d == i]), and prod_d cells_d (k+1) pressure DoFs. */
+static int64_t stokes_dofs(ts_problem p, ts_mesh mesh, int level) {
+  int64_t cells[3], pressure = 1, total = 0;
+  ts_mesh_cells(mesh, level, cells);
+  for (int d = 0; d < p->dim; ++d) pressure *= cells[d] * (p->degree + 1);
+  for (int i = 0; i < p->dim; ++i) {
+    int64_t component = 1;
+    for (int d = 0; d < p->dim; ++d) component *= cells[d] * (p->degree + 1) + (d == i);
+    total += component;
+  }
+  return total + pressure;
+}
+
+static void print_stokes_header(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log) {
   fprintf(log, "Tessera %s: problem '%s'%s%s\n", ts_version(), p->name, *p->source ? " from " : "",
           p->source);
   fprintf(log, "  Stokes, manufactured solution '%s'; %dD box [", p->solution, p->dim);
@@ -71,7 +85,10 @@ static void print_stokes_header(ts_problem p, ts_backend backend, FILE *log) {
     fprintf(log, "%s%g,%g", d ? "]x[" : "", p->lower[d], p->upper[d]);
   fprintf(log, "], coarse cells");
   for (int d = 0; d < p->dim; ++d) fprintf(log, "%s%d", d ? "x" : " ", p->coarse[d]);
-  fprintf(log, ", RT%d x DGQ%d, interior penalty eta = %g\n", p->degree, p->degree, p->penalty);
+  fprintf(log, ", RT%d x DGQ%d, interior penalty eta = %g\n  DoFs per level:", p->degree,
+          p->degree, p->penalty);
+  for (int l = p->first_level; l <= p->levels; ++l)
+    fprintf(log, " %d: %lld%s", l, (long long)stokes_dofs(p, mesh, l), l < p->levels ? "," : "\n");
   fprintf(log, "  solver GMRES(%d), preconditioner %s, rtol %.1e\n", p->restart, p->preconditioner,
           p->rtol);
   if (p->use_mg)
@@ -122,7 +139,7 @@ int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE
   if (*p->vtu_path)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "problem '%s': <output vtu=\"%s\"> is not available for "
                     "Stokes problems yet", p->name, p->vtu_path);
-  if (log) print_stokes_header(p, backend, log);
+  if (log) print_stokes_header(p, backend, mesh, log);
   for (int level = p->first_level; level <= p->levels; ++level) {
     ts_level_report *r = &report->levels[report->n_levels];
     TS_CALL(run_stokes_level(p, backend, mesh, level, s, log, r, report));
