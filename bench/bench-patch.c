@@ -9,43 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench-common.h"
 #include "tessera.h"
 
-/* One timed call: a smoothing step (s set) or an operator application (A set); one: a
- * vector of one entry whose dot product waits for the device (asynchronous backends). */
+/* One timed call: a smoothing step (s set) or an operator application (A set). */
 typedef struct timed_call {
   ts_smoother s;
   ts_operator A;
-  ts_vec in, out, one;
+  ts_vec in, out;
 } timed_call;
 
-/* Waits until the device has finished the calls issued so far. */
-static int wait_device(const timed_call *c) {
-  double dummy;
-  return ts_vec_dot(c->one, c->one, &dummy);
-}
-
-static int call_once(const timed_call *c) {
+static int call_once(void *ctx) {
+  const timed_call *c = ctx;
   return c->s ? ts_smoother_apply(c->s, c->in, c->out) : ts_operator_apply(c->A, c->in, c->out);
-}
-
-/* Best time per call over 3 rounds of about seconds/3 each, after one warm-up call; the
- * clock is read after waiting for the device. */
-static double time_call(const timed_call *c, double seconds) {
-  if (call_once(c) || wait_device(c)) return NAN;
-  double best = INFINITY;
-  for (int rep = 0; rep < 3; ++rep) {
-    int count = 0;
-    const double t0 = ts_wtime();
-    double t;
-    do {
-      if (call_once(c) || wait_device(c)) return NAN;
-      ++count;
-      t = ts_wtime() - t0;
-    } while (t < seconds / 3);
-    if (t / count < best) best = t / count;
-  }
-  return best;
 }
 
 int main(int argc, char **argv) {
@@ -61,9 +37,8 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(a, "--backend")) backend = v;
     else if (!strcmp(a, "--dim")) dim = atoi(v);
-    else if (!strcmp(a, "--degrees")) {
-      if (sscanf(v, "%d-%d", &kmin, &kmax) < 2) kmax = kmin;
-    } else if (!strcmp(a, "--dofs")) target = atof(v);
+    else if (!strcmp(a, "--degrees")) bench_parse_degrees(v, &kmin, &kmax);
+    else if (!strcmp(a, "--dofs")) target = atof(v);
     else if (!strcmp(a, "--seconds")) seconds = atof(v);
     else if (!strcmp(a, "--precision")) prec = !strcmp(v, "single") ? TS_SINGLE : TS_DOUBLE;
     else {
@@ -109,9 +84,9 @@ int main(int argc, char **argv) {
       return 1;
     }
     const double n = (double)ts_dofs_count(dofs);
-    const double tf = time_call(&(timed_call){fused, NULL, b, x, one}, seconds);
-    const double ts = time_call(&(timed_call){separate, NULL, b, x, one}, seconds);
-    const double ta = time_call(&(timed_call){NULL, A, b, x, one}, seconds);
+    const double tf = bench_best_time(call_once, &(timed_call){fused, NULL, b, x}, 1, one, seconds);
+    const double ts = bench_best_time(call_once, &(timed_call){separate, NULL, b, x}, 1, one, seconds);
+    const double ta = bench_best_time(call_once, &(timed_call){NULL, A, b, x}, 1, one, seconds);
     printf("%3d %9.0f %7d %14.2f %17.2f %16.2f\n", k, n, c, 1e9 * tf / n, 1e9 * ts / n, 1e9 * ta / n);
     fflush(stdout);
     ts_vec_destroy(&b);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench-common.h"
 #include "tessera.h"
 #include "../lib/mg/mg-impl.h"
 
@@ -153,25 +154,22 @@ static int check_case(ts_backend omp, ts_backend dev, const char *name, int dim,
   return ierr;
 }
 
-/* Best time per y = Acal x over 3 rounds; the device is waited for by a one-entry dot. */
-static double time_apply(ts_operator op, ts_vec x, ts_vec y, ts_vec one, double seconds) {
-  double dummy;
-  if (ts_operator_apply(op, x, y) || ts_vec_dot(one, one, &dummy)) return NAN;
-  double best = INFINITY;
-  for (int rep = 0; rep < 3; ++rep) {
-    int count = 0;
-    const double t0 = ts_wtime();
-    double t;
-    do {
-      for (int i = 0; i < 10; ++i)
-        if (ts_operator_apply(op, x, y)) return NAN;
-      count += 10;
-      if (ts_vec_dot(one, one, &dummy)) return NAN;
-      t = ts_wtime() - t0;
-    } while (t < seconds / 3);
-    if (t / count < best) best = t / count;
-  }
-  return best;
+/* The timed steps (bench_best_time): y = Acal x, and one smoothing step x <- S(x, b). */
+typedef struct timed_apply {
+  ts_operator op;
+  ts_vec x, y;
+} timed_apply;
+static int apply_once(void *ctx) {
+  const timed_apply *c = ctx;
+  return ts_operator_apply(c->op, c->x, c->y);
+}
+typedef struct timed_smooth {
+  ts_smoother sm;
+  ts_vec b, x;
+} timed_smooth;
+static int smooth_once(void *ctx) {
+  const timed_smooth *c = ctx;
+  return ts_smoother_apply(c->sm, c->b, c->x);
 }
 
 static int time_case(ts_backend be, int dim, int k, ts_precision prec, double target,
@@ -195,7 +193,7 @@ static int time_case(ts_backend be, int dim, int k, ts_precision prec, double ta
   if (!ierr) ierr = ts_vec_set(one, 1.0);
   double t = NAN;
   if (!ierr) {
-    t = time_apply(op, x, y, one, seconds);
+    t = bench_best_time(apply_once, &(timed_apply){op, x, y}, 10, one, seconds);
     if (isnan(t)) ierr = 1;
   }
   if (ierr) {
@@ -285,27 +283,6 @@ static int check_smoother(ts_backend omp, ts_backend dev, const char *name, int 
   return ierr;
 }
 
-/* Best time per smoothing step over 3 rounds (as time_apply). */
-static double time_smooth(ts_smoother sm, ts_vec b, ts_vec x, ts_vec one, double seconds) {
-  double dummy;
-  if (ts_smoother_apply(sm, b, x) || ts_vec_dot(one, one, &dummy)) return NAN;
-  double best = INFINITY;
-  for (int rep = 0; rep < 3; ++rep) {
-    int count = 0;
-    const double t0 = ts_wtime();
-    double t;
-    do {
-      for (int i = 0; i < 2; ++i)
-        if (ts_smoother_apply(sm, b, x)) return NAN;
-      count += 2;
-      if (ts_vec_dot(one, one, &dummy)) return NAN;
-      t = ts_wtime() - t0;
-    } while (t < seconds / 3);
-    if (t / count < best) best = t / count;
-  }
-  return best;
-}
-
 /* Time the backend's smoothing step (SCHUR) in 3D at about target DoFs. */
 static int time_smoother_case(ts_backend be, int k, ts_precision prec, double target,
                               double seconds, double copy, double fp64) {
@@ -331,8 +308,8 @@ static int time_smoother_case(ts_backend be, int k, ts_precision prec, double ta
   if (!ierr) ierr = ts_vec_set(one, 1.0);
   double t = NAN, ta = NAN;
   if (!ierr) {
-    t = time_smooth(sm, b, x, one, seconds);
-    ta = time_apply(op, x, b, one, seconds / 2);
+    t = bench_best_time(smooth_once, &(timed_smooth){sm, b, x}, 2, one, seconds);
+    ta = bench_best_time(apply_once, &(timed_apply){op, x, b}, 10, one, seconds / 2);
     if (isnan(t) || isnan(ta)) ierr = 1;
   }
   if (ierr) {
@@ -379,9 +356,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--sfloat")) sfloat = atoi(v);
     else if (!strcmp(a, "--sdofs")) starget = atof(v);
     else if (!strcmp(a, "--sdegrees")) snprintf(sdegrees, sizeof sdegrees, "%s", v);
-    else if (!strcmp(a, "--degrees")) {
-      if (sscanf(v, "%d-%d", &kmin, &kmax) < 2) kmax = kmin;
-    } else {
+    else if (!strcmp(a, "--degrees")) bench_parse_degrees(v, &kmin, &kmax);
+    else {
       fprintf(stderr, "bench-stokes: unknown option %s\n", a);
       return 2;
     }

@@ -10,40 +10,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench-common.h"
 #include "tessera.h"
 
 /* One timed call: prolongation (restrict_ = 0) or restriction between levels 0 and 1. */
 typedef struct timed_call {
   ts_mg mg;
   int restrict_;
-  ts_vec coarse, fine, one; /* one: a one-entry vector whose dot product waits for the device */
+  ts_vec coarse, fine;
 } timed_call;
 
-static int call_once(const timed_call *c) {
+static int call_once(void *ctx) {
+  const timed_call *c = ctx;
   return c->restrict_ ? ts_mg_restrict(c->mg, 1, c->fine, c->coarse)
                       : ts_mg_prolongate(c->mg, 1, c->coarse, c->fine);
-}
-
-/* Best time per call over 3 rounds of about seconds/3 each, after one warm-up call; the
- * device is waited for (dot product of one entry) before each clock reading. */
-static double time_call(const timed_call *c, double seconds) {
-  double dummy;
-  if (call_once(c) || ts_vec_dot(c->one, c->one, &dummy)) return NAN;
-  double best = INFINITY;
-  for (int rep = 0; rep < 3; ++rep) {
-    int count = 0;
-    const double t0 = ts_wtime();
-    double t;
-    do {
-      for (int i = 0; i < 10; ++i)
-        if (call_once(c)) return NAN;
-      count += 10;
-      if (ts_vec_dot(c->one, c->one, &dummy)) return NAN;
-      t = ts_wtime() - t0;
-    } while (t < seconds / 3);
-    if (t / count < best) best = t / count;
-  }
-  return best;
 }
 
 int main(int argc, char **argv) {
@@ -59,9 +39,8 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(a, "--backend")) backend = v;
     else if (!strcmp(a, "--dim")) dim = atoi(v);
-    else if (!strcmp(a, "--degrees")) {
-      if (sscanf(v, "%d-%d", &kmin, &kmax) < 2) kmax = kmin;
-    } else if (!strcmp(a, "--dofs")) target = atof(v);
+    else if (!strcmp(a, "--degrees")) bench_parse_degrees(v, &kmin, &kmax);
+    else if (!strcmp(a, "--dofs")) target = atof(v);
     else if (!strcmp(a, "--seconds")) seconds = atof(v);
     else if (!strcmp(a, "--precision")) {
       if (!strcmp(v, "single")) prec = TS_SINGLE;
@@ -122,8 +101,8 @@ int main(int argc, char **argv) {
     }
     const double nc = (double)ts_dofs_count(cd), nf = (double)ts_dofs_count(fd);
     const double bytes = (nc + nf) * (double)ts_precision_size(prec);
-    const double tp = time_call(&(timed_call){mg, 0, xc, xf, one}, seconds);
-    const double tr = time_call(&(timed_call){mg, 1, xc, xf, one}, seconds);
+    const double tp = bench_best_time(call_once, &(timed_call){mg, 0, xc, xf}, 10, one, seconds);
+    const double tr = bench_best_time(call_once, &(timed_call){mg, 1, xc, xf}, 10, one, seconds);
     if (isnan(tp) || isnan(tr)) {
       fprintf(stderr, "bench-transfer: k = %d: %s\n", k, ts_error_message());
       return 1;
