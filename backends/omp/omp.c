@@ -20,6 +20,25 @@ static int omp_fail(ts_backend_ops *ops, int code, const char *msg) {
   return code;
 }
 
+/* The backend's state: the work space of the Stokes operator, kept between calls so that an
+ * application does not allocate (and first-touch) two velocity components each time. */
+typedef struct omp_state {
+  ts_omp_work stokes_work;
+} omp_state;
+
+static int omp_init(ts_backend_ops *ops) {
+  ops->data = calloc(1, sizeof(omp_state));
+  return ops->data ? 0 : omp_fail(ops, TS_ERR_MEMORY, "could not allocate the omp backend state");
+}
+
+static int omp_finalize(ts_backend_ops *ops) {
+  omp_state *s = ops->data;
+  if (s) ts_omp_work_free(&s->stokes_work);
+  free(s);
+  ops->data = NULL;
+  return 0;
+}
+
 static int omp_describe(ts_backend_ops *ops, char *buf, size_t len) {
   (void)ops;
   snprintf(buf, len, "OpenMP on the host, %d threads (OMP_NUM_THREADS), %d processors",
@@ -172,7 +191,8 @@ static int omp_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_p
 /* Stokes operator (stokes.c) */
 static int omp_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_precision p,
                             const void *x, void *y, int add) {
-  return ts_omp_stokes_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
+  omp_state *s = ops->data;
+  return ts_omp_stokes_apply(plan, p, x, y, add, &s->stokes_work, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
 /* Stokes vertex-patch smoother (stokes-patch.c) */
@@ -187,6 +207,8 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->abi_version = TS_BACKEND_ABI_VERSION;
   ops->struct_size = sizeof(ts_backend_ops);
   ops->name = "omp";
+  ops->init = omp_init;
+  ops->finalize = omp_finalize;
   ops->describe = omp_describe;
   ops->mem_alloc = omp_mem_alloc;
   ops->mem_free = omp_mem_free;
