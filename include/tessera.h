@@ -202,7 +202,7 @@ int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p,
                                ts_operator *op);
 /** Default penalty factor eta of the Stokes operator: gamma_F = eta (k+1)(k+2) / h_F
  *  (doc/stokes.md section 3). */
-#define TS_STOKES_DEFAULT_PENALTY 2.0
+#define TS_STOKES_DEFAULT_PENALTY 1.0
 /** @brief The matrix-free Stokes operator of paper 000 (eq. 3-4): velocity RT_k with the
  *  symmetric interior penalty form, pressure DGQ_k, on one level of a box
  *  (doc/stokes.md).  The vector is x = [u_0; ..; u_{dim-1}; p] (velocity DoFs, then
@@ -290,6 +290,18 @@ typedef enum {
  *          TS_ERR_UNSUPPORTED (the backend lacks stokes_patch_smooth), TS_ERR_LAPACK */
 int ts_smoother_create_stokes_patch(ts_operator stokes, ts_dofs velocity, ts_dofs pressure,
                                     ts_stokes_patch_solver solver, ts_smoother *smoother);
+/** Default relative tolerance of the pressure CG of the Schur-complement local solver
+ *  (doc/stokes.md section 7): the CG is preconditioned by the inverse pressure mass and stops
+ *  when the residual's M^{-1} norm has dropped by this factor, so the local solve is inexact,
+ *  as in paper 000 (section 3.3: "on average 15 CG iterations"); 1e-12 solves exactly. */
+#define TS_STOKES_PATCH_CG_TOLERANCE 1e-4
+/** @brief Set the relative tolerance of the pressure CG of a Stokes vertex-patch smoother
+ *  with the Schur-complement local solver.
+ *  @param smoother   from ts_smoother_create_stokes_patch
+ *  @param tolerance  in (0, 1): the reduction of the residual's M^{-1} norm; a tolerance
+ *                    below what the precision can reach (10 eps) stops there instead
+ *  @return 0, or TS_ERR_ARG (not a Stokes smoother, not the Schur solver, tolerance out of range) */
+int ts_smoother_stokes_patch_set_cg_tolerance(ts_smoother smoother, double tolerance);
 /** @brief Chebyshev iteration of the given degree (>= 1) on D^{-1} A (D the diagonal of A),
  *  targeting the upper part of the spectrum; degree 1 is damped point Jacobi. */
 int ts_smoother_create_chebyshev(ts_operator A, int degree, ts_smoother *smoother);
@@ -364,6 +376,8 @@ typedef struct ts_mg_options {
                                       TS_STOKES_PATCH_DIRECT */
   double stokes_penalty;         /**< Stokes: the penalty factor eta > 0 of the interior
                                       penalty form (TS_STOKES_DEFAULT_PENALTY) */
+  double stokes_cg_tolerance;    /**< Stokes, Schur local solver: the relative tolerance of the
+                                      patch pressure CG, in (0, 1) (TS_STOKES_PATCH_CG_TOLERANCE) */
 } ts_mg_options;
 
 /** Time spent on one level of the hierarchy since creation or the last reset. */

@@ -10,15 +10,16 @@
  * kernel (backends/omp/stokes-patch-kernel.h) step by step, each step spread over the block:
  *  - SCHUR: A_i^{-1} by fast diagonalization (1D sweeps with the plan's eigenvectors of the
  *    patch kind, the division by sum_d scale_d lambda_d in double as in omp), the pressure
- *    by CG on B A^{-1} B^T projected onto zero mean (cg_tolerance raised to 10 eps of R,
- *    cg_max_iterations), the dot products and means by block-wide tree reductions in R;
+ *    by CG on B A^{-1} B^T preconditioned by the inverse pressure mass, from the zero-mean
+ *    right side (cg_tolerance raised to 10 eps of R, cg_max_iterations), the dot products and
+ *    means by block-wide tree reductions in R;
  *    then U = A^{-1}(F - B^T P).  Every sweep output entry is one thread's sequential sum
  *    over the line in the omp order, so results agree with omp to rounding (the only
  *    differences: fused multiply-adds and the order of the block reductions).
  *  - DIRECT: t = pseudo_inverse[kind] r_j, one warp-strided dot product per row.
  * Shared memory per block (entries of R): r, t (n_local), a (n_pressure), b, v, z
- * (n_velocity), rhs, res, dir, q (n_pressure) and the reduction buffer (THREADS): at K = 4
- * in 3D 121 KB in double, dynamic with the attribute set once per instance.
+ * (n_velocity), rhs, res, dir, q, pz (n_pressure) and the reduction buffer (THREADS): at K = 4
+ * in 3D 129 KB in double, dynamic with the attribute set once per instance.
  *
  * Plan data: the eigenvectors, the patch divergence and DG mass and (DIRECT) the
  * pseudo-inverses of the kinds that occur are converted to R and uploaded once per distinct
@@ -50,7 +51,7 @@ struct ts_gpu_spatch_shape {
   static constexpr int RED = THREADS < 64 ? 64 : THREADS; /* reduction buffer */
   /* entries of R: the vectors, the reduction buffer, the patch's matrices (S_cont, S_dg per
    * direction, divergence, mass) and the denominators of the DIM velocity inverses */
-  static constexpr int SHARED = 2 * NL + 5 * NP + 3 * NV + RED + NC * NC + 3 * ND * ND +
+  static constexpr int SHARED = 2 * NL + 6 * NP + 3 * NV + RED + NC * NC + 3 * ND * ND +
                                 ND * NC + ND + DIM * NV;
   /* offsets in the coefficient buffer (R): S_cont, S_dg[4], divergence, dg_mass */
   static constexpr int O_SC = 0, O_SD = NC * NC, O_DIV = NC * NC + 4 * ND * ND;
@@ -144,7 +145,7 @@ __device__ __forceinline__ void ts_gpu_spatch_remove_mean(int n, R *a, R *red) {
 /* The shared work space of one patch (entries of R): vectors, then the patch's matrices. */
 template <typename R>
 struct ts_gpu_spatch_work {
-  R *r, *t, *a, *b, *v, *z, *rhs, *res, *dir, *q, *red;
+  R *r, *t, *a, *b, *v, *z, *rhs, *res, *dir, *q, *pz, *red;
   R *sc, *sd[3], *div, *mass; /* S_cont, S_dg of the kind of each direction, B, DG mass */
   R *rden;                    /* per component: (R)(sum_d scale_d lambda_d), NV each */
 };
@@ -267,6 +268,19 @@ __device__ __forceinline__ void ts_gpu_spatch_velocity(const ts_gpu_spatch_args<
   ts_gpu_spatch_vinv<R, DIM, K, I>(w.v, w.t + I * S::NV, w);
 }
 
+/* out = M_p^{-1} in, M_p = (x)_d diag(dg_mass) the patch pressure mass (the CG preconditioner) */
+template <typename R, int DIM, int K>
+__device__ __forceinline__ void ts_gpu_spatch_mass_inverse(const R *in, R *out,
+                                                           ts_gpu_spatch_work<R> &w) {
+  typedef ts_gpu_spatch_shape<DIM, K> S;
+  for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x) {
+    R m = w.mass[idx % S::ND] * w.mass[(idx / S::ND) % S::ND];
+    if (DIM == 3) m *= w.mass[idx / (S::ND * S::ND)];
+    out[idx] = in[idx] / m;
+  }
+  __syncthreads();
+}
+
 /* w.t = Acal_j^+ w.r by the Schur complement */
 template <typename R, int DIM, int K>
 __device__ void ts_gpu_spatch_schur(const ts_gpu_spatch_args<R> &g, ts_gpu_spatch_work<R> &w) {
@@ -279,28 +293,27 @@ __device__ void ts_gpu_spatch_schur(const ts_gpu_spatch_args<R> &g, ts_gpu_spatc
   ts_gpu_spatch_rhs_term<R, DIM, K, 1>(g, w);
   if constexpr (DIM == 3) ts_gpu_spatch_rhs_term<R, DIM, K, 2>(g, w);
   ts_gpu_spatch_remove_mean<R>(n, w.rhs, w.red);
-  /* CG on the zero-mean subspace from P = 0 */
+  /* CG preconditioned by M_p^{-1} from P = 0 */
   for (int idx = threadIdx.x; idx < n; idx += blockDim.x) {
     P[idx] = 0;
     w.res[idx] = w.rhs[idx];
-    w.dir[idx] = w.rhs[idx];
   }
-  __syncthreads();
-  R rr = ts_gpu_spatch_sum<R>(n, w.res, w.res, w.red);
-  const R stop = g.cg_tol2 * rr;
-  for (int it = 0; it < g.cg_max && rr > stop; ++it) {
+  ts_gpu_spatch_mass_inverse<R, DIM, K>(w.res, w.dir, w);
+  R rz = ts_gpu_spatch_sum<R>(n, w.res, w.dir, w.red);
+  const R stop = g.cg_tol2 * rz;
+  for (int it = 0; it < g.cg_max && rz > stop; ++it) {
     ts_gpu_spatch_schur_apply<R, DIM, K>(g, w.dir, w.q, w);
-    const R alpha = rr / ts_gpu_spatch_sum<R>(n, w.dir, w.q, w.red);
+    const R alpha = rz / ts_gpu_spatch_sum<R>(n, w.dir, w.q, w.red);
     for (int idx = threadIdx.x; idx < n; idx += blockDim.x) {
       P[idx] += alpha * w.dir[idx];
       w.res[idx] -= alpha * w.q[idx];
     }
     __syncthreads();
-    ts_gpu_spatch_remove_mean<R>(n, w.res, w.red);
-    const R rr_new = ts_gpu_spatch_sum<R>(n, w.res, w.res, w.red), beta = rr_new / rr;
-    rr = rr_new;
+    ts_gpu_spatch_mass_inverse<R, DIM, K>(w.res, w.pz, w);
+    const R rz_new = ts_gpu_spatch_sum<R>(n, w.res, w.pz, w.red), beta = rz_new / rz;
+    rz = rz_new;
     for (int idx = threadIdx.x; idx < n; idx += blockDim.x)
-      w.dir[idx] = w.res[idx] + beta * w.dir[idx];
+      w.dir[idx] = w.pz[idx] + beta * w.dir[idx];
     __syncthreads();
   }
   ts_gpu_spatch_remove_mean<R>(n, P, w.red);
@@ -340,7 +353,8 @@ __global__ void __launch_bounds__((ts_gpu_spatch_shape<DIM, K>::THREADS))
   w.res = w.rhs + S::NP;
   w.dir = w.res + S::NP;
   w.q = w.dir + S::NP;
-  w.red = w.q + S::NP;
+  w.pz = w.q + S::NP;
+  w.red = w.pz + S::NP;
   w.sc = w.red + S::RED;
   w.sd[0] = w.sc + S::NC * S::NC;
   w.sd[1] = w.sd[0] + S::ND * S::ND;

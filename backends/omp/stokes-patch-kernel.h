@@ -13,11 +13,11 @@ typedef struct {
   REAL *r, *t;                 /* n_local */
   REAL *v, *z;                 /* n_velocity */
   REAL *a, *b;                 /* n_local: contraction buffers */
-  REAL *rhs, *res, *dir, *q;   /* n_pressure */
+  REAL *rhs, *res, *dir, *q, *pz; /* n_pressure */
 } FN(swork);
 
 static size_t FN(work_entries)(const ts_stokes_patch_plan *pl) {
-  return 4 * (size_t)pl->n_local + 2 * (size_t)pl->n_velocity + 4 * (size_t)pl->n_pressure;
+  return 4 * (size_t)pl->n_local + 2 * (size_t)pl->n_velocity + 5 * (size_t)pl->n_pressure;
 }
 
 static void FN(work_split)(const ts_stokes_patch_plan *pl, REAL *w, FN(swork) *s) {
@@ -31,6 +31,7 @@ static void FN(work_split)(const ts_stokes_patch_plan *pl, REAL *w, FN(swork) *s
   s->res = s->rhs + pl->n_pressure;
   s->dir = s->res + pl->n_pressure;
   s->q = s->dir + pl->n_pressure;
+  s->pz = s->q + pl->n_pressure;
 }
 
 /* out[.., r, ..] = sum_j B[r][j] in[.., j, ..] along direction d (transpose: B is
@@ -145,30 +146,40 @@ static void FN(schur_apply)(const ts_stokes_patch_plan *pl, const int *kinds, co
   }
 }
 
-/* CG for (B A^{-1} B^T) P = s->rhs on the zero-mean subspace from P = 0; the tolerance is
- * raised to what the precision can reach */
+/* out = M_p^{-1} in, M_p = (x)_d diag(dg_mass) the patch pressure mass */
+static void FN(pressure_mass_inverse)(const ts_stokes_patch_plan *pl, const REAL *in, REAL *out) {
+  const int nd = pl->n_dg, dim = pl->global.dim;
+  for (int idx = 0; idx < pl->n_pressure; ++idx) {
+    double m = pl->dg_mass[idx % nd] * pl->dg_mass[(idx / nd) % nd];
+    if (dim == 3) m *= pl->dg_mass[idx / (nd * nd)];
+    out[idx] = in[idx] / (REAL)m;
+  }
+}
+
+/* CG for (B A^{-1} B^T) P = s->rhs (zero mean) from P = 0, preconditioned by M_p^{-1}, until
+ * the residual's M_p^{-1} norm drops by cg_tolerance, raised to what the precision can reach */
 static void FN(pressure_cg)(const ts_stokes_patch_plan *pl, const int *kinds, REAL *P,
                             FN(swork) *s) {
   const int n = pl->n_pressure;
   for (int idx = 0; idx < n; ++idx) {
     P[idx] = 0;
     s->res[idx] = s->rhs[idx];
-    s->dir[idx] = s->rhs[idx];
   }
+  FN(pressure_mass_inverse)(pl, s->res, s->dir);
   const double tol = pl->cg_tolerance > 10 * REAL_EPSILON ? pl->cg_tolerance : 10 * REAL_EPSILON;
-  REAL rr = FN(dot)(n, s->res, s->res);
-  const REAL stop = (REAL)(tol * tol) * rr;
-  for (int it = 0; it < pl->cg_max_iterations && rr > stop; ++it) {
+  REAL rz = FN(dot)(n, s->res, s->dir);
+  const REAL stop = (REAL)(tol * tol) * rz;
+  for (int it = 0; it < pl->cg_max_iterations && rz > stop; ++it) {
     FN(schur_apply)(pl, kinds, s->dir, s->q, s);
-    const REAL alpha = rr / FN(dot)(n, s->dir, s->q);
+    const REAL alpha = rz / FN(dot)(n, s->dir, s->q);
     for (int idx = 0; idx < n; ++idx) {
       P[idx] += alpha * s->dir[idx];
       s->res[idx] -= alpha * s->q[idx];
     }
-    FN(remove_mean)(n, s->res);
-    const REAL rr_new = FN(dot)(n, s->res, s->res), beta = rr_new / rr;
-    rr = rr_new;
-    for (int idx = 0; idx < n; ++idx) s->dir[idx] = s->res[idx] + beta * s->dir[idx];
+    FN(pressure_mass_inverse)(pl, s->res, s->pz);
+    const REAL rz_new = FN(dot)(n, s->res, s->pz), beta = rz_new / rz;
+    rz = rz_new;
+    for (int idx = 0; idx < n; ++idx) s->dir[idx] = s->pz[idx] + beta * s->dir[idx];
   }
   FN(remove_mean)(n, P);
 }

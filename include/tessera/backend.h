@@ -247,8 +247,10 @@ typedef struct ts_field_transfer_plan {
  *  Local solvers (eq. 9-10): SCHUR: A_{j,i}^{-1} = (x)_d S_d diag(1 / sum_d scale[d]
  *  lambda_{d,a_d}) (x)_d S_d^T with S_d, lambda_d the generalized eigenpairs of (L, M) of the
  *  direction (cont_* for d == i, dg_*[kind_d] otherwise; S^T M S = I); the pressure solves
- *  (B A^{-1} B^T) P = B A^{-1} F + G by CG projected onto zero mean, to the relative
- *  residual cg_tolerance or cg_max_iterations steps, then U = A^{-1}(F - B^T P).  DIRECT:
+ *  (B A^{-1} B^T) P = B A^{-1} F + G (projected onto zero mean) by CG preconditioned by
+ *  M_p^{-1}, M_p = (x)_d diag(dg_mass) the pressure mass, from P = 0 until the residual's
+ *  M_p^{-1} norm has dropped by cg_tolerance (or cg_max_iterations steps), P projected onto
+ *  zero mean, then U = A^{-1}(F - B^T P).  DIRECT:
  *  t = pseudo_inverse[kind] r, n_local x n_local row-major. */
 typedef struct ts_stokes_patch_plan {
   ts_stokes_plan global;        /* the level: sizes, numbering, scalings (1D pointers borrowed) */
@@ -274,7 +276,7 @@ typedef struct ts_stokes_patch_plan {
   const double *cont_eigenvalues;   /* n_cont */
   const double *dg_eigenvectors[TS_STOKES_PATCH_KINDS]; /* n_dg^2 */
   const double *dg_eigenvalues[TS_STOKES_PATCH_KINDS];  /* n_dg */
-  double cg_tolerance;          /* relative residual of the pressure CG */
+  double cg_tolerance;          /* relative M_p^{-1} norm of the pressure CG residual */
   int cg_max_iterations;
   /* DIRECT: per patch kind, NULL for the kinds that do not occur on the level */
   const double *pseudo_inverse[TS_STOKES_PATCH_MAX_KINDS];

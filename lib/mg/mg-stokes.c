@@ -36,6 +36,8 @@ static int create_smoother(ts_mg mg, int i) {
   ts_mg_level *l = &mg->levels[i];
   TS_CALL(ts_smoother_create_stokes_patch(l->A, l->dofs, l->pressure_dofs,
                                           mg->options.stokes_solver, &l->smoother));
+  if (mg->options.stokes_solver == TS_STOKES_PATCH_SCHUR)
+    TS_CALL(ts_smoother_stokes_patch_set_cg_tolerance(l->smoother, mg->options.stokes_cg_tolerance));
   return 0;
 }
 
@@ -111,6 +113,9 @@ static int check_options(ts_mesh mesh, int degree, int finest, const ts_mg_optio
                (int)TS_STOKES_PATCH_DIRECT);
   TS_CHECK_ARG(o->stokes_penalty > 0.0, "Stokes multigrid: penalty factor eta = %g, need eta > 0",
                o->stokes_penalty);
+  TS_CHECK_ARG(o->stokes_cg_tolerance > 0.0 && o->stokes_cg_tolerance < 1.0,
+               "Stokes multigrid: stokes_cg_tolerance = %g (the patch pressure CG), allowed "
+               "0 < tolerance < 1", o->stokes_cg_tolerance);
   TS_CALL(ts_mg_check_common_options(mesh, finest, o));
   int64_t cells[3];
   TS_CALL(ts_mesh_cells(mesh, o->coarse_level, cells));

@@ -21,6 +21,7 @@ void ts_mg_options_default(ts_mg_options *o) {
   o->coarse_level = 0;
   o->stokes_solver = TS_STOKES_PATCH_SCHUR;
   o->stokes_penalty = TS_STOKES_DEFAULT_PENALTY;
+  o->stokes_cg_tolerance = TS_STOKES_PATCH_CG_TOLERANCE;
 }
 
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {

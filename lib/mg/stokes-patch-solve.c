@@ -26,7 +26,6 @@ void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, do
              const int *lda, double *s, double *u, const int *ldu, double *vt, const int *ldvt,
              double *work, const int *lwork, int *info);
 
-#define SCHUR_CG_TOLERANCE 1e-12
 #define DIRECT_MAX_DEGREE_2D 4
 #define DIRECT_MAX_DEGREE_3D 1
 
@@ -83,7 +82,7 @@ static int schur_setup(ts_stokes_patch_plan *plan, double *storage) {
     plan->dg_eigenvalues[kind] = next + nd * nd;
     next += nd * nd + nd;
   }
-  plan->cg_tolerance = SCHUR_CG_TOLERANCE;
+  plan->cg_tolerance = TS_STOKES_PATCH_CG_TOLERANCE;
   plan->cg_max_iterations = 2 * plan->n_pressure;
   return 0;
 }
@@ -120,7 +119,7 @@ static void velocity_block_inverse(const ts_stokes_patch_plan *plan, const int *
 /* The host work space of the Schur solve. */
 typedef struct schur_work {
   double *v, *z, *helper;               /* n_velocity, n_velocity, 2 n_local */
-  double *rhs, *res, *dir, *q;          /* n_pressure each */
+  double *rhs, *res, *dir, *q, *pz;     /* n_pressure each */
 } schur_work;
 
 /* out = B A^{-1} B^T p */
@@ -147,28 +146,45 @@ static void remove_mean(int64_t n, double *a) {
   for (int64_t idx = 0; idx < n; ++idx) a[idx] -= mean;
 }
 
-/* CG for (B A^{-1} B^T) P = rhs on the zero-mean subspace, from P = 0. */
+/* out = M_p^{-1} in: the inverse of the patch's diagonal DG pressure mass (x)_d diag(dg_mass)
+ * (Gauss-Lagrange basis), the preconditioner of the pressure CG: B A^{-1} B^T is spectrally
+ * equivalent to the pressure mass on the patch (the local inf-sup condition), so CG on
+ * M_p^{-1} S needs a number of steps that hardly depends on k. */
+static void pressure_mass_inverse(const ts_stokes_patch_plan *plan, const double *in,
+                                  double *out) {
+  const int nd = plan->n_dg, dim = plan->global.dim;
+  for (int64_t a = 0; a < plan->n_pressure; ++a) {
+    double m = plan->dg_mass[a % nd] * plan->dg_mass[(a / nd) % nd];
+    if (dim == 3) m *= plan->dg_mass[a / (nd * nd)];
+    out[a] = in[a] / m;
+  }
+}
+
+/* Preconditioned CG for (B A^{-1} B^T) P = rhs (zero mean) from P = 0, preconditioner the
+ * inverse pressure mass, until the residual's M_p^{-1} norm drops by cg_tolerance (or
+ * cg_max_iterations steps).  The iterates are projected onto zero mean at the end (the
+ * pseudo-inverse solution); the residual stays in the zero-mean range of S. */
 static void pressure_cg(const ts_stokes_patch_plan *plan, const int *kinds, double *P,
                         schur_work *w) {
   const int64_t n = plan->n_pressure;
   for (int64_t a = 0; a < n; ++a) {
     P[a] = 0.0;
     w->res[a] = w->rhs[a];
-    w->dir[a] = w->rhs[a];
   }
-  double rr = dot(n, w->res, w->res);
-  const double stop = plan->cg_tolerance * plan->cg_tolerance * rr;
-  for (int it = 0; it < plan->cg_max_iterations && rr > stop; ++it) {
+  pressure_mass_inverse(plan, w->res, w->dir);
+  double rz = dot(n, w->res, w->dir);
+  const double stop = plan->cg_tolerance * plan->cg_tolerance * rz;
+  for (int it = 0; it < plan->cg_max_iterations && rz > stop; ++it) {
     schur_complement_apply(plan, kinds, w->dir, w->q, w);
-    const double alpha = rr / dot(n, w->dir, w->q);
+    const double alpha = rz / dot(n, w->dir, w->q);
     for (int64_t a = 0; a < n; ++a) {
       P[a] += alpha * w->dir[a];
       w->res[a] -= alpha * w->q[a];
     }
-    remove_mean(n, w->res);
-    const double rr_new = dot(n, w->res, w->res), beta = rr_new / rr;
-    rr = rr_new;
-    for (int64_t a = 0; a < n; ++a) w->dir[a] = w->res[a] + beta * w->dir[a];
+    pressure_mass_inverse(plan, w->res, w->pz);
+    const double rz_new = dot(n, w->res, w->pz), beta = rz_new / rz;
+    rz = rz_new;
+    for (int64_t a = 0; a < n; ++a) w->dir[a] = w->pz[a] + beta * w->dir[a];
   }
   remove_mean(n, P);
 }
@@ -178,13 +194,14 @@ static int schur_solve(const ts_stokes_patch_plan *plan, const int *kinds, const
   const int dim = plan->global.dim;
   const size_t nv = (size_t)plan->n_velocity, np = (size_t)plan->n_pressure;
   double *s;
-  TS_CALL(ts_calloc(2 * nv + ts_stokes_patch_work_doubles(plan) + 4 * np, sizeof(double),
+  TS_CALL(ts_calloc(2 * nv + ts_stokes_patch_work_doubles(plan) + 5 * np, sizeof(double),
                     "Stokes patch Schur work", &s));
-  schur_work w = {s, s + nv, s + 2 * nv, NULL, NULL, NULL, NULL};
+  schur_work w = {s, s + nv, s + 2 * nv, NULL, NULL, NULL, NULL, NULL};
   w.rhs = w.helper + ts_stokes_patch_work_doubles(plan);
   w.res = w.rhs + np;
   w.dir = w.res + np;
   w.q = w.dir + np;
+  w.pz = w.q + np;
   const double *G = r + dim * nv;
   double *P = t + dim * nv;
   memcpy(w.rhs, G, sizeof(double) * np); /* rhs = G + B A^{-1} F */

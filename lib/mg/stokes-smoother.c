@@ -84,6 +84,19 @@ int ts_smoother_create_stokes_patch(ts_operator stokes, ts_dofs velocity, ts_dof
   return 0;
 }
 
+int ts_smoother_stokes_patch_set_cg_tolerance(ts_smoother s, double tolerance) {
+  TS_CHECK_ARG(s && s->ops == &stokes_smoother_ops,
+               "ts_smoother_stokes_patch_set_cg_tolerance: not a Stokes vertex-patch smoother");
+  stokes_smoother_data *data = s->data;
+  TS_CHECK_ARG(data->plan.solver == TS_STOKES_PATCH_SCHUR,
+               "ts_smoother_stokes_patch_set_cg_tolerance: the smoother has the direct local "
+               "solver; the CG tolerance belongs to the Schur-complement solver");
+  TS_CHECK_ARG(tolerance > 0.0 && tolerance < 1.0,
+               "Stokes vertex-patch smoother: CG tolerance %g, allowed 0 < tolerance < 1", tolerance);
+  data->plan.cg_tolerance = tolerance;
+  return 0;
+}
+
 int ts_stokes_patch_smoother_plan(ts_smoother s, const ts_stokes_patch_plan **plan) {
   TS_CHECK_ARG(s && plan && s->ops == &stokes_smoother_ops,
                "ts_stokes_patch_smoother_plan: not a Stokes vertex-patch smoother");
