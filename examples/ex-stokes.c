@@ -4,11 +4,14 @@
  * watch the errors of velocity and pressure fall as the mesh is refined.
  *
  *   usage: ex-stokes [dim (2)] [degree k (2)] [finest level (5 in 2D, 3 in 3D)] [backend (omp)]
+ *                    [output.vtu (none)]
  *
  * The solver is GMRES preconditioned by one multigrid V-cycle whose smoother solves the local
  * saddle-point problem of every vertex patch by a Schur complement (paper 000, section 3).
  * The pressure is determined up to a constant: the V-cycle and the final solution have their
- * pressure mean removed, and the error is measured against the zero-mean exact pressure. */
+ * pressure mean removed, and the error is measured against the zero-mean exact pressure.
+ * Given a file name, the finest solution is written there for ParaView: velocity, pressure
+ * and their exact values and errors, each cell sampled on (k+1)^dim sub-cells. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +26,11 @@
     }                                                                \
   } while (0)
 
-/* Solve on one level of the mesh; return the L2 errors of velocity and pressure. */
+/* Solve on one level of the mesh; return the L2 errors of velocity and pressure, and write
+ * the solution to vtu_path unless it is NULL. */
 static void solve_on_level(ts_backend backend, ts_mesh mesh, int degree, int level,
-                           const ts_stokes_solution *exact, double *velocity_error,
-                           double *pressure_error) {
+                           const ts_stokes_solution *exact, const char *vtu_path,
+                           double *velocity_error, double *pressure_error) {
   /* The multigrid hierarchy owns, on every level, the RT_k and DGQ_k numberings, the
    * matrix-free Stokes operator, the vertex-patch smoother and the transfers. */
   ts_mg_options options;
@@ -59,6 +63,8 @@ static void solve_on_level(ts_backend backend, ts_mesh mesh, int degree, int lev
 
   CHECK(ts_vec_get_to_host(x, host));
   CHECK(ts_stokes_compute_errors(velocity, pressure, host, exact, velocity_error, pressure_error));
+  /* A DG field: every cell gets its own (k+1)^dim sub-cells, so the jumps stay visible. */
+  if (vtu_path) CHECK(ts_stokes_write_vtu(vtu_path, velocity, pressure, host, exact, degree + 1));
   printf("level %d: %9lld DoFs, %3d GMRES iterations, L2 errors: velocity %.4e, pressure %.4e",
          level, (long long)n, ts_solver_iterations(gmres), *velocity_error, *pressure_error);
 
@@ -74,6 +80,7 @@ int main(int argc, char **argv) {
   const int degree = argc > 2 ? atoi(argv[2]) : 2;
   const int finest = argc > 3 ? atoi(argv[3]) : (dim == 2 ? 5 : 3);
   const char *backend_name = argc > 4 ? argv[4] : "omp";
+  const char *vtu_path = argc > 5 ? argv[5] : NULL;
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
   const int coarse[3] = {1, 1, 1};
   const ts_stokes_solution *exact;
@@ -89,7 +96,8 @@ int main(int argc, char **argv) {
   double velocity_prev = 0, pressure_prev = 0;
   for (int level = 2; level <= finest; ++level) {
     double velocity_error, pressure_error;
-    solve_on_level(backend, mesh, degree, level, exact, &velocity_error, &pressure_error);
+    solve_on_level(backend, mesh, degree, level, exact, level == finest ? vtu_path : NULL,
+                   &velocity_error, &pressure_error);
     if (level > 2) /* halving h should divide both errors by 2^(k+1) */
       printf(", rates %.2f %.2f", log2(velocity_prev / velocity_error),
              log2(pressure_prev / pressure_error));
@@ -97,6 +105,7 @@ int main(int argc, char **argv) {
     velocity_prev = velocity_error;
     pressure_prev = pressure_error;
   }
+  if (vtu_path) printf("wrote %s\n", vtu_path);
   ts_mesh_destroy(&mesh);
   ts_backend_destroy(&backend);
   return 0;

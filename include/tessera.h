@@ -543,6 +543,23 @@ int ts_stokes_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x
  *  each cell sampled on subdivisions^dim sub-cells (u may be NULL: then only solution). */
 int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_solution *u,
                  int subdivisions);
+/** @brief Write a VTK unstructured grid (.vtu) of a Stokes solution of RT_k x DGQ_k
+ *  (doc/stokes.md section 10): every cell sampled on its own subdivisions^dim sub-cells
+ *  (the points on faces repeated: the tangential velocity and the pressure jump across
+ *  cells), with the point data "velocity" (3 components, z = 0 in 2D) and "pressure" (its
+ *  mean removed), and if s is not NULL also "velocity_exact", "pressure_exact" (mean
+ *  removed), "velocity_error" and "pressure_error" (discrete - exact).  The file is written
+ *  to PATH.tmp and renamed: a failed write leaves nothing behind.
+ *  @param path         the .vtu file
+ *  @param velocity     the RT_k DoFs
+ *  @param pressure     the DGQ_k DoFs
+ *  @param x            host values [u; p], velocity->count + pressure->count entries
+ *  @param s            the exact solution, or NULL
+ *  @param subdivisions 1..16 sub-cells per cell and direction (k+1 resolves the velocity)
+ *  @return 0, or TS_ERR_ARG for NULL arguments, DoF handlers that do not match or
+ *          subdivisions out of range, TS_ERR_IO naming the file that could not be written. */
+int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *x,
+                        const ts_stokes_solution *s, int subdivisions);
 
 /* ---------------------------------------------------------------- problems */
 

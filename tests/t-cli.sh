@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 15 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 18 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -67,15 +67,35 @@ run 0 "--set changes the problem" "DoFs per level: 1: 125" run "$ex3" --set elem
 ok $(( $? != 0 || $(wc -c <"$work/out") != 0 )) "--quiet prints nothing"
 run 1 "--json reports errors as JSON" '"error": "TS_ERR_INPUT"' run "$top_srcdir/tests/xml/bad/degree-zero.xml" --json
 run 1 "problem larger than memory rejected before allocating" "needs about" run "$ex3" --set mesh/levels=8 --set element/degree=4
+ex_stokes="$top_srcdir/examples/stokes-rt-2d.xml"
+run 1 "Stokes output to a missing directory names the file" "nosuchdir/s.vtu.tmp" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set output/vtu="$work/nosuchdir/s.vtu"
 run 0 "info lists omp" "omp    OpenMP" info
 run 0 "bench measures the Laplacian" "GDoF/s" bench --dofs 2e4 --degrees 2-3 --seconds 0.05
 
-# the .vtu written by poisson-3d.xml (in $work by the runs above) is complete XML
-if command -v xmllint >/dev/null 2>&1; then
-  xmllint --noout "$work/poisson-3d.vtu" 2>"$work/xmlerr"
-  ok $? "poisson-3d.vtu is well-formed XML"
-else
-  tail -1 "$work/poisson-3d.vtu" | grep -q "</VTKFile>"
-  ok $? "poisson-3d.vtu is complete (xmllint not installed)"
-fi
+# the .vtu files written by poisson-3d.xml and stokes-rt-2d.xml (in $work by the runs
+# above) are complete XML
+for v in poisson-3d stokes-rt-2d; do
+  if command -v xmllint >/dev/null 2>&1; then
+    xmllint --noout "$work/$v.vtu" 2>"$work/xmlerr"
+    ok $? "$v.vtu is well-formed XML"
+  else
+    tail -1 "$work/$v.vtu" | grep -q "</VTKFile>"
+    ok $? "$v.vtu is complete (xmllint not installed)"
+  fi
+done
+# array_max NAME: the number of lines (points) of the DataArray NAME in stokes-rt-2d.vtu and
+# the largest absolute value in it
+array_max() {
+  awk -v name="Name=\"$1\"" 'index($0, name) { on = 1; next }
+    on && /<\/DataArray>/ { exit }
+    on { for (i = 1; i <= NF; i++) { a = $i < 0 ? -$i : $i; if (a > m) m = a }; n++ }
+    END { print n + 0, m + 0 }' "$work/stokes-rt-2d.vtu"
+}
+# the solution of level 5 (32x32 cells, RT_2, 4x4 points per cell): errors at the points of
+# the order of the L2 errors (velocity 2.6e-7, pressure 1.7e-5)
+points=$(sed -n 's/.*NumberOfPoints="\([0-9]*\)".*/\1/p' "$work/stokes-rt-2d.vtu")
+set -- $(array_max velocity_error) $(array_max pressure_error)
+awk -v p="$points" -v n1="$1" -v e1="$2" -v n2="$3" -v e2="$4" \
+  'BEGIN { exit !(p == 16384 && n1 == p && n2 == p && e1 < 1e-5 && e2 < 1e-3) }'
+ok $? "stokes-rt-2d.vtu: $points points (16384), max |velocity_error| $2 (< 1e-5), max |pressure_error| $4 (< 1e-3)"
 exit $((failed > 0))

@@ -111,8 +111,8 @@ int main(void) {
   snprintf(dir, sizeof dir, "%s/bad", xml_dir);
   int n_bad_files = list_xml(dir, bad_files);
 
-  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, overrides 5 + 10, API 5 */
-  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 5 + 10 + 5;
+  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, overrides 6 + 10, API 5 */
+  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 6 + 10 + 5;
   plan(n_good + n_bad + n_fixed);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -219,6 +219,11 @@ int main(void) {
     ok(p && !strcmp(ts_problem_name(p), "renamed"), "override name=... sets the root attribute");
     ok(p && !strcmp(p->vtu_path, "x.vtu") && p->vtu_subdivisions == 2,
        "override output/vtu creates <output>; subdivisions default to degree 2");
+    ts_problem_destroy(&p);
+    const char *ov_stokes[] = {"output/vtu=s.vtu"};
+    p = read_ok("stokes-2d.xml", 1, ov_stokes);
+    ok(p && !strcmp(p->vtu_path, "s.vtu") && p->vtu_subdivisions == 2,
+       "Stokes RT_1: <output> subdivisions default to k+1 = 2");
     ts_problem_destroy(&p);
     const char *ov2[] = {"mesh/dim=3", "mesh/cells=4 4 2", "mesh/levels=1", "mesh/levels=2"};
     p = read_ok("poisson-2d-minimal.xml", 4, ov2);

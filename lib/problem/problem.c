@@ -994,7 +994,8 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
     }
     memcpy(p->vtu_path, vtu ? (const char *)vtu : "", len + 1);
     xmlFree(vtu);
-    p->vtu_subdivisions = get_int(output, "subdivisions", p->degree);
+    /* the degree: k of Q_k, k+1 of RT_k (its velocity's degree along a component) */
+    p->vtu_subdivisions = get_int(output, "subdivisions", p->stokes ? p->degree + 1 : p->degree);
   }
   return fill_multigrid(r, p);
 }

@@ -1,0 +1,113 @@
+/* stokes-vtu.c -- VTK output (.vtu) of a Stokes solution [u; p] of RT_k x DGQ_k
+ * (doc/stokes.md sections 1-2 and 10).  The tangential velocity and the pressure jump across
+ * cells, so every cell gets its own lattice of `subdivisions` sub-cells per direction (the
+ * points on shared faces are repeated, as a DG field needs).  Point data: "velocity" (3
+ * components, z = 0 in 2D), "pressure" (mean removed, as in ts_stokes_compute_errors), and
+ * with an exact solution "velocity_exact", "pressure_exact" (mean removed), "velocity_error"
+ * and "pressure_error" (discrete - exact).  The fields are evaluated by stokes-eval.c, the
+ * file written by vtu-file.c. */
+#include "stokes-eval.h"
+#include "vtu-file.h"
+
+/* What the point and field callbacks read. */
+typedef struct stokes_sampler {
+  ts_dofs velocity, pressure;
+  const double *x;              /* [u; p] on the host */
+  const ts_stokes_solution *s;  /* NULL: no exact fields */
+  ts_stokes_tables t;           /* the 1D bases at the s+1 lattice positions */
+  int64_t per_cell;             /* (s+1)^dim points */
+  double discrete_mean, exact_mean; /* of the pressures (doc/stokes.md section 6) */
+} stokes_sampler;
+
+/* Point p: its cell, its 1D lattice indices within the cell and its coordinates. */
+static void locate(const stokes_sampler *q, int64_t p, int64_t *c, int *qi, double *x) {
+  ts_cell_from_index(q->velocity, p / q->per_cell, c);
+  ts_stokes_point_indices(&q->t, (int)(p % q->per_cell), qi);
+  x[2] = 0.0;
+  for (int d = 0; d < q->t.dim; ++d)
+    x[d] = q->velocity->lower[d] + q->velocity->h[d] * ((double)c[d] + q->t.points[qi[d]]);
+}
+
+static void point_coordinates(const void *ctx, int64_t p, double *x) {
+  int64_t c[3];
+  int qi[3];
+  locate(ctx, p, c, qi, x);
+}
+
+static void discrete_velocity(const void *ctx, int64_t p, double *v) {
+  const stokes_sampler *q = ctx;
+  int64_t c[3];
+  int qi[3];
+  double x[3];
+  locate(q, p, c, qi, x);
+  v[2] = 0.0;
+  ts_stokes_velocity_at(q->velocity, &q->t, q->x, c, qi, v);
+}
+
+static void exact_velocity(const void *ctx, int64_t p, double *v) {
+  const stokes_sampler *q = ctx;
+  int64_t c[3];
+  int qi[3];
+  double x[3];
+  locate(q, p, c, qi, x);
+  v[2] = 0.0;
+  q->s->velocity(q->t.dim, x, v);
+}
+
+static void velocity_error(const void *ctx, int64_t p, double *v) {
+  double exact[3];
+  discrete_velocity(ctx, p, v);
+  exact_velocity(ctx, p, exact);
+  for (int i = 0; i < 3; ++i) v[i] -= exact[i];
+}
+
+static void discrete_pressure(const void *ctx, int64_t p, double *v) {
+  const stokes_sampler *q = ctx;
+  int64_t c[3];
+  int qi[3];
+  double x[3];
+  locate(q, p, c, qi, x);
+  v[0] = ts_stokes_pressure_at(q->velocity, q->pressure, &q->t, q->x, c, qi) - q->discrete_mean;
+}
+
+static void exact_pressure(const void *ctx, int64_t p, double *v) {
+  const stokes_sampler *q = ctx;
+  int64_t c[3];
+  int qi[3];
+  double x[3];
+  locate(q, p, c, qi, x);
+  v[0] = q->s->pressure(q->t.dim, x) - q->exact_mean;
+}
+
+static void pressure_error(const void *ctx, int64_t p, double *v) {
+  double exact;
+  discrete_pressure(ctx, p, v);
+  exact_pressure(ctx, p, &exact);
+  v[0] -= exact;
+}
+
+int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *x,
+                        const ts_stokes_solution *s, int subdivisions) {
+  static const ts_vtu_field fields[] = {
+      {"velocity", 3, discrete_velocity},     {"pressure", 1, discrete_pressure},
+      {"velocity_exact", 3, exact_velocity},  {"pressure_exact", 1, exact_pressure},
+      {"velocity_error", 3, velocity_error},  {"pressure_error", 1, pressure_error}};
+  stokes_sampler q = {.velocity = velocity, .pressure = pressure, .x = x, .s = s, .per_cell = 1};
+  double positions[17];
+  TS_CHECK_ARG(path && *path && x, "ts_stokes_write_vtu: NULL or empty path or solution");
+  TS_CALL(ts_stokes_check_dofs(velocity, pressure, "ts_stokes_write_vtu"));
+  TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= 16,
+               "VTU output of '%s': subdivisions = %d, allowed 1..16", path, subdivisions);
+  for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
+  TS_CALL(ts_stokes_tables_init(velocity, subdivisions + 1, positions, &q.t));
+  TS_CALL(ts_stokes_pressure_means(velocity, pressure, x, s, &q.discrete_mean, &q.exact_mean));
+  ts_vtu_grid grid = {.dim = velocity->dim, .blocks = ts_cell_count(velocity), .np = {1, 1, 1},
+                      .point = point_coordinates, .ctx = &q, .n_fields = s ? 6 : 2,
+                      .fields = fields, .scalars = "pressure", .vectors = "velocity"};
+  for (int d = 0; d < velocity->dim; ++d) {
+    grid.np[d] = subdivisions + 1;
+    q.per_cell *= subdivisions + 1;
+  }
+  TS_CALL(ts_vtu_write(path, &grid));
+  return 0;
+}

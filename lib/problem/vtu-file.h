@@ -1,0 +1,34 @@
+/* vtu-file.h -- the VTK XML unstructured-grid file (.vtu) that the writers of Q_k (vtu.c)
+ * and RT_k x DGQ_k (stokes-vtu.c) solutions fill; private to lib/problem. */
+#ifndef TESSERA_VTU_FILE_H
+#define TESSERA_VTU_FILE_H
+
+#include "../tessera-impl.h"
+
+/** A point-data array: `components` (1: a scalar, 3: a vector) values at point p. */
+typedef struct ts_vtu_field {
+  const char *name;
+  int components;
+  void (*value)(const void *ctx, int64_t p, double *v);
+} ts_vtu_field;
+
+/** The points are `blocks` lattices one after the other, each of np[0] x np[1] (x np[2])
+ *  points (lexicographic, index 0 fastest; np[d] = 1 beyond dim), cut into the
+ *  quadrilaterals or hexahedra between neighbouring points of a lattice: one lattice over
+ *  the whole box for a continuous field, one per cell (points on shared faces repeated) for
+ *  a discontinuous one. */
+typedef struct ts_vtu_grid {
+  int dim;
+  int64_t blocks, np[3];
+  void (*point)(const void *ctx, int64_t p, double *x); /* coordinates x[0..2] of point p */
+  const void *ctx;
+  int n_fields;
+  const ts_vtu_field *fields;
+  const char *scalars, *vectors; /* the active scalar and vector arrays (NULL: none) */
+} ts_vtu_grid;
+
+/** Write the grid and its fields to path: to PATH.tmp first, renamed when complete, so a
+ *  failed write leaves nothing (TS_ERR_IO naming the file). */
+int ts_vtu_write(const char *path, const ts_vtu_grid *grid);
+
+#endif

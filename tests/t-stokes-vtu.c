@@ -1,0 +1,502 @@
+/* t-stokes-vtu.c -- VTK output of Stokes solutions (ts_stokes_write_vtu, doc/stokes.md
+ * section 10), each file parsed back with libxml2:
+ *   1. 2D RT_2 (subdivisions 3 = k+1) and 3D RT_1 (subdivisions 2) on 4x2(x2) cells of
+ *      [0,2]x[0,1](x[0,1.5]): the interpolant of a velocity that lies in RT_k and of a DGQ_k
+ *      pressure; the counts of points and cells, each cell's own lattice of points, the
+ *      sub-cells, the velocity (3 components, z = 0 in 2D) and the pressure minus its mean
+ *      reproduced to 1e-12, and the exact and error fields;
+ *   2. without an exact solution only "velocity" and "pressure" are written;
+ *   3. one tangential DoF: its points on the face it touches differ across the face (the
+ *      points of shared faces are written once per cell);
+ *   4. the interpolant of paper000 (2D RT_1, 4x4 and 8x8 cells): velocity_exact is the
+ *      manufactured velocity, velocity_error = velocity - velocity_exact, and its maximum
+ *      falls at order >= k + 1 - 0.3;
+ *   5. bad arguments and failed writes: clear errors, no file (or PATH.tmp) left behind. */
+#include <errno.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "tessera-impl.h"
+
+static const double lower[3] = {0.0, 0.0, 0.0}, upper[3] = {2.0, 1.0, 1.5};
+static const int coarse[3] = {2, 1, 1};
+
+/* ---------------------------------------------------------------- a polynomial in RT_k x DGQ_k */
+
+static int poly_k; /* the degree k of the polynomials below */
+
+/* x^e with 0^0 = 1 */
+static double power(double x, int e) {
+  double v = 1.0;
+  for (int i = 0; i < e; ++i) v *= x;
+  return v;
+}
+
+/* u_i = prod_d (a_id + x_d^e), e = k+1 along i and k across: in RT_k on every mesh. */
+static void poly_velocity(int dim, const double *x, double *u) {
+  for (int i = 0; i < dim; ++i) {
+    u[i] = 1.0;
+    for (int d = 0; d < dim; ++d) u[i] *= 0.3 + 0.2 * i + 0.1 * d + power(x[d], poly_k + (d == i));
+  }
+}
+
+/* p = prod_d (b_d + x_d^k): in DGQ_k */
+static double poly_pressure(int dim, const double *x) {
+  double p = 1.0;
+  for (int d = 0; d < dim; ++d) p *= -0.4 + 0.25 * d + power(x[d], poly_k);
+  return p;
+}
+
+/* The mean of poly_pressure over the box: the product of the 1D means. */
+static double poly_pressure_mean(int dim) {
+  double mean = 1.0;
+  for (int d = 0; d < dim; ++d) {
+    const double lo = lower[d], hi = upper[d];
+    mean *= -0.4 + 0.25 * d +
+            (power(hi, poly_k + 1) - power(lo, poly_k + 1)) / ((poly_k + 1) * (hi - lo));
+  }
+  return mean;
+}
+
+static const ts_stokes_solution poly_solution = {"polynomial", poly_velocity, poly_pressure, NULL};
+
+/* ---------------------------------------------------------------- the spaces */
+
+typedef struct space {
+  ts_mesh mesh;
+  ts_fe rt, dgq;
+  ts_dofs u, p;
+  double *x; /* [u; p] */
+} space;
+
+static void space_destroy(space *s) {
+  free(s->x);
+  ts_dofs_destroy(&s->u);
+  ts_dofs_destroy(&s->p);
+  ts_fe_destroy(&s->rt);
+  ts_fe_destroy(&s->dgq);
+  ts_mesh_destroy(&s->mesh);
+}
+
+static int space_create(int dim, int k, const double *lo, const double *hi, const int *cells,
+                        int level, space *s) {
+  *s = (space){0};
+  TS_CALL(ts_mesh_create_box(dim, lo, hi, cells, level, &s->mesh));
+  TS_CALL(ts_fe_create_rt(dim, k, &s->rt));
+  TS_CALL(ts_fe_create_dgq(dim, k, &s->dgq));
+  TS_CALL(ts_dofs_create(s->mesh, s->rt, level, &s->u));
+  TS_CALL(ts_dofs_create(s->mesh, s->dgq, level, &s->p));
+  TS_CALL(ts_calloc((size_t)(s->u->count + s->p->count), sizeof(double), "[u; p]", &s->x));
+  return 0;
+}
+
+/* The interpolant of (u, p): the values at the support points (doc/stokes.md section 1). */
+static int interpolate(space *s, const ts_stokes_solution *exact) {
+  const int dim = s->u->dim;
+  for (int64_t j = 0; j < s->u->count; ++j) {
+    double x[3], u[3];
+    int c = 0;
+    while (j >= s->u->comp_offset[c + 1]) ++c;
+    TS_CALL(ts_dofs_point(s->u, j, x));
+    exact->velocity(dim, x, u);
+    s->x[j] = u[c];
+  }
+  for (int64_t j = 0; j < s->p->count; ++j) {
+    double x[3];
+    TS_CALL(ts_dofs_point(s->p, j, x));
+    s->x[s->u->count + j] = exact->pressure(dim, x);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- reading a .vtu back */
+
+typedef struct vtu {
+  xmlDocPtr doc;
+  long long n_points, n_cells;
+} vtu;
+
+static xmlNodePtr find_element(xmlNodePtr node, const char *name) {
+  for (; node; node = node->next) {
+    if (node->type != XML_ELEMENT_NODE) continue;
+    if (!strcmp((const char *)node->name, name)) return node;
+    xmlNodePtr found = find_element(node->children, name);
+    if (found) return found;
+  }
+  return NULL;
+}
+
+static long long attribute_int(xmlNodePtr node, const char *name) {
+  xmlChar *v = node ? xmlGetProp(node, BAD_CAST name) : NULL;
+  const long long n = v ? strtoll((const char *)v, NULL, 10) : -1;
+  xmlFree(v);
+  return n;
+}
+
+/* Parse path; 0 if it is a VTKFile with one Piece. */
+static int vtu_read(const char *path, vtu *f) {
+  f->doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_HUGE);
+  xmlNodePtr root = f->doc ? xmlDocGetRootElement(f->doc) : NULL;
+  if (!root || strcmp((const char *)root->name, "VTKFile")) return 1;
+  xmlNodePtr piece = find_element(root, "Piece");
+  f->n_points = attribute_int(piece, "NumberOfPoints");
+  f->n_cells = attribute_int(piece, "NumberOfCells");
+  return piece ? 0 : 1;
+}
+
+static void vtu_free(vtu *f) {
+  xmlFreeDoc(f->doc);
+  f->doc = NULL;
+}
+
+/* The first DataArray below node whose Name is name. */
+static xmlNodePtr find_named_array(xmlNodePtr node, const char *name) {
+  for (; node; node = node->next) {
+    if (node->type != XML_ELEMENT_NODE) continue;
+    if (!strcmp((const char *)node->name, "DataArray")) {
+      xmlChar *n = xmlGetProp(node, BAD_CAST "Name");
+      const int match = n && !strcmp((const char *)n, name);
+      xmlFree(n);
+      if (match) return node;
+    }
+    xmlNodePtr found = find_named_array(node->children, name);
+    if (found) return found;
+  }
+  return NULL;
+}
+
+/* The numbers of the DataArray named name (or the one inside <Points> if name is "Points"),
+ * malloc'ed, and their count; NULL if there is no such array. */
+static double *vtu_array(const vtu *f, const char *name, int64_t *count) {
+  xmlNodePtr root = f->doc ? xmlDocGetRootElement(f->doc) : NULL, array = NULL;
+  if (root && !strcmp(name, "Points")) {
+    xmlNodePtr points = find_element(root, "Points");
+    array = points ? find_element(points->children, "DataArray") : NULL;
+  } else if (root) {
+    array = find_named_array(root, name);
+  }
+  *count = 0;
+  if (!array) return NULL;
+  xmlChar *text = xmlNodeGetContent(array);
+  const size_t length = strlen((const char *)text);
+  double *values = malloc(sizeof(double) * (length / 2 + 1));
+  char *p = (char *)text, *end;
+  for (double v = strtod(p, &end); end != p; v = strtod(p, &end)) {
+    values[(*count)++] = v;
+    p = end;
+  }
+  xmlFree(text);
+  return values;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static char work[256];
+
+/* max |a - b| / max(1, |b|) over n values */
+static double max_relative_difference(const double *a, const double *b, int64_t n) {
+  double worst = 0.0;
+  for (int64_t i = 0; i < n; ++i) worst = fmax(worst, fabs(a[i] - b[i]) / fmax(1.0, fabs(b[i])));
+  return worst;
+}
+
+/* The expected coordinates of point p: cell p / (s+1)^dim, lattice index p % (s+1)^dim. */
+static void expected_point(const space *s, int sub, int64_t p, double *x) {
+  int64_t per_cell = 1, c[3];
+  for (int d = 0; d < s->u->dim; ++d) per_cell *= sub + 1;
+  ts_cell_from_index(s->u, p / per_cell, c);
+  int64_t m = p % per_cell;
+  x[2] = 0.0;
+  for (int d = 0; d < s->u->dim; ++d, m /= sub + 1)
+    x[d] = s->u->lower[d] + s->u->h[d] * ((double)c[d] + (double)(m % (sub + 1)) / sub);
+}
+
+/* Counts, points, cells (each sub-cell spans h/sub within one mesh cell). */
+static void check_grid(const char *what, const space *s, int sub, const vtu *f) {
+  const int dim = s->u->dim, nv = dim == 3 ? 8 : 4;
+  const long long cells = (long long)ts_cell_count(s->u);
+  const long long points = cells * (long long)pow(sub + 1, dim), subcells = cells * (long long)pow(sub, dim);
+  int64_t n_x, n_conn, n_off, n_types;
+  double *x = vtu_array(f, "Points", &n_x), *conn = vtu_array(f, "connectivity", &n_conn);
+  double *off = vtu_array(f, "offsets", &n_off), *types = vtu_array(f, "types", &n_types);
+  ok(f->n_points == points && f->n_cells == subcells && n_x == 3 * points &&
+         n_conn == nv * subcells && n_off == subcells && n_types == subcells,
+     "%s: %lld points (cells (s+1)^dim = %lld), %lld cells (cells s^dim = %lld), arrays %lld %lld %lld %lld",
+     what, f->n_points, points, f->n_cells, subcells, (long long)n_x, (long long)n_conn,
+     (long long)n_off, (long long)n_types);
+  double worst_x = n_x == 3 * points ? 0.0 : INFINITY;
+  for (int64_t p = 0; p < points && n_x == 3 * points; ++p) {
+    double e[3];
+    expected_point(s, sub, p, e);
+    for (int d = 0; d < 3; ++d) worst_x = fmax(worst_x, fabs(x[3 * p + d] - e[d]));
+  }
+  /* corner 0 to the opposite corner (2 in 2D, 6 in 3D): +h/sub in every direction */
+  int cells_ok = n_conn == nv * subcells && n_off == subcells && n_x == 3 * points;
+  for (int64_t c = 0; cells_ok && c < subcells; ++c) {
+    const int64_t a = (int64_t)conn[nv * c], b = (int64_t)conn[nv * c + (dim == 3 ? 6 : 2)];
+    cells_ok = a >= 0 && b < points && off[c] == nv * (c + 1) && types[c] == (dim == 3 ? 12 : 9);
+    for (int d = 0; cells_ok && d < dim; ++d)
+      cells_ok = fabs(x[3 * b + d] - x[3 * a + d] - s->u->h[d] / sub) < 1e-14;
+    /* one mesh cell: both corners in the same block of (s+1)^dim points */
+    cells_ok = cells_ok && a / (int64_t)pow(sub + 1, dim) == b / (int64_t)pow(sub + 1, dim);
+  }
+  ok(worst_x < 1e-14 && cells_ok,
+     "%s: each cell's own lattice of points (%.1e), sub-cells of size h/s inside one cell, offsets and types",
+     what, worst_x);
+  free(x);
+  free(conn);
+  free(off);
+  free(types);
+}
+
+/* The fields against (u, p) evaluated at the points: velocity, pressure - mean, and the
+ * exact and error fields when with_exact. */
+static void check_fields(const char *what, const vtu *f, const ts_stokes_solution *e,
+                         double exact_mean, int dim, int with_exact) {
+  int64_t n_x, n_u, n_p, n_ue, n_pe, n_uerr, n_perr;
+  double *x = vtu_array(f, "Points", &n_x), *u = vtu_array(f, "velocity", &n_u);
+  double *p = vtu_array(f, "pressure", &n_p), *ue = vtu_array(f, "velocity_exact", &n_ue);
+  double *pe = vtu_array(f, "pressure_exact", &n_pe), *uerr = vtu_array(f, "velocity_error", &n_uerr);
+  double *perr = vtu_array(f, "pressure_error", &n_perr);
+  const int64_t n = n_x / 3;
+  double *u_want = calloc((size_t)(3 * n + 1), sizeof(double)), *p_want = calloc((size_t)n + 1, sizeof(double));
+  for (int64_t i = 0; i < n; ++i) {
+    e->velocity(dim, x + 3 * i, u_want + 3 * i);
+    p_want[i] = e->pressure(dim, x + 3 * i) - exact_mean;
+  }
+  const int sizes = n > 0 && n == f->n_points && n_u == 3 * n && n_p == n;
+  const double du = sizes ? max_relative_difference(u, u_want, 3 * n) : INFINITY;
+  const double dp = sizes ? max_relative_difference(p, p_want, n) : INFINITY;
+  ok(du < 1e-12, "%s: velocity (3 components%s) reproduced: %.2e", what,
+     dim == 2 ? ", z = 0" : "", du);
+  ok(dp < 1e-12, "%s: pressure minus its mean (%.6f) reproduced: %.2e", what, exact_mean, dp);
+  if (with_exact) {
+    double worst_err = INFINITY, due = INFINITY;
+    if (sizes && n_ue == 3 * n && n_pe == n && n_uerr == 3 * n && n_perr == n) {
+      due = fmax(max_relative_difference(ue, u_want, 3 * n), max_relative_difference(pe, p_want, n));
+      worst_err = 0.0;
+      for (int64_t i = 0; i < 3 * n; ++i) worst_err = fmax(worst_err, fabs(uerr[i]));
+      for (int64_t i = 0; i < n; ++i) worst_err = fmax(worst_err, fabs(perr[i]));
+    }
+    ok(due < 1e-14 && worst_err < 1e-12,
+       "%s: velocity_exact, pressure_exact exact (%.1e), velocity_error and pressure_error at most %.2e",
+       what, due, worst_err);
+  } else {
+    ok(!ue && !pe && !uerr && !perr && n_u == 3 * n && n_p == n,
+       "%s: without an exact solution only velocity and pressure", what);
+  }
+  free(x), free(u), free(p), free(ue), free(pe), free(uerr), free(perr), free(u_want), free(p_want);
+}
+
+#define POLY_TESTS 9
+
+/* Sections 1-2 of the top comment for one case. */
+static void check_polynomial(int dim, int k, int sub) {
+  char what[64], path[512];
+  space s;
+  vtu f = {0};
+  snprintf(what, sizeof what, "%dD RT_%d, subdivisions %d", dim, k, sub);
+  snprintf(path, sizeof path, "%s/poly-%dd.vtu", work, dim);
+  poly_k = k;
+  int ierr = space_create(dim, k, lower, upper, coarse, 1, &s);
+  if (!ierr) ierr = interpolate(&s, &poly_solution);
+  if (!ierr) ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, &poly_solution, sub);
+  if (!ok(!ierr && !vtu_read(path, &f), "%s: written and parsed back (%s)", what, path)) {
+    diag("%s", ts_error_message());
+    skip(POLY_TESTS - 1, "no file");
+    space_destroy(&s);
+    vtu_free(&f);
+    return;
+  }
+  const double mean = poly_pressure_mean(dim);
+  check_grid(what, &s, sub, &f);
+  check_fields(what, &f, &poly_solution, mean, dim, 1);
+  vtu_free(&f);
+  ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, NULL, sub);
+  if (!ierr) ierr = vtu_read(path, &f);
+  check_fields(what, &f, &poly_solution, mean, dim, 0);
+  vtu_free(&f);
+  space_destroy(&s);
+}
+
+/* Section 3: u_1 = one Gauss-Lagrange function of cell (0, 0) in x (tangential to the face
+ * x = h between cells (0, 0) and (1, 0)): nonzero on that face seen from cell (0, 0), zero
+ * seen from cell (1, 0). */
+static void check_tangential_jump(void) {
+  const int k = 2, sub = 3;
+  char path[512];
+  space s;
+  vtu f = {0};
+  snprintf(path, sizeof path, "%s/jump.vtu", work);
+  int ierr = space_create(2, k, lower, upper, coarse, 1, &s);
+  if (!ierr) {
+    s.x[s.u->comp_offset[1] + k + s.u->comp_n[1][0] * 1] = 1.0; /* a_0 = k, a_1 = 1 */
+    ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, NULL, sub);
+  }
+  if (!ierr) ierr = vtu_read(path, &f);
+  int64_t n_x = 0, n_u = 0;
+  double *x = ierr ? NULL : vtu_array(&f, "Points", &n_x), *u = ierr ? NULL : vtu_array(&f, "velocity", &n_u);
+  double left = 0.0, right = 0.0;
+  int on_face[2] = {0, 0};
+  for (int64_t p = 0; p < n_x / 3 && n_u == n_x; ++p) {
+    const int64_t cell = p / ((sub + 1) * (sub + 1)); /* cells (0, 0) and (1, 0) come first */
+    if (fabs(x[3 * p] - s.u->h[0]) > 1e-14 || cell > 1) continue;
+    const int from_left = cell == 0;
+    on_face[!from_left]++;
+    if (from_left) left = fmax(left, fabs(u[3 * p + 1]));
+    else right = fmax(right, fabs(u[3 * p + 1]));
+  }
+  ok(!ierr && on_face[0] == sub + 1 && on_face[1] == sub + 1 && left > 0.1 && right == 0.0,
+     "2D RT_2: the face x = h is written from both cells (%d and %d points); the tangential "
+     "velocity jumps across it: max %.3f from the left, %.3f from the right",
+     on_face[0], on_face[1], left, right);
+  if (ierr) diag("%s", ts_error_message());
+  free(x);
+  free(u);
+  vtu_free(&f);
+  space_destroy(&s);
+}
+
+/* Section 4: max |velocity_error| at the points of the interpolant of paper000, and the
+ * consistency of the fields. */
+static int paper000_error(int cells_per_direction, double *max_error, double *consistency) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  const int one[3] = {cells_per_direction, cells_per_direction, 1};
+  const ts_stokes_solution *sol;
+  char path[512];
+  space s;
+  vtu f = {0};
+  snprintf(path, sizeof path, "%s/paper000.vtu", work);
+  TS_CALL(ts_stokes_solution_by_name("paper000", &sol));
+  int ierr = space_create(2, 1, lo, hi, one, 0, &s);
+  if (!ierr) ierr = interpolate(&s, sol);
+  if (!ierr) ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, sol, 2);
+  space_destroy(&s);
+  if (ierr) return ierr;
+  if (vtu_read(path, &f)) return TS_ERROR(TS_ERR_IO, "%s does not parse", path);
+  int64_t n_x, n_u, n_ue, n_err;
+  double *x = vtu_array(&f, "Points", &n_x), *u = vtu_array(&f, "velocity", &n_u);
+  double *ue = vtu_array(&f, "velocity_exact", &n_ue), *err = vtu_array(&f, "velocity_error", &n_err);
+  *max_error = 0.0;
+  *consistency = n_x == n_u && n_u == n_ue && n_ue == n_err && n_x > 0 ? 0.0 : INFINITY;
+  for (int64_t p = 0; p < n_x / 3 && *consistency == 0.0; ++p) {
+    double want[3] = {0, 0, 0};
+    sol->velocity(2, x + 3 * p, want);
+    for (int d = 0; d < 3; ++d) {
+      *max_error = fmax(*max_error, fabs(err[3 * p + d]));
+      *consistency = fmax(*consistency, fabs(ue[3 * p + d] - want[d]) +
+                                            fabs(err[3 * p + d] - (u[3 * p + d] - ue[3 * p + d])));
+    }
+  }
+  free(x), free(u), free(ue), free(err);
+  vtu_free(&f);
+  return 0;
+}
+
+static void check_paper000(void) {
+  double coarse_error, fine_error, c1 = INFINITY, c2 = INFINITY;
+  const int ierr = paper000_error(4, &coarse_error, &c1) || paper000_error(8, &fine_error, &c2);
+  if (ierr) diag("%s", ts_error_message());
+  const double order = ierr ? 0.0 : log2(coarse_error / fine_error);
+  ok(!ierr && c1 < 1e-15 && c2 < 1e-15,
+     "paper000, 2D RT_1: velocity_exact = u(x) and velocity_error = velocity - velocity_exact (%.1e)",
+     fmax(c1, c2));
+  ok(!ierr && order >= 2 - 0.3 && fine_error < 1e-2,
+     "paper000, 2D RT_1: max |velocity_error| at the points 4x4 -> 8x8 cells: %.3e -> %.3e (order %.2f, expected >= 1.7)",
+     ierr ? 0.0 : coarse_error, ierr ? 0.0 : fine_error, order);
+}
+
+/* ---------------------------------------------------------------- section 5: errors */
+
+static int file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* call fails with code and a message containing needle */
+static void expect_error(int ierr, int code, const char *needle, const char *what) {
+  const char *m = ts_error_message();
+  ok(ierr == code && strstr(m, needle), "%s: error %d naming '%s'", what, ierr, needle);
+  if (ierr != code || !strstr(m, needle)) diag("got %d: %s", ierr, m);
+}
+
+static void check_errors(void) {
+  char path[512], tmp[530], dir_path[512];
+  space s, bad;
+  ts_fe q = NULL;
+  ts_dofs q_dofs = NULL;
+  snprintf(path, sizeof path, "%s/bad.vtu", work);
+  int ierr = space_create(2, 1, lower, upper, coarse, 0, &s);
+  if (!ierr) ierr = space_create(2, 2, lower, upper, coarse, 0, &bad);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &q);
+  if (!ierr) ierr = ts_dofs_create(s.mesh, q, 0, &q_dofs);
+  if (ierr) {
+    diag("%s", ts_error_message());
+    skip(8, "setup failed");
+    return;
+  }
+  expect_error(ts_stokes_write_vtu(path, s.u, s.p, s.x, NULL, 0), TS_ERR_ARG, "subdivisions = 0",
+               "subdivisions 0");
+  expect_error(ts_stokes_write_vtu(path, s.u, s.p, s.x, NULL, 17), TS_ERR_ARG,
+               "subdivisions = 17, allowed 1..16", "subdivisions 17");
+  expect_error(ts_stokes_write_vtu(path, s.u, s.p, NULL, NULL, 2), TS_ERR_ARG,
+               "ts_stokes_write_vtu", "NULL solution");
+  expect_error(ts_stokes_write_vtu(path, q_dofs, s.p, s.x, NULL, 2), TS_ERR_ARG,
+               "ts_stokes_write_vtu: components", "Q_k DoFs as the velocity");
+  expect_error(ts_stokes_write_vtu(path, s.u, bad.p, s.x, NULL, 2), TS_ERR_ARG,
+               "ts_stokes_write_vtu: degree 1 (velocity), 2 (pressure)", "pressure of another degree");
+  ok(!file_exists(path), "nothing written for bad arguments");
+  /* a directory that does not exist; a path that is a (non-empty) directory */
+  snprintf(tmp, sizeof tmp, "%s/no-such-dir/s.vtu", work);
+  expect_error(ts_stokes_write_vtu(tmp, s.u, s.p, s.x, NULL, 2), TS_ERR_IO,
+               "no-such-dir/s.vtu.tmp", "a missing directory");
+  snprintf(dir_path, sizeof dir_path, "%s/a-directory", work);
+  snprintf(tmp, sizeof tmp, "%s/keep", dir_path);
+  FILE *keep = mkdir(dir_path, 0700) == 0 ? fopen(tmp, "w") : NULL;
+  if (keep) fclose(keep);
+  ierr = ts_stokes_write_vtu(dir_path, s.u, s.p, s.x, NULL, 2);
+  snprintf(tmp, sizeof tmp, "%s.tmp", dir_path);
+  ok(keep && ierr == TS_ERR_IO && strstr(ts_error_message(), "cannot rename") &&
+         strstr(ts_error_message(), dir_path) && !file_exists(tmp),
+     "a path that is a directory: TS_ERR_IO naming it, no PATH.tmp left behind");
+  if (ierr != TS_ERR_IO) diag("got %d: %s", ierr, ts_error_message());
+  snprintf(tmp, sizeof tmp, "%s/keep", dir_path);
+  remove(tmp);
+  rmdir(dir_path);
+  ts_dofs_destroy(&q_dofs);
+  ts_fe_destroy(&q);
+  space_destroy(&bad);
+  space_destroy(&s);
+}
+
+static void remove_work(void) {
+  static const char *const files[] = {"poly-2d.vtu", "poly-3d.vtu", "jump.vtu", "paper000.vtu"};
+  char path[512];
+  for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
+    snprintf(path, sizeof path, "%s/%s", work, files[i]);
+    remove(path);
+  }
+  rmdir(work);
+}
+
+int main(void) {
+  plan(2 * POLY_TESTS + 1 + 2 + 8);
+  snprintf(work, sizeof work, "t-stokes-vtu.XXXXXX");
+  if (!mkdtemp(work)) {
+    diag("mkdtemp: %s", strerror(errno));
+    return 1;
+  }
+  check_polynomial(2, 2, 3);
+  check_polynomial(3, 1, 2);
+  check_tangential_jump();
+  check_paper000();
+  check_errors();
+  remove_work();
+  xmlCleanupParser();
+  return exit_status();
+}
