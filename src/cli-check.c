@@ -338,19 +338,24 @@ static int solution_parts(const check_context *c, solution_part *parts) {
   return 2;
 }
 
+/* The reason of a check that needs a level below the finest. */
+static const char *no_coarser_level(const check_context *c, char *buf, size_t len) {
+  if (c->set.level > 0)
+    snprintf(buf, len, "the finest level %d has no coarser level in the multigrid hierarchy "
+             "(coarse level %d)", c->set.level, c->set.mg.coarse_level);
+  else
+    snprintf(buf, len, "the finest level %d has no coarser level", c->set.level);
+  return buf;
+}
+
 /* Why entry e is skipped on this problem (into buf), or NULL if it runs. */
 static const char *skip_reason(const check_context *c, const check_entry *e, char *buf,
                                size_t len) {
   switch (e->needs) {
     case NEEDS_NOTHING: return NULL;
-    case NEEDS_COARSER_LEVEL:
-      if (c->n_coarse > 0) return NULL;
-      snprintf(buf, len, "the finest level %d has no coarser level", c->set.level);
-      return buf;
+    case NEEDS_COARSER_LEVEL: return c->n_coarse > 0 ? NULL : no_coarser_level(c, buf, len);
     case NEEDS_MULTIGRID:
-      if (c->set.level > c->set.mg.coarse_level) return NULL;
-      snprintf(buf, len, "the finest level %d has no coarser level", c->set.level);
-      return buf;
+      return c->set.level > c->set.mg.coarse_level ? NULL : no_coarser_level(c, buf, len);
     case NEEDS_DIRECT_DEGREE: {
       const int max = ts_stokes_patch_solver_max_degree(c->set.dim, TS_STOKES_PATCH_DIRECT);
       if (c->set.degree <= max) return NULL;
