@@ -129,7 +129,9 @@ static int check_memory(ts_backend b, const cli_bench_mg_config *c, int k, cli_b
   return ierr;
 }
 
-int64_t cli_stokes_dofs(int dim, int k, int64_t cells) {
+/* The DoFs of RT_k x DGQ_k (velocity + pressure, doc/stokes.md section 2) on a box with
+ * `cells` cells in each of dim directions, known before the mesh is made (memory check). */
+static int64_t stokes_dofs(int dim, int k, int64_t cells) {
   int64_t pressure = 1, total = 0;
   for (int d = 0; d < dim; ++d) pressure *= cells * (k + 1);
   for (int i = 0; i < dim; ++i) {
@@ -142,7 +144,7 @@ int64_t cli_stokes_dofs(int dim, int k, int64_t cells) {
 
 /* DoFs of the finest level L of the benchmark's mesh (one coarse cell). */
 static int64_t level_dofs(const cli_bench_mg_config *c, int k, int L) {
-  if (c->problem == CLI_PROBLEM_STOKES) return cli_stokes_dofs(c->dim, k, (int64_t)1 << L);
+  if (c->problem == CLI_PROBLEM_STOKES) return stokes_dofs(c->dim, k, (int64_t)1 << L);
   return (int64_t)pow(k * pow(2.0, L) + 1.0, c->dim);
 }
 

@@ -314,7 +314,7 @@ static double relative_difference(int64_t n, const double *a, const double *r) {
 /* Solve the problem's finest level on b as `tessera run` does: iterations and the solution
  * (n doubles). */
 static int solve_on(const check_context *c, ts_backend b, int *iterations, double *u) {
-  ts_level_report r;
+  ts_level_report r = {0};
   const int ierr = ts_problem_solve_finest(c->problem, b, &r, u);
   *iterations = r.iterations;
   return ierr;

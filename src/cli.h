@@ -53,8 +53,5 @@ typedef struct cli_bench_mg_result {
  *  count). */
 int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *config, int k,
                         cli_bench_mg_result *r);
-/** The DoFs of RT_k x DGQ_k (velocity + pressure, doc/stokes.md section 2) on a box with
- *  `cells` cells in each of dim directions. */
-int64_t cli_stokes_dofs(int dim, int k, int64_t cells);
 
 #endif
