@@ -302,6 +302,10 @@ int ts_smoother_create_stokes_patch(ts_operator stokes, ts_dofs velocity, ts_dof
  *                    below what the precision can reach (10 eps) stops there instead
  *  @return 0, or TS_ERR_ARG (not a Stokes smoother, not the Schur solver, tolerance out of range) */
 int ts_smoother_stokes_patch_set_cg_tolerance(ts_smoother smoother, double tolerance);
+/** @brief The highest degree k the local solver takes in dim dimensions: TS_MAX_DEGREE - 1
+ *  for TS_STOKES_PATCH_SCHUR; for TS_STOKES_PATCH_DIRECT 4 in 2D and 1 in 3D (its dense patch
+ *  matrices grow as ((dim + 1) (2k + 2)^dim)^2).  -1 for a dim or solver out of range. */
+int ts_stokes_patch_solver_max_degree(int dim, ts_stokes_patch_solver solver);
 /** @brief Chebyshev iteration of the given degree (>= 1) on D^{-1} A (D the diagonal of A),
  *  targeting the upper part of the spectrum; degree 1 is damped point Jacobi. */
 int ts_smoother_create_chebyshev(ts_operator A, int degree, ts_smoother *smoother);
@@ -611,18 +615,40 @@ int ts_problem_solve(ts_problem problem, ts_backend backend, FILE *log, ts_repor
  *  build their own objects from it (`tessera check`). */
 typedef struct ts_problem_settings {
   int dim, degree, level;       /* finest mesh level */
-  const ts_solution *solution;  /* the manufactured solution (borrowed) */
+  const ts_solution *solution;  /* Poisson: the manufactured solution (borrowed; NULL for Stokes) */
   ts_solver_type solver;
   int jacobi;                   /* 1: Jacobi preconditioner, 0: none */
   int multigrid;                /* 1: one V-cycle as preconditioner (preconditioner="mg" or fmg) */
-  ts_mg_options mg;             /* the problem's <multigrid> options */
+  ts_mg_options mg;             /* the problem's <multigrid> options; for Stokes also the local
+                                   solver (stokes_solver) and the penalty (stokes_penalty) */
   double rtol;
   int max_iterations, restart;
   ts_precision precision;
+  int stokes;                   /* 1: a <stokes> problem, RT_k x DGQ_k (doc/stokes.md) */
+  const ts_stokes_solution *stokes_solution; /* Stokes: the manufactured solution (borrowed) */
 } ts_problem_settings;
-/** @brief The problem's settings and a new mesh and element for it (caller destroys both). */
+/** @brief The problem's settings and a new mesh and element for it (caller destroys both).
+ *  @param problem   a problem read by ts_problem_read_xml
+ *  @param settings  on return the finest level's settings
+ *  @param mesh      a new mesh with the problem's levels
+ *  @param fe        a new element: Q_k for Poisson; for Stokes the velocity element RT_k (the
+ *                   pressure element is DGQ_k of the same degree: ts_fe_create_dgq)
+ *  @return 0, or the error of creating mesh or element (nothing is left allocated then) */
 int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings, ts_mesh *mesh,
                               ts_fe *fe);
+/** @brief Solve the problem on its finest level on the backend exactly as ts_problem_solve
+ *  solves that level (same objects, solver and preconditioner; no log, no .vtu output) and
+ *  copy the solution to the host.
+ *  @param problem   a problem read by ts_problem_read_xml
+ *  @param backend   the backend to solve on
+ *  @param report    on return the level's iterations, residual, errors and times
+ *  @param solution  host array of the finest level's DoF count (Poisson: ts_dofs_count of
+ *                   Q_k; Stokes: RT_k + DGQ_k), or NULL; on return the solution (Poisson:
+ *                   with the boundary values; Stokes: [u; p] with the pressure mean removed)
+ *  @return 0, TS_ERR_MEMORY (the problem does not fit the backend), or the solver's error
+ *          (TS_ERR_NOT_CONVERGED, ...; the solution is not copied then) */
+int ts_problem_solve_finest(ts_problem problem, ts_backend backend, ts_level_report *report,
+                            double *solution);
 
 /* ---------------------------------------------------------------- timers */
 

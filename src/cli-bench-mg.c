@@ -1,8 +1,12 @@
-/* cli-bench-mg.c -- `tessera bench --mg`: the multigrid solver per degree on the unit box
- * with f = 1 (paper 002, section 5): time of one smoothing step on the finest level, of one
- * V-cycle (the preconditioner application, all levels), of GMRES preconditioned by the
- * V-cycle to a relative residual of 1e-6, and of full multigrid to 1e-9 (Algorithm 2.2),
- * with counted operations and memory traffic for the fractions of the ceilings.
+/* cli-bench-mg.c -- `tessera bench --mg`: the multigrid solver per degree on the unit box,
+ * with one coarse cell refined L times.  Poisson (paper 002, section 5): f = 1; the time of
+ * one smoothing step on the finest level, of one V-cycle (the preconditioner application,
+ * all levels), of GMRES preconditioned by the V-cycle to a relative residual of 1e-6, and of
+ * full multigrid to 1e-9 (Algorithm 2.2).  Stokes (--problem stokes; paper 000, RT_k x
+ * DGQ_k, doc/stokes.md): the manufactured solution "paper000", coarse level 1; one step of
+ * the Stokes vertex-patch smoother, one V-cycle, and GMRES(30) + V-cycle to 1e-8 (the time
+ * to solution; no FMG).  With counted operations and memory traffic for the fractions of
+ * the ceilings.
  *
  * Counted operations (FMAs count 2 flops) of one vertex-patch step, per patch with
  * N = 2k+1 closed-patch and m = 2k-1 interior points per direction, the 1D products dense:
@@ -10,9 +14,13 @@
  *   2D  residual 2 m N^2 + 2 m^2 N FMAs,             fast diagonalization 4 m^3 + m^2;
  * counted traffic per patch: the closed patch of x read, b and x on the interior read and
  * written ((N^d + 2 m^d) scalars).  A Chebyshev step of degree s counts s Laplacians and 5
- * vector accesses per DoF and product.  A V-cycle counts, per level below the coarsest, two
- * smoothing steps, the residual (one Laplacian, 3 vector accesses per DoF) and both
- * transfers (coarse and fine vector read and written once each). */
+ * vector accesses per DoF and product.  A Stokes patch step counts lower bounds (as
+ * bench/bench-stokes.c): the 2^dim applications of the Stokes operator for the residual of
+ * each color (its local solves, whose pressure CG runs a data-dependent number of steps,
+ * are not counted), and per color the operator's and the patch pass's minimum traffic (read
+ * x and b, write r; read r, read and write x: 6 n scalars).  A V-cycle counts, per level
+ * below the coarsest, two smoothing steps, the residual (one operator application, 3 vector
+ * accesses per DoF) and both transfers (coarse and fine vector read and written once each). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +67,18 @@ static void smoothing_counts(int dim, int k, int64_t cells, int64_t n, double la
   *bytes = (pow(N, dim) + 2.0 * pow(m, dim)) * patches * size;
 }
 
+/* Lower bounds of the flops and bytes of one Stokes smoothing step on a level with n DoFs
+ * whose operator application counts operator_flops (see the header). */
+static void stokes_smoothing_counts(int dim, int64_t n, double operator_flops,
+                                    const ts_mg_options *o, double *flops, double *bytes) {
+  const double colors = dim == 3 ? 8.0 : 4.0;
+  *flops = colors * operator_flops;
+  *bytes = colors * 6.0 * (double)n * (double)ts_precision_size(o->precision);
+}
+
 /* Counted flops and bytes of one smoothing step on the finest level and of one V-cycle. */
-static void vcycle_counts(ts_mg mg, int dim, int k, const ts_mg_options *o, cli_bench_mg_result *r) {
+static void vcycle_counts(ts_mg mg, const cli_bench_mg_config *c, int k, cli_bench_mg_result *r) {
+  const ts_mg_options *o = &c->options;
   const double size = (double)ts_precision_size(o->precision);
   const int coarse = ts_mg_coarse_level(mg);
   r->vcycle_flops = r->vcycle_bytes = 0;
@@ -69,7 +87,10 @@ static void vcycle_counts(ts_mg mg, int dim, int k, const ts_mg_options *o, cli_
     const int64_t n = ts_operator_size(A), cells = (int64_t)1 << l;
     const int64_t nc = ts_operator_size(ts_mg_level_operator(mg, l - 1));
     double f, b;
-    smoothing_counts(dim, k, cells, n, ts_operator_flops(A), o, &f, &b);
+    if (c->problem == CLI_PROBLEM_STOKES)
+      stokes_smoothing_counts(c->dim, n, ts_operator_flops(A), o, &f, &b);
+    else
+      smoothing_counts(c->dim, k, cells, n, ts_operator_flops(A), o, &f, &b);
     if (l == r->level) {
       r->smooth_flops = f;
       r->smooth_bytes = b;
@@ -83,19 +104,19 @@ static void vcycle_counts(ts_mg mg, int dim, int k, const ts_mg_options *o, cli_
  * 8/7 of the finest level in 3D, 4/3 in 2D, 6 vectors per level in the level precision;
  * under mixed precision 3 double vectors on the coarser levels, 1/7 or 1/3 of the finest),
  * the finest level's double vectors (multigrid 2, benchmark 4, flexible GMRES 2 restart + 1). */
-static double memory_need(int dim, int64_t n, const ts_mg_options *o) {
-  const double levels = dim == 3 ? 8.0 / 7.0 : 4.0 / 3.0;
+static double memory_need(const cli_bench_mg_config *c, int64_t n) {
+  const ts_mg_options *o = &c->options;
+  const double levels = c->dim == 3 ? 8.0 / 7.0 : 4.0 / 3.0;
   const double coarser = o->precision == TS_DOUBLE ? 0.0 : 3.0 * (levels - 1.0) * sizeof(double);
   return (double)n * (levels * 6.0 * (double)ts_precision_size(o->precision) + coarser +
-                      (6.0 + 2 * CLI_BENCH_GMRES_RESTART + 1) * sizeof(double));
+                      (6.0 + 2 * c->restart + 1) * sizeof(double));
 }
 
 /* TS_ERR_MEMORY, with the message printed here (r->reported), when it does not fit. */
-static int check_memory(ts_backend b, int dim, int k, const ts_mg_options *o,
-                        cli_bench_mg_result *r) {
+static int check_memory(ts_backend b, const cli_bench_mg_config *c, int k, cli_bench_mg_result *r) {
   size_t avail = 0;
   int ierr = ts_backend_memory_available(b, &avail);
-  const double need = memory_need(dim, r->dofs, o);
+  const double need = memory_need(c, r->dofs);
   if (!ierr && need > 0.9 * (double)avail) {
     fprintf(stderr,
             "tessera: error: bench --mg: degree %d with %lld DoFs needs about %.3g GiB but "
@@ -108,7 +129,88 @@ static int check_memory(ts_backend b, int dim, int k, const ts_mg_options *o,
   return ierr;
 }
 
-/* GMRES(CLI_BENCH_GMRES_RESTART) preconditioned by one V-cycle, from x = 0 to 1e-6. */
+/* The DoFs of RT_k x DGQ_k (velocity + pressure, doc/stokes.md section 2) on a box with
+ * `cells` cells in each of dim directions, known before the mesh is made (memory check). */
+static int64_t stokes_dofs(int dim, int k, int64_t cells) {
+  int64_t pressure = 1, total = 0;
+  for (int d = 0; d < dim; ++d) pressure *= cells * (k + 1);
+  for (int i = 0; i < dim; ++i) {
+    int64_t component = 1;
+    for (int d = 0; d < dim; ++d) component *= cells * (k + 1) + (d == i);
+    total += component;
+  }
+  return total + pressure;
+}
+
+/* DoFs of the finest level L of the benchmark's mesh (one coarse cell). */
+static int64_t level_dofs(const cli_bench_mg_config *c, int k, int L) {
+  if (c->problem == CLI_PROBLEM_STOKES) return stokes_dofs(c->dim, k, (int64_t)1 << L);
+  return (int64_t)pow(k * pow(2.0, L) + 1.0, c->dim);
+}
+
+/* The finest level L whose size per direction is closest to the target's (in log2): at
+ * least 1 (Poisson), or 2 (Stokes: the coarse level is 1, and the finest needs a level to
+ * smooth on). */
+static int finest_level(const cli_bench_mg_config *c, int k) {
+  if (c->problem == CLI_PROBLEM_STOKES) {
+    const double per_dir = pow(c->target_dofs / (c->dim + 1), 1.0 / c->dim);
+    return (int)fmax(2.0, round(log2(fmax(1.0, per_dir / (k + 1)))));
+  }
+  const double per_dir = pow(c->target_dofs, 1.0 / c->dim);
+  return (int)fmax(1.0, round(log2(fmax(1.0, (per_dir - 1.0) / k))));
+}
+
+/* What the benchmark solves: the mesh, the hierarchy and the right side (double, finest). */
+typedef struct mg_system {
+  ts_mesh mesh;
+  ts_fe fe;
+  ts_mg mg;
+  ts_vec b;
+} mg_system;
+
+static void mg_system_free(mg_system *s) {
+  ts_vec_destroy(&s->b);
+  ts_mg_destroy(&s->mg);
+  ts_fe_destroy(&s->fe);
+  ts_mesh_destroy(&s->mesh);
+}
+
+/* Poisson: Q_k, f = 1 with zero boundary values. */
+static int poisson_system(ts_backend b, const cli_bench_mg_config *c, int k, int L, mg_system *s) {
+  ts_vec x0 = NULL;
+  TS_CALL(ts_fe_create_q(c->dim, k, &s->fe));
+  TS_CALL(ts_mg_create(b, s->mesh, s->fe, L, &c->options, &s->mg));
+  const int64_t n = ts_dofs_count(ts_mg_dofs(s->mg));
+  TS_CALL(ts_vec_create(b, n, TS_DOUBLE, &s->b));
+  TS_CALL(ts_vec_create(b, n, TS_DOUBLE, &x0));
+  const int ierr = ts_assemble_rhs(ts_mg_operator(s->mg), ts_mg_dofs(s->mg), ts_rhs_one(), s->b, x0);
+  ts_vec_destroy(&x0);
+  return ierr;
+}
+
+/* Stokes: RT_k x DGQ_k, the force of the manufactured solution "paper000", coarse level at
+ * least 1 (one coarse cell has no interior vertex). */
+static int stokes_system(ts_backend b, const cli_bench_mg_config *c, int k, int L, mg_system *s) {
+  const ts_stokes_solution *solution;
+  ts_mg_options o = c->options;
+  double *host = NULL;
+  if (o.coarse_level < 1) o.coarse_level = 1;
+  TS_CALL(ts_stokes_solution_by_name("paper000", &solution));
+  TS_CALL(ts_mg_create_stokes(b, s->mesh, k, L, &o, &s->mg));
+  const int64_t n = ts_operator_size(ts_mg_operator(s->mg));
+  TS_CALL(ts_vec_create(b, n, TS_DOUBLE, &s->b));
+  host = calloc((size_t)n, sizeof(double));
+  if (!host) {
+    fprintf(stderr, "tessera: error: bench --mg: out of host memory for %lld doubles\n", (long long)n);
+    return TS_ERR_MEMORY;
+  }
+  int ierr = ts_stokes_assemble_rhs(ts_mg_dofs(s->mg), ts_mg_pressure_dofs(s->mg), solution, host);
+  if (!ierr) ierr = ts_vec_set_from_host(s->b, host);
+  free(host);
+  return ierr;
+}
+
+/* GMRES(restart) preconditioned by one V-cycle, from x = 0 to the configured rtol. */
 static int gmres_solve(ts_solver s, ts_vec b, ts_vec x, int *iterations) {
   int ierr = ts_vec_set(x, 0.0);
   if (!ierr) ierr = ts_solver_solve(s, b, x);
@@ -123,62 +225,65 @@ static int fmg_solve(ts_mg mg, ts_vec b, ts_vec x, int *iterations) {
   return ierr;
 }
 
-int cli_bench_mg_degree(ts_backend b, int dim, int k, double target_dofs, double min_seconds,
-                        const ts_mg_options *options, cli_bench_mg_result *r) {
-  /* the finest level L with (2^L k + 1)^dim closest to the target */
-  const double per_dir = pow(target_dofs, 1.0 / dim);
-  const int L = (int)fmax(1.0, round(log2(fmax(1.0, (per_dir - 1.0) / k))));
-  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  const int coarse[3] = {1, 1, 1};
-  ts_mesh mesh = NULL;
-  ts_fe fe = NULL;
-  ts_mg mg = NULL;
+/* Time a smoothing step, a V-cycle, GMRES + V-cycle and (Poisson) FMG on the system. */
+static int time_system(ts_backend b, const cli_bench_mg_config *c, const mg_system *sys,
+                       cli_bench_mg_result *r) {
+  const ts_precision level_precision = c->options.precision;
+  const int L = r->level;
+  ts_mg mg = sys->mg;
   ts_solver s = NULL;
-  ts_vec b_vec = NULL, x = NULL, x0 = NULL, y = NULL, one = NULL, bs = NULL, xs = NULL;
-  r->level = L;
-  r->dofs = (int64_t)pow(k * pow(2.0, L) + 1.0, dim);
-  int ierr = check_memory(b, dim, k, options, r);
-  if (!ierr) ierr = ts_mesh_create_box(dim, lower, upper, coarse, L, &mesh);
-  if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
-  if (!ierr) ierr = ts_mg_create(b, mesh, fe, L, options, &mg);
-  const int64_t n = ierr ? 0 : ts_dofs_count(ts_mg_dofs(mg));
-  if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &b_vec);
-  if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &x);
-  if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &x0);
+  ts_vec x = NULL, y = NULL, one = NULL, bs = NULL, xs = NULL;
+  const int64_t n = ts_operator_size(ts_mg_operator(mg));
+  int ierr = ts_vec_create(b, n, TS_DOUBLE, &x);
   if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &y);
   if (!ierr) ierr = ts_vec_create(b, 1, TS_DOUBLE, &one);
-  if (!ierr) ierr = ts_assemble_rhs(ts_mg_operator(mg), ts_mg_dofs(mg), ts_rhs_one(), b_vec, x0);
-  ts_vec_destroy(&x0);
-  if (!ierr) vcycle_counts(mg, dim, k, options, r);
   /* one smoothing step on the finest level, in the V-cycle precision */
-  if (!ierr) ierr = ts_vec_create(b, n, options->precision, &bs);
-  if (!ierr) ierr = ts_vec_create(b, n, options->precision, &xs);
-  if (!ierr) ierr = ts_vec_copy(b_vec, bs);
+  if (!ierr) ierr = ts_vec_create(b, n, level_precision, &bs);
+  if (!ierr) ierr = ts_vec_create(b, n, level_precision, &xs);
+  if (!ierr) ierr = ts_vec_copy(sys->b, bs);
   if (!ierr) ierr = ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs); /* warm up */
-  if (!ierr) TIME_LOOP(min_seconds, one, r->smooth_seconds, ierr, ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs));
+  if (!ierr) TIME_LOOP(c->min_seconds, one, r->smooth_seconds, ierr, ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs));
   ts_vec_destroy(&bs);
   ts_vec_destroy(&xs);
   /* one V-cycle */
-  if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), b_vec, y);
-  if (!ierr) TIME_LOOP(min_seconds, one, r->vcycle_seconds, ierr, ts_operator_apply(ts_mg_preconditioner(mg), b_vec, y));
-  /* GMRES + V-cycle to 1e-6 */
+  if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y);
+  if (!ierr) TIME_LOOP(c->min_seconds, one, r->vcycle_seconds, ierr, ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y));
+  /* GMRES + V-cycle to rtol */
   if (!ierr) ierr = ts_solver_create(TS_SOLVER_GMRES, &s);
   if (!ierr) ierr = ts_solver_set_operator(s, ts_mg_operator(mg));
   if (!ierr) ierr = ts_solver_set_preconditioner(s, ts_mg_preconditioner(mg));
-  if (!ierr) ierr = ts_solver_set_tolerances(s, 1e-6, 100);
-  if (!ierr) ierr = ts_solver_set_restart(s, CLI_BENCH_GMRES_RESTART);
-  if (!ierr) ierr = gmres_solve(s, b_vec, x, &r->gmres_iterations);
-  if (!ierr) TIME_LOOP(min_seconds, one, r->gmres_seconds, ierr, gmres_solve(s, b_vec, x, &r->gmres_iterations));
-  /* full multigrid to 1e-9 */
-  if (!ierr) ierr = fmg_solve(mg, b_vec, x, &r->iterations);
-  if (!ierr) TIME_LOOP(min_seconds, one, r->solve_seconds, ierr, fmg_solve(mg, b_vec, x, &r->iterations));
+  if (!ierr) ierr = ts_solver_set_tolerances(s, c->rtol, 100);
+  if (!ierr) ierr = ts_solver_set_restart(s, c->restart);
+  if (!ierr) ierr = gmres_solve(s, sys->b, x, &r->gmres_iterations);
+  if (!ierr) TIME_LOOP(c->min_seconds, one, r->gmres_seconds, ierr, gmres_solve(s, sys->b, x, &r->gmres_iterations));
+  /* full multigrid to 1e-9 (Poisson) */
+  if (!ierr && c->problem == CLI_PROBLEM_POISSON) {
+    ierr = fmg_solve(mg, sys->b, x, &r->iterations);
+    if (!ierr) TIME_LOOP(c->min_seconds, one, r->solve_seconds, ierr, fmg_solve(mg, sys->b, x, &r->iterations));
+  }
   ts_solver_destroy(&s);
-  ts_vec_destroy(&b_vec);
   ts_vec_destroy(&x);
   ts_vec_destroy(&y);
   ts_vec_destroy(&one);
-  ts_mg_destroy(&mg);
-  ts_fe_destroy(&fe);
-  ts_mesh_destroy(&mesh);
+  return ierr;
+}
+
+int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *c, int k,
+                        cli_bench_mg_result *r) {
+  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  const int coarse[3] = {1, 1, 1};
+  mg_system sys = {0};
+  r->level = finest_level(c, k);
+  r->dofs = level_dofs(c, k, r->level);
+  int ierr = check_memory(b, c, k, r);
+  if (!ierr) ierr = ts_mesh_create_box(c->dim, lower, upper, coarse, r->level, &sys.mesh);
+  if (!ierr) ierr = c->problem == CLI_PROBLEM_STOKES ? stokes_system(b, c, k, r->level, &sys)
+                                                     : poisson_system(b, c, k, r->level, &sys);
+  if (!ierr) {
+    r->dofs = ts_operator_size(ts_mg_operator(sys.mg));
+    vcycle_counts(sys.mg, c, k, r);
+    ierr = time_system(b, c, &sys, r);
+  }
+  mg_system_free(&sys);
   return ierr;
 }

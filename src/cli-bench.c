@@ -1,56 +1,125 @@
-/* cli-bench.c -- `tessera bench`: throughput of the matrix-free Laplacian on a backend,
- * per degree, at a chosen problem size: GDoF/s and GFLOP/s from counted operations. */
+/* cli-bench.c -- `tessera bench`: throughput of the matrix-free system operator on a backend,
+ * per degree, at a chosen problem size: ns/DoF, GDoF/s and GFLOP/s from counted operations,
+ * with the fractions of the ceilings measured in the same run.  The operator is the Q_k
+ * Laplacian (--problem poisson, the default) or the Stokes operator of RT_k x DGQ_k
+ * (--problem stokes; doc/stokes.md), whose DoFs are velocity + pressure.  --mg times the
+ * multigrid solver instead (cli-bench-mg.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
+#define BENCH_MAX_DEGREES 32
+
 typedef struct bench_options {
   const char *backend;
-  int dim, kmin, kmax, json;
+  cli_problem problem;
+  int dim, json;
+  int degrees[BENCH_MAX_DEGREES], n_degrees; /* 0: the problem's default */
   int ceilings; /* measure the ceilings and print fractions of them */
   double dofs, min_seconds;
   ts_precision precision;
   int mg;                /* --mg and its options */
   ts_mg_options mg_options;
+  double rtol;           /* --mg: of the GMRES solve (0: the problem's default) */
+  const char *poisson_only, *stokes_only; /* an option given that the other problem lacks */
 } bench_options;
 
 static void bench_help(void) {
   printf("usage: tessera bench [options]\n"
+         "  --problem poisson|stokes  the operator: the Q_k Laplacian (default), or the Stokes\n"
+         "                         operator of RT_k x DGQ_k (DoFs: velocity + pressure)\n"
          "  --backend NAME         backend to measure (default omp)\n"
          "  --dim 2|3              dimension (default 3)\n"
-         "  --degrees K | K1-K2    polynomial degrees (default 1-8)\n"
+         "  --degrees LIST         degrees K, K1-K2 or K1,K2,... (default 1-8; Poisson 1..10,\n"
+         "                         Stokes 0..9, Stokes default 1-4)\n"
          "  --dofs N               approximate DoFs per problem (default 4e6)\n"
          "  --precision double|single (default double)\n"
          "  --seconds S            minimum measuring time per degree (default 1)\n"
          "  --json                 one JSON object per degree\n"
          "  --no-ceilings          do not measure the backend's ceilings (copy bandwidth,\n"
          "                         FP64/FP32 FMA peak) nor print the fractions of them\n"
-         "  --mg                   the multigrid solver instead (f = 1, unit box): one smoothing\n"
-         "                         step, one V-cycle, GMRES + V-cycle to 1e-6 and full\n"
-         "                         multigrid to 1e-9: ns/DoF, counted GFLOP/s, fractions\n"
-         "  --smoother vertex-patch|chebyshev  (--mg; default vertex-patch)\n"
-         "  --variant separate|fused           (--mg; default fused)\n"
+         "  --mg                   the multigrid solver instead (unit box, one coarse cell):\n"
+         "                         one smoothing step, one V-cycle and GMRES + V-cycle to\n"
+         "                         --rtol: ns/DoF, counted GFLOP/s, fractions.  Poisson: f = 1,\n"
+         "                         GMRES(%d) to 1e-6, and full multigrid to 1e-9.  Stokes: the\n"
+         "                         manufactured solution paper000, coarse level 1, the Stokes\n"
+         "                         vertex-patch smoother, GMRES(%d) to 1e-8 (time to solution)\n"
          "  --mg-precision double|mixed        (--mg; default double)\n"
+         "  --rtol R               (--mg) relative residual of the GMRES solve, (0, 1)\n"
+         "  --smoother vertex-patch|chebyshev  (--mg, Poisson; default vertex-patch)\n"
+         "  --variant separate|fused           (--mg, Poisson; default fused)\n"
+         "  --local-solver schur|direct        (--mg, Stokes: the patch smoother's local solver;\n"
+         "                                     default schur; direct: 2D k <= 4, 3D k <= 1)\n"
          "The fraction of the copy bandwidth counts the least traffic of y = A x: x read\n"
-         "and y written once (2 scalars per DoF).\n");
+         "and y written once (2 scalars per DoF).\n",
+         CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART);
 }
 
-static int parse_degrees(const char *s, int *kmin, int *kmax) {
-  char *end;
-  long a = strtol(s, &end, 10), b = a;
-  if (*end == '-') b = strtol(end + 1, &end, 10);
-  if (*end || a < 1 || b > 10 || a > b) return 1;
-  *kmin = (int)a;
-  *kmax = (int)b;
-  return 0;
+/* --degrees: "K", "K1-K2" or a comma list of them, into o->degrees (range checked later). */
+static int parse_degrees(const char *s, bench_options *o) {
+  o->n_degrees = 0;
+  const char *at = s;
+  for (;;) {
+    char *end;
+    long a = strtol(at, &end, 10), b = a;
+    if (end == at) return 1;
+    if (*end == '-') {
+      at = end + 1;
+      b = strtol(at, &end, 10);
+      if (end == at) return 1;
+    }
+    if (a > b || a < 0 || b > 99) return 1;
+    for (long k = a; k <= b; ++k) {
+      if (o->n_degrees == BENCH_MAX_DEGREES) return 1;
+      o->degrees[o->n_degrees++] = (int)k;
+    }
+    if (!*end) return 0;
+    if (*end != ',') return 1;
+    at = end + 1;
+  }
+}
+
+/* The degrees each problem allows, and its default list. */
+static void degree_range(cli_problem p, int *lowest, int *highest) {
+  *lowest = p == CLI_PROBLEM_STOKES ? 0 : 1;
+  *highest = p == CLI_PROBLEM_STOKES ? 9 : 10;
+}
+
+/* Checks that need every option: the degrees against the problem, options of one problem. */
+static int finish_bench_options(bench_options *o, const char *degrees_text) {
+  const char *name = o->problem == CLI_PROBLEM_STOKES ? "stokes" : "poisson";
+  if (o->problem == CLI_PROBLEM_STOKES && o->poisson_only)
+    return cli_usage_error("bench", "%s applies to --problem poisson only (the Stokes multigrid "
+                           "has its own smoother: see --local-solver)", o->poisson_only);
+  if (o->problem == CLI_PROBLEM_POISSON && o->stokes_only)
+    return cli_usage_error("bench", "%s applies to --problem stokes only", o->stokes_only);
+  if (!o->n_degrees) {
+    const int last = o->problem == CLI_PROBLEM_STOKES ? 4 : 8;
+    for (int k = 1; k <= last; ++k) o->degrees[o->n_degrees++] = k;
+  }
+  int lowest, highest;
+  degree_range(o->problem, &lowest, &highest);
+  for (int i = 0; i < o->n_degrees; ++i)
+    if (o->degrees[i] < lowest || o->degrees[i] > highest)
+      return cli_usage_error("bench", "--degrees %s: degree %d is out of range; allowed %d..%d "
+                             "for --problem %s", degrees_text, o->degrees[i], lowest, highest, name);
+  const int max_direct = ts_stokes_patch_solver_max_degree(o->dim, TS_STOKES_PATCH_DIRECT);
+  for (int i = 0; i < o->n_degrees && o->mg && o->problem == CLI_PROBLEM_STOKES; ++i)
+    if (o->mg_options.stokes_solver == TS_STOKES_PATCH_DIRECT && o->degrees[i] > max_direct)
+      return cli_usage_error("bench", "--degrees %s: degree %d is too high for --local-solver "
+                             "direct, which takes degree <= %d in %dD (use --local-solver schur)",
+                             degrees_text, o->degrees[i], max_direct, o->dim);
+  if (o->rtol == 0) o->rtol = o->problem == CLI_PROBLEM_STOKES ? 1e-8 : 1e-6;
+  return CLI_OK;
 }
 
 static int parse_bench_options(int argc, char **argv, bench_options *o, int *done) {
-  *o = (bench_options){.backend = "omp", .dim = 3, .kmin = 1, .kmax = 8, .json = 0, .ceilings = 1,
-                       .dofs = 4e6, .min_seconds = 1.0, .precision = TS_DOUBLE};
+  *o = (bench_options){.backend = "omp", .problem = CLI_PROBLEM_POISSON, .dim = 3, .json = 0,
+                       .ceilings = 1, .dofs = 4e6, .min_seconds = 1.0, .precision = TS_DOUBLE};
   ts_mg_options_default(&o->mg_options);
+  const char *degrees_text = "";
   *done = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -76,13 +145,19 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
     ++i;
     if (!strcmp(a, "--backend")) {
       o->backend = v;
+    } else if (!strcmp(a, "--problem")) {
+      if (!strcmp(v, "poisson")) o->problem = CLI_PROBLEM_POISSON;
+      else if (!strcmp(v, "stokes")) o->problem = CLI_PROBLEM_STOKES;
+      else return cli_usage_error("bench", "--problem %s: allowed poisson or stokes", v);
     } else if (!strcmp(a, "--dim")) {
       o->dim = (int)strtol(v, &end, 10);
       if (*end || (o->dim != 2 && o->dim != 3))
         return cli_usage_error("bench", "--dim %s: allowed 2 or 3", v);
     } else if (!strcmp(a, "--degrees")) {
-      if (parse_degrees(v, &o->kmin, &o->kmax))
-        return cli_usage_error("bench", "--degrees %s: give K or K1-K2 with 1 <= K1 <= K2 <= 10", v);
+      degrees_text = v;
+      if (parse_degrees(v, o))
+        return cli_usage_error("bench", "--degrees %s: give K, K1-K2 or a comma list of them "
+                               "(K1 <= K2, at most %d degrees)", v, BENCH_MAX_DEGREES);
     } else if (!strcmp(a, "--dofs")) {
       o->dofs = strtod(v, &end);
       if (*end || !(o->dofs >= 100 && o->dofs <= 1e11))
@@ -95,13 +170,24 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       if (!strcmp(v, "double")) o->precision = TS_DOUBLE;
       else if (!strcmp(v, "single")) o->precision = TS_SINGLE;
       else return cli_usage_error("bench", "--precision %s: allowed double or single", v);
+    } else if (!strcmp(a, "--rtol")) {
+      o->rtol = strtod(v, &end);
+      if (*end || !(o->rtol > 0 && o->rtol < 1))
+        return cli_usage_error("bench", "--rtol %s: allowed a number in (0, 1)", v);
     } else if (!strcmp(a, "--smoother")) {
+      o->poisson_only = "--smoother";
       if (ts_mg_smoother_from_name(v, &o->mg_options.smoother))
         return cli_usage_error("bench", "--smoother %s: allowed vertex-patch or chebyshev", v);
     } else if (!strcmp(a, "--variant")) {
+      o->poisson_only = "--variant";
       if (!strcmp(v, "separate")) o->mg_options.variant = TS_PATCH_SEPARATE;
       else if (!strcmp(v, "fused")) o->mg_options.variant = TS_PATCH_FUSED;
       else return cli_usage_error("bench", "--variant %s: allowed separate or fused", v);
+    } else if (!strcmp(a, "--local-solver")) {
+      o->stokes_only = "--local-solver";
+      if (!strcmp(v, "schur")) o->mg_options.stokes_solver = TS_STOKES_PATCH_SCHUR;
+      else if (!strcmp(v, "direct")) o->mg_options.stokes_solver = TS_STOKES_PATCH_DIRECT;
+      else return cli_usage_error("bench", "--local-solver %s: allowed schur or direct", v);
     } else if (!strcmp(a, "--mg-precision")) {
       if (!strcmp(v, "double")) o->mg_options.precision = TS_DOUBLE;
       else if (!strcmp(v, "mixed")) o->mg_options.precision = TS_SINGLE;
@@ -110,7 +196,7 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       return cli_usage_error("bench", "unknown option '%s'", a);
     }
   }
-  return CLI_OK;
+  return finish_bench_options(o, degrees_text);
 }
 
 typedef struct bench_result {
@@ -119,63 +205,97 @@ typedef struct bench_result {
   int applies;
 } bench_result;
 
+/* The operator one degree measures, and what it is built on. */
+typedef struct bench_operator {
+  ts_mesh mesh;
+  ts_fe fe, pressure_fe;
+  ts_dofs dofs, pressure; /* Q_k; or velocity RT_k and pressure DGQ_k */
+  ts_operator A;
+  int64_t n;
+} bench_operator;
+
+static void bench_operator_free(bench_operator *q) {
+  ts_operator_destroy(&q->A);
+  ts_dofs_destroy(&q->dofs);
+  ts_dofs_destroy(&q->pressure);
+  ts_fe_destroy(&q->fe);
+  ts_fe_destroy(&q->pressure_fe);
+  ts_mesh_destroy(&q->mesh);
+}
+
+/* The mesh (one level, cells per direction chosen for about o->dofs DoFs) and its DoFs:
+ * Q_k has about (cells k)^dim, RT_k x DGQ_k about (dim + 1) (cells (k + 1))^dim. */
+static int bench_space(const bench_options *o, int k, bench_operator *q) {
+  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  const double per_dir = stokes ? pow(o->dofs / (o->dim + 1), 1.0 / o->dim) / (k + 1)
+                                : (pow(o->dofs, 1.0 / o->dim) - 1.0) / k;
+  const int c = (int)fmax(1.0, round(per_dir));
+  const int coarse[3] = {c, c, c};
+  TS_CALL(ts_mesh_create_box(o->dim, lower, upper, coarse, 0, &q->mesh));
+  if (stokes) {
+    TS_CALL(ts_fe_create_rt(o->dim, k, &q->fe));
+    TS_CALL(ts_fe_create_dgq(o->dim, k, &q->pressure_fe));
+    TS_CALL(ts_dofs_create(q->mesh, q->pressure_fe, 0, &q->pressure));
+  } else {
+    TS_CALL(ts_fe_create_q(o->dim, k, &q->fe));
+  }
+  TS_CALL(ts_dofs_create(q->mesh, q->fe, 0, &q->dofs));
+  q->n = ts_dofs_count(q->dofs) + (q->pressure ? ts_dofs_count(q->pressure) : 0);
+  return 0;
+}
+
+/* TS_ERR_MEMORY, printed here (r->applies = -1), if x and y do not fit the backend. */
+static int bench_check_memory(const bench_options *o, ts_backend b, int k, int64_t n,
+                              bench_result *r) {
+  size_t avail = 0;
+  const double need = 2.0 * (double)n * (double)ts_precision_size(o->precision);
+  TS_CALL(ts_backend_memory_available(b, &avail));
+  if (need <= 0.95 * (double)avail) return 0;
+  fprintf(stderr,
+          "tessera bench: degree %d with %lld DoFs needs %.3g GiB (x and y, %s) but backend "
+          "'%s' has %.3g GiB available; lower --dofs\n",
+          k, (long long)n, need / 1073741824.0, ts_precision_name(o->precision), o->backend,
+          (double)avail / 1073741824.0);
+  r->applies = -1; /* reported here already */
+  return TS_ERR_MEMORY;
+}
+
 /* Time y = A x on a box with about o->dofs DoFs for degree k. */
 static int bench_degree(const bench_options *o, ts_backend b, int k, bench_result *r) {
-  const double per_dir = pow(o->dofs, 1.0 / o->dim);
-  int coarse[3];
-  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  for (int d = 0; d < 3; ++d) coarse[d] = (int)fmax(1.0, round((per_dir - 1.0) / k));
-  ts_mesh mesh = NULL;
-  ts_fe fe = NULL;
-  ts_dofs dofs = NULL;
-  ts_operator A = NULL;
+  bench_operator q = {0};
   ts_vec x = NULL, y = NULL;
   ts_vec one = NULL; /* a dot product of one entry: waits for the device (asynchronous backends) */
   double dummy;
   r->applies = 0;
-  int ierr = ts_mesh_create_box(o->dim, lower, upper, coarse, 0, &mesh);
-  if (!ierr) ierr = ts_fe_create_q(o->dim, k, &fe);
-  if (!ierr) ierr = ts_dofs_create(mesh, fe, 0, &dofs);
+  int ierr = bench_space(o, k, &q);
   /* estimate the device memory (two vectors) before allocating */
-  if (!ierr) {
-    size_t avail = 0;
-    const double need = 2.0 * (double)ts_dofs_count(dofs) * (double)ts_precision_size(o->precision);
-    ierr = ts_backend_memory_available(b, &avail);
-    if (!ierr && need > 0.95 * (double)avail) {
-      fprintf(stderr,
-              "tessera bench: degree %d with %lld DoFs needs %.3g GiB (x and y, %s) but backend "
-              "'%s' has %.3g GiB available; lower --dofs\n",
-              k, (long long)ts_dofs_count(dofs), need / 1073741824.0,
-              ts_precision_name(o->precision), o->backend, (double)avail / 1073741824.0);
-      ierr = TS_ERR_MEMORY;
-      r->applies = -1; /* reported here already */
-    }
-  }
-  if (!ierr) ierr = ts_operator_create_laplace(b, dofs, o->precision, &A);
-  if (!ierr) ierr = ts_vec_create(b, ts_dofs_count(dofs), o->precision, &x);
-  if (!ierr) ierr = ts_vec_create(b, ts_dofs_count(dofs), o->precision, &y);
+  if (!ierr) ierr = bench_check_memory(o, b, k, q.n, r);
+  if (!ierr)
+    ierr = o->problem == CLI_PROBLEM_STOKES
+               ? ts_operator_create_stokes(b, q.dofs, q.pressure, 0.0, o->precision, &q.A)
+               : ts_operator_create_laplace(b, q.dofs, o->precision, &q.A);
+  if (!ierr) ierr = ts_vec_create(b, q.n, o->precision, &x);
+  if (!ierr) ierr = ts_vec_create(b, q.n, o->precision, &y);
   if (!ierr) ierr = ts_vec_set_random(x, 42);
   if (!ierr) ierr = ts_vec_create(b, 1, o->precision, &one);
-  for (int w = 0; !ierr && w < 2; ++w) ierr = ts_operator_apply(A, x, y); /* warm up */
+  for (int w = 0; !ierr && w < 2; ++w) ierr = ts_operator_apply(q.A, x, y); /* warm up */
   if (!ierr) ierr = ts_vec_dot(one, one, &dummy);
   const double t0 = ts_wtime();
   while (!ierr && (ts_wtime() - t0 < o->min_seconds || r->applies < 5)) {
-    ierr = ts_operator_apply(A, x, y);
+    ierr = ts_operator_apply(q.A, x, y);
     r->applies++;
   }
   if (!ierr) ierr = ts_vec_dot(one, one, &dummy);
   r->seconds = (ts_wtime() - t0) / (r->applies ? r->applies : 1);
   if (!ierr) {
-    r->dofs = ts_dofs_count(dofs);
-    r->flops = ts_operator_flops(A);
+    r->dofs = q.n;
+    r->flops = ts_operator_flops(q.A);
   }
   ts_vec_destroy(&x);
   ts_vec_destroy(&y);
   ts_vec_destroy(&one);
-  ts_operator_destroy(&A);
-  ts_dofs_destroy(&dofs);
-  ts_fe_destroy(&fe);
-  ts_mesh_destroy(&mesh);
+  bench_operator_free(&q);
   return ierr;
 }
 
@@ -195,59 +315,156 @@ static mg_rate mg_rate_of(int64_t dofs, double seconds, double flops, double byt
   return q;
 }
 
+/* The smoother's name in the header and the JSON. */
+static const char *mg_smoother_name(const bench_options *o) {
+  const ts_mg_options *m = &o->mg_options;
+  if (o->problem == CLI_PROBLEM_STOKES)
+    return m->stokes_solver == TS_STOKES_PATCH_DIRECT ? "stokes-patch-direct" : "stokes-patch-schur";
+  return m->smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev"
+         : m->variant == TS_PATCH_FUSED          ? "vertex-patch-fused"
+                                                 : "vertex-patch-separate";
+}
+
+static void print_mg_header(const bench_options *o, ts_backend b, const cli_bench_mg_config *c,
+                            double bw, double p64, double p32) {
+  const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  const int mixed = c->options.precision == TS_SINGLE;
+  printf("# tessera %s bench --mg: %s, %dD, %s, smoother %s, %s precision V-cycle, backend %s (%s)\n",
+         ts_version(), stokes ? "Stokes RT_k x DGQ_k" : "Poisson Q_k", o->dim,
+         stokes ? "manufactured solution paper000, coarse level 1" : "f = 1", mg_smoother_name(o),
+         mixed ? "mixed" : "double", o->backend, ts_backend_description(b));
+  if (o->ceilings)
+    printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s; "
+           "%%copy = counted bytes/s / copy, %%peak = counted flops/s / %s peak%s\n",
+           1e-9 * bw, 1e-9 * p64, 1e-9 * p32, mixed ? "FP32" : "FP64",
+           stokes ? " (Stokes smoother: lower bounds, the residuals only)" : "");
+  if (stokes) {
+    printf("# DoFs: velocity + pressure; smoothing step and V-cycle: ns/DoF, GDoF/s, GFLOP/s, "
+           "%%copy, %%peak; solve: iterations and ns/DoF (GMRES(%d) + V-cycle to %.0e)\n",
+           c->restart, c->rtol);
+    printf("# k  L        DoFs | smooth  GDoF/s GFLOP/s %%copy %%peak | V-cycle GDoF/s GFLOP/s "
+           "%%copy %%peak | GMRES its ns/DoF\n");
+  } else {
+    printf("# smoothing step and V-cycle: ns/DoF, GDoF/s, GFLOP/s, %%copy, %%peak; solves: "
+           "iterations and ns/DoF (GMRES(%d) + V-cycle to %.0e, FMG to 1e-9)\n", c->restart, c->rtol);
+    printf("# k  L        DoFs | smooth  GDoF/s GFLOP/s %%copy %%peak | V-cycle GDoF/s GFLOP/s "
+           "%%copy %%peak | GMRES its ns/DoF | FMG its ns/DoF\n");
+  }
+}
+
+static void print_mg_row(const bench_options *o, const cli_bench_mg_config *c, int k,
+                         const cli_bench_mg_result *r, double bw, double peak) {
+  const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  const mg_rate sm = mg_rate_of(r->dofs, r->smooth_seconds, r->smooth_flops, r->smooth_bytes, bw, peak);
+  const mg_rate vc = mg_rate_of(r->dofs, r->vcycle_seconds, r->vcycle_flops, r->vcycle_bytes, bw, peak);
+  const double gmres_ns = 1e9 * r->gmres_seconds / (double)r->dofs;
+  const double fmg_ns = 1e9 * r->solve_seconds / (double)r->dofs;
+  const char *precision = c->options.precision == TS_SINGLE ? "mixed" : "double";
+  if (o->json) {
+    printf("{\"kernel\": \"%s\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
+           "\"smoother\": \"%s\", \"precision\": \"%s\", \"level\": %d, \"dofs\": %lld, "
+           "\"smooth_ns_per_dof\": %.4f, \"smooth_gflops_per_second\": %.2f, "
+           "\"smooth_percent_of_copy\": %.2f, \"smooth_percent_of_peak\": %.2f, "
+           "\"vcycle_ns_per_dof\": %.4f, \"vcycle_gflops_per_second\": %.2f, "
+           "\"vcycle_percent_of_copy\": %.2f, \"vcycle_percent_of_peak\": %.2f, "
+           "\"gmres_rtol\": %.1e, \"gmres_iterations\": %d, \"gmres_ns_per_dof\": %.4f, ",
+           stokes ? "stokes-multigrid" : "multigrid", o->backend, o->dim, k, mg_smoother_name(o),
+           precision, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gflops, sm.fcopy, sm.fpeak,
+           vc.ns_per_dof, vc.gflops, vc.fcopy, vc.fpeak, c->rtol, r->gmres_iterations, gmres_ns);
+    if (!stokes)
+      printf("\"fmg_iterations\": %d, \"solve_ns_per_dof\": %.4f, ", r->iterations, fmg_ns);
+    printf("\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f}\n", 1e-9 * bw,
+           1e-9 * peak);
+  } else {
+    printf("  %d %2d %11lld | %6.3f %7.3f %7.1f %5.1f %5.1f | %7.3f %6.3f %7.1f %5.1f %5.1f | "
+           "%9d %6.3f",
+           k, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gdofs, sm.gflops, sm.fcopy,
+           sm.fpeak, vc.ns_per_dof, vc.gdofs, vc.gflops, vc.fcopy, vc.fpeak,
+           r->gmres_iterations, gmres_ns);
+    if (!stokes) printf(" | %7d %6.3f", r->iterations, fmg_ns);
+    printf("\n");
+  }
+  fflush(stdout);
+}
+
 /* tessera bench --mg */
 static int bench_mg(const bench_options *o, ts_backend b) {
-  const ts_mg_options *m = &o->mg_options;
-  const char *smoother = m->smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev"
-                         : m->variant == TS_PATCH_FUSED           ? "vertex-patch-fused"
-                                                                  : "vertex-patch-separate";
-  const char *precision = m->precision == TS_SINGLE ? "mixed" : "double";
+  const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  cli_bench_mg_config c = {.problem = o->problem, .dim = o->dim, .target_dofs = o->dofs,
+                           .min_seconds = o->min_seconds, .rtol = o->rtol,
+                           .restart = stokes ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
+                           .options = o->mg_options};
   double bw = 0, p64 = 0, p32 = 0;
   if (o->ceilings && ts_backend_measure_ceilings(b, &bw, &p64, &p32)) {
     fprintf(stderr, "tessera bench: %s (use --no-ceilings to skip)\n", ts_error_message());
     return CLI_ERROR;
   }
-  const double peak = m->precision == TS_SINGLE ? p32 : p64;
-  if (!o->json) {
-    printf("# tessera %s bench --mg: %dD, f = 1, smoother %s, %s precision V-cycle, backend %s (%s)\n",
-           ts_version(), o->dim, smoother, precision, o->backend, ts_backend_description(b));
-    if (o->ceilings)
-      printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s; "
-             "%%copy = counted bytes/s / copy, %%peak = counted flops/s / %s peak\n",
-             1e-9 * bw, 1e-9 * p64, 1e-9 * p32, m->precision == TS_SINGLE ? "FP32" : "FP64");
-    printf("# smoothing step and V-cycle: ns/DoF, GDoF/s, GFLOP/s, %%copy, %%peak; solves: "
-           "iterations and ns/DoF (GMRES(%d) + V-cycle to 1e-6, FMG to 1e-9)\n", CLI_BENCH_GMRES_RESTART);
-    printf("# k  L        DoFs | smooth  GDoF/s GFLOP/s %%copy %%peak | V-cycle GDoF/s GFLOP/s "
-           "%%copy %%peak | GMRES its ns/DoF | FMG its ns/DoF\n");
-  }
-  for (int k = o->kmin; k <= o->kmax; ++k) {
+  const double peak = c.options.precision == TS_SINGLE ? p32 : p64;
+  if (!o->json) print_mg_header(o, b, &c, bw, p64, p32);
+  for (int i = 0; i < o->n_degrees; ++i) {
+    const int k = o->degrees[i];
     cli_bench_mg_result r = {0};
-    int ierr = cli_bench_mg_degree(b, o->dim, k, o->dofs, o->min_seconds, m, &r);
+    int ierr = cli_bench_mg_degree(b, &c, k, &r);
     if (ierr) return r.reported ? CLI_ERROR : cli_fail(ierr);
-    const mg_rate sm = mg_rate_of(r.dofs, r.smooth_seconds, r.smooth_flops, r.smooth_bytes, bw, peak);
-    const mg_rate vc = mg_rate_of(r.dofs, r.vcycle_seconds, r.vcycle_flops, r.vcycle_bytes, bw, peak);
-    const double gmres_ns = 1e9 * r.gmres_seconds / (double)r.dofs;
-    const double fmg_ns = 1e9 * r.solve_seconds / (double)r.dofs;
-    if (o->json)
-      printf("{\"kernel\": \"multigrid\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
-             "\"smoother\": \"%s\", \"precision\": \"%s\", \"level\": %d, \"dofs\": %lld, "
-             "\"smooth_ns_per_dof\": %.4f, \"smooth_gflops_per_second\": %.2f, "
-             "\"smooth_percent_of_copy\": %.2f, \"smooth_percent_of_peak\": %.2f, "
-             "\"vcycle_ns_per_dof\": %.4f, \"vcycle_gflops_per_second\": %.2f, "
-             "\"vcycle_percent_of_copy\": %.2f, \"vcycle_percent_of_peak\": %.2f, "
-             "\"gmres_iterations\": %d, \"gmres_ns_per_dof\": %.4f, "
-             "\"fmg_iterations\": %d, \"solve_ns_per_dof\": %.4f, "
-             "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f}\n",
-             o->backend, o->dim, k, smoother, precision, r.level, (long long)r.dofs,
-             sm.ns_per_dof, sm.gflops, sm.fcopy, sm.fpeak, vc.ns_per_dof, vc.gflops, vc.fcopy,
-             vc.fpeak, r.gmres_iterations, gmres_ns, r.iterations, fmg_ns, 1e-9 * bw, 1e-9 * peak);
-    else
-      printf("  %d %2d %11lld | %6.3f %7.3f %7.1f %5.1f %5.1f | %7.3f %6.3f %7.1f %5.1f %5.1f | "
-             "%9d %6.3f | %7d %6.3f\n",
-             k, r.level, (long long)r.dofs, sm.ns_per_dof, sm.gdofs, sm.gflops, sm.fcopy,
-             sm.fpeak, vc.ns_per_dof, vc.gdofs, vc.gflops, vc.fcopy, vc.fpeak,
-             r.gmres_iterations, gmres_ns, r.iterations, fmg_ns);
-    fflush(stdout);
+    print_mg_row(o, &c, k, &r, bw, peak);
+  }
+  return CLI_OK;
+}
+
+static void print_operator_header(const bench_options *o, ts_backend b, double bw, double p64,
+                                  double p32) {
+  const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  printf("# tessera %s bench: %s, %dD, %s precision, backend %s (%s)\n", ts_version(),
+         stokes ? "Stokes operator y = Acal x (RT_k x DGQ_k; DoFs: velocity + pressure)"
+                : "Laplacian y = A x",
+         o->dim, ts_precision_name(o->precision), o->backend, ts_backend_description(b));
+  if (o->ceilings)
+    printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s\n"
+           "# %%copy: (2 scalars/DoF x GDoF/s) / copy bandwidth; %%peak: GFLOP/s / %s peak\n",
+           1e-9 * bw, 1e-9 * p64, 1e-9 * p32, o->precision == TS_SINGLE ? "FP32" : "FP64");
+  printf("# degree        DoFs   applies   s/apply    ns/DoF    GDoF/s   GFLOP/s%s\n",
+         o->ceilings ? "   %copy   %peak" : "");
+}
+
+static void print_operator_row(const bench_options *o, int k, const bench_result *r, double bw,
+                               double peak) {
+  const double gdofs = 1e-9 * (double)r->dofs / r->seconds, gflops = 1e-9 * r->flops / r->seconds;
+  const double ns = 1e9 * r->seconds / (double)r->dofs;
+  const double fcopy = bw > 0 ? 100.0 * gdofs * 1e9 * 2.0 * (double)ts_precision_size(o->precision) / bw : 0;
+  const double fpeak = peak > 0 ? 100.0 * gflops * 1e9 / peak : 0;
+  if (o->json)
+    printf("{\"kernel\": \"%s\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
+           "\"precision\": \"%s\", \"dofs\": %lld, \"seconds_per_apply\": %.6e, "
+           "\"ns_per_dof\": %.4f, \"gdofs_per_second\": %.4f, \"gflops_per_second\": %.3f, "
+           "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f, "
+           "\"percent_of_copy\": %.2f, \"percent_of_peak\": %.2f}\n",
+           o->problem == CLI_PROBLEM_STOKES ? "stokes" : "laplace", o->backend, o->dim, k,
+           ts_precision_name(o->precision), (long long)r->dofs, r->seconds, ns, gdofs, gflops,
+           1e-9 * bw, 1e-9 * peak, fcopy, fpeak);
+  else if (o->ceilings)
+    printf("  %6d %11lld %9d %9.3e %9.4f %9.4f %9.2f %7.1f %7.1f\n", k, (long long)r->dofs,
+           r->applies, r->seconds, ns, gdofs, gflops, fcopy, fpeak);
+  else
+    printf("  %6d %11lld %9d %9.3e %9.4f %9.4f %9.2f\n", k, (long long)r->dofs, r->applies,
+           r->seconds, ns, gdofs, gflops);
+  fflush(stdout);
+}
+
+/* tessera bench (the operator) */
+static int bench_operator_throughput(const bench_options *o, ts_backend b) {
+  /* ceilings measured in this run */
+  double bw = 0, p64 = 0, p32 = 0;
+  if (o->ceilings && ts_backend_measure_ceilings(b, &bw, &p64, &p32)) {
+    fprintf(stderr, "tessera bench: %s (use --no-ceilings to skip)\n", ts_error_message());
+    return CLI_ERROR;
+  }
+  const double peak = o->precision == TS_SINGLE ? p32 : p64;
+  if (!o->json) print_operator_header(o, b, bw, p64, p32);
+  for (int i = 0; i < o->n_degrees; ++i) {
+    bench_result r = {0, 0.0, 0.0, 0};
+    const int ierr = bench_degree(o, b, o->degrees[i], &r);
+    if (ierr) return r.applies < 0 ? CLI_ERROR : cli_fail(ierr);
+    print_operator_row(o, o->degrees[i], &r, bw, peak);
   }
   return CLI_OK;
 }
@@ -256,65 +473,10 @@ int cli_bench(int argc, char **argv) {
   bench_options o;
   int done, status = parse_bench_options(argc, argv, &o, &done);
   if (status || done) return status;
-  if (o.mg) {
-    ts_backend mb = NULL;
-    if (ts_backend_open(o.backend, &mb)) return cli_fail(ts_error_code());
-    status = bench_mg(&o, mb);
-    ts_backend_destroy(&mb);
-    return status;
-  }
   ts_backend b = NULL;
-  int ierr = ts_backend_open(o.backend, &b);
+  const int ierr = ts_backend_open(o.backend, &b);
   if (ierr) return cli_fail(ierr);
-  /* ceilings measured in this run */
-  double bw = 0, p64 = 0, p32 = 0;
-  if (o.ceilings) {
-    ierr = ts_backend_measure_ceilings(b, &bw, &p64, &p32);
-    if (ierr) {
-      fprintf(stderr, "tessera bench: %s (use --no-ceilings to skip)\n", ts_error_message());
-      ts_backend_destroy(&b);
-      return CLI_ERROR;
-    }
-  }
-  const double peak = o.precision == TS_SINGLE ? p32 : p64;
-  if (!o.json) {
-    printf("# tessera %s bench: Laplacian y = A x, %dD, %s precision, backend %s (%s)\n",
-           ts_version(), o.dim, ts_precision_name(o.precision), o.backend, ts_backend_description(b));
-    if (o.ceilings)
-      printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s\n"
-             "# %%copy: (2 scalars/DoF x GDoF/s) / copy bandwidth; %%peak: GFLOP/s / %s peak\n",
-             1e-9 * bw, 1e-9 * p64, 1e-9 * p32, o.precision == TS_SINGLE ? "FP32" : "FP64");
-    printf("# degree        DoFs   applies   s/apply    GDoF/s   GFLOP/s%s\n",
-           o.ceilings ? "   %copy   %peak" : "");
-  }
-  for (int k = o.kmin; k <= o.kmax && !ierr; ++k) {
-    bench_result r = {0, 0.0, 0.0, 0};
-    ierr = bench_degree(&o, b, k, &r);
-    if (ierr && r.applies < 0) {
-      ts_backend_destroy(&b);
-      return CLI_ERROR;
-    }
-    if (ierr) break;
-    const double gdofs = 1e-9 * (double)r.dofs / r.seconds, gflops = 1e-9 * r.flops / r.seconds;
-    const double fcopy = bw > 0 ? 100.0 * gdofs * 1e9 * 2.0 * (double)ts_precision_size(o.precision) / bw : 0;
-    const double fpeak = peak > 0 ? 100.0 * gflops * 1e9 / peak : 0;
-    if (o.json)
-      printf("{\"kernel\": \"laplace\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
-             "\"precision\": \"%s\", \"dofs\": %lld, \"seconds_per_apply\": %.6e, "
-             "\"gdofs_per_second\": %.4f, \"gflops_per_second\": %.3f, "
-             "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f, "
-             "\"percent_of_copy\": %.2f, \"percent_of_peak\": %.2f}\n",
-             o.backend, o.dim, k, ts_precision_name(o.precision), (long long)r.dofs, r.seconds,
-             gdofs, gflops, 1e-9 * bw, 1e-9 * peak, fcopy, fpeak);
-    else if (o.ceilings)
-      printf("  %6d %11lld %9d %9.3e %9.4f %9.2f %7.1f %7.1f\n", k, (long long)r.dofs, r.applies,
-             r.seconds, gdofs, gflops, fcopy, fpeak);
-    else
-      printf("  %6d %11lld %9d %9.3e %9.4f %9.2f\n", k, (long long)r.dofs, r.applies, r.seconds,
-             gdofs, gflops);
-    fflush(stdout);
-  }
-  if (ierr) status = cli_fail(ierr);
+  status = o.mg ? bench_mg(&o, b) : bench_operator_throughput(&o, b);
   ts_backend_destroy(&b);
   return status;
 }

@@ -3,14 +3,21 @@
  * operator of the problem is applied on both backends to the same pseudo-random vectors
  * (every backend draws the same numbers from a seed) and the results are compared in the
  * max norm, relative to the reference's largest entry; then the problem is solved on both
- * and the iteration counts and the solutions are compared.  One PASS/FAIL line per check;
- * the exit code is 1 if any check fails.
+ * (ts_problem_solve_finest: what `tessera run` does on that level) and the iteration counts
+ * and the solutions are compared.  One PASS/FAIL line per check; the exit code is 1 if any
+ * check fails.
  *
  * The checks are a table: an operator is one function that computes its result into a
- * host array, and one line in `checks` below.  Checked: the Laplacian (apply, apply_add,
- * diagonal, unconstrained), one step of each smoother (vertex patch Fused and Separate,
- * Chebyshev), the transfers between the finest level and the one below it, and one V-cycle
- * of the problem's multigrid (double, and mixed precision: single-precision levels). */
+ * host array, and one line in `checks` below, for Poisson or for Stokes problems.
+ * Poisson (Q_k): the Laplacian (apply, apply_add, diagonal, unconstrained), one step of each
+ * smoother (vertex patch Fused and Separate, Chebyshev), the transfers between the finest
+ * level and the one below it, and one V-cycle of the problem's multigrid (double, and mixed
+ * precision: single-precision levels).
+ * Stokes (RT_k x DGQ_k, doc/stokes.md): the Stokes operator (apply, apply_add), one step of
+ * the Stokes vertex-patch smoother with each local solver (Schur complement, direct), the
+ * multi-field transfers between the finest level and the one below it, one V-cycle of
+ * ts_mg_create_stokes (double and mixed); the solutions compare velocity and pressure apart
+ * (the pressure with its mean removed, as `tessera run` leaves it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +35,17 @@ typedef struct check_options {
 
 /* What a check needs: the problem's discretization on the finest level. */
 typedef struct check_context {
+  ts_problem problem;
   ts_problem_settings set;
   ts_mesh mesh;
-  ts_fe fe;
-  ts_dofs dofs;
-  int64_t n;
-  int64_t n_coarse; /* DoFs of the level below the finest (0 on level 0: no transfer checks) */
+  ts_fe fe;          /* Q_k, or the velocity element RT_k (Stokes) */
+  ts_fe pressure_fe; /* Stokes: DGQ_k (NULL for Poisson) */
+  ts_dofs dofs;      /* Q_k, or the velocity RT_k (Stokes) */
+  ts_dofs pressure;  /* Stokes: DGQ_k (NULL for Poisson) */
+  int64_t n;         /* DoFs of the finest level (Stokes: velocity + pressure) */
+  int64_t n_velocity;/* Stokes: the velocity DoFs, the first n_velocity entries */
+  int64_t n_coarse;  /* DoFs of the level below the finest (0: no transfer checks) */
+  int transfer_coarse_level; /* coarsest level of the hierarchy the transfer checks build */
   uint64_t seed;
 } check_context;
 
@@ -43,34 +55,52 @@ typedef int (*check_fn)(const check_context *c, ts_backend b, ts_precision p, do
                         int64_t *count);
 
 /* What a check needs besides the finest level. */
-typedef enum { NEEDS_NOTHING, NEEDS_COARSER_LEVEL, NEEDS_MULTIGRID } check_needs;
+typedef enum {
+  NEEDS_NOTHING,
+  NEEDS_COARSER_LEVEL,  /* a level below the finest in the hierarchy */
+  NEEDS_MULTIGRID,      /* a finest level above the problem's coarse level */
+  NEEDS_DIRECT_DEGREE   /* a degree the direct Stokes patch solver takes */
+} check_needs;
+
+/* Which problems a check applies to. */
+typedef enum { FOR_POISSON, FOR_STOKES } check_problem;
 
 typedef struct check_entry {
   const char *name;
   ts_precision precision;
   check_fn run;
   check_needs needs;
+  check_problem problem;
 } check_entry;
 
-/* Laplacian: op(A, x, y) for the variants below, x = random(seed), y = random(seed + 1). */
-typedef enum { LAP_APPLY, LAP_APPLY_ADD, LAP_DIAGONAL, LAP_UNCONSTRAINED } lap_variant;
+/* The system operator of the finest level in precision p: the Laplacian, or the Stokes
+ * operator with the problem's penalty. */
+static int system_operator_create(const check_context *c, ts_backend b, ts_precision p,
+                                  ts_operator *A) {
+  if (c->set.stokes)
+    return ts_operator_create_stokes(b, c->dofs, c->pressure, c->set.mg.stokes_penalty, p, A);
+  return ts_operator_create_laplace(b, c->dofs, p, A);
+}
 
-static int check_laplace(const check_context *c, ts_backend b, ts_precision p, double *out,
-                         int64_t *count, lap_variant v) {
+/* The system operator: op(A, x, y) for the variants below, x = random(seed), y = random(seed + 1). */
+typedef enum { OP_APPLY, OP_APPLY_ADD, OP_DIAGONAL, OP_UNCONSTRAINED } op_variant;
+
+static int check_operator(const check_context *c, ts_backend b, ts_precision p, double *out,
+                          int64_t *count, op_variant v) {
   *count = c->n;
   ts_operator A = NULL;
   ts_vec x = NULL, y = NULL;
-  int ierr = ts_operator_create_laplace(b, c->dofs, p, &A);
+  int ierr = system_operator_create(c, b, p, &A);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &y);
   if (!ierr) ierr = ts_vec_set_random(x, c->seed);
   if (!ierr) ierr = ts_vec_set_random(y, c->seed + 1);
   if (!ierr) {
     switch (v) {
-      case LAP_APPLY: ierr = ts_operator_apply(A, x, y); break;
-      case LAP_APPLY_ADD: ierr = ts_operator_apply_add(A, x, y); break;
-      case LAP_DIAGONAL: ierr = ts_operator_diagonal(A, y); break;
-      case LAP_UNCONSTRAINED: ierr = ts_operator_apply_unconstrained(A, x, y); break;
+      case OP_APPLY: ierr = ts_operator_apply(A, x, y); break;
+      case OP_APPLY_ADD: ierr = ts_operator_apply_add(A, x, y); break;
+      case OP_DIAGONAL: ierr = ts_operator_diagonal(A, y); break;
+      case OP_UNCONSTRAINED: ierr = ts_operator_apply_unconstrained(A, x, y); break;
     }
   }
   if (!ierr) ierr = ts_vec_get_to_host(y, out);
@@ -80,25 +110,46 @@ static int check_laplace(const check_context *c, ts_backend b, ts_precision p, d
   return ierr;
 }
 
-static int lap_apply(const check_context *c, ts_backend b, ts_precision p, double *out,
-                     int64_t *count) {
-  return check_laplace(c, b, p, out, count, LAP_APPLY);
+static int op_apply(const check_context *c, ts_backend b, ts_precision p, double *out,
+                    int64_t *count) {
+  return check_operator(c, b, p, out, count, OP_APPLY);
 }
-static int lap_apply_add(const check_context *c, ts_backend b, ts_precision p, double *out,
-                         int64_t *count) {
-  return check_laplace(c, b, p, out, count, LAP_APPLY_ADD);
-}
-static int lap_diagonal(const check_context *c, ts_backend b, ts_precision p, double *out,
+static int op_apply_add(const check_context *c, ts_backend b, ts_precision p, double *out,
                         int64_t *count) {
-  return check_laplace(c, b, p, out, count, LAP_DIAGONAL);
+  return check_operator(c, b, p, out, count, OP_APPLY_ADD);
 }
-static int lap_unconstrained(const check_context *c, ts_backend b, ts_precision p, double *out,
-                             int64_t *count) {
-  return check_laplace(c, b, p, out, count, LAP_UNCONSTRAINED);
+static int op_diagonal(const check_context *c, ts_backend b, ts_precision p, double *out,
+                       int64_t *count) {
+  return check_operator(c, b, p, out, count, OP_DIAGONAL);
+}
+static int op_unconstrained(const check_context *c, ts_backend b, ts_precision p, double *out,
+                            int64_t *count) {
+  return check_operator(c, b, p, out, count, OP_UNCONSTRAINED);
 }
 
 /* Smoothers: one step x <- S(b, x) on the finest level, b = random(seed), x = random(seed + 1). */
-typedef enum { SMOOTH_PATCH_FUSED, SMOOTH_PATCH_SEPARATE, SMOOTH_CHEBYSHEV } smoother_kind;
+typedef enum {
+  SMOOTH_PATCH_FUSED,
+  SMOOTH_PATCH_SEPARATE,
+  SMOOTH_CHEBYSHEV,
+  SMOOTH_STOKES_SCHUR,  /* Stokes vertex patch, Schur-complement local solver */
+  SMOOTH_STOKES_DIRECT  /* Stokes vertex patch, direct (pseudo-inverse) local solver */
+} smoother_kind;
+
+static int smoother_create(const check_context *c, ts_operator A, smoother_kind kind,
+                           ts_smoother *s) {
+  switch (kind) {
+    case SMOOTH_CHEBYSHEV: return ts_smoother_create_chebyshev(A, c->set.mg.chebyshev_degree, s);
+    case SMOOTH_PATCH_FUSED: return ts_smoother_create_vertex_patch(A, c->dofs, TS_PATCH_FUSED, s);
+    case SMOOTH_PATCH_SEPARATE:
+      return ts_smoother_create_vertex_patch(A, c->dofs, TS_PATCH_SEPARATE, s);
+    case SMOOTH_STOKES_SCHUR:
+      return ts_smoother_create_stokes_patch(A, c->dofs, c->pressure, TS_STOKES_PATCH_SCHUR, s);
+    case SMOOTH_STOKES_DIRECT:
+      return ts_smoother_create_stokes_patch(A, c->dofs, c->pressure, TS_STOKES_PATCH_DIRECT, s);
+  }
+  return TS_ERR_INTERNAL;
+}
 
 static int check_smoother(const check_context *c, ts_backend b, ts_precision p, double *out,
                           int64_t *count, smoother_kind kind) {
@@ -106,14 +157,8 @@ static int check_smoother(const check_context *c, ts_backend b, ts_precision p, 
   ts_smoother s = NULL;
   ts_vec rhs = NULL, x = NULL;
   *count = c->n;
-  int ierr = ts_operator_create_laplace(b, c->dofs, p, &A);
-  if (!ierr) {
-    if (kind == SMOOTH_CHEBYSHEV)
-      ierr = ts_smoother_create_chebyshev(A, c->set.mg.chebyshev_degree, &s);
-    else
-      ierr = ts_smoother_create_vertex_patch(
-          A, c->dofs, kind == SMOOTH_PATCH_FUSED ? TS_PATCH_FUSED : TS_PATCH_SEPARATE, &s);
-  }
+  int ierr = system_operator_create(c, b, p, &A);
+  if (!ierr) ierr = smoother_create(c, A, kind, &s);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &rhs);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
   if (!ierr) ierr = ts_vec_set_random(rhs, c->seed);
@@ -139,25 +184,37 @@ static int smooth_chebyshev(const check_context *c, ts_backend b, ts_precision p
                             int64_t *count) {
   return check_smoother(c, b, p, out, count, SMOOTH_CHEBYSHEV);
 }
+static int smooth_stokes_schur(const check_context *c, ts_backend b, ts_precision p, double *out,
+                               int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_STOKES_SCHUR);
+}
+static int smooth_stokes_direct(const check_context *c, ts_backend b, ts_precision p,
+                                double *out, int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_STOKES_DIRECT);
+}
 
-/* Multigrid: the problem's hierarchy with its levels in precision p, from coarse_level. */
+/* Multigrid: the problem's hierarchy (Laplacian or Stokes) with its levels in precision p,
+ * from coarse_level. */
 static int check_mg_create(const check_context *c, ts_backend b, ts_precision p,
                            int coarse_level, ts_mg *mg) {
   ts_mg_options o = c->set.mg;
   o.precision = p;
   o.coarse_level = coarse_level;
+  if (c->set.stokes) return ts_mg_create_stokes(b, c->mesh, c->set.degree, c->set.level, &o, mg);
   return ts_mg_create(b, c->mesh, c->fe, c->set.level, &o, mg);
 }
 
 /* Transfers between the finest level L and L-1: fine = P coarse (prolongate) with coarse =
- * random(seed), or coarse = P^T fine (restrict) with fine = random(seed). */
+ * random(seed), or coarse = P^T fine (restrict) with fine = random(seed); the hierarchy
+ * starts at c->transfer_coarse_level (Stokes: the problem's coarse level, whose exact solve
+ * is a dense LU, affordable there and not necessarily on level L-1). */
 static int check_transfer(const check_context *c, ts_backend b, ts_precision p, double *out,
                           int64_t *count, int restrict_) {
   ts_mg mg = NULL;
   ts_vec coarse = NULL, fine = NULL;
   const int L = c->set.level;
   *count = restrict_ ? c->n_coarse : c->n;
-  int ierr = check_mg_create(c, b, p, L - 1, &mg);
+  int ierr = check_mg_create(c, b, p, c->transfer_coarse_level, &mg);
   if (!ierr) ierr = ts_vec_create(b, c->n_coarse, p, &coarse);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &fine);
   if (!ierr && restrict_) {
@@ -205,26 +262,40 @@ static int vcycle(const check_context *c, ts_backend b, ts_precision p, double *
 
 /* The operator checks: one line each. */
 static const check_entry checks[] = {
-    {"laplace apply", TS_DOUBLE, lap_apply, NEEDS_NOTHING},
-    {"laplace apply", TS_SINGLE, lap_apply, NEEDS_NOTHING},
-    {"laplace apply_add", TS_DOUBLE, lap_apply_add, NEEDS_NOTHING},
-    {"laplace apply_add", TS_SINGLE, lap_apply_add, NEEDS_NOTHING},
-    {"laplace diagonal", TS_DOUBLE, lap_diagonal, NEEDS_NOTHING},
-    {"laplace diagonal", TS_SINGLE, lap_diagonal, NEEDS_NOTHING},
-    {"laplace unconstrained", TS_DOUBLE, lap_unconstrained, NEEDS_NOTHING},
-    {"laplace unconstrained", TS_SINGLE, lap_unconstrained, NEEDS_NOTHING},
-    {"smoother patch fused", TS_DOUBLE, smooth_fused, NEEDS_NOTHING},
-    {"smoother patch fused", TS_SINGLE, smooth_fused, NEEDS_NOTHING},
-    {"smoother patch separate", TS_DOUBLE, smooth_separate, NEEDS_NOTHING},
-    {"smoother patch separate", TS_SINGLE, smooth_separate, NEEDS_NOTHING},
-    {"smoother chebyshev", TS_DOUBLE, smooth_chebyshev, NEEDS_NOTHING},
-    {"smoother chebyshev", TS_SINGLE, smooth_chebyshev, NEEDS_NOTHING},
-    {"prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL},
-    {"prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL},
-    {"restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL},
-    {"restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL},
-    {"v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID},
-    {"v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID},
+    {"laplace apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace diagonal", TS_DOUBLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace diagonal", TS_SINGLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace unconstrained", TS_DOUBLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace unconstrained", TS_SINGLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON},
+    {"smoother patch fused", TS_DOUBLE, smooth_fused, NEEDS_NOTHING, FOR_POISSON},
+    {"smoother patch fused", TS_SINGLE, smooth_fused, NEEDS_NOTHING, FOR_POISSON},
+    {"smoother patch separate", TS_DOUBLE, smooth_separate, NEEDS_NOTHING, FOR_POISSON},
+    {"smoother patch separate", TS_SINGLE, smooth_separate, NEEDS_NOTHING, FOR_POISSON},
+    {"smoother chebyshev", TS_DOUBLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON},
+    {"smoother chebyshev", TS_SINGLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON},
+    {"prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON},
+    {"prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON},
+    {"restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON},
+    {"restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON},
+    {"v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON},
+    {"v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON},
+    {"stokes apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_STOKES},
+    {"stokes apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_STOKES},
+    {"stokes apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_STOKES},
+    {"stokes apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_STOKES},
+    {"stokes smoother schur", TS_DOUBLE, smooth_stokes_schur, NEEDS_NOTHING, FOR_STOKES},
+    {"stokes smoother schur", TS_SINGLE, smooth_stokes_schur, NEEDS_NOTHING, FOR_STOKES},
+    {"stokes smoother direct", TS_DOUBLE, smooth_stokes_direct, NEEDS_DIRECT_DEGREE, FOR_STOKES},
+    {"stokes smoother direct", TS_SINGLE, smooth_stokes_direct, NEEDS_DIRECT_DEGREE, FOR_STOKES},
+    {"stokes prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_STOKES},
+    {"stokes prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_STOKES},
+    {"stokes restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_STOKES},
+    {"stokes restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_STOKES},
+    {"stokes v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_STOKES},
+    {"stokes v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_STOKES},
 };
 
 /* Tolerances on max|a - r| / max|r|. */
@@ -240,52 +311,77 @@ static double relative_difference(int64_t n, const double *a, const double *r) {
   return rmax > 0 ? dmax / rmax : dmax;
 }
 
-/* Solve the problem's finest level on b: iterations and the solution (n doubles). */
+/* Solve the problem's finest level on b as `tessera run` does: iterations and the solution
+ * (n doubles). */
 static int solve_on(const check_context *c, ts_backend b, int *iterations, double *u) {
-  ts_operator A = NULL, P = NULL;
-  ts_vec rhs = NULL, x = NULL, x0 = NULL;
-  ts_solver s = NULL;
-  ts_mg mg = NULL;
-  const ts_precision p = c->set.precision;
-  int ierr = ts_operator_create_laplace(b, c->dofs, p, &A);
-  if (!ierr && c->set.jacobi) ierr = ts_operator_create_jacobi(A, &P);
-  if (!ierr && c->set.multigrid) ierr = ts_mg_create(b, c->mesh, c->fe, c->set.level, &c->set.mg, &mg);
-  if (!ierr && mg) P = ts_mg_preconditioner(mg); /* borrowed from mg */
-  if (!ierr) ierr = ts_vec_create(b, c->n, p, &rhs);
-  if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
-  if (!ierr) ierr = ts_vec_create(b, c->n, p, &x0);
-  if (!ierr) ierr = ts_assemble_rhs(A, c->dofs, c->set.solution, rhs, x0);
-  if (!ierr) ierr = ts_solver_create(c->set.solver, &s);
-  if (!ierr) ierr = ts_solver_set_operator(s, A);
-  if (!ierr) ierr = ts_solver_set_preconditioner(s, P);
-  if (!ierr) ierr = ts_solver_set_tolerances(s, c->set.rtol, c->set.max_iterations);
-  if (!ierr) ierr = ts_solver_set_restart(s, c->set.restart);
-  if (!ierr) ierr = ts_solver_solve(s, rhs, x);
-  if (s) *iterations = ts_solver_iterations(s);
-  if (!ierr) ierr = ts_vec_axpby(1.0, x0, 1.0, x);
-  if (!ierr) ierr = ts_vec_get_to_host(x, u);
-  ts_solver_destroy(&s);
-  ts_vec_destroy(&rhs);
-  ts_vec_destroy(&x);
-  ts_vec_destroy(&x0);
-  if (mg)
-    ts_mg_destroy(&mg);
-  else
-    ts_operator_destroy(&P);
-  ts_operator_destroy(&A);
+  ts_level_report r = {0};
+  const int ierr = ts_problem_solve_finest(c->problem, b, &r, u);
+  *iterations = r.iterations;
   return ierr;
+}
+
+/* One compared part of the solution: entries first..first+count-1. */
+typedef struct solution_part {
+  const char *name;
+  int64_t first, count;
+} solution_part;
+
+/* The parts of the solution compared apart: all of it (Poisson); velocity and pressure
+ * (Stokes, whose pressure is of another magnitude than the velocity); returns how many. */
+static int solution_parts(const check_context *c, solution_part *parts) {
+  if (!c->set.stokes) {
+    parts[0] = (solution_part){"solve solution", 0, c->n};
+    return 1;
+  }
+  parts[0] = (solution_part){"solve velocity", 0, c->n_velocity};
+  parts[1] = (solution_part){"solve pressure", c->n_velocity, c->n - c->n_velocity};
+  return 2;
+}
+
+/* The reason of a check that needs a level below the finest. */
+static const char *no_coarser_level(const check_context *c, char *buf, size_t len) {
+  if (c->set.level > 0)
+    snprintf(buf, len, "the finest level %d has no coarser level in the multigrid hierarchy "
+             "(coarse level %d)", c->set.level, c->set.mg.coarse_level);
+  else
+    snprintf(buf, len, "the finest level %d has no coarser level", c->set.level);
+  return buf;
+}
+
+/* Why entry e is skipped on this problem (into buf), or NULL if it runs. */
+static const char *skip_reason(const check_context *c, const check_entry *e, char *buf,
+                               size_t len) {
+  switch (e->needs) {
+    case NEEDS_NOTHING: return NULL;
+    case NEEDS_COARSER_LEVEL: return c->n_coarse > 0 ? NULL : no_coarser_level(c, buf, len);
+    case NEEDS_MULTIGRID:
+      return c->set.level > c->set.mg.coarse_level ? NULL : no_coarser_level(c, buf, len);
+    case NEEDS_DIRECT_DEGREE: {
+      const int max = ts_stokes_patch_solver_max_degree(c->set.dim, TS_STOKES_PATCH_DIRECT);
+      if (c->set.degree <= max) return NULL;
+      snprintf(buf, len, "the direct local solver takes degree <= %d in %dD, the problem has %d",
+               max, c->set.dim, c->set.degree);
+      return buf;
+    }
+  }
+  return NULL;
 }
 
 static void check_help(void) {
   printf("usage: tessera check FILE.xml --backend NAME [--against NAME] [--set PATH=VALUE ...]\n"
          "                    [--seed N]\n"
-         "  Applies every operator of the problem (Laplacian, smoothers, transfers, V-cycle)\n"
-         "  on its finest level on both backends to the same random vectors and compares\n"
-         "  max|a - r| / max|r| with 1e-12 (double) and 1e-5 (single, and the mixed-precision\n"
-         "  V-cycle); checks that need a coarser level print SKIP on level 0.  Then it solves on both and compares the iteration counts (equal within\n"
-         "  max(1, 2%%)) and the solutions (max-norm relative difference <= max(1e-10, 1e3 rtol)\n"
-         "  in double, <= 1e-4 in single).  One PASS/FAIL line per check; exit code 1 if any\n"
-         "  fails.\n"
+         "  Applies every operator of the problem on its finest level on both backends to the\n"
+         "  same random vectors and compares max|a - r| / max|r| with 1e-12 (double) and 1e-5\n"
+         "  (single, and the mixed-precision V-cycle).  Poisson: the Laplacian, the smoothers,\n"
+         "  the transfers, the V-cycle.  Stokes: the Stokes operator, one step of the Stokes\n"
+         "  vertex-patch smoother with each local solver (schur, direct; direct only for the\n"
+         "  degrees it takes: 2D k <= 4, 3D k <= 1), the transfers, the V-cycle.  A check that\n"
+         "  cannot run on the problem prints SKIP and why (no coarser level, degree too high).\n"
+         "  Then it solves on both as 'tessera run' does and compares the iteration counts\n"
+         "  (equal within max(1, 2%%)) and the solutions (max-norm relative difference <=\n"
+         "  max(1e-10, 1e3 rtol) in double, <= 1e-4 in single; Stokes: velocity and pressure\n"
+         "  apart, the pressure with its mean removed).  One PASS/FAIL line per check; exit\n"
+         "  code 1 if any fails.\n"
          "  --backend NAME   the backend to check (required)\n"
          "  --against NAME   the reference backend (default omp)\n"
          "  --set PATH=VALUE change an attribute of the problem file (as in 'tessera run')\n"
@@ -347,11 +443,11 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
   }
   for (size_t q = 0; q < sizeof checks / sizeof checks[0] && !ierr; ++q) {
     const check_entry *e = &checks[q];
-    const int skip = (e->needs == NEEDS_COARSER_LEVEL && c->n_coarse == 0) ||
-                     (e->needs == NEEDS_MULTIGRID && c->set.level <= c->set.mg.coarse_level);
+    if (e->problem != (c->set.stokes ? FOR_STOKES : FOR_POISSON)) continue;
+    char why[160];
+    const char *skip = skip_reason(c, e, why, sizeof why);
     if (skip) {
-      printf("SKIP  %-24s %-6s  the finest level %d has no coarser level\n", e->name,
-             ts_precision_name(e->precision), c->set.level);
+      printf("SKIP  %-24s %-6s  %s\n", e->name, ts_precision_name(e->precision), skip);
       continue;
     }
     int64_t n_b = 0, n_r = 0;
@@ -374,17 +470,76 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
     printf("%s  %-24s %-6s  %s %d, %s %d iterations  (allowed difference %d)\n",
            pass ? "PASS" : "FAIL", "solve iterations", ts_precision_name(c->set.precision),
            o->backend, it_b, o->against, it_r, slack);
-    const double d = relative_difference(c->n, out_b, out_r);
     double tol = c->set.precision == TS_SINGLE ? 1e-4 : 1e3 * c->set.rtol;
     if (tol < 1e-10) tol = 1e-10;
-    const int spass = d <= tol;
-    *failed += !spass;
-    printf("%s  %-24s %-6s  relative difference %.3e  (tolerance %.0e)\n", spass ? "PASS" : "FAIL",
-           "solve solution", ts_precision_name(c->set.precision), d, tol);
+    solution_part parts[2];
+    const int n_parts = solution_parts(c, parts);
+    for (int i = 0; i < n_parts; ++i) {
+      const double d = relative_difference(parts[i].count, out_b + parts[i].first,
+                                           out_r + parts[i].first);
+      const int spass = d <= tol;
+      *failed += !spass;
+      printf("%s  %-24s %-6s  relative difference %.3e  (tolerance %.0e)\n",
+             spass ? "PASS" : "FAIL", parts[i].name, ts_precision_name(c->set.precision), d, tol);
+    }
   }
   free(out_b);
   free(out_r);
   return ierr;
+}
+
+/* The DoF handlers of one level: Q_k, or velocity RT_k and pressure DGQ_k (Stokes). */
+static int level_dofs(const check_context *c, int level, ts_dofs *dofs, ts_dofs *pressure) {
+  TS_CALL(ts_dofs_create(c->mesh, c->fe, level, dofs));
+  if (c->pressure_fe) TS_CALL(ts_dofs_create(c->mesh, c->pressure_fe, level, pressure));
+  return 0;
+}
+
+static int64_t level_count(ts_dofs dofs, ts_dofs pressure) {
+  return ts_dofs_count(dofs) + (pressure ? ts_dofs_count(pressure) : 0);
+}
+
+/* The finest level's DoFs, and the DoF count of the level below it when the transfer
+ * checks can use it. */
+static int context_setup(check_context *c) {
+  const int L = c->set.level;
+  if (c->set.stokes) TS_CALL(ts_fe_create_dgq(c->set.dim, c->set.degree, &c->pressure_fe));
+  TS_CALL(level_dofs(c, L, &c->dofs, &c->pressure));
+  c->n = level_count(c->dofs, c->pressure);
+  c->n_velocity = c->set.stokes ? ts_dofs_count(c->dofs) : c->n;
+  c->transfer_coarse_level = c->set.stokes ? c->set.mg.coarse_level : L - 1;
+  if (L - 1 >= c->transfer_coarse_level && L > 0) {
+    ts_dofs coarse = NULL, coarse_p = NULL;
+    const int ierr = level_dofs(c, L - 1, &coarse, &coarse_p);
+    c->n_coarse = ierr ? 0 : level_count(coarse, coarse_p);
+    ts_dofs_destroy(&coarse);
+    ts_dofs_destroy(&coarse_p);
+    TS_CALL(ierr);
+  }
+  return 0;
+}
+
+static void context_free(check_context *c) {
+  ts_dofs_destroy(&c->dofs);
+  ts_dofs_destroy(&c->pressure);
+  ts_fe_destroy(&c->fe);
+  ts_fe_destroy(&c->pressure_fe);
+  ts_mesh_destroy(&c->mesh);
+}
+
+static void print_check_header(const check_options *o, const check_context *c, ts_backend b,
+                               ts_backend r) {
+  printf("# tessera %s check: problem '%s', %dD, ", ts_version(), ts_problem_name(c->problem),
+         c->set.dim);
+  if (c->set.stokes)
+    printf("Stokes RT%d x DGQ%d, level %d, %lld DoFs (velocity %lld + pressure %lld)\n",
+           c->set.degree, c->set.degree, c->set.level, (long long)c->n, (long long)c->n_velocity,
+           (long long)(c->n - c->n_velocity));
+  else
+    printf("Q%d, level %d, %lld DoFs\n", c->set.degree, c->set.level, (long long)c->n);
+  printf("# backend %s: %s\n# against %s: %s\n", o->backend, ts_backend_description(b),
+         o->against, ts_backend_description(r));
+  fflush(stdout);
 }
 
 int cli_check(int argc, char **argv) {
@@ -394,33 +549,21 @@ int cli_check(int argc, char **argv) {
   check_context c;
   memset(&c, 0, sizeof c);
   c.seed = o.seed;
-  ts_problem p = NULL;
   ts_backend b = NULL, r = NULL;
   int failed = 0;
-  int ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &p);
-  if (!ierr) ierr = ts_problem_discretization(p, &c.set, &c.mesh, &c.fe);
-  if (!ierr) ierr = ts_dofs_create(c.mesh, c.fe, c.set.level, &c.dofs);
-  if (!ierr && c.set.level > 0) {
-    ts_dofs coarse = NULL;
-    ierr = ts_dofs_create(c.mesh, c.fe, c.set.level - 1, &coarse);
-    c.n_coarse = ierr ? 0 : ts_dofs_count(coarse);
-    ts_dofs_destroy(&coarse);
-  }
+  int ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &c.problem);
+  if (!ierr) ierr = ts_problem_discretization(c.problem, &c.set, &c.mesh, &c.fe);
+  if (!ierr) ierr = context_setup(&c);
   if (!ierr) ierr = ts_backend_open(o.backend, &b);
   if (!ierr) ierr = ts_backend_open(o.against, &r);
   /* the device memory is estimated before anything is allocated */
   size_t avail = 0;
   if (!ierr) ierr = ts_backend_memory_available(b, &avail);
-  if (!ierr) ierr = ts_problem_check_memory(p, avail);
+  if (!ierr) ierr = ts_problem_check_memory(c.problem, avail);
   if (!ierr) ierr = ts_backend_memory_available(r, &avail);
-  if (!ierr) ierr = ts_problem_check_memory(p, avail);
+  if (!ierr) ierr = ts_problem_check_memory(c.problem, avail);
   if (!ierr) {
-    c.n = ts_dofs_count(c.dofs);
-    printf("# tessera %s check: problem '%s', %dD, Q%d, level %d, %lld DoFs\n", ts_version(),
-           ts_problem_name(p), c.set.dim, c.set.degree, c.set.level, (long long)c.n);
-    printf("# backend %s: %s\n# against %s: %s\n", o.backend, ts_backend_description(b), o.against,
-           ts_backend_description(r));
-    fflush(stdout);
+    print_check_header(&o, &c, b, r);
     ierr = run_checks(&o, &c, b, r, &failed);
   }
   if (ierr)
@@ -433,9 +576,7 @@ int cli_check(int argc, char **argv) {
   }
   ts_backend_destroy(&b);
   ts_backend_destroy(&r);
-  ts_dofs_destroy(&c.dofs);
-  ts_fe_destroy(&c.fe);
-  ts_mesh_destroy(&c.mesh);
-  ts_problem_destroy(&p);
+  context_free(&c);
+  ts_problem_destroy(&c.problem);
   return status;
 }

@@ -24,20 +24,34 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
 /** Write s as a JSON string literal (with quotes and escapes). */
 void cli_json_string(FILE *f, const char *s);
 
+/* The problems `tessera bench` measures. */
+typedef enum { CLI_PROBLEM_POISSON = 0, CLI_PROBLEM_STOKES = 1 } cli_problem;
+
 /* tessera bench --mg (cli-bench-mg.c) */
-#define CLI_BENCH_GMRES_RESTART 10 /* GMRES(10) + V-cycle to 1e-6 */
+#define CLI_BENCH_GMRES_RESTART 10        /* Poisson: GMRES(10) + V-cycle to 1e-6 */
+#define CLI_BENCH_STOKES_GMRES_RESTART 30 /* Stokes: GMRES(30) + V-cycle to 1e-8, as in
+                                             examples/stokes-rt-*.xml (paper 000, Table 1) */
+typedef struct cli_bench_mg_config {
+  cli_problem problem;
+  int dim;
+  double target_dofs, min_seconds;
+  double rtol;                    /* of the GMRES solve */
+  int restart;                    /* of the GMRES solve */
+  ts_mg_options options;          /* smoother, precision; Stokes: local solver, penalty */
+} cli_bench_mg_config;
 typedef struct cli_bench_mg_result {
   int level;
-  int iterations;                 /* FMG: V-cycles after the nested iteration */
-  int gmres_iterations;           /* GMRES + V-cycle to 1e-6 */
-  int64_t dofs;
+  int iterations;                 /* FMG: V-cycles after the nested iteration (Poisson) */
+  int gmres_iterations;           /* GMRES + V-cycle to config rtol */
+  int64_t dofs;                   /* Stokes: velocity + pressure */
   double smooth_seconds, vcycle_seconds, gmres_seconds, solve_seconds; /* solve: FMG */
   double smooth_flops, smooth_bytes, vcycle_flops, vcycle_bytes;       /* counted */
   int reported;                   /* an error was printed already */
 } cli_bench_mg_result;
-/** Time one smoothing step, one V-cycle, GMRES + V-cycle to 1e-6 and FMG to 1e-9 for
- *  degree k; counted operations and traffic in r (cli-bench-mg.c says how they count). */
-int cli_bench_mg_degree(ts_backend b, int dim, int k, double target_dofs, double min_seconds,
-                        const ts_mg_options *options, cli_bench_mg_result *r);
+/** Time one smoothing step, one V-cycle, GMRES + V-cycle to config->rtol and (Poisson) FMG
+ *  to 1e-9 for degree k; counted operations and traffic in r (cli-bench-mg.c says how they
+ *  count). */
+int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *config, int k,
+                        cli_bench_mg_result *r);
 
 #endif

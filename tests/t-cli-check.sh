@@ -1,11 +1,13 @@
 #!/bin/sh
-# t-cli-check.sh -- `tessera check` (omp against omp: every check passes with difference 0),
-# its usage errors, and `tessera bench` with the ceilings measured in the same run and the
-# memory check that refuses a size that does not fit.
+# t-cli-check.sh -- `tessera check` (omp against omp: every check passes with difference 0,
+# for Poisson and Stokes problems; against the wrong_stokes test backend, whose Stokes
+# operator kernel is deliberately wrong: the Stokes checks FAIL), its usage errors, and
+# `tessera bench` with the ceilings measured in the same run and the memory check that
+# refuses a size that does not fit.
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..8"
+echo "1..14"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -32,3 +34,23 @@ echo "$out" | sed 's/^/# /'
 err=$("$tessera" bench --backend omp --dim 3 --degrees 2 --dofs 1e11 --no-ceilings 2>&1); st=$?
 echo "$err" | sed 's/^/# /'
 [ $st -eq 1 ] && echo "$err" | grep -q "needs .* GiB .* but backend 'omp' has .* GiB available"; t "bench refuses a size that does not fit, naming both numbers"
+# Stokes: 2D RT2 on level 2 (coarse level 1): 14 operator checks and 3 for the solve
+stokes2d="$srcdir/examples/stokes-rt-2d.xml"
+out=$("$tessera" check "$stokes2d" --backend omp --against omp --set mesh/levels=2 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS  stokes')" -eq 14 ] &&
+  [ "$(echo "$out" | grep -c '^PASS  solve \(iterations\|velocity\|pressure\)')" -eq 3 ] &&
+  ! echo "$out" | grep -q '^FAIL'; t "Stokes check omp against omp: 17 PASS lines (operator, smoothers, transfers, V-cycles, solve), no FAIL"
+echo "$out" | grep '^PASS' | grep 'relative difference' | grep -qv 'difference 0.000e+00'; [ $? -ne 0 ]; t "Stokes: identical backends differ by exactly 0"
+out=$("$tessera" check "$srcdir/examples/stokes-rt-3d.xml" --backend omp --set mesh/levels=2 --set element/degree=0 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 17 ] && ! echo "$out" | grep -q '^SKIP'; t "Stokes 3D RT0 (tiny): 17 PASS lines, the direct local solver included"
+out=$("$tessera" check "$stokes2d" --backend omp --set mesh/levels=1 --set convergence/first-level=1 --set element/degree=5 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^SKIP  stokes smoother direct .*takes degree <= 4 in 2D, the problem has 5')" -eq 2 ] &&
+  [ "$(echo "$out" | grep -c '^SKIP  stokes .*no coarser level in the multigrid hierarchy (coarse level 1)')" -eq 6 ]; t "Stokes RT5 on the coarse level: direct solver, transfers and V-cycles print SKIP with the reason"
+out=$("$tessera" check "$stokes2d" --backend wrong_stokes --set mesh/levels=2 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 1 ] && echo "$out" | grep -q '^FAIL  stokes apply  *double' && echo "$out" | grep -q '^FAIL  stokes apply  *single' &&
+  echo "$out" | grep -q '^FAIL  stokes v-cycle ' && echo "$out" | grep -q '^# [0-9]* checks FAILED'; t "a wrong Stokes operator kernel (wrong_stokes backend) is detected: FAIL, exit 1"
+[ "$(echo "$out" | grep -c '^PASS  stokes \(prolongation\|restriction\)')" -eq 4 ]; t "wrong_stokes: the transfers, whose kernel is right, still PASS"

@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 18 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 23 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -71,6 +71,27 @@ ex_stokes="$top_srcdir/examples/stokes-rt-2d.xml"
 run 1 "Stokes output to a missing directory names the file" "nosuchdir/s.vtu.tmp" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set output/vtu="$work/nosuchdir/s.vtu"
 run 0 "info lists omp" "omp    OpenMP" info
 run 0 "bench measures the Laplacian" "GDoF/s" bench --dofs 2e4 --degrees 2-3 --seconds 0.05
+# bench --problem stokes: the Stokes operator (one row per degree of the comma list), the
+# multigrid (smoothing step, V-cycle, GMRES + V-cycle to 1e-8), DoFs = velocity + pressure
+"$tessera" bench --problem stokes --dim 2 --degrees 1,3 --dofs 2e3 --seconds 0.02 --no-ceilings >"$work/out" 2>&1
+st=$?; sed 's/^/# /' "$work/out"
+[ $st -eq 0 ] && grep -q '^# tessera .* bench: Stokes operator y = Acal x (RT_k x DGQ_k; DoFs: velocity + pressure), 2D' "$work/out" &&
+  grep -q 'ns/DoF *GDoF/s' "$work/out" && grep -q '^ *1 *[0-9][0-9]* *[0-9][0-9]* [0-9.e+-]* *[0-9.]* ' "$work/out" &&
+  grep -q '^ *3 *[0-9]' "$work/out" && ! grep -q '^ *2 ' "$work/out"
+ok $? "bench --problem stokes measures the Stokes operator for degrees 1 and 3"
+"$tessera" bench --problem stokes --mg --dim 2 --degrees 1 --dofs 2e3 --seconds 0.02 --no-ceilings >"$work/out" 2>&1
+st=$?; sed 's/^/# /' "$work/out"
+[ $st -eq 0 ] && grep -q 'smoother stokes-patch-schur' "$work/out" && grep -q 'GMRES(30) + V-cycle to 1e-08' "$work/out" &&
+  grep -Eq '^  1  [0-9] +[0-9]+ \| +[0-9.]+ .*\| +[1-9][0-9]* +[0-9.]+$' "$work/out"
+ok $? "bench --problem stokes --mg times the smoother, the V-cycle and GMRES + V-cycle to 1e-8"
+# 3D RT0 on level 2: 240 velocity + 64 pressure DoFs
+"$tessera" bench --problem stokes --mg --json --dim 3 --degrees 0 --dofs 300 --seconds 0.02 --no-ceilings --mg-precision mixed >"$work/out" 2>&1
+st=$?; sed 's/^/# /' "$work/out"
+[ $st -eq 0 ] && grep -q '"kernel": "stokes-multigrid"' "$work/out" && grep -q '"level": 2, "dofs": 304,' "$work/out" &&
+  grep -q '"precision": "mixed"' "$work/out" && grep -q '"gmres_ns_per_dof": [0-9]' "$work/out" && grep -q '"vcycle_ns_per_dof": [0-9]' "$work/out"
+ok $? "bench --problem stokes --mg --json: 3D RT0 level 2 counts 304 DoFs (velocity + pressure)"
+run 2 "bench: a Stokes degree out of range is named with the allowed ones" "--degrees 10: degree 10 is out of range; allowed 0..9 for --problem stokes" bench --problem stokes --degrees 10
+run 2 "bench: the direct local solver's degree limit is named" "degree 2 is too high for --local-solver direct, which takes degree <= 1 in 3D" bench --problem stokes --mg --dim 3 --local-solver direct --degrees 1,2
 
 # the .vtu files written by poisson-3d.xml and stokes-rt-2d.xml (in $work by the runs
 # above) are complete XML

@@ -44,6 +44,13 @@ static size_t direct_kind_count(const ts_stokes_patch_plan *plan) {
   return count;
 }
 
+int ts_stokes_patch_solver_max_degree(int dim, ts_stokes_patch_solver solver) {
+  if (dim != 2 && dim != 3) return -1;
+  if (solver == TS_STOKES_PATCH_SCHUR) return TS_MAX_DEGREE - 1;
+  if (solver == TS_STOKES_PATCH_DIRECT) return dim == 2 ? DIRECT_MAX_DEGREE_2D : DIRECT_MAX_DEGREE_3D;
+  return -1;
+}
+
 static int direct_check_size(const ts_stokes_patch_plan *plan) {
   const int dim = plan->global.dim, k = plan->global.degree;
   const int max_k = dim == 2 ? DIRECT_MAX_DEGREE_2D : DIRECT_MAX_DEGREE_3D;

@@ -54,5 +54,11 @@ int ts_problem_print_iteration(void *ctx, int iteration, double relative_residua
 /* run-stokes.c: ts_problem_solve for <stokes> problems, on the levels of the study */
 int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log,
                             ts_report *report);
+/* run-stokes.c: one level of a <stokes> problem as ts_problem_solve_stokes solves it, no log;
+ * the solution [u; p] (pressure mean removed) into solution unless it is NULL */
+int ts_problem_solve_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
+                                  ts_level_report *r, double *solution);
+/* run-stokes.c: the problem's multigrid options, with the Stokes local solver and penalty */
+void ts_problem_mg_options(ts_problem p, ts_mg_options *options);
 
 #endif

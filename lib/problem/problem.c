@@ -1103,11 +1103,10 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   *mesh = NULL;
   *fe = NULL;
   memset(settings, 0, sizeof *settings);
+  settings->stokes = problem->stokes;
   if (problem->stokes)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "problem '%s': <stokes> problems are solved by `tessera run`; "
-                    "`tessera check` and `tessera bench` cover Poisson problems only so far",
-                    problem->name);
-  if (problem->rhs_one)
+    TS_CALL(ts_stokes_solution_by_name(problem->solution, &settings->stokes_solution));
+  else if (problem->rhs_one)
     settings->solution = ts_rhs_one();
   else
     TS_CALL(ts_solution_by_name(problem->solution, &settings->solution));
@@ -1117,14 +1116,15 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   settings->solver = problem->solver;
   settings->jacobi = strcmp(problem->preconditioner, "jacobi") == 0;
   settings->multigrid = problem->use_mg;
-  settings->mg = problem->mg;
+  ts_problem_mg_options(problem, &settings->mg);
   settings->rtol = problem->rtol;
   settings->max_iterations = problem->max_iterations;
   settings->restart = problem->restart;
   settings->precision = problem->precision;
   TS_CALL(ts_mesh_create_box(problem->dim, problem->lower, problem->upper, problem->coarse,
                              problem->levels, mesh));
-  int ierr = ts_fe_create_q(problem->dim, problem->degree, fe);
+  int ierr = problem->stokes ? ts_fe_create_rt(problem->dim, problem->degree, fe)
+                             : ts_fe_create_q(problem->dim, problem->degree, fe);
   if (ierr) ts_mesh_destroy(mesh);
   return ierr;
 }

@@ -23,11 +23,17 @@ static void stokes_level_free(stokes_level *o) {
   ts_free(&o->host);
 }
 
+void ts_problem_mg_options(ts_problem p, ts_mg_options *options) {
+  *options = p->mg;
+  if (!p->stokes) return;
+  options->stokes_solver = p->stokes_direct ? TS_STOKES_PATCH_DIRECT : TS_STOKES_PATCH_SCHUR;
+  options->stokes_penalty = p->penalty;
+}
+
 static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
                               const ts_stokes_solution *s, stokes_level *o) {
-  ts_mg_options options = p->mg;
-  options.stokes_solver = p->stokes_direct ? TS_STOKES_PATCH_DIRECT : TS_STOKES_PATCH_SCHUR;
-  options.stokes_penalty = p->penalty;
+  ts_mg_options options;
+  ts_problem_mg_options(p, &options);
   TS_CALL(ts_mg_create_stokes(backend, mesh, p->degree, level, &options, &o->mg));
   ts_operator stokes = ts_mg_operator(o->mg);
   const int64_t n = ts_operator_size(stokes);
@@ -119,9 +125,11 @@ static int write_stokes_output(ts_problem p, const ts_stokes_solution *s, stokes
   return 0;
 }
 
+/* Set up and solve one level; the solution into `solution` unless it is NULL, the
+ * multigrid timings into report unless it is NULL. */
 static int run_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
                             const ts_stokes_solution *s, FILE *log, ts_level_report *r,
-                            ts_report *report) {
+                            ts_report *report, double *solution) {
   stokes_level o = {0};
   memset(r, 0, sizeof *r);
   r->level = level;
@@ -132,7 +140,8 @@ static int run_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int 
     r->dofs = ts_operator_size(ts_mg_operator(o.mg));
     ierr = solve_stokes_level(s, &o, log, r);
   }
-  if (!ierr) { /* per-level timings of this solve */
+  if (!ierr && solution) memcpy(solution, o.host, (size_t)r->dofs * sizeof(double));
+  if (!ierr && report) { /* per-level timings of this solve */
     report->mg_levels = 0;
     for (int l = ts_mg_coarse_level(o.mg); l <= level; ++l)
       ts_mg_level_timing_get(o.mg, l, &report->mg_timing[report->mg_levels++]);
@@ -149,7 +158,7 @@ int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE
   if (log) print_stokes_header(p, backend, mesh, log);
   for (int level = p->first_level; level <= p->levels; ++level) {
     ts_level_report *r = &report->levels[report->n_levels];
-    TS_CALL(run_stokes_level(p, backend, mesh, level, s, log, r, report));
+    TS_CALL(run_stokes_level(p, backend, mesh, level, s, log, r, report, NULL));
     if (report->n_levels > 0) {
       const ts_level_report *prev = r - 1;
       r->l2_rate = log2(prev->l2_error / r->l2_error);
@@ -158,5 +167,13 @@ int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE
     report->n_levels++;
   }
   if (log) print_stokes_summary(report, log);
+  return 0;
+}
+
+int ts_problem_solve_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
+                                  ts_level_report *r, double *solution) {
+  const ts_stokes_solution *s;
+  TS_CALL(ts_stokes_solution_by_name(p->solution, &s));
+  TS_CALL(run_stokes_level(p, backend, mesh, level, s, NULL, r, NULL, solution));
   return 0;
 }

@@ -145,9 +145,11 @@ static void print_summary(const ts_report *report, int has_exact, FILE *log) {
   }
 }
 
+/* Set up and solve one level; the solution into `solution` unless it is NULL, the
+ * multigrid timings into report unless it is NULL. */
 static int run_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, int level,
                      const ts_solution *u, FILE *log, ts_level_report *r, int write_output,
-                     ts_report *report) {
+                     ts_report *report, double *solution) {
   level_objects o = {0};
   memset(r, 0, sizeof *r);
   r->level = level;
@@ -158,7 +160,8 @@ static int run_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, i
     r->dofs = ts_dofs_count(o.dofs);
     ierr = solve_level(p, u, &o, log, r);
   }
-  if (!ierr && o.mg) { /* per-level timings of this solve */
+  if (!ierr && solution) memcpy(solution, o.host, (size_t)r->dofs * sizeof(double));
+  if (!ierr && o.mg && report) { /* per-level timings of this solve */
     report->mg_levels = 0;
     for (int l = ts_mg_coarse_level(o.mg); l <= level; ++l)
       ts_mg_level_timing_get(o.mg, l, &report->mg_timing[report->mg_levels++]);
@@ -194,7 +197,7 @@ int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *rep
   if (!ierr && log) print_header(p, backend, mesh, log);
   for (int level = p->first_level; !ierr && level <= p->levels; ++level) {
     ts_level_report *r = &report->levels[report->n_levels];
-    ierr = run_level(p, backend, mesh, fe, level, u, log, r, level == p->levels, report);
+    ierr = run_level(p, backend, mesh, fe, level, u, log, r, level == p->levels, report, NULL);
     if (ierr) break;
     if (report->n_levels > 0 && !p->rhs_one) {
       const ts_level_report *prev = r - 1;
@@ -207,4 +210,28 @@ int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *rep
   ts_fe_destroy(&fe);
   ts_mesh_destroy(&mesh);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "problem solve") : 0;
+}
+
+int ts_problem_solve_finest(ts_problem p, ts_backend backend, ts_level_report *report,
+                            double *solution) {
+  const ts_solution *u = NULL;
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  size_t available;
+  TS_CHECK_ARG(p && backend && report, "ts_problem_solve_finest: NULL argument");
+  if (p->rhs_one) u = ts_rhs_one();
+  else if (!p->stokes) TS_CALL(ts_solution_by_name(p->solution, &u));
+  TS_CALL(ts_backend_memory_available(backend, &available));
+  TS_CALL(ts_problem_check_memory(p, available));
+  TS_CALL(ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, &mesh));
+  int ierr = 0;
+  if (p->stokes) {
+    ierr = ts_problem_solve_stokes_level(p, backend, mesh, p->levels, report, solution);
+  } else {
+    ierr = ts_fe_create_q(p->dim, p->degree, &fe);
+    if (!ierr) ierr = run_level(p, backend, mesh, fe, p->levels, u, NULL, report, 0, NULL, solution);
+  }
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "finest level solve") : 0;
 }
