@@ -332,9 +332,24 @@ int ts_solver_type_from_name(const char *name, ts_solver_type *type);
 /** @brief The operator A (borrowed: it must outlive the solver). */
 int ts_solver_set_operator(ts_solver solver, ts_operator A);
 /** @brief A preconditioner P ~ A^{-1} (borrowed; NULL for none).  GMRES preconditions
- *  from the right; CG requires P symmetric positive definite. */
+ *  from the right unless told otherwise (ts_solver_set_side); CG requires P symmetric
+ *  positive definite. */
 int ts_solver_set_preconditioner(ts_solver solver, ts_operator P);
-/** @brief Stop when ||r|| <= rtol ||b||; fail after max_iterations. */
+/** Where GMRES applies the preconditioner. */
+typedef enum {
+  TS_SIDE_RIGHT = 0, /**< minimize the true residual ||b - A x|| over x0 + P K(A P, r0);
+                          converged when ||b - A x|| <= rtol ||b|| (the default) */
+  TS_SIDE_LEFT = 1   /**< minimize the preconditioned residual ||P (b - A x)|| over
+                          x0 + K(P A, P r0) (the default of deal.II's and PETSc's GMRES);
+                          converged when ||P r|| <= rtol ||P r0||, so the residuals that
+                          the solver reports are preconditioned ones */
+} ts_side;
+/** @brief GMRES: the preconditioner's side (TS_SIDE_RIGHT by default); CG ignores it. */
+int ts_solver_set_side(ts_solver solver, ts_side side);
+/** @brief "left" or "right" into *side; TS_ERR_ARG naming the allowed values otherwise. */
+int ts_side_from_name(const char *name, ts_side *side);
+/** @brief Stop when ||r|| <= rtol ||b|| (GMRES with TS_SIDE_LEFT: ||P r|| <= rtol ||P r0||);
+ *  fail after max_iterations. */
 int ts_solver_set_tolerances(ts_solver solver, double rtol, int max_iterations);
 /** @brief GMRES restart length m (default 50). */
 int ts_solver_set_restart(ts_solver solver, int restart);
@@ -344,7 +359,8 @@ int ts_solver_set_monitor(ts_solver solver, ts_monitor_fn fn, void *ctx);
 int ts_solver_solve(ts_solver solver, ts_vec b, ts_vec x);
 /** @brief Iterations of the last solve. */
 int ts_solver_iterations(ts_solver solver);
-/** @brief Final relative residual ||r|| / ||b|| of the last solve. */
+/** @brief Final relative residual ||r|| / ||b|| of the last solve (GMRES with TS_SIDE_LEFT:
+ *  ||P r|| / ||P r0||). */
 double ts_solver_relative_residual(ts_solver solver);
 /** @brief Relative residuals, entry 0 is the initial one (borrowed; *count entries). */
 const double *ts_solver_history(ts_solver solver, int *count);

@@ -23,6 +23,7 @@ typedef struct bench_options {
   int mg;                /* --mg and its options */
   ts_mg_options mg_options;
   double rtol;           /* --mg: of the GMRES solve (0: the problem's default) */
+  int restart;           /* --mg: of the GMRES solve (0: the problem's default) */
   const char *poisson_only, *stokes_only; /* an option given that the other problem lacks */
 } bench_options;
 
@@ -48,13 +49,16 @@ static void bench_help(void) {
          "                         vertex-patch smoother, GMRES(%d) to 1e-8 (time to solution)\n"
          "  --mg-precision double|mixed        (--mg; default double)\n"
          "  --rtol R               (--mg) relative residual of the GMRES solve, (0, 1)\n"
+         "  --restart M            (--mg) GMRES restart length, 1..1000 (default %d Poisson,\n"
+         "                         %d Stokes; the flexible form keeps 2M + 1 vectors)\n"
          "  --smoother vertex-patch|chebyshev  (--mg, Poisson; default vertex-patch)\n"
          "  --variant separate|fused           (--mg, Poisson; default fused)\n"
          "  --local-solver schur|direct        (--mg, Stokes: the patch smoother's local solver;\n"
          "                                     default schur; direct: 2D k <= 4, 3D k <= 1)\n"
          "The fraction of the copy bandwidth counts the least traffic of y = A x: x read\n"
          "and y written once (2 scalars per DoF).\n",
-         CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART);
+         CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART, CLI_BENCH_GMRES_RESTART,
+         CLI_BENCH_STOKES_GMRES_RESTART);
 }
 
 /* --degrees: "K", "K1-K2" or a comma list of them, into o->degrees (range checked later). */
@@ -170,6 +174,11 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       if (!strcmp(v, "double")) o->precision = TS_DOUBLE;
       else if (!strcmp(v, "single")) o->precision = TS_SINGLE;
       else return cli_usage_error("bench", "--precision %s: allowed double or single", v);
+    } else if (!strcmp(a, "--restart")) {
+      const long m = strtol(v, &end, 10);
+      if (*end || m < 1 || m > 1000)
+        return cli_usage_error("bench", "--restart %s: allowed an integer in 1..1000", v);
+      o->restart = (int)m;
     } else if (!strcmp(a, "--rtol")) {
       o->rtol = strtod(v, &end);
       if (*end || !(o->rtol > 0 && o->rtol < 1))
@@ -392,7 +401,8 @@ static int bench_mg(const bench_options *o, ts_backend b) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
   cli_bench_mg_config c = {.problem = o->problem, .dim = o->dim, .target_dofs = o->dofs,
                            .min_seconds = o->min_seconds, .rtol = o->rtol,
-                           .restart = stokes ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
+                           .restart = o->restart ? o->restart
+                                      : stokes ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
                            .options = o->mg_options};
   double bw = 0, p64 = 0, p32 = 0;
   if (o->ceilings && ts_backend_measure_ceilings(b, &bw, &p64, &p32)) {

@@ -9,8 +9,8 @@ static double fractional_iterations(int n, double relative_residual) {
   return n > 0 ? -8.0 * n / log10(relative_residual) : 0.0;
 }
 
-static int run_gmres(ts_backend be, ts_mg mg, const double *b_host, double rtol, double *x_host,
-                     stokes_result *res) {
+static int run_gmres(ts_backend be, ts_mg mg, const double *b_host, const stokes_case *c,
+                     double *x_host, stokes_result *res) {
   ts_operator A = ts_mg_operator(mg);
   const int64_t n = ts_operator_size(A);
   ts_vec b, x;
@@ -23,7 +23,8 @@ static int run_gmres(ts_backend be, ts_mg mg, const double *b_host, double rtol,
   TS_CALL(ts_solver_set_operator(s, A));
   TS_CALL(ts_solver_set_preconditioner(s, ts_mg_preconditioner(mg)));
   TS_CALL(ts_solver_set_restart(s, 30));
-  TS_CALL(ts_solver_set_tolerances(s, rtol, 100));
+  TS_CALL(ts_solver_set_tolerances(s, c->rtol, 100));
+  TS_CALL(ts_solver_set_side(s, c->side));
   int ierr = ts_solver_solve(s, b, x);
   if (!ierr) {
     res->iterations = ts_solver_iterations(s);
@@ -53,6 +54,7 @@ int stokes_solve(ts_backend be, const stokes_case *c, stokes_result *res) {
   o.coarse_level = 1;                    /* T_0: 2^dim cells */
   o.stokes_solver = c->solver;
   o.precision = c->precision;
+  if (c->cg_tolerance > 0.0) o.stokes_cg_tolerance = c->cg_tolerance;
   int ierr = ts_mg_create_stokes(be, mesh, c->degree, c->level, &o, &mg);
   if (ierr) {
     ts_mesh_destroy(&mesh);
@@ -63,7 +65,7 @@ int stokes_solve(ts_backend be, const stokes_case *c, stokes_result *res) {
   double *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
   ierr = b && x ? 0 : TS_ERROR(TS_ERR_MEMORY, "t-stokes-mg: %lld host values", (long long)n);
   if (!ierr) ierr = ts_stokes_assemble_rhs(velocity, pressure, sol, b);
-  if (!ierr) ierr = run_gmres(be, mg, b, c->rtol, x, res);
+  if (!ierr) ierr = run_gmres(be, mg, b, c, x, res);
   if (!ierr)
     ierr = ts_stokes_compute_errors(velocity, pressure, x, sol, &res->velocity_l2, &res->pressure_l2);
   free(b);
@@ -77,7 +79,8 @@ int stokes_solve(ts_backend be, const stokes_case *c, stokes_result *res) {
 int stokes_convergence(ts_backend be, int dim, int k, int level, stokes_result r[2],
                        double *velocity_order, double *pressure_order) {
   for (int i = 0; i < 2; ++i) {
-    const stokes_case c = {dim, k, level + i, TS_STOKES_PATCH_SCHUR, TS_DOUBLE, 1e-10};
+    const stokes_case c = {.dim = dim, .degree = k, .level = level + i,
+                           .solver = TS_STOKES_PATCH_SCHUR, .precision = TS_DOUBLE, .rtol = 1e-10};
     TS_CALL(stokes_solve(be, &c, &r[i]));
   }
   *velocity_order = log2(r[0].velocity_l2 / r[1].velocity_l2);

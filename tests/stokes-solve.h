@@ -17,6 +17,8 @@ typedef struct stokes_case {
   ts_stokes_patch_solver solver;
   ts_precision precision;          /* of the V-cycle */
   double rtol;                     /* of GMRES */
+  ts_side side;                    /* of GMRES's preconditioner (0: right) */
+  double cg_tolerance;             /* of the Schur solver's patch CG (0: the default) */
 } stokes_case;
 
 typedef struct stokes_result {

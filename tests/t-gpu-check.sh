@@ -21,6 +21,12 @@ cases3="1 4
 3 3
 5 2
 8 2"
+# Stokes problems (RT_k x DGQ_k): "file degree levels" (tessera check: operator, both patch
+# smoothers where the direct one applies, transfers, V-cycles, and the solve)
+cases_stokes="stokes-rt-2d.xml 2 3
+stokes-rt-2d.xml 4 2
+stokes-rt-3d.xml 1 2
+stokes-rt-3d.xml 2 2"
 generic="t-laplace-assembled t-krylov t-convergence t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
 generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg"
@@ -44,9 +50,10 @@ if [ -z "$run" ]; then
 fi
 n2=$(echo "$cases2" | wc -l)
 n3=$(echo "$cases3" | wc -l)
+ns=$(echo "$cases_stokes" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
-echo "1..$(( nb * (n2 + n3 + ng + 3) ))"
+echo "1..$(( nb * (n2 + n3 + ns + ng + 3) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
 check() { # backend file degree levels
@@ -54,7 +61,7 @@ check() { # backend file degree levels
   out=$("$tessera" check "$2" --backend "$1" --set element/degree=$3 --set mesh/levels=$4 2>&1)
   st=$?
   echo "$out" | sed 's/^/# /'
-  what="$1 vs omp: $(basename "$2") Q$3 level $4${TESSERA_GPU_LAPLACE:+ (TESSERA_GPU_LAPLACE=$TESSERA_GPU_LAPLACE)}"
+  what="$1 vs omp: $(basename "$2") degree $3 level $4${TESSERA_GPU_LAPLACE:+ (TESSERA_GPU_LAPLACE=$TESSERA_GPU_LAPLACE)}"
   if [ $st -eq 0 ] && ! echo "$out" | grep -q '^FAIL'; then echo "ok $i - $what"
   else echo "not ok $i - $what (exit $st)"; fi
 }
@@ -72,6 +79,9 @@ END
   # 3D GMRES + V-cycle (vertex-patch smoother) solves
   check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 2 3
   check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 4 3
+  while read f k l; do check "$b" "$srcdir/examples/$f" $k $l; done <<END
+$cases_stokes
+END
   for t in $generic; do
     i=$((i + 1))
     out=$(TESSERA_TEST_BACKEND=$b "$builddir/tests/$t" 2>&1)

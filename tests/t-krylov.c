@@ -31,7 +31,7 @@ int main(void) {
   ts_solver cg, gm;
   const double lower[2] = {0, 0}, upper[2] = {1, 1};
   const int coarse[2] = {2, 3};
-  plan(14);
+  plan(17);
   if (ts_backend_open(tap_backend(), &be)) {
     diag("%s", ts_error_message());
     return 1;
@@ -88,6 +88,29 @@ int main(void) {
   ok(!ierr && true_residual(A, b, y, t) <= 1.0001e-8, "GMRES without preconditioner converges (%d iterations)",
      ts_solver_iterations(gm));
   ts_solver_set_tolerances(gm, 1e-10, 1000);
+
+  /* left preconditioning: the reported residual is ||P r|| / ||P r0||; P = D^{-1} with the
+   * diagonal D of A, so ||P r|| <= ||r|| / min D, and the solution agrees with CG's */
+  ts_solver_set_preconditioner(gm, P);
+  const int bad_side = ts_solver_set_side(gm, (ts_side)7);
+  ok(bad_side == TS_ERR_ARG && strstr(ts_error_message(), "allowed right (0) or left (1)") &&
+         ts_solver_set_side(gm, TS_SIDE_LEFT) == 0,
+     "an unknown side is refused, left is set: %s", ts_error_message());
+  ts_vec_set(y, 0.0);
+  ierr = ts_solver_solve(gm, b, y);
+  h = ts_solver_history(gm, &count);
+  ts_vec_axpby(1.0, x, 0.0, t); /* t = x - y, x CG's solution */
+  ts_vec_axpby(-1.0, y, 1.0, t);
+  ts_vec_norm(t, &diff);
+  ok(!ierr && h[0] == 1.0 && h[count - 1] <= 1e-10 && diff / xn < 1e-7,
+     "left-preconditioned GMRES(20): %d iterations to ||P r|| / ||P r0|| = %.2e, solution = CG's "
+     "to %.1e", ts_solver_iterations(gm), h[count - 1], diff / xn);
+  ts_side side;
+  const int named = ts_side_from_name("left", &side) == 0 && side == TS_SIDE_LEFT;
+  ok(named && ts_side_from_name("up", &side) == TS_ERR_ARG &&
+         strstr(ts_error_message(), "allowed: left, right"),
+     "side names: %s", ts_error_message());
+  ts_solver_set_side(gm, TS_SIDE_RIGHT);
 
   ts_vec_set(x, 0.0);
   ts_solver_set_tolerances(cg, 1e-10, 5);

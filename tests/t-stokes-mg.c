@@ -2,19 +2,24 @@
  * (ts_mg_create_stokes; paper 000, section 3) on the manufactured problem of paper 000 in
  * 2D (driver: stokes-solve.c; 3D: t-stokes-mg-3d.c):
  *  (a) Table 1: fractional iteration counts nu within 0.5 of the paper, direct and
- *      Schur-complement local solvers, at the level and degrees affordable here;
+ *      Schur-complement local solvers, at the levels and degrees affordable here;
  *  (c) Figure 5: L2 errors of velocity and pressure decrease with order >= k+1 - 0.3;
  *  (d) mixed precision (V-cycle in single, GMRES in double) reaches 1e-8 too;
  *  and the refusals of ts_mg_create_stokes (a 1-cell coarse level, a degree out of range).
  *
- * Mapping of the paper's levels and degrees (doc/stokes.md section 9):
- *  - paper level L is the mesh T_L, T_0 = the unit square refined once (2x2 cells), so
- *    paper L is mesh level L+1 here; the coarse level is T_0 (coarse_level = 1).
- *  - Table 1's columns Q_3..Q_8 are read as the deal.II FE_RaviartThomas degree, our RT_k
- *    (normal degree k+1, tangential k; doc/stokes.md section 1): Q_n = RT_n.  The other
- *    reading, the velocity degree k+1 (Q_n = RT_{n-1}), is ruled out by the numbers: RT_2
- *    needs nu = 4.7 (mesh level 3) and 5.5 (level 4) against 2.6..3.3 for Q_3, while RT_3
- *    needs 3.7 and 4.0, RT_4 2.9 and 3.0 against Q_4's 2.3..2.5. */
+ * How Table 1 is read (doc/stokes.md section 9; the paper's own code, deal.II based, fixes
+ * what the text leaves open):
+ *  - rows: the paper's L counts the mesh levels of its triangulation (deal.II's
+ *    n_global_levels), whose first run refines the unit square twice: L = 3 is 4x4 cells,
+ *    our mesh level 2; paper L is mesh level L-1 here.  The coarse level is 2x2 cells
+ *    (coarse_level = 1).
+ *  - columns: Q_n is RT_n (the paper's scripts label their RT_n runs Q_n), our k.
+ *  - GMRES is preconditioned from the left (deal.II's default), and nu is measured on the
+ *    preconditioned residual.  Left preconditioning needs a linear preconditioner, so the
+ *    Schur solver's patch CG runs to 1e-8 here (the paper's runs to 1e-12 or stagnation);
+ *    the default 1e-4 is meant for right-preconditioned (flexible) GMRES, where it leaves the
+ *    counts unchanged.
+ *  - penalty eta = 1 (the default; the paper's code uses gamma = (k+1)(k+2)/h). */
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
@@ -31,21 +36,26 @@ static const double table1[2][7][6] = {
      {3.3, 2.5, 2.5, 2.3, 1.9, 2.0}, {3.3, 2.5, 2.4, 2.3, 1.9, 2.0}, {3.0, 2.5, 2.4, 2.3, 1.9, 1.9},
      {2.9, 2.4, 2.4, 2.4, 1.9, 1.9}}};
 #define TABLE1_TOLERANCE 0.5
-/* not reproduced yet: our counts are 0.6..1.4 above the paper (doc/stokes.md section 9) */
-#define TABLE1_GAP "Table 1 not reproduced yet, doc/stokes.md section 9"
+#define TABLE1_CG_TOLERANCE 1e-8
 
 static const char *solver_name(ts_stokes_patch_solver s) {
   return s == TS_STOKES_PATCH_DIRECT ? "direct" : "Schur";
 }
 
-/* (a) Table 1 at paper level L (mesh level L+1), column Q_k = RT_k */
+/* (a) Table 1 at paper level L (mesh level L-1), column Q_k = RT_k */
 static void table1_entry(ts_backend be, ts_stokes_patch_solver solver, int paper_level, int k) {
-  const stokes_case c = {2, k, paper_level + 1, solver, TS_DOUBLE, 1e-8};
+  const stokes_case c = {.dim = 2, .degree = k, .level = paper_level - 1, .solver = solver,
+                         .precision = TS_DOUBLE, .rtol = 1e-8, .side = TS_SIDE_LEFT,
+                         .cg_tolerance = TABLE1_CG_TOLERANCE};
   const double paper = table1[solver == TS_STOKES_PATCH_DIRECT ? 0 : 1][paper_level - 3][k - 3];
   stokes_result r = {0};
   const int ierr = stokes_solve(be, &c, &r);
+  if (ierr == TS_ERR_UNSUPPORTED) { /* a GPU backend compiles its Stokes kernels for k <= 4 */
+    skip(1, ts_error_message());
+    return;
+  }
   if (ierr) diag("%s", ts_error_message());
-  ok_todo(!ierr && fabs(r.nu - paper) <= TABLE1_TOLERANCE, TABLE1_GAP,
+  ok(!ierr && fabs(r.nu - paper) <= TABLE1_TOLERANCE,
      "Table 1, %s, L = %d, Q_%d = RT_%d: nu = %.2f (%d steps to %.1e), paper %.1f +- %.1f",
      solver_name(solver), paper_level, k, k, r.nu, r.iterations, r.relative_residual, paper,
      TABLE1_TOLERANCE);
@@ -65,7 +75,8 @@ static void convergence(ts_backend be, int dim, int k, int level) {
 
 /* (d) mixed precision: the single-precision V-cycle reaches 1e-8 with the same error */
 static void mixed_precision(ts_backend be, int dim, int k, int level) {
-  stokes_case c = {dim, k, level, TS_STOKES_PATCH_SCHUR, TS_DOUBLE, 1e-8};
+  stokes_case c = {.dim = dim, .degree = k, .level = level, .solver = TS_STOKES_PATCH_SCHUR,
+                   .precision = TS_DOUBLE, .rtol = 1e-8};
   stokes_result d = {0}, m = {0};
   int ierr = stokes_solve(be, &c, &d);
   c.precision = TS_SINGLE;
@@ -99,13 +110,15 @@ static void refusals(ts_backend be) {
 
 int main(void) {
   ts_backend be;
-  plan(1 + 2 + 2 + 4 + 1 + 2);
+  plan(1 + 3 * 6 + 4 + 1 + 2);
   if (!ok(ts_backend_open(tap_backend(), &be) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
     return exit_status();
   }
-  for (int k = 3; k <= 4; ++k) table1_entry(be, TS_STOKES_PATCH_DIRECT, 3, k);
-  for (int k = 3; k <= 4; ++k) table1_entry(be, TS_STOKES_PATCH_SCHUR, 3, k);
+  for (int L = 3; L <= 5; ++L) {
+    for (int k = 3; k <= 4; ++k) table1_entry(be, TS_STOKES_PATCH_DIRECT, L, k);
+    for (int k = 3; k <= 6; ++k) table1_entry(be, TS_STOKES_PATCH_SCHUR, L, k);
+  }
   for (int k = 1; k <= 4; ++k) convergence(be, 2, k, 3);
   mixed_precision(be, 2, 3, 4);
   refusals(be);

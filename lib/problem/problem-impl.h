@@ -26,6 +26,7 @@ struct ts_problem_s {
   double rtol;
   int max_iterations;
   int restart;
+  ts_side side;                 /* GMRES: the preconditioner's side */
   ts_precision precision;
   /* <backend name=...> */
   char backend[64];

@@ -841,6 +841,15 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
     }
     p->stokes_direct = !strcmp(word, "direct");
   }
+  if (get_text(mg, "local-tolerance", word, sizeof word)) {
+    if (!p->stokes || p->stokes_direct) {
+      where(r, mg, "local-tolerance", node_line(mg), loc, sizeof loc);
+      return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-tolerance=\"%s\">: the tolerance of the "
+                      "pressure CG of the Schur-complement local solver; allowed only with <stokes> "
+                      "and local-solver=\"schur\"", loc, word);
+    }
+    p->mg.stokes_cg_tolerance = strtod(word, NULL);
+  }
   if (p->mg.coarse_level > p->first_level) {
     where(r, mg, "coarse-level", node_line(mg), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-level=\"%d\">: allowed 0..%d (the %s)", loc,
@@ -972,6 +981,8 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   }
   p->max_iterations = get_int(solver, "max-iterations", 10000);
   p->restart = get_int(solver, "restart", 50);
+  p->side = get_text(solver, "side", word, sizeof word) && !strcmp(word, "left") ? TS_SIDE_LEFT
+                                                                              : TS_SIDE_RIGHT;
   p->precision = get_text(solver, "precision", word, sizeof word) && !strcmp(word, "single")
                      ? TS_SINGLE
                      : TS_DOUBLE;

@@ -47,6 +47,7 @@ static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, in
   if (p->use_mg) TS_CALL(ts_solver_set_preconditioner(o->solver, ts_mg_preconditioner(o->mg)));
   TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
   TS_CALL(ts_solver_set_restart(o->solver, p->restart));
+  TS_CALL(ts_solver_set_side(o->solver, p->side));
   return 0;
 }
 
@@ -95,8 +96,8 @@ static void print_stokes_header(ts_problem p, ts_backend backend, ts_mesh mesh, 
           p->degree, p->penalty);
   for (int l = p->first_level; l <= p->levels; ++l)
     fprintf(log, " %d: %lld%s", l, (long long)stokes_dofs(p, mesh, l), l < p->levels ? "," : "\n");
-  fprintf(log, "  solver GMRES(%d), preconditioner %s, rtol %.1e\n", p->restart, p->preconditioner,
-          p->rtol);
+  fprintf(log, "  solver GMRES(%d), preconditioner %s (%s), rtol %.1e\n", p->restart,
+          p->preconditioner, p->side == TS_SIDE_LEFT ? "left" : "right", p->rtol);
   if (p->use_mg)
     fprintf(log, "  multigrid: levels %d..finest, V(1,1), vertex-patch smoother with the %s local "
             "solver, %s precision V-cycle\n", p->mg.coarse_level,

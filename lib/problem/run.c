@@ -63,6 +63,7 @@ static int setup_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe,
   TS_CALL(ts_solver_set_preconditioner(o->solver, o->P));
   TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
   TS_CALL(ts_solver_set_restart(o->solver, p->restart));
+  TS_CALL(ts_solver_set_side(o->solver, p->side));
   return 0;
 }
 

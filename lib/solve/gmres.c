@@ -1,11 +1,14 @@
-/* gmres.c -- restarted GMRES(m) with right preconditioning: minimizes ||b - A x|| over
- * x0 + P K_m(A P, r0); Arnoldi by modified Gram-Schmidt, least squares by Givens rotations.
- * The residual norm the iteration reports is the true one of the preconditioned system
- * (right preconditioning does not change the residual).
- * With a preconditioner the vectors z_j = P v_j are kept and the update is x += Z y (the
- * flexible form, FGMRES): identical for a linear P, and exact for a P that is linear only
- * up to rounding, such as a single-precision multigrid V-cycle, whose re-application to
- * V y would otherwise limit each restart cycle to single-precision accuracy. */
+/* gmres.c -- restarted GMRES(m), Arnoldi by modified Gram-Schmidt, least squares by Givens
+ * rotations, with the preconditioner on either side (ts_side):
+ *  - right (default): minimizes ||b - A x|| over x0 + P K_m(A P, r0); the residual the
+ *    iteration reports is the true one, relative to ||b||.  With a preconditioner the
+ *    vectors z_j = P v_j are kept and the update is x += Z y (the flexible form, FGMRES):
+ *    identical for a linear P, and exact for a P that is linear only up to rounding, such as
+ *    a single-precision multigrid V-cycle, whose re-application to V y would otherwise limit
+ *    each restart cycle to single-precision accuracy.
+ *  - left: minimizes ||P (b - A x)|| over x0 + K_m(P A, P r0) (deal.II's and PETSc's
+ *    default); the residual reported is the preconditioned one, relative to ||P r0||, and
+ *    the update is x += V y. */
 #include <math.h>
 #include <stdlib.h>
 #include "solver-impl.h"
@@ -52,7 +55,7 @@ static void givens_update(gmres_workspace *w, int j) {
   w->g[j] = w->cs[j] * w->g[j];
 }
 
-/* x += P V y (or Z y when the z_j = P v_j are kept) with y from R y = g (size k). */
+/* x += P V y (right), Z y (right, the z_j = P v_j kept) or V y (left), y from R y = g. */
 static int update_solution(ts_solver s, gmres_workspace *w, int k, ts_vec *v, ts_vec *z, ts_vec t,
                            ts_vec pt, ts_vec x) {
   for (int i = k - 1; i >= 0; --i) {
@@ -64,8 +67,8 @@ static int update_solution(ts_solver s, gmres_workspace *w, int k, ts_vec *v, ts
                       "column %d (A P is singular on the Krylov space)", i);
     w->y[i] = sum / diag;
   }
-  if (z) {
-    for (int j = 0; j < k; ++j) TS_CALL(ts_vec_axpby(w->y[j], z[j], 1.0, x));
+  if (z || s->side == TS_SIDE_LEFT) {
+    for (int j = 0; j < k; ++j) TS_CALL(ts_vec_axpby(w->y[j], z ? z[j] : v[j], 1.0, x));
     return 0;
   }
   TS_CALL(ts_vec_set(t, 0.0));
@@ -84,9 +87,14 @@ static int gmres_cycle(ts_solver s, gmres_workspace *w, ts_vec *v, ts_vec *z, ts
   w->g[0] = beta;
   for (int j = 0; j < w->m && *it < s->max_iterations; ++j) {
     double *col = w->h + (size_t)j * (w->m + 1);
-    ts_vec zj = z ? z[j] : t;
-    TS_CALL(ts_solver_precondition(s, v[j], zj));  /* v[j+1] = A P v[j] */
-    TS_CALL(ts_operator_apply(s->A, zj, v[j + 1]));
+    if (s->side == TS_SIDE_LEFT) { /* v[j+1] = P A v[j] */
+      TS_CALL(ts_operator_apply(s->A, v[j], t));
+      TS_CALL(ts_solver_precondition(s, t, v[j + 1]));
+    } else { /* v[j+1] = A P v[j] */
+      ts_vec zj = z ? z[j] : t;
+      TS_CALL(ts_solver_precondition(s, v[j], zj));
+      TS_CALL(ts_operator_apply(s->A, zj, v[j + 1]));
+    }
     for (int i = 0; i <= j; ++i) {
       TS_CALL(ts_vec_dot(v[j + 1], v[i], &col[i]));
       TS_CALL(ts_vec_axpby(-col[i], v[i], 1.0, v[j + 1]));
@@ -108,10 +116,20 @@ static int gmres_cycle(ts_solver s, gmres_workspace *w, ts_vec *v, ts_vec *z, ts
   return 0;
 }
 
+/* v0 = b - A x (right), or P (b - A x) (left; t as scratch), and its norm */
+static int initial_residual(ts_solver s, ts_vec b, ts_vec x, ts_vec t, ts_vec v0, double *beta) {
+  ts_vec r = s->side == TS_SIDE_LEFT ? t : v0;
+  TS_CALL(ts_operator_apply(s->A, x, r));
+  TS_CALL(ts_vec_axpby(1.0, b, -1.0, r));
+  if (s->side == TS_SIDE_LEFT) TS_CALL(ts_solver_precondition(s, r, v0));
+  TS_CALL(ts_vec_norm(v0, beta));
+  return 0;
+}
+
 static int gmres_run(ts_solver s, gmres_workspace *w, ts_vec b, ts_vec x) {
   double bnorm, beta;
   ts_vec *v = s->work, t = s->work[w->m + 1], pt = s->work[w->m + 2];
-  ts_vec *z = s->P ? s->work + w->m + 3 : NULL;
+  ts_vec *z = s->P && s->side == TS_SIDE_RIGHT ? s->work + w->m + 3 : NULL;
   TS_CALL(ts_vec_norm(b, &bnorm));
   if (bnorm == 0.0) {
     TS_CALL(ts_vec_set(x, 0.0));
@@ -120,9 +138,8 @@ static int gmres_run(ts_solver s, gmres_workspace *w, ts_vec b, ts_vec x) {
   }
   int it = 0;
   for (;;) {
-    TS_CALL(ts_operator_apply(s->A, x, v[0])); /* true residual at each restart */
-    TS_CALL(ts_vec_axpby(1.0, b, -1.0, v[0]));
-    TS_CALL(ts_vec_norm(v[0], &beta));
+    TS_CALL(initial_residual(s, b, x, t, v[0], &beta)); /* the residual at each restart */
+    if (it == 0 && s->side == TS_SIDE_LEFT) bnorm = beta > 0.0 ? beta : bnorm; /* ||P r0|| */
     if (it == 0) TS_CALL(ts_solver_record(s, 0, beta / bnorm));
     else s->relative_residual = s->history[s->history_count - 1] = beta / bnorm;
     if (beta <= s->rtol * bnorm) return 0;
@@ -140,7 +157,8 @@ static int gmres_run(ts_solver s, gmres_workspace *w, ts_vec b, ts_vec x) {
 int ts_gmres_solve(ts_solver s, ts_vec b, ts_vec x) {
   gmres_workspace w = {0};
   const int m = s->restart;
-  TS_CALL(ts_solver_work(s, b, s->P ? 2 * m + 3 : m + 3)); /* v[0..m], t, pt (, z[0..m-1]) */
+  const int keep_z = s->P && s->side == TS_SIDE_RIGHT;
+  TS_CALL(ts_solver_work(s, b, keep_z ? 2 * m + 3 : m + 3)); /* v[0..m], t, pt (, z[0..m-1]) */
   int ierr = workspace_init(&w, m);
   if (!ierr) ierr = gmres_run(s, &w, b, x);
   workspace_free(&w);

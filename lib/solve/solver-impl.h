@@ -9,6 +9,7 @@ struct ts_solver_s {
   ts_operator A, P;            /* borrowed */
   double rtol;
   int max_iterations, restart;
+  ts_side side;                /* GMRES: where P is applied */
   ts_monitor_fn monitor;
   void *monitor_ctx;
   /* results of the last solve */

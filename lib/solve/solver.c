@@ -52,6 +52,23 @@ int ts_solver_set_preconditioner(ts_solver s, ts_operator P) {
   return 0;
 }
 
+int ts_solver_set_side(ts_solver s, ts_side side) {
+  TS_CHECK_ARG(s, "ts_solver_set_side: solver is NULL");
+  TS_CHECK_ARG(side == TS_SIDE_RIGHT || side == TS_SIDE_LEFT,
+               "solver: preconditioner side %d unknown, allowed right (%d) or left (%d)", (int)side,
+               (int)TS_SIDE_RIGHT, (int)TS_SIDE_LEFT);
+  s->side = side;
+  return 0;
+}
+
+int ts_side_from_name(const char *name, ts_side *side) {
+  if (name && strcmp(name, "right") == 0) *side = TS_SIDE_RIGHT;
+  else if (name && strcmp(name, "left") == 0) *side = TS_SIDE_LEFT;
+  else return TS_ERROR(TS_ERR_ARG, "preconditioner side '%s' unknown, allowed: left, right",
+                       name ? name : "(null)");
+  return 0;
+}
+
 int ts_solver_set_tolerances(ts_solver s, double rtol, int max_iterations) {
   TS_CHECK_ARG(rtol > 0.0 && rtol < 1.0, "solver: rtol = %g, allowed 0 < rtol < 1", rtol);
   TS_CHECK_ARG(max_iterations >= 1, "solver: max_iterations = %d, need at least 1", max_iterations);
