@@ -225,9 +225,16 @@ static int fmg_solve(ts_mg mg, ts_vec b, ts_vec x, int *iterations) {
   return ierr;
 }
 
+/* --verbose: the phase that just ended and the seconds since t0 on stderr */
+static void progress(const cli_bench_mg_config *c, int k, const char *phase, double t0) {
+  if (!c->verbose) return;
+  fprintf(stderr, "# k %d: %s done after %.1f s\n", k, phase, ts_wtime() - t0);
+  fflush(stderr);
+}
+
 /* Time a smoothing step, a V-cycle, GMRES + V-cycle and (Poisson) FMG on the system. */
-static int time_system(ts_backend b, const cli_bench_mg_config *c, const mg_system *sys,
-                       cli_bench_mg_result *r) {
+static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, const mg_system *sys,
+                       cli_bench_mg_result *r, double t0) {
   const ts_precision level_precision = c->options.precision;
   const int L = r->level;
   ts_mg mg = sys->mg;
@@ -245,9 +252,11 @@ static int time_system(ts_backend b, const cli_bench_mg_config *c, const mg_syst
   if (!ierr) TIME_LOOP(c->min_seconds, one, r->smooth_seconds, ierr, ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs));
   ts_vec_destroy(&bs);
   ts_vec_destroy(&xs);
+  progress(c, k, "smoothing steps", t0);
   /* one V-cycle */
   if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y);
   if (!ierr) TIME_LOOP(c->min_seconds, one, r->vcycle_seconds, ierr, ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y));
+  progress(c, k, "V-cycles", t0);
   /* GMRES + V-cycle to rtol */
   if (!ierr) ierr = ts_solver_create(TS_SOLVER_GMRES, &s);
   if (!ierr) ierr = ts_solver_set_operator(s, ts_mg_operator(mg));
@@ -256,6 +265,7 @@ static int time_system(ts_backend b, const cli_bench_mg_config *c, const mg_syst
   if (!ierr) ierr = ts_solver_set_restart(s, c->restart);
   if (!ierr) ierr = gmres_solve(s, sys->b, x, &r->gmres_iterations);
   if (!ierr) TIME_LOOP(c->min_seconds, one, r->gmres_seconds, ierr, gmres_solve(s, sys->b, x, &r->gmres_iterations));
+  progress(c, k, "GMRES solves", t0);
   /* full multigrid to 1e-9 (Poisson) */
   if (!ierr && c->problem == CLI_PROBLEM_POISSON) {
     ierr = fmg_solve(mg, sys->b, x, &r->iterations);
@@ -273,6 +283,7 @@ int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *c, int k,
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
   const int coarse[3] = {1, 1, 1};
   mg_system sys = {0};
+  const double t0 = ts_wtime();
   r->level = finest_level(c, k);
   r->dofs = level_dofs(c, k, r->level);
   int ierr = check_memory(b, c, k, r);
@@ -280,9 +291,10 @@ int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *c, int k,
   if (!ierr) ierr = c->problem == CLI_PROBLEM_STOKES ? stokes_system(b, c, k, r->level, &sys)
                                                      : poisson_system(b, c, k, r->level, &sys);
   if (!ierr) {
+    progress(c, k, "setup (hierarchy and right side)", t0);
     r->dofs = ts_operator_size(ts_mg_operator(sys.mg));
     vcycle_counts(sys.mg, c, k, r);
-    ierr = time_system(b, c, &sys, r);
+    ierr = time_system(b, c, k, &sys, r, t0);
   }
   mg_system_free(&sys);
   return ierr;

@@ -24,6 +24,7 @@ typedef struct bench_options {
   ts_mg_options mg_options;
   double rtol;           /* --mg: of the GMRES solve (0: the problem's default) */
   int restart;           /* --mg: of the GMRES solve (0: the problem's default) */
+  int verbose;           /* --mg: progress of each phase on stderr */
   const char *poisson_only, *stokes_only; /* an option given that the other problem lacks */
 } bench_options;
 
@@ -49,6 +50,8 @@ static void bench_help(void) {
          "                         vertex-patch smoother, GMRES(%d) to 1e-8 (time to solution)\n"
          "  --mg-precision double|mixed        (--mg; default double)\n"
          "  --rtol R               (--mg) relative residual of the GMRES solve, (0, 1)\n"
+         "  --verbose              (--mg) the time of each phase (setup, smoothing, V-cycle,\n"
+         "                         solves) on stderr as it ends\n"
          "  --restart M            (--mg) GMRES restart length, 1..1000 (default %d Poisson,\n"
          "                         %d Stokes; the flexible form keeps 2M + 1 vectors)\n"
          "  --smoother vertex-patch|chebyshev  (--mg, Poisson; default vertex-patch)\n"
@@ -135,6 +138,10 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
     }
     if (!strcmp(a, "--json")) {
       o->json = 1;
+      continue;
+    }
+    if (!strcmp(a, "--verbose")) {
+      o->verbose = 1;
       continue;
     }
     if (!strcmp(a, "--no-ceilings")) {
@@ -400,7 +407,7 @@ static void print_mg_row(const bench_options *o, const cli_bench_mg_config *c, i
 static int bench_mg(const bench_options *o, ts_backend b) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
   cli_bench_mg_config c = {.problem = o->problem, .dim = o->dim, .target_dofs = o->dofs,
-                           .min_seconds = o->min_seconds, .rtol = o->rtol,
+                           .min_seconds = o->min_seconds, .rtol = o->rtol, .verbose = o->verbose,
                            .restart = o->restart ? o->restart
                                       : stokes ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
                            .options = o->mg_options};

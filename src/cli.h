@@ -38,6 +38,7 @@ typedef struct cli_bench_mg_config {
   double rtol;                    /* of the GMRES solve */
   int restart;                    /* of the GMRES solve */
   ts_mg_options options;          /* smoother, precision; Stokes: local solver, penalty */
+  int verbose;                    /* progress of each phase on stderr */
 } cli_bench_mg_config;
 typedef struct cli_bench_mg_result {
   int level;

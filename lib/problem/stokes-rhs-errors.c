@@ -2,7 +2,7 @@
  * errors of velocity and pressure against a manufactured solution, and the pressure means
  * (doc/stokes.md sections 2, 3, 6 and 8). Host-side setup and post-processing: Gauss
  * quadrature with k+3 points per direction, basis functions evaluated point by point from
- * 1D tables (stokes-eval.c). */
+ * 1D tables (stokes-eval.c), cells in OpenMP parallel loops. */
 #include <math.h>
 #include <string.h>
 #include "stokes-eval.h"
@@ -52,6 +52,24 @@ static void zero_constrained(ts_dofs velocity, double *b) {
   }
 }
 
+/* b += the load of cell `cell` (its velocity rows) */
+static void cell_load(ts_dofs velocity, const stokes_quadrature *q, const ts_stokes_solution *s,
+                      int64_t cell, double *b) {
+  int64_t c[3], idx[TS_STOKES_CELL_FUNCTIONS];
+  double val[TS_STOKES_CELL_FUNCTIONS];
+  ts_cell_from_index(velocity, cell, c);
+  for (int m = 0; m < points_per_cell(q); ++m) {
+    int qi[3];
+    double x[3], f[3];
+    const double w = quadrature_point(velocity, q, c, m, qi, x);
+    s->force(q->t.dim, x, f);
+    for (int i = 0; i < q->t.dim; ++i) {
+      const int n = ts_stokes_cell_functions(velocity, &q->t, i, c, qi, idx, val);
+      for (int a = 0; a < n; ++a) b[idx[a]] += w * f[i] * val[a];
+    }
+  }
+}
+
 int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_solution *s,
                            double *b) {
   TS_CALL(ts_stokes_check_dofs(velocity, pressure, "ts_stokes_assemble_rhs"));
@@ -59,21 +77,15 @@ int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_s
   stokes_quadrature q;
   TS_CALL(quadrature_init(velocity, &q));
   memset(b, 0, sizeof(double) * (size_t)(velocity->count + pressure->count));
-  int64_t idx[TS_STOKES_CELL_FUNCTIONS];
-  double val[TS_STOKES_CELL_FUNCTIONS];
-  for (int64_t cell = 0; cell < ts_cell_count(velocity); ++cell) {
-    int64_t c[3];
-    ts_cell_from_index(velocity, cell, c);
-    for (int m = 0; m < points_per_cell(&q); ++m) {
-      int qi[3];
-      double x[3], f[3];
-      const double w = quadrature_point(velocity, &q, c, m, qi, x);
-      s->force(q.t.dim, x, f);
-      for (int i = 0; i < q.t.dim; ++i) {
-        const int n = ts_stokes_cell_functions(velocity, &q.t, i, c, qi, idx, val);
-        for (int a = 0; a < n; ++a) b[idx[a]] += w * f[i] * val[a];
-      }
-    }
+  /* layers of cells along the last direction: RT_k DoFs are shared across faces only, so
+   * two layers of the same parity share none and each parity is a race-free parallel loop */
+  const int last = velocity->dim - 1;
+  const int64_t layers = velocity->cells[last], per_layer = ts_cell_count(velocity) / layers;
+  for (int parity = 0; parity < 2; ++parity) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t layer = parity; layer < layers; layer += 2)
+      for (int64_t cell = layer * per_layer; cell < (layer + 1) * per_layer; ++cell)
+        cell_load(velocity, &q, s, cell, b);
   }
   zero_constrained(velocity, b);
   return 0;
@@ -82,7 +94,8 @@ int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_s
 /* int |u_h - u|^2 over the box into *sum. */
 static void velocity_error(ts_dofs velocity, const stokes_quadrature *q, const double *x,
                            const ts_stokes_solution *s, double *sum) {
-  *sum = 0.0;
+  double total = 0.0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : total)
   for (int64_t cell = 0; cell < ts_cell_count(velocity); ++cell) {
     int64_t c[3];
     ts_cell_from_index(velocity, cell, c);
@@ -92,9 +105,10 @@ static void velocity_error(ts_dofs velocity, const stokes_quadrature *q, const d
       const double w = quadrature_point(velocity, q, c, m, qi, xp);
       s->velocity(q->t.dim, xp, u);
       ts_stokes_velocity_at(velocity, &q->t, x, c, qi, uh);
-      for (int i = 0; i < q->t.dim; ++i) *sum += w * (uh[i] - u[i]) * (uh[i] - u[i]);
+      for (int i = 0; i < q->t.dim; ++i) total += w * (uh[i] - u[i]) * (uh[i] - u[i]);
     }
   }
+  *sum = total;
 }
 
 /* Over the box: int (p_h - p - shift)^power (power 1 or 2; p = 0 if s is NULL) into *sum,
@@ -102,7 +116,8 @@ static void velocity_error(ts_dofs velocity, const stokes_quadrature *q, const d
 static void pressure_integrals(ts_dofs velocity, ts_dofs pressure, const stokes_quadrature *q,
                                const double *x, const ts_stokes_solution *s, double shift,
                                int power, double *sum, double *volume) {
-  *sum = *volume = 0.0;
+  double total = 0.0, vol = 0.0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : total, vol)
   for (int64_t cell = 0; cell < ts_cell_count(pressure); ++cell) {
     int64_t c[3];
     ts_cell_from_index(pressure, cell, c);
@@ -112,10 +127,12 @@ static void pressure_integrals(ts_dofs velocity, ts_dofs pressure, const stokes_
       const double w = quadrature_point(pressure, q, c, m, qi, xp);
       const double ph = ts_stokes_pressure_at(velocity, pressure, &q->t, x, c, qi);
       const double e = ph - (s ? s->pressure(q->t.dim, xp) : 0.0) - shift;
-      *sum += w * (power == 1 ? e : e * e);
-      *volume += w;
+      total += w * (power == 1 ? e : e * e);
+      vol += w;
     }
   }
+  *sum = total;
+  *volume = vol;
 }
 
 int ts_stokes_pressure_means(ts_dofs velocity, ts_dofs pressure, const double *x,
