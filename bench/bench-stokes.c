@@ -15,9 +15,9 @@
  * (ts_smoother_create_stokes_patch, SCHUR and DIRECT; DIRECT in 3D only up to k = 1: the
  * host setup of the dense pseudo-inverses grows as n_local^3) on the same random b, x on omp and on the backend,
  * compared as above; with --time, the backend's smoothing step in 3D (about --sdofs DoFs,
- * degrees --sdegrees, SCHUR, double; single with --sfloat 1: its pressure
- * CG cannot reach the plan's 1e-12 and runs cg_max_iterations): ns/DoF next to y = Acal x on the same
- * mesh and the fractions of the copy and FP64 ceilings measured in the same run. */
+ * degrees --sdegrees, SCHUR with the plan's default CG tolerance, double; single with
+ * --sfloat 1): ns/DoF next to y = Acal x on the same mesh and the fractions of the copy and
+ * FP64 ceilings measured in the same run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

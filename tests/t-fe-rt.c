@@ -233,7 +233,8 @@ static double sipg_energy_error(const ts_stokes_1d *m, const double *L) {
 
 static void test_1d(int k) {
   ts_stokes_1d m;
-  if (!ok(!ts_stokes_1d_init(k, 2.0, &m), "k=%d: 1D matrices", k)) {
+  if (!ok(!ts_stokes_1d_init(k, TS_STOKES_DEFAULT_PENALTY, &m),
+          "k=%d: 1D matrices (eta = %g, the default)", k, TS_STOKES_DEFAULT_PENALTY)) {
     diag("%s", ts_error_message());
     skip(6, "no 1D matrices");
     return;
