@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 23 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 24 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -68,6 +68,7 @@ ok $(( $? != 0 || $(wc -c <"$work/out") != 0 )) "--quiet prints nothing"
 run 1 "--json reports errors as JSON" '"error": "TS_ERR_INPUT"' run "$top_srcdir/tests/xml/bad/degree-zero.xml" --json
 run 1 "problem larger than memory rejected before allocating" "needs about" run "$ex3" --set mesh/levels=8 --set element/degree=4
 ex_stokes="$top_srcdir/examples/stokes-rt-2d.xml"
+run 0 "Stokes with GMRES preconditioned from the left" "preconditioner mg (left)" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set solver/side=left --set multigrid/local-tolerance=1e-8 --set output/vtu="$work/left.vtu"
 run 1 "Stokes output to a missing directory names the file" "nosuchdir/s.vtu.tmp" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set output/vtu="$work/nosuchdir/s.vtu"
 run 0 "info lists omp" "omp    OpenMP" info
 run 0 "bench measures the Laplacian" "GDoF/s" bench --dofs 2e4 --degrees 2-3 --seconds 0.05
