@@ -19,39 +19,39 @@ typedef struct stokes_sampler {
   double discrete_mean, exact_mean; /* of the pressures (doc/stokes.md section 6) */
 } stokes_sampler;
 
-/* Point p: its cell, its 1D lattice indices within the cell and its coordinates. */
-static void locate(const stokes_sampler *q, int64_t p, int64_t *c, int *qi, double *x) {
-  ts_cell_from_index(q->velocity, p / q->per_cell, c);
-  ts_stokes_point_indices(&q->t, (int)(p % q->per_cell), qi);
-  x[2] = 0.0;
+/* A lattice point: its cell, its 1D lattice indices within the cell and its coordinates. */
+typedef struct lattice_point {
+  int64_t c[3];
+  int qi[3];
+  double x[3];
+} lattice_point;
+
+static lattice_point locate(const stokes_sampler *q, int64_t p) {
+  lattice_point l = {.x = {0.0, 0.0, 0.0}};
+  ts_cell_from_index(q->velocity, p / q->per_cell, l.c);
+  ts_stokes_point_indices(&q->t, (int)(p % q->per_cell), l.qi);
   for (int d = 0; d < q->t.dim; ++d)
-    x[d] = q->velocity->lower[d] + q->velocity->h[d] * ((double)c[d] + q->t.points[qi[d]]);
+    l.x[d] = q->velocity->lower[d] + q->velocity->h[d] * ((double)l.c[d] + q->t.points[l.qi[d]]);
+  return l;
 }
 
 static void point_coordinates(const void *ctx, int64_t p, double *x) {
-  int64_t c[3];
-  int qi[3];
-  locate(ctx, p, c, qi, x);
+  const lattice_point l = locate(ctx, p);
+  for (int d = 0; d < 3; ++d) x[d] = l.x[d];
 }
 
 static void discrete_velocity(const void *ctx, int64_t p, double *v) {
   const stokes_sampler *q = ctx;
-  int64_t c[3];
-  int qi[3];
-  double x[3];
-  locate(q, p, c, qi, x);
+  const lattice_point l = locate(q, p);
   v[2] = 0.0;
-  ts_stokes_velocity_at(q->velocity, &q->t, q->x, c, qi, v);
+  ts_stokes_velocity_at(q->velocity, &q->t, q->x, l.c, l.qi, v);
 }
 
 static void exact_velocity(const void *ctx, int64_t p, double *v) {
   const stokes_sampler *q = ctx;
-  int64_t c[3];
-  int qi[3];
-  double x[3];
-  locate(q, p, c, qi, x);
+  const lattice_point l = locate(q, p);
   v[2] = 0.0;
-  q->s->velocity(q->t.dim, x, v);
+  q->s->velocity(q->t.dim, l.x, v);
 }
 
 static void velocity_error(const void *ctx, int64_t p, double *v) {
@@ -63,20 +63,14 @@ static void velocity_error(const void *ctx, int64_t p, double *v) {
 
 static void discrete_pressure(const void *ctx, int64_t p, double *v) {
   const stokes_sampler *q = ctx;
-  int64_t c[3];
-  int qi[3];
-  double x[3];
-  locate(q, p, c, qi, x);
-  v[0] = ts_stokes_pressure_at(q->velocity, q->pressure, &q->t, q->x, c, qi) - q->discrete_mean;
+  const lattice_point l = locate(q, p);
+  v[0] = ts_stokes_pressure_at(q->velocity, q->pressure, &q->t, q->x, l.c, l.qi) -
+         q->discrete_mean;
 }
 
 static void exact_pressure(const void *ctx, int64_t p, double *v) {
   const stokes_sampler *q = ctx;
-  int64_t c[3];
-  int qi[3];
-  double x[3];
-  locate(q, p, c, qi, x);
-  v[0] = q->s->pressure(q->t.dim, x) - q->exact_mean;
+  v[0] = q->s->pressure(q->t.dim, locate(q, p).x) - q->exact_mean;
 }
 
 static void pressure_error(const void *ctx, int64_t p, double *v) {
