@@ -150,6 +150,18 @@ struct ts_gpu_spatch_work {
   R *rden;                    /* per component: (R)(sum_d scale_d lambda_d), NV each */
 };
 
+/* val times the patch DG mass of pressure entry idx in every direction but SKIP (SKIP = DIM:
+ * all), (x)_d diag(dg_mass), multiplied direction by direction in the omp kernel's order */
+template <typename R, int DIM, int K, int SKIP>
+__device__ __forceinline__ R ts_gpu_spatch_mass_scale(const R *mass, int idx, R val) {
+  typedef ts_gpu_spatch_shape<DIM, K> S;
+  const int c[3] = {idx % S::ND, (idx / S::ND) % S::ND, idx / (S::ND * S::ND)};
+#pragma unroll
+  for (int d = 0; d < DIM; ++d)
+    if (d != SKIP) val *= mass[c[d]];
+  return val;
+}
+
 /* out += B_I u (uses w.a) */
 template <typename R, int DIM, int K, int I>
 __device__ void ts_gpu_spatch_div_add(const ts_gpu_spatch_args<R> &g, const R *u, R *out,
@@ -158,14 +170,8 @@ __device__ void ts_gpu_spatch_div_add(const ts_gpu_spatch_args<R> &g, const R *u
   typedef ts_gpu_spatch_field<DIM, K, I> F;
   ts_gpu_spatch_sweep<R, F::S0, F::S1, F::S2, I, S::ND, false>(w.div, u, w.a);
   const R ds = g.div_scale[I];
-  for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x) {
-    R val = w.a[idx];
-    const int c[3] = {idx % S::ND, (idx / S::ND) % S::ND, idx / (S::ND * S::ND)};
-#pragma unroll
-    for (int d = 0; d < DIM; ++d)
-      if (d != I) val *= w.mass[c[d]];
-    out[idx] += ds * val;
-  }
+  for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x)
+    out[idx] += ds * ts_gpu_spatch_mass_scale<R, DIM, K, I>(w.mass, idx, w.a[idx]);
   __syncthreads();
 }
 
@@ -175,14 +181,8 @@ __device__ void ts_gpu_spatch_div_t(const ts_gpu_spatch_args<R> &g, const R *p, 
                                     ts_gpu_spatch_work<R> &w) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
   typedef ts_gpu_spatch_field<DIM, K, DIM> P;
-  for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x) {
-    R val = p[idx];
-    const int c[3] = {idx % S::ND, (idx / S::ND) % S::ND, idx / (S::ND * S::ND)};
-#pragma unroll
-    for (int d = 0; d < DIM; ++d)
-      if (d != I) val *= w.mass[c[d]];
-    w.a[idx] = val;
-  }
+  for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x)
+    w.a[idx] = ts_gpu_spatch_mass_scale<R, DIM, K, I>(w.mass, idx, p[idx]);
   __syncthreads();
   ts_gpu_spatch_sweep<R, P::S0, P::S1, P::S2, I, S::NC, true>(w.div, w.a, out);
   const R ds = g.div_scale[I];
@@ -273,11 +273,8 @@ template <typename R, int DIM, int K>
 __device__ __forceinline__ void ts_gpu_spatch_mass_inverse(const R *in, R *out,
                                                            ts_gpu_spatch_work<R> &w) {
   typedef ts_gpu_spatch_shape<DIM, K> S;
-  for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x) {
-    R m = w.mass[idx % S::ND] * w.mass[(idx / S::ND) % S::ND];
-    if (DIM == 3) m *= w.mass[idx / (S::ND * S::ND)];
-    out[idx] = in[idx] / m;
-  }
+  for (int idx = threadIdx.x; idx < S::NP; idx += blockDim.x)
+    out[idx] = in[idx] / ts_gpu_spatch_mass_scale<R, DIM, K, DIM>(w.mass, idx, R(1));
   __syncthreads();
 }
 
