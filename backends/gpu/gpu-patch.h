@@ -79,21 +79,28 @@ struct ts_gpu_patch_shape {
   static constexpr int DS = 2 * N * N + M * M; /* coefficient image stride per direction */
 };
 
-/* Blocks per SM the 3D kernel is compiled for (its __launch_bounds__ minimum): as many as
- * the register file holds at about 8 M + 8 registers per thread in float and 16 M in double
- * (the line arrays of the sweeps, two of M values live at a time, plus addressing).  Without
- * it, nvcc gives float K = 7 150 registers: one block of 8 warps per SM; with it 110, no
- * spills, two blocks.  Double stays at one or two blocks (its 128-168 registers). */
+/* Blocks per SM the 3D kernel is compiled for (its __launch_bounds__ minimum).  In float: as
+ * many as the register file holds at about 8 M + 8 registers per thread (the line arrays of the
+ * sweeps, two of M values live at a time, plus addressing); without a minimum nvcc gives float
+ * K = 7 150 registers (one block of 8 warps per SM), with it 110, no spills, two blocks.  In
+ * double the same estimate (16 M) asks for one block at K >= 6, which lets nvcc take up to 254
+ * registers: K = 5..8 then ran 1.2-1.9x slower than with no minimum (H100, 2026-11-25).  So
+ * double K = 5..8 use the best of 0 (none), 2 and 3 measured on the H100 there
+ * (bench/results/2026-11-25-h100-patch-minblocks.md, smoothing step ns/DoF, 57-135 M DoFs):
+ * K = 5: 3 (0.153; none 0.157), 6: 3 (0.216; none 0.290), 7: 3 (0.252; none 0.267),
+ * 8: 2 (0.232; none 0.246; 3 spills, 0.428); the other degrees keep the estimate. */
 template <typename R, int DIM, int K>
 struct ts_gpu_patch_minb {
   static constexpr int M = 2 * K - 1;
   static constexpr int WARPS = (ts_gpu_patch_shape<DIM, K>::THREADS + 31) / 32;
   static constexpr int NEED = sizeof(R) == 4 ? 8 * M + 8 : 16 * M;
   static constexpr int B = 65536 / (WARPS * 32 * NEED);
+  static constexpr int ESTIMATE = B < 1 ? 1 : B > 8 ? 8 : B;
+  static constexpr int MEASURED_DOUBLE = K >= 5 && K <= 7 ? 3 : K == 8 ? 2 : 0;
 #ifdef TS_GPU_HIP /* hip's second bound counts waves per execution unit: left to hipcc */
   static constexpr int value = 1;
 #else
-  static constexpr int value = B < 1 ? 1 : B > 8 ? 8 : B;
+  static constexpr int value = sizeof(R) == 8 && MEASURED_DOUBLE ? MEASURED_DOUBLE : ESTIMATE;
 #endif
 };
 
