@@ -33,20 +33,6 @@ static int wait_device(ts_vec one) {
   return ts_vec_dot(one, one, &dummy);
 }
 
-/* Seconds per call of `call`, repeated until min_seconds have passed (at least 3 times),
- * the device drained before the clock starts and before it is read. */
-#define TIME_LOOP(min_seconds, one, seconds, ierr, call)                     \
-  do {                                                                       \
-    int reps_ = 0;                                                           \
-    if (!(ierr)) (ierr) = wait_device(one);                                  \
-    const double t0_ = ts_wtime();                                           \
-    while (!(ierr) && (ts_wtime() - t0_ < (min_seconds) || reps_ < 3)) {     \
-      (ierr) = (call);                                                       \
-      ++reps_;                                                               \
-    }                                                                        \
-    if (!(ierr)) (ierr) = wait_device(one);                                  \
-    (seconds) = (ts_wtime() - t0_) / (reps_ ? reps_ : 1);                    \
-  } while (0)
 
 /* Counted flops and bytes of one smoothing step on a level with `cells` cells per
  * direction and n DoFs (see the header). */
@@ -249,13 +235,15 @@ static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, const 
   if (!ierr) ierr = ts_vec_create(b, n, level_precision, &xs);
   if (!ierr) ierr = ts_vec_copy(sys->b, bs);
   if (!ierr) ierr = ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs); /* warm up */
-  if (!ierr) TIME_LOOP(c->min_seconds, one, r->smooth_seconds, ierr, ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs));
+  if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->smooth_seconds, ierr,
+                             ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs));
   ts_vec_destroy(&bs);
   ts_vec_destroy(&xs);
   progress(c, k, "smoothing steps", t0);
   /* one V-cycle */
   if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y);
-  if (!ierr) TIME_LOOP(c->min_seconds, one, r->vcycle_seconds, ierr, ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y));
+  if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->vcycle_seconds, ierr,
+                             ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y));
   progress(c, k, "V-cycles", t0);
   /* GMRES + V-cycle to rtol */
   if (!ierr) ierr = ts_solver_create(TS_SOLVER_GMRES, &s);
@@ -264,12 +252,14 @@ static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, const 
   if (!ierr) ierr = ts_solver_set_tolerances(s, c->rtol, 100);
   if (!ierr) ierr = ts_solver_set_restart(s, c->restart);
   if (!ierr) ierr = gmres_solve(s, sys->b, x, &r->gmres_iterations);
-  if (!ierr) TIME_LOOP(c->min_seconds, one, r->gmres_seconds, ierr, gmres_solve(s, sys->b, x, &r->gmres_iterations));
+  if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->gmres_seconds, ierr,
+                             gmres_solve(s, sys->b, x, &r->gmres_iterations));
   progress(c, k, "GMRES solves", t0);
   /* full multigrid to 1e-9 (Poisson) */
   if (!ierr && c->problem == CLI_PROBLEM_POISSON) {
     ierr = fmg_solve(mg, sys->b, x, &r->iterations);
-    if (!ierr) TIME_LOOP(c->min_seconds, one, r->solve_seconds, ierr, fmg_solve(mg, sys->b, x, &r->iterations));
+    if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->solve_seconds, ierr,
+                             fmg_solve(mg, sys->b, x, &r->iterations));
   }
   ts_solver_destroy(&s);
   ts_vec_destroy(&x);

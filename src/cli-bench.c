@@ -26,6 +26,11 @@ typedef struct bench_options {
   int restart;           /* --mg: of the GMRES solve (0: the problem's default) */
   int verbose;           /* --mg: progress of each phase on stderr */
   const char *poisson_only, *stokes_only; /* an option given that the other problem lacks */
+  int repeat;            /* timing windows per figure; the best counts */
+  const char *baseline;  /* --baseline FILE */
+  double noise;          /* --noise: allowed slow-down against the baseline, a fraction */
+  cli_baseline *base;    /* the baseline read */
+  char device[128];      /* the device model of the backend ("device" in the JSON rows) */
 } bench_options;
 
 static void bench_help(void) {
@@ -40,6 +45,15 @@ static void bench_help(void) {
          "  --precision double|single (default double)\n"
          "  --seconds S            minimum measuring time per degree (default 1)\n"
          "  --json                 one JSON object per degree\n"
+         "  --repeat N             time each figure in N windows of --seconds and report the\n"
+         "                         best (default 1; baselines use 3)\n"
+         "  --baseline FILE        compare every time per DoF and iteration count with the\n"
+         "                         row of FILE (JSON lines of `bench --json`, e.g.\n"
+         "                         bench/baselines/) measured on the same device, kernel,\n"
+         "                         dimension, degree, precision, smoother and DoFs; exit 4\n"
+         "                         when a time is slower than the baseline by more than\n"
+         "                         --noise or an iteration count is higher\n"
+         "  --noise PCT            the noise margin of --baseline in percent (default 10)\n"
          "  --no-ceilings          do not measure the backend's ceilings (copy bandwidth,\n"
          "                         FP64/FP32 FMA peak) nor print the fractions of them\n"
          "  --mg                   the multigrid solver instead (unit box, one coarse cell):\n"
@@ -124,7 +138,8 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
 
 static int parse_bench_options(int argc, char **argv, bench_options *o, int *done) {
   *o = (bench_options){.backend = "omp", .problem = CLI_PROBLEM_POISSON, .dim = 3, .json = 0,
-                       .ceilings = 1, .dofs = 4e6, .min_seconds = 1.0, .precision = TS_DOUBLE};
+                       .ceilings = 1, .dofs = 4e6, .min_seconds = 1.0, .precision = TS_DOUBLE,
+                       .repeat = 1, .noise = 0.10};
   ts_mg_options_default(&o->mg_options);
   const char *degrees_text = "";
   *done = 0;
@@ -181,6 +196,18 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       if (!strcmp(v, "double")) o->precision = TS_DOUBLE;
       else if (!strcmp(v, "single")) o->precision = TS_SINGLE;
       else return cli_usage_error("bench", "--precision %s: allowed double or single", v);
+    } else if (!strcmp(a, "--repeat")) {
+      const long m = strtol(v, &end, 10);
+      if (*end || m < 1 || m > 100)
+        return cli_usage_error("bench", "--repeat %s: allowed an integer in 1..100", v);
+      o->repeat = (int)m;
+    } else if (!strcmp(a, "--baseline")) {
+      o->baseline = v;
+    } else if (!strcmp(a, "--noise")) {
+      const double pct = strtod(v, &end);
+      if (*end || !(pct >= 0 && pct <= 1000))
+        return cli_usage_error("bench", "--noise %s: allowed a percentage in [0, 1000]", v);
+      o->noise = pct / 100.0;
     } else if (!strcmp(a, "--restart")) {
       const long m = strtol(v, &end, 10);
       if (*end || m < 1 || m > 1000)
@@ -296,14 +323,8 @@ static int bench_degree(const bench_options *o, ts_backend b, int k, bench_resul
   if (!ierr) ierr = ts_vec_set_random(x, 42);
   if (!ierr) ierr = ts_vec_create(b, 1, o->precision, &one);
   for (int w = 0; !ierr && w < 2; ++w) ierr = ts_operator_apply(q.A, x, y); /* warm up */
-  if (!ierr) ierr = ts_vec_dot(one, one, &dummy);
-  const double t0 = ts_wtime();
-  while (!ierr && (ts_wtime() - t0 < o->min_seconds || r->applies < 5)) {
-    ierr = ts_operator_apply(q.A, x, y);
-    r->applies++;
-  }
-  if (!ierr) ierr = ts_vec_dot(one, one, &dummy);
-  r->seconds = (ts_wtime() - t0) / (r->applies ? r->applies : 1);
+  CLI_TIME_BEST(o->min_seconds, 5, o->repeat, ts_vec_dot(one, one, &dummy), r->seconds, ierr,
+                (r->applies++, ts_operator_apply(q.A, x, y)));
   if (!ierr) {
     r->dofs = q.n;
     r->flops = ts_operator_flops(q.A);
@@ -313,6 +334,35 @@ static int bench_degree(const bench_options *o, ts_backend b, int k, bench_resul
   ts_vec_destroy(&one);
   bench_operator_free(&q);
   return ierr;
+}
+
+/* One JSON row of the benchmark, written into memory when it is printed (--json) or
+ * compared with the baseline (--baseline); f is NULL when neither is asked for. */
+typedef struct json_row {
+  FILE *f;
+  char *text;
+  size_t size;
+} json_row;
+
+static int json_row_open(const bench_options *o, json_row *row) {
+  *row = (json_row){0};
+  if (!o->json && !o->base) return 0;
+  row->f = open_memstream(&row->text, &row->size);
+  if (!row->f) fprintf(stderr, "tessera: error: bench: out of memory for a result row\n");
+  return row->f ? 0 : -1;
+}
+
+/* Print the row (--json), compare it (--baseline), free it. */
+static int json_row_close(const bench_options *o, json_row *row) {
+  int status = CLI_OK;
+  if (row->f) {
+    fclose(row->f);
+    if (o->json) fputs(row->text, stdout);
+    if (o->base) status = cli_baseline_compare(o->base, row->text);
+    free(row->text);
+  }
+  fflush(stdout);
+  return status;
 }
 
 /* GDoF/s, %copy and %peak of one timed piece of the multigrid benchmark. */
@@ -368,7 +418,7 @@ static void print_mg_header(const bench_options *o, ts_backend b, const cli_benc
   }
 }
 
-static void print_mg_row(const bench_options *o, const cli_bench_mg_config *c, int k,
+static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, int k,
                          const cli_bench_mg_result *r, double bw, double peak) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
   const mg_rate sm = mg_rate_of(r->dofs, r->smooth_seconds, r->smooth_flops, r->smooth_bytes, bw, peak);
@@ -376,22 +426,28 @@ static void print_mg_row(const bench_options *o, const cli_bench_mg_config *c, i
   const double gmres_ns = 1e9 * r->gmres_seconds / (double)r->dofs;
   const double fmg_ns = 1e9 * r->solve_seconds / (double)r->dofs;
   const char *precision = c->options.precision == TS_SINGLE ? "mixed" : "double";
-  if (o->json) {
-    printf("{\"kernel\": \"%s\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
+  json_row row;
+  if (json_row_open(o, &row)) return CLI_ERROR;
+  if (row.f) {
+    FILE *f = row.f;
+    fprintf(f, "{\"kernel\": \"%s\", \"backend\": \"%s\", \"device\": ", 
+            stokes ? "stokes-multigrid" : "multigrid", o->backend);
+    cli_json_string(f, o->device);
+    fprintf(f, ", \"dim\": %d, \"degree\": %d, "
            "\"smoother\": \"%s\", \"precision\": \"%s\", \"level\": %d, \"dofs\": %lld, "
            "\"smooth_ns_per_dof\": %.4f, \"smooth_gflops_per_second\": %.2f, "
            "\"smooth_percent_of_copy\": %.2f, \"smooth_percent_of_peak\": %.2f, "
            "\"vcycle_ns_per_dof\": %.4f, \"vcycle_gflops_per_second\": %.2f, "
            "\"vcycle_percent_of_copy\": %.2f, \"vcycle_percent_of_peak\": %.2f, "
            "\"gmres_rtol\": %.1e, \"gmres_iterations\": %d, \"gmres_ns_per_dof\": %.4f, ",
-           stokes ? "stokes-multigrid" : "multigrid", o->backend, o->dim, k, mg_smoother_name(o),
-           precision, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gflops, sm.fcopy, sm.fpeak,
+           o->dim, k, mg_smoother_name(o), precision, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gflops, sm.fcopy, sm.fpeak,
            vc.ns_per_dof, vc.gflops, vc.fcopy, vc.fpeak, c->rtol, r->gmres_iterations, gmres_ns);
     if (!stokes)
-      printf("\"fmg_iterations\": %d, \"solve_ns_per_dof\": %.4f, ", r->iterations, fmg_ns);
-    printf("\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f}\n", 1e-9 * bw,
-           1e-9 * peak);
-  } else {
+      fprintf(f, "\"fmg_iterations\": %d, \"solve_ns_per_dof\": %.4f, ", r->iterations, fmg_ns);
+    fprintf(f, "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f}\n",
+            1e-9 * bw, 1e-9 * peak);
+  }
+  if (!o->json) {
     printf("  %d %2d %11lld | %6.3f %7.3f %7.1f %5.1f %5.1f | %7.3f %6.3f %7.1f %5.1f %5.1f | "
            "%9d %6.3f",
            k, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gdofs, sm.gflops, sm.fcopy,
@@ -400,7 +456,7 @@ static void print_mg_row(const bench_options *o, const cli_bench_mg_config *c, i
     if (!stokes) printf(" | %7d %6.3f", r->iterations, fmg_ns);
     printf("\n");
   }
-  fflush(stdout);
+  return json_row_close(o, &row);
 }
 
 /* tessera bench --mg */
@@ -408,6 +464,7 @@ static int bench_mg(const bench_options *o, ts_backend b) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
   cli_bench_mg_config c = {.problem = o->problem, .dim = o->dim, .target_dofs = o->dofs,
                            .min_seconds = o->min_seconds, .rtol = o->rtol, .verbose = o->verbose,
+                           .repeat = o->repeat,
                            .restart = o->restart ? o->restart
                                       : stokes ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
                            .options = o->mg_options};
@@ -423,7 +480,7 @@ static int bench_mg(const bench_options *o, ts_backend b) {
     cli_bench_mg_result r = {0};
     int ierr = cli_bench_mg_degree(b, &c, k, &r);
     if (ierr) return r.reported ? CLI_ERROR : cli_fail(ierr);
-    print_mg_row(o, &c, k, &r, bw, peak);
+    if (print_mg_row(o, &c, k, &r, bw, peak)) return CLI_ERROR;
   }
   return CLI_OK;
 }
@@ -443,28 +500,35 @@ static void print_operator_header(const bench_options *o, ts_backend b, double b
          o->ceilings ? "   %copy   %peak" : "");
 }
 
-static void print_operator_row(const bench_options *o, int k, const bench_result *r, double bw,
+static int print_operator_row(const bench_options *o, int k, const bench_result *r, double bw,
                                double peak) {
   const double gdofs = 1e-9 * (double)r->dofs / r->seconds, gflops = 1e-9 * r->flops / r->seconds;
   const double ns = 1e9 * r->seconds / (double)r->dofs;
   const double fcopy = bw > 0 ? 100.0 * gdofs * 1e9 * 2.0 * (double)ts_precision_size(o->precision) / bw : 0;
   const double fpeak = peak > 0 ? 100.0 * gflops * 1e9 / peak : 0;
-  if (o->json)
-    printf("{\"kernel\": \"%s\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
+  json_row row;
+  if (json_row_open(o, &row)) return CLI_ERROR;
+  if (row.f) {
+    fprintf(row.f, "{\"kernel\": \"%s\", \"backend\": \"%s\", \"device\": ",
+            o->problem == CLI_PROBLEM_STOKES ? "stokes" : "laplace", o->backend);
+    cli_json_string(row.f, o->device);
+    fprintf(row.f, ", \"dim\": %d, \"degree\": %d, "
            "\"precision\": \"%s\", \"dofs\": %lld, \"seconds_per_apply\": %.6e, "
            "\"ns_per_dof\": %.4f, \"gdofs_per_second\": %.4f, \"gflops_per_second\": %.3f, "
            "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f, "
            "\"percent_of_copy\": %.2f, \"percent_of_peak\": %.2f}\n",
-           o->problem == CLI_PROBLEM_STOKES ? "stokes" : "laplace", o->backend, o->dim, k,
-           ts_precision_name(o->precision), (long long)r->dofs, r->seconds, ns, gdofs, gflops,
+           o->dim, k, ts_precision_name(o->precision), (long long)r->dofs, r->seconds, ns, gdofs, gflops,
            1e-9 * bw, 1e-9 * peak, fcopy, fpeak);
+  }
+  if (o->json)
+    ;
   else if (o->ceilings)
     printf("  %6d %11lld %9d %9.3e %9.4f %9.4f %9.2f %7.1f %7.1f\n", k, (long long)r->dofs,
            r->applies, r->seconds, ns, gdofs, gflops, fcopy, fpeak);
   else
     printf("  %6d %11lld %9d %9.3e %9.4f %9.4f %9.2f\n", k, (long long)r->dofs, r->applies,
            r->seconds, ns, gdofs, gflops);
-  fflush(stdout);
+  return json_row_close(o, &row);
 }
 
 /* tessera bench (the operator) */
@@ -481,19 +545,38 @@ static int bench_operator_throughput(const bench_options *o, ts_backend b) {
     bench_result r = {0, 0.0, 0.0, 0};
     const int ierr = bench_degree(o, b, o->degrees[i], &r);
     if (ierr) return r.applies < 0 ? CLI_ERROR : cli_fail(ierr);
-    print_operator_row(o, o->degrees[i], &r, bw, peak);
+    if (print_operator_row(o, o->degrees[i], &r, bw, peak)) return CLI_ERROR;
   }
   return CLI_OK;
+}
+
+/* The device model of b's description: a GPU's name ("cuda device 0: NAME, ..."), or the
+ * host's first two phrases ("OpenMP on the host, 2 threads ..."). */
+static void device_model(ts_backend b, char *out, size_t cap) {
+  const char *d = ts_backend_description(b), *colon = strstr(d, ": ");
+  const char *from = colon ? colon + 2 : d;
+  const char *comma = strchr(from, ',');
+  if (!colon && comma) comma = strchr(comma + 1, ',');
+  const int n = comma ? (int)(comma - from) : (int)strlen(from);
+  snprintf(out, cap, "%.*s", n, from);
 }
 
 int cli_bench(int argc, char **argv) {
   bench_options o;
   int done, status = parse_bench_options(argc, argv, &o, &done);
   if (status || done) return status;
+  if (o.baseline && cli_baseline_load(o.baseline, o.noise, o.json ? stderr : stdout, &o.base))
+    return CLI_ERROR;
   ts_backend b = NULL;
   const int ierr = ts_backend_open(o.backend, &b);
-  if (ierr) return cli_fail(ierr);
+  if (ierr) {
+    cli_baseline_free(&o.base);
+    return cli_fail(ierr);
+  }
+  device_model(b, o.device, sizeof o.device);
   status = o.mg ? bench_mg(&o, b) : bench_operator_throughput(&o, b);
+  if (status == CLI_OK && o.base) status = cli_baseline_verdict(o.base);
+  cli_baseline_free(&o.base);
   ts_backend_destroy(&b);
   return status;
 }

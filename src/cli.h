@@ -2,6 +2,8 @@
 #ifndef TESSERA_CLI_H
 #define TESSERA_CLI_H
 
+#include <math.h>
+#include <stdio.h>
 #include "tessera.h"
 
 /* Exit codes of the tessera command. */
@@ -9,7 +11,8 @@ enum {
   CLI_OK = 0,
   CLI_ERROR = 1,          /* bad input, missing backend, I/O, ... */
   CLI_USAGE = 2,          /* wrong command-line syntax */
-  CLI_NOT_CONVERGED = 3   /* the solver stopped without reaching its tolerance */
+  CLI_NOT_CONVERGED = 3,  /* the solver stopped without reaching its tolerance */
+  CLI_SLOWER = 4          /* bench --baseline: a figure slower than the baseline */
 };
 
 int cli_run(int argc, char **argv);
@@ -23,6 +26,38 @@ int cli_fail(int code);
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Write s as a JSON string literal (with quotes and escapes). */
 void cli_json_string(FILE *f, const char *s);
+
+/* tessera bench --baseline FILE (cli-bench-baseline.c): the measured rows against a
+ * baseline of `tessera bench --json` rows. */
+typedef struct cli_baseline cli_baseline;
+/** Read FILE (JSON lines); noise: the allowed slow-down as a fraction; the comparison of
+ *  each row is printed on report.  CLI_OK, or CLI_ERROR after printing why. */
+int cli_baseline_load(const char *path, double noise, FILE *report, cli_baseline **b);
+/** Compare one measured JSON row with the baseline row of the same identity. */
+int cli_baseline_compare(cli_baseline *b, const char *json_line);
+/** CLI_OK, CLI_SLOWER (a figure beyond the margin), or CLI_ERROR if nothing was compared. */
+int cli_baseline_verdict(const cli_baseline *b);
+void cli_baseline_free(cli_baseline **b);
+
+/* Seconds per call of `call`: the best of `repeat` windows, each repeated until min_seconds
+ * have passed (at least min_calls times) with the device drained (wait, an int expression)
+ * before the clock starts and before it is read. */
+#define CLI_TIME_BEST(min_seconds, min_calls, repeat, wait, seconds, ierr, call)      \
+  do {                                                                                \
+    (seconds) = INFINITY;                                                             \
+    for (int window_ = 0; !(ierr) && window_ < (repeat); ++window_) {                 \
+      int calls_ = 0;                                                                 \
+      (ierr) = (wait);                                                                \
+      const double t0_ = ts_wtime();                                                  \
+      while (!(ierr) && (ts_wtime() - t0_ < (min_seconds) || calls_ < (min_calls))) { \
+        (ierr) = (call);                                                              \
+        ++calls_;                                                                     \
+      }                                                                               \
+      if (!(ierr)) (ierr) = (wait);                                                   \
+      const double t_ = (ts_wtime() - t0_) / (calls_ ? calls_ : 1);                   \
+      if (t_ < (seconds)) (seconds) = t_;                                             \
+    }                                                                                 \
+  } while (0)
 
 /* The problems `tessera bench` measures. */
 typedef enum { CLI_PROBLEM_POISSON = 0, CLI_PROBLEM_STOKES = 1 } cli_problem;
@@ -39,6 +74,7 @@ typedef struct cli_bench_mg_config {
   int restart;                    /* of the GMRES solve */
   ts_mg_options options;          /* smoother, precision; Stokes: local solver, penalty */
   int verbose;                    /* progress of each phase on stderr */
+  int repeat;                     /* timing windows; the best counts */
 } cli_bench_mg_config;
 typedef struct cli_bench_mg_result {
   int level;
