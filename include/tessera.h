@@ -100,7 +100,10 @@ int ts_backend_measure_ceilings(ts_backend backend, double *copy_bytes_per_secon
 typedef struct ts_mesh_s *ts_mesh;
 
 /** @brief A box [lower, upper] in dim (2 or 3) dimensions with coarse[d] cells per
- *  direction on level 0, uniformly refined `levels` times (finest level = levels). */
+ *  direction on level 0, uniformly refined `levels` times (finest level = levels).
+ *  Each extent upper[d] - lower[d] must be a number from 1e-60 to 1e60 (TS_ERR_ARG
+ *  otherwise), so that every cell size, its inverse and the operators' scale factors are
+ *  finite. */
 int ts_mesh_create_box(int dim, const double *lower, const double *upper, const int *coarse,
                        int levels, ts_mesh *mesh);
 int ts_mesh_destroy(ts_mesh *mesh);

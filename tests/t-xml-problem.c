@@ -111,8 +111,8 @@ int main(void) {
   snprintf(dir, sizeof dir, "%s/bad", xml_dir);
   int n_bad_files = list_xml(dir, bad_files);
 
-  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, overrides 6 + 10, API 5 */
-  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 6 + 10 + 5;
+  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, overrides 6 + 10, API 5, box 1 */
+  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 6 + 10 + 5 + 1;
   plan(n_good + n_bad + n_fixed);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -278,5 +278,20 @@ int main(void) {
   ok(ts_problem_memory_estimate(NULL, &bytes) == TS_ERR_ARG &&
          ts_problem_check_memory(NULL, 0) == TS_ERR_ARG,
      "memory functions refuse a NULL problem");
+
+  /* ------------------------------------------------------------ the box's extents */
+  const double zero[2] = {0, 0}, tiny[2] = {1e-320, 1}, edges[2] = {1e-60, 1e60};
+  const double far_low[2] = {-1e308, 0}, far_high[2] = {1e308, 1};
+  const int cells[2] = {1024, 1};
+  ts_mesh mesh = NULL, edge_mesh = NULL;
+  int tiny_code = ts_mesh_create_box(2, zero, tiny, cells, 30, &mesh);
+  int far_code = ts_mesh_create_box(2, far_low, far_high, cells, 0, &mesh);
+  int edge_code = ts_mesh_create_box(2, zero, edges, cells, 30, &edge_mesh);
+  double h[2] = {0, 0};
+  if (edge_mesh) ts_mesh_cell_size(edge_mesh, 30, h);
+  ok(tiny_code == TS_ERR_ARG && far_code == TS_ERR_ARG && mesh == NULL && edge_code == 0 &&
+         h[0] > 0 && isfinite(1 / h[0]) && isfinite(h[1] / h[0]),
+     "ts_mesh_create_box takes extents from 1e-60 to 1e60: h, 1/h and h_y/h_x finite");
+  ts_mesh_destroy(&edge_mesh);
   return exit_status();
 }

@@ -915,13 +915,20 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
     p->coarse[d] = d < p->dim ? (int)values[2][d] : 1;
   }
   for (int d = 0; d < p->dim; d++) {
-    if (p->upper[d] > p->lower[d]) continue;
+    if (ts_box_extent_ok(p->lower[d], p->upper[d])) continue;
     const char *attr = find_override(r, mesh, "upper") ? "upper" : "lower";
     where(r, mesh, attr, node_line(mesh), loc, sizeof loc);
+    if (!(p->upper[d] > p->lower[d]))
+      return TS_ERROR(TS_ERR_INPUT,
+                      "%s: <mesh lower=\"%s\" upper=\"%s\">: in direction %s upper = %g is not "
+                      "greater than lower = %g (allowed: upper > lower in every direction)",
+                      loc, list_text[0], list_text[1], direction_names[d], p->upper[d], p->lower[d]);
     return TS_ERROR(TS_ERR_INPUT,
-                    "%s: <mesh lower=\"%s\" upper=\"%s\">: in direction %s upper = %g is not "
-                    "greater than lower = %g (allowed: upper > lower in every direction)",
-                    loc, list_text[0], list_text[1], direction_names[d], p->upper[d], p->lower[d]);
+                    "%s: <mesh lower=\"%s\" upper=\"%s\">: in direction %s the extent upper - "
+                    "lower = %g (allowed: upper - lower from %g to %g in every direction, so that "
+                    "the cell size h and 1/h are finite on every level)",
+                    loc, list_text[0], list_text[1], direction_names[d], p->upper[d] - p->lower[d],
+                    TS_BOX_MIN_EXTENT, TS_BOX_MAX_EXTENT);
   }
 
   /* <convergence> */
