@@ -111,8 +111,9 @@ int main(void) {
   snprintf(dir, sizeof dir, "%s/bad", xml_dir);
   int n_bad_files = list_xml(dir, bad_files);
 
-  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, overrides 6 + 10, API 5, box 1 */
-  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 6 + 10 + 5 + 1;
+  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, long values 1, overrides 6 + 10, API 5,
+   * box 1 */
+  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 1 + 6 + 10 + 5 + 1;
   plan(n_good + n_bad + n_fixed);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -188,6 +189,12 @@ int main(void) {
   ok(p && p->dim == 3 && p->lower[2] == -0.5 && p->coarse[2] == 1 && p->degree == 10 &&
          p->vtu_subdivisions == 10 && !strcmp(p->solution, "exp"),
      "3D exp: shifted box, degree 10, subdivisions = degree");
+  ts_problem_destroy(&p);
+  p = read_ok("long-values.xml", 0, NULL);
+  ok(p && p->levels == 2 && p->coarse[0] == 2 && p->coarse[1] == 2 && p->lower[0] == -0.5 &&
+         p->lower[1] == 0 && p->upper[0] == 1 && p->upper[1] == 2 && p->penalty == 2.5 &&
+         p->rtol == 1e-81,
+     "values with 70 leading zeros and lists of 2,400 characters are read in full");
   ts_problem_destroy(&p);
 
   /* ------------------------------------------------------------ bad files */

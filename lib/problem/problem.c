@@ -86,15 +86,29 @@ static void collect(reader *r, const char *fmt, ...) {
   r->message[r->used] = 0;
 }
 
-/* Copy s into out without leading and trailing white space. */
-static void trim_copy(const char *s, char *out, size_t cap) {
-  if (!s) s = "";
-  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+/* XML white space. */
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The length of s without leading and trailing white space, which starts at *start. */
+static size_t trimmed(const char *s, const char **start) {
+  while (is_space(*s)) s++;
   size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r')) n--;
-  if (n >= cap) n = cap - 1;
-  memcpy(out, s, n);
-  out[n] = 0;
+  while (n && is_space(s[n - 1])) n--;
+  *start = s;
+  return n;
+}
+
+/* Copy s into out without leading and trailing white space; a value longer than cap - 1
+ * bytes ends in "..." (for messages). */
+static void trim_copy(const char *s, char *out, size_t cap) {
+  const char *start;
+  size_t n = trimmed(s ? s : "", &start);
+  if (n < cap) {
+    memcpy(out, start, n);
+    out[n] = 0;
+  } else {
+    snprintf(out, cap, "%.*s...", cap > 4 ? (int)(cap - 4) : 0, start);
+  }
 }
 
 /* Copy s into out collapsing white space as xs:token does ("  a   b " -> "a b").
@@ -103,7 +117,7 @@ static size_t collapse_copy(const char *s, char *out, size_t cap) {
   size_t n = 0;
   int pending_space = 0;
   for (; *s; s++) {
-    if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+    if (is_space(*s)) {
       pending_space = n > 0;
       continue;
     }
@@ -668,7 +682,8 @@ done:
 }
 
 /* ---------------------------------------------------------------- reading values */
-/* After validation every value is lexically valid and in range; these only convert. */
+/* After validation every value is lexically valid and in range; these convert the whole
+ * value (xs:int and xs:double allow any number of leading zeros, signs and white space). */
 
 static xmlNodePtr child_element(xmlNodePtr parent, const char *name) {
   for (xmlNodePtr c = parent ? parent->children : NULL; c; c = c->next)
@@ -676,38 +691,90 @@ static xmlNodePtr child_element(xmlNodePtr parent, const char *name) {
   return NULL;
 }
 
-/* The attribute trimmed into out; 0 if absent. */
+/* The attribute's value (xmlFree it), NULL if absent. */
+static char *get_value(xmlNodePtr element, const char *attr) {
+  return element ? (char *)xmlGetProp(element, BAD_CAST attr) : NULL;
+}
+
+static int has_attribute(xmlNodePtr element, const char *attr) {
+  return element && xmlHasProp(element, BAD_CAST attr);
+}
+
+/* 1 if the attribute is present and its value without surrounding white space is word
+ * (an enumerated value). */
+static int attribute_is(xmlNodePtr element, const char *attr, const char *word) {
+  char *v = get_value(element, attr);
+  const char *start;
+  const int same = v && trimmed(v, &start) == strlen(word) && !memcmp(start, word, strlen(word));
+  xmlFree(v);
+  return same;
+}
+
+/* The attribute trimmed into out for a message (a long value shortened with "..."); 0 if
+ * absent. */
 static int get_text(xmlNodePtr element, const char *attr, char *out, size_t cap) {
-  xmlChar *v = element ? xmlGetProp(element, BAD_CAST attr) : NULL;
+  char *v = get_value(element, attr);
   if (!v) return 0;
-  trim_copy((const char *)v, out, cap);
+  trim_copy(v, out, cap);
   xmlFree(v);
   return 1;
 }
 
-static int get_int(xmlNodePtr element, const char *attr, int fallback) {
-  char text[64];
-  if (!get_text(element, attr, text, sizeof text)) return fallback;
-  long v = strtol(text, NULL, 10);
-  return v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
+/* Copy the attribute without surrounding white space into the field out of cap bytes
+ * (unchanged if the attribute is absent); a value that does not fit is an error. */
+static int copy_value(reader *r, xmlNodePtr element, const char *attr, char *out, size_t cap) {
+  char *v = get_value(element, attr);
+  if (!v) return 0;
+  const char *start;
+  const size_t n = trimmed(v, &start);
+  if (n < cap) {
+    memcpy(out, start, n);
+    out[n] = 0;
+  }
+  xmlFree(v);
+  if (n < cap) return 0;
+  char loc[1200];
+  where(r, element, attr, node_line(element), loc, sizeof loc);
+  return TS_ERROR(TS_ERR_INPUT, "%s: <%s %s=...>: the value takes %zu bytes; at most %zu are "
+                  "allowed", loc, (const char *)element->name, attr, n, cap - 1);
 }
 
-/* Up to 4 numbers of a list attribute; returns how many, -1 if absent. */
+static int get_int(xmlNodePtr element, const char *attr, int fallback) {
+  char *v = get_value(element, attr);
+  if (!v) return fallback;
+  const long value = strtol(v, NULL, 10);
+  xmlFree(v);
+  return value < INT_MIN ? INT_MIN : value > INT_MAX ? INT_MAX : (int)value;
+}
+
+static double get_double(xmlNodePtr element, const char *attr, double fallback) {
+  char *v = get_value(element, attr);
+  if (!v) return fallback;
+  const double value = strtod(v, NULL);
+  xmlFree(v);
+  return value;
+}
+
+/* Up to 4 numbers of a list attribute, and its value for messages in text; returns how
+ * many, -1 if absent. */
 static int get_list(xmlNodePtr element, const char *attr, double values[4], char *text,
                     size_t cap) {
-  if (!get_text(element, attr, text, cap)) return -1;
+  char *v = get_value(element, attr);
+  if (!v) return -1;
+  trim_copy(v, text, cap);
   int n = 0;
-  const char *p = text;
+  const char *p = v;
   for (;;) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    while (is_space(*p)) p++;
     if (!*p) break;
     char *end;
-    double v = strtod(p, &end);
+    double value = strtod(p, &end);
     if (end == p) break;
-    if (n < 4) values[n] = v;
+    if (n < 4) values[n] = value;
     n++;
     p = end;
   }
+  xmlFree(v);
   return n > 4 ? 4 : n;
 }
 
@@ -756,15 +823,8 @@ static int fill_equation(reader *r, struct ts_problem_s *p) {
     return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\" degree=\"%d\">: allowed %d..%d", loc,
                     family, p->degree, lowest, highest);
   }
-  if (p->stokes) {
-    get_text(stokes, "solution", p->solution, sizeof p->solution);
-    char word[64];
-    p->penalty = get_text(stokes, "penalty", word, sizeof word) ? strtod(word, NULL)
-                                                                : TS_STOKES_DEFAULT_PENALTY;
-  } else {
-    get_text(poisson, "solution", p->solution, sizeof p->solution);
-  }
-  return 0;
+  p->penalty = get_double(stokes, "penalty", TS_STOKES_DEFAULT_PENALTY);
+  return copy_value(r, p->stokes ? stokes : poisson, "solution", p->solution, sizeof p->solution);
 }
 
 static const char *const direction_names[3] = {"x", "y", "z"};
@@ -791,10 +851,10 @@ static int check_stokes_solver(reader *r, struct ts_problem_s *p, int has_precon
 /* <poisson rhs>, <solver type="fmg">, preconditioner="mg", <multigrid>;
  * the consistency the schema cannot check. */
 static int fill_multigrid(reader *r, struct ts_problem_s *p) {
-  char loc[1200], word[64], pre[64] = "";
+  char loc[1200], word[64];
   xmlNodePtr root = r->root, poisson = child_element(root, "poisson");
   xmlNodePtr solver = child_element(root, "solver"), mg = child_element(root, "multigrid");
-  p->rhs_one = poisson && get_text(poisson, "rhs", word, sizeof word) && !strcmp(word, "one");
+  p->rhs_one = attribute_is(poisson, "rhs", "one");
   if (poisson && p->rhs_one != !strcmp(p->solution, "none")) {
     where(r, poisson, p->rhs_one ? "rhs" : "solution", node_line(poisson), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" rhs=\"%s\">: allowed: rhs=\"one\" "
@@ -802,12 +862,12 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                     "rhs=\"solution\"", loc, p->solution, p->rhs_one ? "one" : "solution",
                     ts_solution_names());
   }
-  p->fmg = get_text(solver, "type", word, sizeof word) && !strcmp(word, "fmg");
-  const int has_pre = get_text(solver, "preconditioner", pre, sizeof pre);
-  if (p->fmg && has_pre && strcmp(pre, "mg")) {
+  p->fmg = attribute_is(solver, "type", "fmg");
+  const int has_pre = has_attribute(solver, "preconditioner");
+  if (p->fmg && has_pre && strcmp(p->preconditioner, "mg")) {
     where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"fmg\" preconditioner=\"%s\">: full multigrid "
-                    "takes no preconditioner; allowed: leave it out or \"mg\"", loc, pre);
+                    "takes no preconditioner; allowed: leave it out or \"mg\"", loc, p->preconditioner);
   }
   if (p->fmg) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
   if (p->stokes) TS_CALL(check_stokes_solver(r, p, has_pre));
@@ -825,21 +885,19 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                     "<solver type=\"fmg\"> or <solver preconditioner=\"mg\">", loc);
   }
   if (!mg) return 0;
-  if (get_text(mg, "smoother", word, sizeof word) && !strcmp(word, "chebyshev"))
-    p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
-  if (get_text(mg, "variant", word, sizeof word) && !strcmp(word, "separate"))
-    p->mg.variant = TS_PATCH_SEPARATE;
-  if (get_text(mg, "precision", word, sizeof word) && !strcmp(word, "mixed"))
-    p->mg.precision = TS_SINGLE;
-  p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", 3);
-  p->mg.coarse_level = get_int(mg, "coarse-level", 0);
-  if (get_text(mg, "local-solver", word, sizeof word)) {
+  if (attribute_is(mg, "smoother", "chebyshev")) p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  if (attribute_is(mg, "variant", "separate")) p->mg.variant = TS_PATCH_SEPARATE;
+  if (attribute_is(mg, "precision", "mixed")) p->mg.precision = TS_SINGLE;
+  p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", p->mg.chebyshev_degree);
+  p->mg.coarse_level = get_int(mg, "coarse-level", p->mg.coarse_level);
+  if (has_attribute(mg, "local-solver")) {
+    p->stokes_direct = attribute_is(mg, "local-solver", "direct");
     if (!p->stokes) {
       where(r, mg, "local-solver", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-solver=\"%s\">: the local solver of the "
-                      "Stokes patch smoother; allowed only with <stokes>", loc, word);
+                      "Stokes patch smoother; allowed only with <stokes>", loc,
+                      p->stokes_direct ? "direct" : "schur");
     }
-    p->stokes_direct = !strcmp(word, "direct");
   }
   if (get_text(mg, "local-tolerance", word, sizeof word)) {
     if (!p->stokes || p->stokes_direct) {
@@ -848,7 +906,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                       "pressure CG of the Schur-complement local solver; allowed only with <stokes> "
                       "and local-solver=\"schur\"", loc, word);
     }
-    p->mg.stokes_cg_tolerance = strtod(word, NULL);
+    p->mg.stokes_cg_tolerance = get_double(mg, "local-tolerance", 0);
   }
   if (p->mg.coarse_level > p->first_level) {
     where(r, mg, "coarse-level", node_line(mg), loc, sizeof loc);
@@ -861,7 +919,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
 
 /* Fill p from the validated document and check what the schema cannot. */
 static int fill_problem(reader *r, struct ts_problem_s *p) {
-  char loc[1200], text[1100];
+  char loc[1200], text[128];
   xmlNodePtr root = r->root;
   xmlNodePtr mesh = child_element(root, "mesh"), element = child_element(root, "element");
   xmlNodePtr solver = child_element(root, "solver");
@@ -890,7 +948,7 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   char list_text[2][128];
   for (int a = 0; a < 3; a++) {
     int n = get_list(mesh, list_attrs[a], values[a], text, sizeof text);
-    if (a < 2) snprintf(list_text[a], sizeof list_text[a], "%.120s", n < 0 ? (a ? "1 ..." : "0 ...") : text);
+    if (a < 2) snprintf(list_text[a], sizeof list_text[a], "%s", n < 0 ? (a ? "1 ..." : "0 ...") : text);
     if (n < 0) {
       for (int d = 0; d < 3; d++) values[a][d] = a == 0 ? 0.0 : 1.0;
       continue;
@@ -974,29 +1032,25 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   }
 
   /* <solver>; defaults as documented in the schema (type: cg for Poisson, gmres for Stokes) */
-  char word[64];
-  if (!get_text(solver, "type", word, sizeof word)) snprintf(word, sizeof word, p->stokes ? "gmres" : "cg");
-  p->solver = !strcmp(word, "gmres") ? TS_SOLVER_GMRES : TS_SOLVER_CG;
-  if (!get_text(solver, "preconditioner", p->preconditioner, sizeof p->preconditioner))
-    snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
-  p->rtol = 1e-10;
-  if (get_text(solver, "rtol", word, sizeof word)) p->rtol = strtod(word, NULL);
+  const int gmres = has_attribute(solver, "type") ? attribute_is(solver, "type", "gmres") : p->stokes;
+  p->solver = gmres ? TS_SOLVER_GMRES : TS_SOLVER_CG;
+  snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
+  TS_CALL(copy_value(r, solver, "preconditioner", p->preconditioner, sizeof p->preconditioner));
+  p->rtol = get_double(solver, "rtol", 1e-10);
   if (!(p->rtol > 0 && p->rtol < 1)) {
+    get_text(solver, "rtol", text, sizeof text);
     where(r, solver, "rtol", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver rtol=\"%s\">: allowed: a number greater than 0 and less than 1",
-                    loc, word);
+                    loc, text);
   }
   p->max_iterations = get_int(solver, "max-iterations", 10000);
   p->restart = get_int(solver, "restart", 50);
-  p->side = get_text(solver, "side", word, sizeof word) && !strcmp(word, "left") ? TS_SIDE_LEFT
-                                                                              : TS_SIDE_RIGHT;
-  p->precision = get_text(solver, "precision", word, sizeof word) && !strcmp(word, "single")
-                     ? TS_SINGLE
-                     : TS_DOUBLE;
+  p->side = attribute_is(solver, "side", "left") ? TS_SIDE_LEFT : TS_SIDE_RIGHT;
+  p->precision = attribute_is(solver, "precision", "single") ? TS_SINGLE : TS_DOUBLE;
 
   /* <backend> */
-  if (!get_text(backend, "name", p->backend, sizeof p->backend))
-    snprintf(p->backend, sizeof p->backend, "omp");
+  snprintf(p->backend, sizeof p->backend, "omp");
+  TS_CALL(copy_value(r, backend, "name", p->backend, sizeof p->backend));
 
   /* <output> */
   p->vtu_path[0] = 0;
