@@ -591,7 +591,10 @@ typedef struct ts_problem_s *ts_problem;
 /** @brief Read a problem file (XML), apply overrides "PATH=VALUE" (PATH names an attribute
  *  as element/attribute below the root, e.g. "mesh/levels=4"; missing elements are created),
  *  validate the result against the Tessera schema and check its consistency.  Errors name
- *  file:line, the element or attribute, the value found and what is allowed. */
+ *  file:line, the element or attribute, the value found and what is allowed.
+ *  path is a local regular file (never a URL; a FIFO, directory or device is TS_ERR_IO) of
+ *  at most 1 MiB, not compressed, UTF-8, with at most 64 attributes per element and no
+ *  DOCTYPE (TS_ERR_INPUT otherwise; doc/xml-reference.md).  Nothing is printed. */
 int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
                         ts_problem *problem);
 int ts_problem_destroy(ts_problem *problem);

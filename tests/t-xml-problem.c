@@ -1,16 +1,25 @@
 /* t-xml-problem.c -- the XML problem reader: every file in xml/good must load (and a few
  * values are checked), every file listed in xml/bad/EXPECTED must fail with TS_ERR_INPUT
- * or TS_ERR_ARG and a message holding the listed substring and the file's name;
- * overrides ("PATH=VALUE") change values, fail with messages naming themselves, or are
- * rejected as malformed; ts_problem_check_memory refuses a tiny memory.
+ * or TS_ERR_ARG and a message holding the listed substring and the file's name, printing
+ * nothing on stderr; overrides ("PATH=VALUE") change values, fail with messages naming
+ * themselves, or are rejected as malformed; ts_problem_check_memory refuses a tiny memory.
+ * Problem files are local regular files of bounded size: a FIFO, a directory, an
+ * over-size file, an http:// path and 100,000 attributes are refused at once.
  * The XML files are found under $srcdir/xml or $srcdir/tests/xml ($srcdir defaults to "."). */
-#define _POSIX_C_SOURCE 200809L /* strdup, opendir, stat */
+#define _POSIX_C_SOURCE 200809L /* strdup, opendir, stat, mkdtemp, mkfifo, sockets */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
 
 #include "tap.h"
 #include "tessera.h"
@@ -99,6 +108,152 @@ static void expect_failure(const char *name, const char *override, int code, con
     diag("%s", msg);
 }
 
+/* ------------------------------------------------------------ files the test makes */
+
+static char work_dir[512]; /* a fresh temporary directory */
+
+static double seconds_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int write_file(const char *path, const char *bytes, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t written = fwrite(bytes, 1, size, f);
+  return fclose(f) || written != size ? -1 : 0;
+}
+
+/* Read path, which must fail with code within a second naming s1 and s2. */
+static void expect_refused(const char *path, int code, const char *what, const char *s1,
+                           const char *s2) {
+  ts_problem p = (ts_problem)&p;
+  double start = seconds_now();
+  int got = ts_problem_read_xml(path, 0, NULL, &p);
+  double elapsed = seconds_now() - start;
+  const char *msg = ts_error_message();
+  if (!ok(got == code && p == NULL && strstr(msg, s1) && strstr(msg, s2) && elapsed < 1.0,
+          "%s", what))
+    diag("got %s (want %s) after %.3f s, message:\n%s", ts_error_name(got), ts_error_name(code),
+         elapsed, msg);
+  else
+    diag("%s", msg);
+}
+
+/* A listening TCP socket on 127.0.0.1 (a free port into *port), or -1. */
+static int listen_on_loopback(int *port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a;
+  socklen_t len = sizeof a;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 4) ||
+      getsockname(fd, (struct sockaddr *)&a, &len)) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  *port = ntohs(a.sin_port);
+  return fd;
+}
+
+static const char problem_text[] =
+    "<tessera-problem name=\"%s\"><mesh dim=\"2\" levels=\"1\"/><element degree=\"1\"/>"
+    "<poisson solution=\"sine\"/></tessera-problem>\n";
+
+/* An http:// path names a local file (here a copy under work_dir, which is the current
+ * directory meanwhile); nothing connects to the listener at the URL's address. */
+static void test_http_path(void) {
+  int port, listener = listen_on_loopback(&port);
+  if (listener < 0) {
+    skip(1, "no loopback socket");
+    return;
+  }
+  char cwd[1024], host[64], url[128], file[160], text[512];
+  snprintf(host, sizeof host, "http:/127.0.0.1:%d", port);
+  snprintf(url, sizeof url, "http://127.0.0.1:%d/p.xml", port);
+  snprintf(file, sizeof file, "%s/p.xml", host);
+  snprintf(text, sizeof text, problem_text, "local-copy");
+  ts_problem p = NULL;
+  int code = -1;
+  if (getcwd(cwd, sizeof cwd) && !chdir(work_dir)) {
+    if (!mkdir("http:", 0700) && !mkdir(host, 0700) && !write_file(file, text, strlen(text)))
+      code = ts_problem_read_xml(url, 0, NULL, &p);
+    remove(file);
+    remove(host);
+    remove("http:");
+    if (chdir(cwd)) diag("cannot return to %s", cwd);
+  }
+  struct pollfd waiting = {listener, POLLIN, 0};
+  int connected = poll(&waiting, 1, 0) > 0;
+  if (!ok(code == 0 && p && !strcmp(ts_problem_name(p), "local-copy") && !connected,
+          "%s is the local file of that name; nothing connects to the address", url))
+    diag("code %s, %s: %s", ts_error_name(code), connected ? "connected" : "no connection",
+         ts_error_message());
+  ts_problem_destroy(&p);
+  close(listener);
+}
+
+/* Item by item, what a problem file may not be: 6 tests. */
+static void test_local_files(void) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/fifo.xml", work_dir);
+  if (mkfifo(path, 0600)) diag("mkfifo %s failed", path);
+  expect_refused(path, TS_ERR_IO, "a FIFO is refused at once, not waited on",
+                 "fifo.xml': it is a FIFO (named pipe); problem files are regular files", "");
+  remove(path);
+  expect_refused(work_dir, TS_ERR_IO, "a directory is refused", "it is a directory", "");
+  expect_refused("http://127.0.0.1:9/problem.xml", TS_ERR_IO,
+                 "an http:// path is a file name that does not exist",
+                 "cannot open problem file 'http://127.0.0.1:9/problem.xml'", "No such file");
+  test_http_path();
+
+  /* a problem padded to exactly the limit reads; one byte more does not */
+  const size_t limit = TS_PROBLEM_MAX_BYTES;
+  char *big = malloc(limit + 1), text[512];
+  snprintf(text, sizeof text, problem_text, "padded");
+  size_t len = strlen(text);
+  memcpy(big, "<!--", 4);
+  memset(big + 4, ' ', limit - 7 - len);
+  memcpy(big + limit - 3 - len, "-->", 3);
+  memcpy(big + limit - len, text, len);
+  snprintf(path, sizeof path, "%s/big.xml", work_dir);
+  ts_problem p = NULL;
+  int code = write_file(path, big, limit) ? -1 : ts_problem_read_xml(path, 0, NULL, &p);
+  if (!ok(code == 0 && p && !strcmp(ts_problem_name(p), "padded"),
+          "a problem file of exactly %zu bytes reads", limit))
+    diag("%s", ts_error_message());
+  ts_problem_destroy(&p);
+  big[limit] = '\n';
+  if (write_file(path, big, limit + 1)) diag("cannot write %s", path);
+  expect_refused(path, TS_ERR_INPUT, "a file of one byte more is refused naming the limit",
+                 "the file is 1.0 MiB (1048577 bytes)",
+                 "problem files are limited to 1 MiB (1048576 bytes)");
+  remove(path);
+  free(big);
+}
+
+/* 100,000 attributes on one element (libxml2 takes minutes to check them for duplicates)
+ * are refused before libxml2 sees them: 1 test. */
+static void test_attribute_bomb(void) {
+  const int n = 100000;
+  char *text = malloc(16 * (size_t)n), path[700];
+  size_t len = (size_t)sprintf(text, "<tessera-problem name=\"bomb\">\n<mesh dim=\"2\" levels=\"1\"");
+  for (int i = 0; i < n - 2; i++) { /* and 99,998 more, named "aaaa" to "fpcz" */
+    char name[5] = {(char)('a' + i / 17576), (char)('a' + i / 676 % 26), (char)('a' + i / 26 % 26),
+                    (char)('a' + i % 26), 0};
+    len += (size_t)sprintf(text + len, " %s=''", name);
+  }
+  len += (size_t)sprintf(text + len, "/>\n</tessera-problem>\n");
+  snprintf(path, sizeof path, "%s/bomb.xml", work_dir);
+  if (write_file(path, text, len)) diag("cannot write %s", path);
+  expect_refused(path, TS_ERR_INPUT, "100,000 attributes on one element are refused at once",
+                 "bomb.xml:2: <mesh ...> has 100000 attributes", "at most 64 are allowed");
+  remove(path);
+  free(text);
+}
+
 int main(void) {
   find_xml_dir();
   char dir[1200], *good[MAX_FILES], *bad[MAX_FILES], *substr[MAX_FILES];
@@ -111,9 +266,14 @@ int main(void) {
   snprintf(dir, sizeof dir, "%s/bad", xml_dir);
   int n_bad_files = list_xml(dir, bad_files);
 
-  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, long values 1, overrides 6 + 10, API 5,
-   * box 1 */
-  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 1 + 6 + 10 + 5 + 1;
+  /* A test that hangs (a FIFO waited on, an HTTP request answered by nobody) fails. */
+  alarm(120);
+  snprintf(work_dir, sizeof work_dir, "%s/t-xml-problem.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(work_dir)) snprintf(work_dir, sizeof work_dir, ".");
+
+  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1, overrides 6 +
+   * 10, API 5, memory 2, box 1, local files 6, attributes 1 */
+  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1;
   plan(n_good + n_bad + n_fixed);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -198,6 +358,11 @@ int main(void) {
   ts_problem_destroy(&p);
 
   /* ------------------------------------------------------------ bad files */
+  /* libxml2's own messages must end up in the error, not on stderr: capture it meanwhile. */
+  fflush(stderr);
+  FILE *captured = tmpfile();
+  int stderr_fd = dup(2);
+  if (captured) dup2(fileno(captured), 2);
   for (int i = 0; i < n_bad; i++) {
     char path[1400];
     snprintf(path, sizeof path, "%s/bad/%s", xml_dir, bad[i]);
@@ -214,6 +379,17 @@ int main(void) {
     free(bad[i]);
     free(substr[i]);
   }
+  fflush(stderr);
+  dup2(stderr_fd, 2);
+  close(stderr_fd);
+  char printed[2048] = "";
+  if (captured) {
+    rewind(captured);
+    printed[fread(printed, 1, sizeof printed - 1, captured)] = 0;
+    fclose(captured);
+  }
+  if (!ok(captured && !printed[0], "reading the bad files printed nothing on stderr"))
+    diag("stderr:\n%s", printed);
 
   /* ------------------------------------------------------------ overrides */
   {
@@ -286,6 +462,20 @@ int main(void) {
          ts_problem_check_memory(NULL, 0) == TS_ERR_ARG,
      "memory functions refuse a NULL problem");
 
+  /* ------------------------------------------------------------ from memory */
+  char text[512];
+  snprintf(text, sizeof text, problem_text, "in-memory");
+  code = ts_problem_read_memory("memory.xml", text, strlen(text), 0, NULL, &q);
+  ok(code == 0 && q && !strcmp(ts_problem_name(q), "in-memory") && !strcmp(q->source, "memory.xml"),
+     "ts_problem_read_memory reads a problem from its bytes");
+  ts_problem_destroy(&q);
+  ok(ts_problem_read_memory("m.xml", NULL, 10, 0, NULL, &q) == TS_ERR_ARG && q == NULL &&
+         ts_problem_read_memory("", text, 1, 0, NULL, &q) == TS_ERR_ARG &&
+         /* the size is checked before a byte is read */
+         ts_problem_read_memory("m.xml", text, TS_PROBLEM_MAX_BYTES + 1, 0, NULL, &q) ==
+             TS_ERR_INPUT,
+     "ts_problem_read_memory refuses NULL bytes, an empty name and too many bytes");
+
   /* ------------------------------------------------------------ the box's extents */
   const double zero[2] = {0, 0}, tiny[2] = {1e-320, 1}, edges[2] = {1e-60, 1e60};
   const double far_low[2] = {-1e308, 0}, far_high[2] = {1e308, 1};
@@ -300,5 +490,10 @@ int main(void) {
          h[0] > 0 && isfinite(1 / h[0]) && isfinite(h[1] / h[0]),
      "ts_mesh_create_box takes extents from 1e-60 to 1e60: h, 1/h and h_y/h_x finite");
   ts_mesh_destroy(&edge_mesh);
+
+  /* ------------------------------------------------------------ local files, limits */
+  test_local_files();
+  test_attribute_bomb();
+  if (strcmp(work_dir, ".")) rmdir(work_dir);
   return exit_status();
 }

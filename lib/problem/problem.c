@@ -7,12 +7,16 @@
  * and attribute, the value found and what is allowed.  Nothing is printed: libxml2's
  * messages are collected through structured error handlers into the recorded error. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -21,10 +25,6 @@
 #include <libxml/xmlversion.h>
 
 #include "problem-impl.h"
-
-/* The schema's bytes, generated from tessera-problem.xsd (schema-embedded.c). */
-extern const char ts_problem_schema_xsd[];
-extern const size_t ts_problem_schema_xsd_len;
 
 /* libxml2 2.12 made the error passed to structured handlers const. */
 #if LIBXML_VERSION >= 21200
@@ -395,15 +395,52 @@ static void parse_error(reader *r, TS_XML_ERROR *e) {
     collect(r, "%s: %s", r->path, text);
 }
 
-#if LIBXML_VERSION >= 21300
-static void parse_error_handler(void *data, TS_XML_ERROR *e) { parse_error(data, e); }
-#else
+/* The parser's errors (libxml2 2.13 and later) and those sent to libxml2's global handler. */
+static void reader_error(void *data, TS_XML_ERROR *e) { parse_error(data, e); }
+
+#if LIBXML_VERSION < 21300
 /* Before 2.13 the parser calls sax->serror with its own context as data. */
 static void parse_error_handler(void *data, TS_XML_ERROR *e) {
   xmlParserCtxtPtr ctxt = data;
   if (ctxt && ctxt->_private) parse_error(ctxt->_private, e);
 }
 #endif
+
+/* Text sent to libxml2's generic handler (by code that does not raise structured errors). */
+static void generic_error(void *data, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void generic_error(void *data, const char *fmt, ...) {
+  reader *r = data;
+  char text[512], line[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(text, sizeof text, fmt, args);
+  va_end(args);
+  trim_copy(text, line, sizeof line);
+  if (line[0] && !r->n_errors++) collect(r, "%s: %s", r->path, line);
+}
+
+/* libxml2's global error handlers, which print to stderr unless an application set its own. */
+typedef struct global_handlers {
+  xmlGenericErrorFunc generic;
+  void *generic_context;
+  xmlStructuredErrorFunc structured;
+  void *structured_context;
+} global_handlers;
+
+/* Send every libxml2 message to r while a problem is read (some come through the global
+ * handlers: encoding conversion, I/O, memory); returns the handlers to restore. */
+static global_handlers collect_global_errors(reader *r) {
+  global_handlers saved = {xmlGenericError, xmlGenericErrorContext, xmlStructuredError,
+                           xmlStructuredErrorContext};
+  xmlSetGenericErrorFunc(r, generic_error);
+  xmlSetStructuredErrorFunc(r, reader_error);
+  return saved;
+}
+
+static void restore_global_errors(const global_handlers *saved) {
+  xmlSetGenericErrorFunc(saved->generic_context, saved->generic);
+  xmlSetStructuredErrorFunc(saved->structured_context, saved->structured);
+}
 
 /* Split "Element 'E', attribute 'A': rest" into E, A (may be empty) and rest. */
 static const char *split_schema_message(const char *msg, char *element, size_t ecap,
@@ -501,39 +538,265 @@ static void schema_error(void *data, TS_XML_ERROR *e) {
   collect(r, "embedded tessera-problem.xsd:%d: %s", e->line, text);
 }
 
-/* ---------------------------------------------------------------- reading */
+/* ---------------------------------------------------------------- the bytes of a file */
+/* Problem files are local files of a few hundred bytes, read whole before libxml2 sees
+ * them: a path is never a URL, nothing is decompressed, nothing blocks (a FIFO or a device
+ * is refused), and a pre-scan bounds what libxml2 gets (size, encoding, attributes). */
 
-static int read_document(reader *r) {
-  FILE *f = fopen(r->path, "rb");
-  if (!f)
-    return TS_ERROR(TS_ERR_IO, "cannot open problem file '%s': %s", r->path, strerror(errno));
-  fclose(f);
+/* Compressed formats, known by their first bytes (libxml2's own file reader would inflate
+ * gzip and xz). */
+static const struct {
+  const char *magic;
+  size_t length;
+  const char *format, *tool;
+} compressed_formats[] = {
+    {"\x1f\x8b", 2, "gzip", "gunzip"},
+    {"\xfd" "7zXZ\0", 6, "xz", "unxz"},
+    {"BZh", 3, "bzip2", "bunzip2"},
+    {"\x28\xb5\x2f\xfd", 4, "zstd", "unzstd"},
+};
 
+/* What a file that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
+}
+
+static int too_large(const char *name, const char *size) {
+  return TS_ERROR(TS_ERR_INPUT, "%s: the file is %s; problem files are limited to %g MiB "
+                  "(%zu bytes)", name, size, (double)TS_PROBLEM_MAX_BYTES / 1048576.0,
+                  (size_t)TS_PROBLEM_MAX_BYTES);
+}
+
+/* Read the regular file path (at most TS_PROBLEM_MAX_BYTES) into *bytes (caller frees).
+ * O_NONBLOCK: opening a FIFO returns at once (and is then refused by fstat). */
+static int read_file(const char *path, char **bytes, size_t *size) {
+  *bytes = NULL;
+  *size = 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return TS_ERROR(TS_ERR_IO, "cannot open problem file '%s': %s", path, strerror(errno));
+  struct stat st;
+  int code = 0;
+  char *buffer = NULL;
+  size_t used = 0, cap = 0;
+  if (fstat(fd, &st)) {
+    code = TS_ERROR(TS_ERR_IO, "cannot read problem file '%s': %s", path, strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    code = TS_ERROR(TS_ERR_IO, "cannot read problem file '%s': it is %s; problem files are "
+                    "regular files", path, file_kind(st.st_mode));
+  } else if ((uintmax_t)st.st_size > TS_PROBLEM_MAX_BYTES) {
+    char text[64];
+    snprintf(text, sizeof text, "%.1f MiB (%jd bytes)", (double)st.st_size / 1048576.0,
+             (intmax_t)st.st_size);
+    code = too_large(path, text);
+  }
+  /* Read until end of file; one byte more than the limit tells a file that grew. */
+  while (!code) {
+    if (used == cap) {
+      cap = cap ? 2 * cap : (size_t)st.st_size + 1;
+      if (cap > TS_PROBLEM_MAX_BYTES + 1) cap = TS_PROBLEM_MAX_BYTES + 1;
+      char *grown = realloc(buffer, cap);
+      if (!grown) {
+        code = TS_ERROR(TS_ERR_MEMORY, "%s: could not allocate %zu bytes to read it", path, cap);
+        break;
+      }
+      buffer = grown;
+    }
+    ssize_t n = read(fd, buffer + used, cap - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      code = TS_ERROR(TS_ERR_IO, "cannot read problem file '%s': %s", path, strerror(errno));
+    else if (n == 0)
+      break;
+    else if ((used += (size_t)n) > TS_PROBLEM_MAX_BYTES)
+      code = too_large(path, "growing beyond the limit");
+  }
+  close(fd);
+  if (code) {
+    free(buffer);
+    return code;
+  }
+  *bytes = buffer;
+  *size = used;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the pre-scan */
+
+static int starts_with(const char *s, size_t n, const char *prefix) {
+  size_t len = strlen(prefix);
+  return n >= len && !memcmp(s, prefix, len);
+}
+
+/* The index of the first byte after the first `end` in s[from, n), or n if there is none;
+ * *line advanced by the newlines passed. */
+static size_t skip_past(const char *s, size_t n, size_t from, const char *end, long *line) {
+  size_t len = strlen(end);
+  for (size_t i = from; i < n; i++) {
+    if (i + len <= n && !memcmp(s + i, end, len)) return i + len;
+    if (s[i] == '\n') (*line)++;
+  }
+  return n;
+}
+
+/* The length of the UTF-8 encoded XML 1.0 character (Char) at s[0, n), 0 if it is none:
+ * not UTF-8 (an overlong form, a surrogate, a code point above U+10FFFF), a control
+ * character other than tab, LF and CR, or U+FFFE and U+FFFF. */
+static size_t xml_char_length(const unsigned char *s, size_t n) {
+  const unsigned c = s[0];
+  if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+  const size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+  if (!len || len > n || c > 0xf4) return 0;
+  uint32_t code = c & (0x7fu >> len);
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xc0) != 0x80) return 0;
+    code = code << 6 | (s[i] & 0x3fu);
+  }
+  static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < smallest[len] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ||
+      code == 0xfffe || code == 0xffff)
+    return 0;
+  return len;
+}
+
+/* Every byte is part of a UTF-8 XML character: the file is parsed as UTF-8 (whatever it
+ * declares), and the markup scan below sees what libxml2 sees. */
+static int check_characters(const char *name, const char *s, size_t n) {
+  long line = 1;
+  for (size_t i = 0; i < n;) {
+    size_t len = xml_char_length((const unsigned char *)s + i, n - i);
+    if (!len)
+      return TS_ERROR(TS_ERR_INPUT, "%s:%ld: byte 0x%02X is not a character of UTF-8 XML text; "
+                      "problem files are UTF-8 (ASCII is UTF-8): convert others, e.g. with "
+                      "`iconv -f UTF-16 -t UTF-8`, and remove control characters",
+                      name, line, (unsigned)(unsigned char)s[i]);
+    line += s[i] == '\n';
+    i += len;
+  }
+  return 0;
+}
+
+/* The XML declaration may name only UTF-8 (or its subset US-ASCII). */
+static int check_declared_encoding(const char *name, const char *s, size_t n) {
+  if (starts_with(s, n, "\xef\xbb\xbf")) s += 3, n -= 3; /* the UTF-8 byte order mark */
+  if (!starts_with(s, n, "<?xml") || n < 6 || !is_space(s[5])) return 0;
+  long lines = 0;
+  const char *p = s + 5, *stop = s + skip_past(s, n, 5, "?>", &lines);
+  for (; p + 8 <= stop; p++)
+    if (!memcmp(p, "encoding", 8) && is_space(p[-1])) break;
+  if (p + 8 > stop) return 0;
+  for (p += 8; p < stop && (is_space(*p) || *p == '='); p++) continue;
+  if (p == stop || (*p != '"' && *p != '\'')) return 0; /* malformed: libxml2 says so */
+  const char *value = p + 1, *close = memchr(value, *p, (size_t)(stop - value));
+  if (!close) return 0;
+  const int len = (int)(close - value);
+  static const char *const allowed[] = {"UTF-8", "UTF8", "US-ASCII", "ASCII"};
+  for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
+    if ((size_t)len == strlen(allowed[i]) && !strncasecmp(value, allowed[i], (size_t)len))
+      return 0;
+  long line = 1;
+  for (const char *q = s; q < value; q++) line += *q == '\n';
+  return TS_ERROR(TS_ERR_INPUT, "%s:%ld: encoding=\"%.*s\" in the XML declaration: problem files "
+                  "are UTF-8 (allowed: \"UTF-8\" or \"US-ASCII\"); convert the file, e.g. with "
+                  "`iconv -f %.*s -t UTF-8`", name, line, len > 40 ? 40 : len, value,
+                  len > 40 ? 40 : len, value);
+}
+
+/* The markup: no <!DOCTYPE>, and at most TS_PROBLEM_MAX_ATTRIBUTES attributes per element
+ * (libxml2's duplicate-attribute check is quadratic in their number).  Every attribute
+ * libxml2 parses has an '=' outside quotes between its element's '<' and the first '>'
+ * outside quotes or the next '<' (an attribute value cannot hold '<'), so counting those
+ * bounds the attributes whatever the file's errors; comments and CDATA sections end at the
+ * first "-->" and "]]>" for both, as every character is valid. */
+static int check_markup(const char *name, const char *s, size_t n) {
+  long line = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '\n') line++;
+    if (s[i] != '<') continue;
+    if (starts_with(s + i, n - i, "<!--")) {
+      i = skip_past(s, n, i + 4, "-->", &line) - 1;
+      continue;
+    }
+    if (starts_with(s + i, n - i, "<![CDATA[")) {
+      i = skip_past(s, n, i + 9, "]]>", &line) - 1;
+      continue;
+    }
+    if (starts_with(s + i, n - i, "<!DOCTYPE"))
+      return TS_ERROR(TS_ERR_INPUT, "%s:%ld: <!DOCTYPE ...> is not allowed in a problem file "
+                      "(its structure comes from the Tessera schema; entities are not "
+                      "expanded)", name, line);
+    const long tag_line = line;
+    const size_t tag = i + 1;
+    long attributes = 0;
+    char quote = 0;
+    size_t j = tag;
+    for (; j < n && s[j] != '<'; j++) {
+      if (s[j] == '\n') line++;
+      if (quote)
+        quote = s[j] == quote ? 0 : quote;
+      else if (s[j] == '"' || s[j] == '\'')
+        quote = s[j];
+      else if (s[j] == '=')
+        attributes++;
+      else if (s[j] == '>')
+        break;
+    }
+    if (attributes > TS_PROBLEM_MAX_ATTRIBUTES) {
+      size_t len = strcspn(s + tag, " \t\r\n/>=");
+      return TS_ERROR(TS_ERR_INPUT, "%s:%ld: <%.*s ...> has %ld attributes; at most %d are "
+                      "allowed per element", name, tag_line, (int)(len > 40 ? 40 : len), s + tag,
+                      attributes, TS_PROBLEM_MAX_ATTRIBUTES);
+    }
+    i = j < n && s[j] == '<' ? j - 1 : j; /* a '<' starts the next markup */
+  }
+  return 0;
+}
+
+/* Everything libxml2 is not trusted with, before it sees the bytes. */
+static int check_bytes(const char *name, const char *bytes, size_t size) {
+  if (size > TS_PROBLEM_MAX_BYTES) {
+    char text[64];
+    snprintf(text, sizeof text, "%zu bytes", size);
+    return too_large(name, text);
+  }
+  for (size_t i = 0; i < sizeof compressed_formats / sizeof *compressed_formats; i++)
+    if (starts_with(bytes, size, compressed_formats[i].magic))
+      return TS_ERROR(TS_ERR_INPUT, "%s: the file is %s-compressed; compressed files are not "
+                      "read: decompress it first (%s)", name, compressed_formats[i].format,
+                      compressed_formats[i].tool);
+  TS_CALL(check_declared_encoding(name, bytes, size));
+  TS_CALL(check_characters(name, bytes, size));
+  return check_markup(name, bytes, size);
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+static int read_document(reader *r, const char *bytes, size_t size) {
+  TS_CALL(check_bytes(r->path, bytes, size));
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) return TS_ERROR(TS_ERR_MEMORY, "%s: could not create an XML parser", r->path);
 #if LIBXML_VERSION >= 21300
-  xmlCtxtSetErrorHandler(ctxt, parse_error_handler, r);
+  xmlCtxtSetErrorHandler(ctxt, reader_error, r);
 #else
   ctxt->_private = r;
   ctxt->sax->serror = parse_error_handler;
   ctxt->linenumbers = 1;
 #endif
-  /* No network, no DTD loading, no entity substitution (XML_PARSE_NOENT is not set). */
-  r->doc = xmlCtxtReadFile(ctxt, r->path, NULL, XML_PARSE_NONET);
+  /* UTF-8 whatever the file declares (check_bytes saw the bytes as UTF-8); no network, no
+   * DTD loading, no entity substitution (XML_PARSE_NOENT is not set). */
+  r->doc = xmlCtxtReadMemory(ctxt, bytes, (int)size, r->path, "UTF-8",
+                             XML_PARSE_NONET | XML_PARSE_IGNORE_ENC);
   int well_formed = ctxt->wellFormed && ctxt->nsWellFormed;
   xmlFreeParserCtxt(ctxt);
 
   if (!r->doc || !well_formed || r->n_errors) {
     if (!r->n_errors) collect(r, "%s: not a well-formed XML document", r->path);
     return TS_ERROR(TS_ERR_INPUT, "%s", r->message);
-  }
-  if (r->doc->intSubset || r->doc->extSubset) {
-    xmlNodePtr dtd = (xmlNodePtr)(r->doc->intSubset ? r->doc->intSubset : r->doc->extSubset);
-    long line = node_line(dtd);
-    return TS_ERROR(TS_ERR_INPUT,
-                    "%s:%ld: <!DOCTYPE ...> is not allowed in a problem file (its structure "
-                    "comes from the Tessera schema; entities are not expanded)",
-                    r->path, line > 0 ? line : 1L);
   }
   r->root = xmlDocGetRootElement(r->doc);
   if (!r->root)
@@ -1074,36 +1337,60 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
 
 /* ---------------------------------------------------------------- public functions */
 
+/* The arguments both readers share; name (called what) is the file's. */
+static int check_read_arguments(const char *function, const char *what, const char *name,
+                                int n_overrides, const char *const *overrides,
+                                ts_problem *problem) {
+  TS_CHECK_ARG(problem, "%s: problem (the output handle) is NULL", function);
+  *problem = NULL;
+  TS_CHECK_ARG(name && *name, "%s: the %s is %s", function, what, name ? "empty" : "NULL");
+  TS_CHECK_ARG(n_overrides >= 0, "%s: n_overrides = %d is negative", function, n_overrides);
+  TS_CHECK_ARG(n_overrides == 0 || overrides, "%s: n_overrides = %d but overrides is NULL",
+               function, n_overrides);
+  const size_t len = strlen(name);
+  TS_CHECK_ARG(len < sizeof((struct ts_problem_s *)0)->source,
+               "%s: the %s takes %zu bytes; at most %zu are allowed", function, what, len,
+               sizeof((struct ts_problem_s *)0)->source - 1);
+  return 0;
+}
+
 int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
                         ts_problem *problem) {
-  TS_CHECK_ARG(problem, "ts_problem_read_xml: problem (the output handle) is NULL");
-  *problem = NULL;
-  TS_CHECK_ARG(path && *path, "ts_problem_read_xml: the path is %s", path ? "empty" : "NULL");
-  TS_CHECK_ARG(n_overrides >= 0, "ts_problem_read_xml: n_overrides = %d is negative", n_overrides);
-  TS_CHECK_ARG(n_overrides == 0 || overrides,
-               "ts_problem_read_xml: n_overrides = %d but overrides is NULL", n_overrides);
-  size_t path_len = strlen(path);
-  TS_CHECK_ARG(path_len < sizeof((struct ts_problem_s *)0)->source,
-               "ts_problem_read_xml: the path takes %zu bytes; at most %zu are allowed", path_len,
-               sizeof((struct ts_problem_s *)0)->source - 1);
+  TS_CALL(check_read_arguments("ts_problem_read_xml", "path", path, n_overrides, overrides,
+                              problem));
+  char *bytes;
+  size_t size;
+  TS_CALL(read_file(path, &bytes, &size));
+  int code = ts_problem_read_memory(path, bytes, size, n_overrides, overrides, problem);
+  free(bytes);
+  return code;
+}
+
+int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int n_overrides,
+                           const char *const *overrides, ts_problem *problem) {
+  TS_CALL(check_read_arguments("ts_problem_read_memory", "name", name, n_overrides, overrides,
+                              problem));
+  TS_CHECK_ARG(bytes || !size, "ts_problem_read_memory: bytes is NULL and size = %zu", size);
 
   xmlInitParser();
   reader r;
   memset(&r, 0, sizeof r);
-  r.path = path;
+  r.path = name;
+  const global_handlers saved = collect_global_errors(&r);
   struct ts_problem_s *p = NULL;
-  int code = read_document(&r);
+  int code = read_document(&r, bytes ? bytes : "", size);
   for (int i = 0; !code && i < n_overrides; i++) code = apply_override(&r, overrides[i]);
   if (!code) code = validate(&r);
   if (!code) {
     p = calloc(1, sizeof *p);
-    if (!p) code = TS_ERROR(TS_ERR_MEMORY, "%s: could not allocate the problem", path);
+    if (!p) code = TS_ERROR(TS_ERR_MEMORY, "%s: could not allocate the problem", name);
   }
   if (!code) {
-    memcpy(p->source, path, path_len + 1);
+    snprintf(p->source, sizeof p->source, "%s", name);
     code = fill_problem(&r, p);
   }
   reader_free(&r);
+  restore_global_errors(&saved);
   if (code) {
     free(p);
     return code;
