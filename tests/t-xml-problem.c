@@ -4,7 +4,8 @@
  * nothing on stderr; overrides ("PATH=VALUE") change values, fail with messages naming
  * themselves, or are rejected as malformed; ts_problem_check_memory refuses a tiny memory.
  * Problem files are local regular files of bounded size: a FIFO, a directory, an
- * over-size file, an http:// path and 100,000 attributes are refused at once.
+ * over-size file, an http:// path and 100,000 attributes are refused at once.  Every
+ * default="..." of the schema is what the reader fills when the attribute is absent.
  * The XML files are found under $srcdir/xml or $srcdir/tests/xml ($srcdir defaults to "."). */
 #define _POSIX_C_SOURCE 200809L /* strdup, opendir, stat, mkdtemp, mkfifo, sockets */
 #include <arpa/inet.h>
@@ -20,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #include "tap.h"
 #include "tessera.h"
@@ -254,6 +257,89 @@ static void test_attribute_bomb(void) {
   free(text);
 }
 
+/* ------------------------------------------------------------ schema defaults */
+
+typedef struct schema_default {
+  char element[64], attribute[64], value[64];
+} schema_default;
+
+/* The default="..." attributes of the embedded schema's element declarations. */
+static int schema_defaults(schema_default *out, int cap) {
+  xmlDocPtr doc = xmlReadMemory(ts_problem_schema_xsd, (int)ts_problem_schema_xsd_len,
+                                "tessera-problem.xsd", NULL, XML_PARSE_NONET);
+  int n = 0;
+  xmlNodePtr stack[64];
+  int depth = 0;
+  if (doc) stack[depth++] = xmlDocGetRootElement(doc);
+  while (depth > 0) { /* depth first; each attribute's element is its nearest xs:element */
+    xmlNodePtr node = stack[--depth];
+    for (xmlNodePtr c = node->children; c; c = c->next)
+      if (c->type == XML_ELEMENT_NODE && depth < 64) stack[depth++] = c;
+    xmlChar *value = xmlGetProp(node, BAD_CAST "default");
+    xmlChar *name = xmlGetProp(node, BAD_CAST "name");
+    xmlNodePtr decl = node->parent;
+    while (decl && decl->type == XML_ELEMENT_NODE && xmlStrcmp(decl->name, BAD_CAST "element"))
+      decl = decl->parent;
+    xmlChar *element = decl && decl->type == XML_ELEMENT_NODE ? xmlGetProp(decl, BAD_CAST "name")
+                                                               : NULL;
+    if (value && name && element && !xmlStrcmp(node->name, BAD_CAST "attribute") && n < cap) {
+      snprintf(out[n].element, sizeof out[n].element, "%s", (const char *)element);
+      snprintf(out[n].attribute, sizeof out[n].attribute, "%s", (const char *)name);
+      snprintf(out[n].value, sizeof out[n].value, "%s", (const char *)value);
+      n++;
+    }
+    xmlFree(value);
+    xmlFree(name);
+    xmlFree(element);
+  }
+  xmlFreeDoc(doc);
+  return n;
+}
+
+/* 1 if the problem text has <element ... attribute=...>. */
+static int has_attribute(const char *text, const char *element, const char *attribute) {
+  char open[80], attr[80];
+  snprintf(open, sizeof open, "<%.70s ", element);
+  snprintf(attr, sizeof attr, " %.70s=", attribute);
+  const char *start = strstr(text, open), *found = start ? strstr(start, attr) : NULL;
+  return found && found < strchr(start, '>');
+}
+
+/* For each default: a base problem without the attribute (the first of three that accepts
+ * it) read as it is and with the attribute set to the default must fill the same values. */
+static void test_schema_defaults(const schema_default *d, int n) {
+  static const char *const bases[] = {
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element degree=\"2\"/><poisson solution=\"sine\"/></tessera-problem>",
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element degree=\"2\"/><poisson solution=\"sine\"/>"
+      "<solver preconditioner=\"mg\"/></tessera-problem>",
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element family=\"RT\" degree=\"1\"/><stokes solution=\"paper000\"/></tessera-problem>",
+  };
+  for (int i = 0; i < n; i++) {
+    char override[200];
+    snprintf(override, sizeof override, "%.63s/%.63s=%.63s", d[i].element, d[i].attribute,
+             d[i].value);
+    const char *const overrides[1] = {override};
+    int compared = 0, same = 0;
+    for (size_t b = 0; b < sizeof bases / sizeof *bases && !compared; b++) {
+      if (has_attribute(bases[b], d[i].element, d[i].attribute)) continue;
+      ts_problem absent = NULL, given = NULL;
+      const size_t len = strlen(bases[b]);
+      if (!ts_problem_read_memory("base.xml", bases[b], len, 0, NULL, &absent) &&
+          !ts_problem_read_memory("base.xml", bases[b], len, 1, overrides, &given)) {
+        compared = 1;
+        same = !memcmp(absent, given, sizeof *absent);
+      }
+      ts_problem_destroy(&absent);
+      ts_problem_destroy(&given);
+    }
+    if (!ok(compared && same, "schema default %s: the reader fills the same without it", override))
+      diag(compared ? "the values differ" : "no base problem accepts %s", override);
+  }
+}
+
 int main(void) {
   find_xml_dir();
   char dir[1200], *good[MAX_FILES], *bad[MAX_FILES], *substr[MAX_FILES];
@@ -266,15 +352,17 @@ int main(void) {
   snprintf(dir, sizeof dir, "%s/bad", xml_dir);
   int n_bad_files = list_xml(dir, bad_files);
 
+  schema_default defaults[64];
+  int n_defaults = schema_defaults(defaults, 64);
   /* A test that hangs (a FIFO waited on, an HTTP request answered by nobody) fails. */
   alarm(120);
   snprintf(work_dir, sizeof work_dir, "%s/t-xml-problem.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(work_dir)) snprintf(work_dir, sizeof work_dir, ".");
 
   /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1, overrides 6 +
-   * 10, API 5, memory 2, box 1, local files 6, attributes 1 */
-  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1;
-  plan(n_good + n_bad + n_fixed);
+   * 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 + n_defaults */
+  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1;
+  plan(n_good + n_bad + n_fixed + n_defaults);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
   int unlisted = 0;
@@ -495,5 +583,9 @@ int main(void) {
   test_local_files();
   test_attribute_bomb();
   if (strcmp(work_dir, ".")) rmdir(work_dir);
+
+  /* ------------------------------------------------------------ schema defaults */
+  ok(n_defaults >= 10, "the schema has %d default values", n_defaults);
+  test_schema_defaults(defaults, n_defaults);
   return exit_status();
 }
