@@ -1,7 +1,9 @@
-/* problem.c -- the XML problem-file front end: read a file with libxml2, apply "PATH=VALUE"
- * overrides to its DOM, validate it against the embedded schema (tessera-problem.xsd,
- * compiled in by embed-schema.sh), check what a schema cannot say (list lengths against
- * dim, upper > lower, level ranges, DoF count), and fill struct ts_problem_s.
+/* problem.c -- the XML problem-file front end: read a local file whole, pre-scan its bytes
+ * (size, compression, encoding, attributes per element, DOCTYPE), parse them with libxml2,
+ * apply "PATH=VALUE" overrides to the DOM, validate it against the embedded schema
+ * (tessera-problem.xsd, compiled in by embed-schema.sh), check what a schema cannot say
+ * (list lengths against dim, the box's extents, level ranges, DoF count), and fill struct
+ * ts_problem_s.
  *
  * Every error names the file and line (or the override a value came from), the element
  * and attribute, the value found and what is allowed.  Nothing is printed: libxml2's
