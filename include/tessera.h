@@ -100,7 +100,10 @@ int ts_backend_measure_ceilings(ts_backend backend, double *copy_bytes_per_secon
 typedef struct ts_mesh_s *ts_mesh;
 
 /** @brief A box [lower, upper] in dim (2 or 3) dimensions with coarse[d] cells per
- *  direction on level 0, uniformly refined `levels` times (finest level = levels). */
+ *  direction on level 0, uniformly refined `levels` times (finest level = levels).
+ *  Each extent upper[d] - lower[d] must be a number from 1e-60 to 1e60 (TS_ERR_ARG
+ *  otherwise), so that every cell size, its inverse and the operators' scale factors are
+ *  finite. */
 int ts_mesh_create_box(int dim, const double *lower, const double *upper, const int *coarse,
                        int levels, ts_mesh *mesh);
 int ts_mesh_destroy(ts_mesh *mesh);
@@ -588,7 +591,10 @@ typedef struct ts_problem_s *ts_problem;
 /** @brief Read a problem file (XML), apply overrides "PATH=VALUE" (PATH names an attribute
  *  as element/attribute below the root, e.g. "mesh/levels=4"; missing elements are created),
  *  validate the result against the Tessera schema and check its consistency.  Errors name
- *  file:line, the element or attribute, the value found and what is allowed. */
+ *  file:line, the element or attribute, the value found and what is allowed.
+ *  path is a local regular file (never a URL; a FIFO, directory or device is TS_ERR_IO) of
+ *  at most 1 MiB, not compressed, UTF-8, with at most 64 attributes per element and no
+ *  DOCTYPE (TS_ERR_INPUT otherwise; doc/xml-reference.md).  Nothing is printed. */
 int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
                         ts_problem *problem);
 int ts_problem_destroy(ts_problem *problem);

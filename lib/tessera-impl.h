@@ -78,6 +78,15 @@ struct ts_mesh_s {
   int levels;                   /* finest level index */
 };
 
+/** The extent upper - lower of a box in each direction: from TS_BOX_MIN_EXTENT to
+ *  TS_BOX_MAX_EXTENT.  Then every cell size h (at most 2^31 coarse cells refined 30 times,
+ *  so h >= 1e-60 / 2^61), 1/h and the operators' scale factors (products of up to three
+ *  sizes and inverses, such as h_1 h_2 / h_0) are finite, normal doubles. */
+#define TS_BOX_MIN_EXTENT 1e-60
+#define TS_BOX_MAX_EXTENT 1e60
+/** 1 if upper - lower is a number from TS_BOX_MIN_EXTENT to TS_BOX_MAX_EXTENT (box.c). */
+int ts_box_extent_ok(double lower, double upper);
+
 /* ---------------------------------------------------------------- fe/ */
 
 struct ts_fe_s {

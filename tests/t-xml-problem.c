@@ -1,16 +1,28 @@
 /* t-xml-problem.c -- the XML problem reader: every file in xml/good must load (and a few
  * values are checked), every file listed in xml/bad/EXPECTED must fail with TS_ERR_INPUT
- * or TS_ERR_ARG and a message holding the listed substring and the file's name;
- * overrides ("PATH=VALUE") change values, fail with messages naming themselves, or are
- * rejected as malformed; ts_problem_check_memory refuses a tiny memory.
+ * or TS_ERR_ARG and a message holding the listed substring and the file's name, printing
+ * nothing on stderr; overrides ("PATH=VALUE") change values, fail with messages naming
+ * themselves, or are rejected as malformed; ts_problem_check_memory refuses a tiny memory.
+ * Problem files are local regular files of bounded size: a FIFO, a directory, an
+ * over-size file, an http:// path and 100,000 attributes are refused at once.  Every
+ * default="..." of the schema is what the reader fills when the attribute is absent.
  * The XML files are found under $srcdir/xml or $srcdir/tests/xml ($srcdir defaults to "."). */
-#define _POSIX_C_SOURCE 200809L /* strdup, opendir, stat */
+#define _POSIX_C_SOURCE 200809L /* strdup, opendir, stat, mkdtemp, mkfifo, sockets */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #include "tap.h"
 #include "tessera.h"
@@ -99,6 +111,235 @@ static void expect_failure(const char *name, const char *override, int code, con
     diag("%s", msg);
 }
 
+/* ------------------------------------------------------------ files the test makes */
+
+static char work_dir[512]; /* a fresh temporary directory */
+
+static double seconds_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int write_file(const char *path, const char *bytes, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t written = fwrite(bytes, 1, size, f);
+  return fclose(f) || written != size ? -1 : 0;
+}
+
+/* Read path, which must fail with code within a second naming s1 and s2. */
+static void expect_refused(const char *path, int code, const char *what, const char *s1,
+                           const char *s2) {
+  ts_problem p = (ts_problem)&p;
+  double start = seconds_now();
+  int got = ts_problem_read_xml(path, 0, NULL, &p);
+  double elapsed = seconds_now() - start;
+  const char *msg = ts_error_message();
+  if (!ok(got == code && p == NULL && strstr(msg, s1) && strstr(msg, s2) && elapsed < 1.0,
+          "%s", what))
+    diag("got %s (want %s) after %.3f s, message:\n%s", ts_error_name(got), ts_error_name(code),
+         elapsed, msg);
+  else
+    diag("%s", msg);
+}
+
+/* A listening TCP socket on 127.0.0.1 (a free port into *port), or -1. */
+static int listen_on_loopback(int *port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a;
+  socklen_t len = sizeof a;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 4) ||
+      getsockname(fd, (struct sockaddr *)&a, &len)) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  *port = ntohs(a.sin_port);
+  return fd;
+}
+
+static const char problem_text[] =
+    "<tessera-problem name=\"%s\"><mesh dim=\"2\" levels=\"1\"/><element degree=\"1\"/>"
+    "<poisson solution=\"sine\"/></tessera-problem>\n";
+
+/* An http:// path names a local file (here a copy under work_dir, which is the current
+ * directory meanwhile); nothing connects to the listener at the URL's address. */
+static void test_http_path(void) {
+  int port, listener = listen_on_loopback(&port);
+  if (listener < 0) {
+    skip(1, "no loopback socket");
+    return;
+  }
+  char cwd[1024], host[64], url[128], file[160], text[512];
+  snprintf(host, sizeof host, "http:/127.0.0.1:%d", port);
+  snprintf(url, sizeof url, "http://127.0.0.1:%d/p.xml", port);
+  snprintf(file, sizeof file, "%s/p.xml", host);
+  snprintf(text, sizeof text, problem_text, "local-copy");
+  ts_problem p = NULL;
+  int code = -1;
+  if (getcwd(cwd, sizeof cwd) && !chdir(work_dir)) {
+    if (!mkdir("http:", 0700) && !mkdir(host, 0700) && !write_file(file, text, strlen(text)))
+      code = ts_problem_read_xml(url, 0, NULL, &p);
+    remove(file);
+    remove(host);
+    remove("http:");
+    if (chdir(cwd)) diag("cannot return to %s", cwd);
+  }
+  struct pollfd waiting = {listener, POLLIN, 0};
+  int connected = poll(&waiting, 1, 0) > 0;
+  if (!ok(code == 0 && p && !strcmp(ts_problem_name(p), "local-copy") && !connected,
+          "%s is the local file of that name; nothing connects to the address", url))
+    diag("code %s, %s: %s", ts_error_name(code), connected ? "connected" : "no connection",
+         ts_error_message());
+  ts_problem_destroy(&p);
+  close(listener);
+}
+
+/* Item by item, what a problem file may not be: 6 tests. */
+static void test_local_files(void) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/fifo.xml", work_dir);
+  if (mkfifo(path, 0600)) diag("mkfifo %s failed", path);
+  expect_refused(path, TS_ERR_IO, "a FIFO is refused at once, not waited on",
+                 "fifo.xml': it is a FIFO (named pipe); problem files are regular files", "");
+  remove(path);
+  expect_refused(work_dir, TS_ERR_IO, "a directory is refused", "it is a directory", "");
+  expect_refused("http://127.0.0.1:9/problem.xml", TS_ERR_IO,
+                 "an http:// path is a file name that does not exist",
+                 "cannot open problem file 'http://127.0.0.1:9/problem.xml'", "No such file");
+  test_http_path();
+
+  /* a problem padded to exactly the limit reads; one byte more does not */
+  const size_t limit = TS_PROBLEM_MAX_BYTES;
+  char *big = malloc(limit + 1), text[512];
+  snprintf(text, sizeof text, problem_text, "padded");
+  size_t len = strlen(text);
+  memcpy(big, "<!--", 4);
+  memset(big + 4, ' ', limit - 7 - len);
+  memcpy(big + limit - 3 - len, "-->", 3);
+  memcpy(big + limit - len, text, len);
+  snprintf(path, sizeof path, "%s/big.xml", work_dir);
+  ts_problem p = NULL;
+  int code = write_file(path, big, limit) ? -1 : ts_problem_read_xml(path, 0, NULL, &p);
+  if (!ok(code == 0 && p && !strcmp(ts_problem_name(p), "padded"),
+          "a problem file of exactly %zu bytes reads", limit))
+    diag("%s", ts_error_message());
+  ts_problem_destroy(&p);
+  big[limit] = '\n';
+  if (write_file(path, big, limit + 1)) diag("cannot write %s", path);
+  expect_refused(path, TS_ERR_INPUT, "a file of one byte more is refused naming the limit",
+                 "the file is 1.0 MiB (1048577 bytes)",
+                 "problem files are limited to 1 MiB (1048576 bytes)");
+  remove(path);
+  free(big);
+}
+
+/* 100,000 attributes on one element (libxml2 takes minutes to check them for duplicates)
+ * are refused before libxml2 sees them: 1 test. */
+static void test_attribute_bomb(void) {
+  const int n = 100000;
+  char *text = malloc(16 * (size_t)n), path[700];
+  size_t len = (size_t)sprintf(text, "<tessera-problem name=\"bomb\">\n<mesh dim=\"2\" levels=\"1\"");
+  for (int i = 0; i < n - 2; i++) { /* and 99,998 more, named "aaaa" to "fpcz" */
+    char name[5] = {(char)('a' + i / 17576), (char)('a' + i / 676 % 26), (char)('a' + i / 26 % 26),
+                    (char)('a' + i % 26), 0};
+    len += (size_t)sprintf(text + len, " %s=''", name);
+  }
+  len += (size_t)sprintf(text + len, "/>\n</tessera-problem>\n");
+  snprintf(path, sizeof path, "%s/bomb.xml", work_dir);
+  if (write_file(path, text, len)) diag("cannot write %s", path);
+  expect_refused(path, TS_ERR_INPUT, "100,000 attributes on one element are refused at once",
+                 "bomb.xml:2: <mesh ...> has 100000 attributes", "at most 64 are allowed");
+  remove(path);
+  free(text);
+}
+
+/* ------------------------------------------------------------ schema defaults */
+
+typedef struct schema_default {
+  char element[64], attribute[64], value[64];
+} schema_default;
+
+/* The default="..." attributes of the embedded schema's element declarations. */
+static int schema_defaults(schema_default *out, int cap) {
+  xmlDocPtr doc = xmlReadMemory(ts_problem_schema_xsd, (int)ts_problem_schema_xsd_len,
+                                "tessera-problem.xsd", NULL, XML_PARSE_NONET);
+  int n = 0;
+  xmlNodePtr stack[64];
+  int depth = 0;
+  if (doc) stack[depth++] = xmlDocGetRootElement(doc);
+  while (depth > 0) { /* depth first; each attribute's element is its nearest xs:element */
+    xmlNodePtr node = stack[--depth];
+    for (xmlNodePtr c = node->children; c; c = c->next)
+      if (c->type == XML_ELEMENT_NODE && depth < 64) stack[depth++] = c;
+    xmlChar *value = xmlGetProp(node, BAD_CAST "default");
+    xmlChar *name = xmlGetProp(node, BAD_CAST "name");
+    xmlNodePtr decl = node->parent;
+    while (decl && decl->type == XML_ELEMENT_NODE && xmlStrcmp(decl->name, BAD_CAST "element"))
+      decl = decl->parent;
+    xmlChar *element = decl && decl->type == XML_ELEMENT_NODE ? xmlGetProp(decl, BAD_CAST "name")
+                                                               : NULL;
+    if (value && name && element && !xmlStrcmp(node->name, BAD_CAST "attribute") && n < cap) {
+      snprintf(out[n].element, sizeof out[n].element, "%s", (const char *)element);
+      snprintf(out[n].attribute, sizeof out[n].attribute, "%s", (const char *)name);
+      snprintf(out[n].value, sizeof out[n].value, "%s", (const char *)value);
+      n++;
+    }
+    xmlFree(value);
+    xmlFree(name);
+    xmlFree(element);
+  }
+  xmlFreeDoc(doc);
+  return n;
+}
+
+/* 1 if the problem text has <element ... attribute=...>. */
+static int has_attribute(const char *text, const char *element, const char *attribute) {
+  char open[80], attr[80];
+  snprintf(open, sizeof open, "<%.70s ", element);
+  snprintf(attr, sizeof attr, " %.70s=", attribute);
+  const char *start = strstr(text, open), *found = start ? strstr(start, attr) : NULL;
+  return found && found < strchr(start, '>');
+}
+
+/* For each default: a base problem without the attribute (the first of three that accepts
+ * it) read as it is and with the attribute set to the default must fill the same values. */
+static void test_schema_defaults(const schema_default *d, int n) {
+  static const char *const bases[] = {
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element degree=\"2\"/><poisson solution=\"sine\"/></tessera-problem>",
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element degree=\"2\"/><poisson solution=\"sine\"/>"
+      "<solver preconditioner=\"mg\"/></tessera-problem>",
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element family=\"RT\" degree=\"1\"/><stokes solution=\"paper000\"/></tessera-problem>",
+  };
+  for (int i = 0; i < n; i++) {
+    char override[200];
+    snprintf(override, sizeof override, "%.63s/%.63s=%.63s", d[i].element, d[i].attribute,
+             d[i].value);
+    const char *const overrides[1] = {override};
+    int compared = 0, same = 0;
+    for (size_t b = 0; b < sizeof bases / sizeof *bases && !compared; b++) {
+      if (has_attribute(bases[b], d[i].element, d[i].attribute)) continue;
+      ts_problem absent = NULL, given = NULL;
+      const size_t len = strlen(bases[b]);
+      if (!ts_problem_read_memory("base.xml", bases[b], len, 0, NULL, &absent) &&
+          !ts_problem_read_memory("base.xml", bases[b], len, 1, overrides, &given)) {
+        compared = 1;
+        same = !memcmp(absent, given, sizeof *absent);
+      }
+      ts_problem_destroy(&absent);
+      ts_problem_destroy(&given);
+    }
+    if (!ok(compared && same, "schema default %s: the reader fills the same without it", override))
+      diag(compared ? "the values differ" : "no base problem accepts %s", override);
+  }
+}
+
 int main(void) {
   find_xml_dir();
   char dir[1200], *good[MAX_FILES], *bad[MAX_FILES], *substr[MAX_FILES];
@@ -111,9 +352,17 @@ int main(void) {
   snprintf(dir, sizeof dir, "%s/bad", xml_dir);
   int n_bad_files = list_xml(dir, bad_files);
 
-  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, overrides 6 + 10, API 5 */
-  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 6 + 10 + 5;
-  plan(n_good + n_bad + n_fixed);
+  schema_default defaults[64];
+  int n_defaults = schema_defaults(defaults, 64);
+  /* A test that hangs (a FIFO waited on, an HTTP request answered by nobody) fails. */
+  alarm(120);
+  snprintf(work_dir, sizeof work_dir, "%s/t-xml-problem.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(work_dir)) snprintf(work_dir, sizeof work_dir, ".");
+
+  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1, overrides 6 +
+   * 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 + n_defaults */
+  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1;
+  plan(n_good + n_bad + n_fixed + n_defaults);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
   int unlisted = 0;
@@ -189,8 +438,19 @@ int main(void) {
          p->vtu_subdivisions == 10 && !strcmp(p->solution, "exp"),
      "3D exp: shifted box, degree 10, subdivisions = degree");
   ts_problem_destroy(&p);
+  p = read_ok("long-values.xml", 0, NULL);
+  ok(p && p->levels == 2 && p->coarse[0] == 2 && p->coarse[1] == 2 && p->lower[0] == -0.5 &&
+         p->lower[1] == 0 && p->upper[0] == 1 && p->upper[1] == 2 && p->penalty == 2.5 &&
+         p->rtol == 1e-81,
+     "values with 70 leading zeros and lists of 2,400 characters are read in full");
+  ts_problem_destroy(&p);
 
   /* ------------------------------------------------------------ bad files */
+  /* libxml2's own messages must end up in the error, not on stderr: capture it meanwhile. */
+  fflush(stderr);
+  FILE *captured = tmpfile();
+  int stderr_fd = dup(2);
+  if (captured) dup2(fileno(captured), 2);
   for (int i = 0; i < n_bad; i++) {
     char path[1400];
     snprintf(path, sizeof path, "%s/bad/%s", xml_dir, bad[i]);
@@ -207,6 +467,17 @@ int main(void) {
     free(bad[i]);
     free(substr[i]);
   }
+  fflush(stderr);
+  dup2(stderr_fd, 2);
+  close(stderr_fd);
+  char printed[2048] = "";
+  if (captured) {
+    rewind(captured);
+    printed[fread(printed, 1, sizeof printed - 1, captured)] = 0;
+    fclose(captured);
+  }
+  if (!ok(captured && !printed[0], "reading the bad files printed nothing on stderr"))
+    diag("stderr:\n%s", printed);
 
   /* ------------------------------------------------------------ overrides */
   {
@@ -278,5 +549,43 @@ int main(void) {
   ok(ts_problem_memory_estimate(NULL, &bytes) == TS_ERR_ARG &&
          ts_problem_check_memory(NULL, 0) == TS_ERR_ARG,
      "memory functions refuse a NULL problem");
+
+  /* ------------------------------------------------------------ from memory */
+  char text[512];
+  snprintf(text, sizeof text, problem_text, "in-memory");
+  code = ts_problem_read_memory("memory.xml", text, strlen(text), 0, NULL, &q);
+  ok(code == 0 && q && !strcmp(ts_problem_name(q), "in-memory") && !strcmp(q->source, "memory.xml"),
+     "ts_problem_read_memory reads a problem from its bytes");
+  ts_problem_destroy(&q);
+  ok(ts_problem_read_memory("m.xml", NULL, 10, 0, NULL, &q) == TS_ERR_ARG && q == NULL &&
+         ts_problem_read_memory("", text, 1, 0, NULL, &q) == TS_ERR_ARG &&
+         /* the size is checked before a byte is read */
+         ts_problem_read_memory("m.xml", text, TS_PROBLEM_MAX_BYTES + 1, 0, NULL, &q) ==
+             TS_ERR_INPUT,
+     "ts_problem_read_memory refuses NULL bytes, an empty name and too many bytes");
+
+  /* ------------------------------------------------------------ the box's extents */
+  const double zero[2] = {0, 0}, tiny[2] = {1e-320, 1}, edges[2] = {1e-60, 1e60};
+  const double far_low[2] = {-1e308, 0}, far_high[2] = {1e308, 1};
+  const int cells[2] = {1024, 1};
+  ts_mesh mesh = NULL, edge_mesh = NULL;
+  int tiny_code = ts_mesh_create_box(2, zero, tiny, cells, 30, &mesh);
+  int far_code = ts_mesh_create_box(2, far_low, far_high, cells, 0, &mesh);
+  int edge_code = ts_mesh_create_box(2, zero, edges, cells, 30, &edge_mesh);
+  double h[2] = {0, 0};
+  if (edge_mesh) ts_mesh_cell_size(edge_mesh, 30, h);
+  ok(tiny_code == TS_ERR_ARG && far_code == TS_ERR_ARG && mesh == NULL && edge_code == 0 &&
+         h[0] > 0 && isfinite(1 / h[0]) && isfinite(h[1] / h[0]),
+     "ts_mesh_create_box takes extents from 1e-60 to 1e60: h, 1/h and h_y/h_x finite");
+  ts_mesh_destroy(&edge_mesh);
+
+  /* ------------------------------------------------------------ local files, limits */
+  test_local_files();
+  test_attribute_bomb();
+  if (strcmp(work_dir, ".")) rmdir(work_dir);
+
+  /* ------------------------------------------------------------ schema defaults */
+  ok(n_defaults >= 10, "the schema has %d default values", n_defaults);
+  test_schema_defaults(defaults, n_defaults);
   return exit_status();
 }

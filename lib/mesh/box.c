@@ -1,8 +1,12 @@
 /* box.c -- structured box meshes: [lower, upper] in 2D or 3D with coarse[d] cells per
  * direction on level 0 and `levels` uniform refinements; everything else is arithmetic. */
-#include <math.h>
 #include <stdlib.h>
 #include "../tessera-impl.h"
+
+int ts_box_extent_ok(double lower, double upper) {
+  const double extent = upper - lower; /* NaN or infinite if either is */
+  return extent >= TS_BOX_MIN_EXTENT && extent <= TS_BOX_MAX_EXTENT;
+}
 
 int ts_mesh_create_box(int dim, const double *lower, const double *upper, const int *coarse,
                        int levels, ts_mesh *mesh) {
@@ -11,9 +15,9 @@ int ts_mesh_create_box(int dim, const double *lower, const double *upper, const 
   TS_CHECK_ARG(dim == 2 || dim == 3, "mesh: dim = %d, allowed 2 or 3", dim);
   TS_CHECK_ARG(levels >= 0 && levels <= 30, "mesh: levels = %d, allowed 0..30", levels);
   for (int d = 0; d < dim; ++d) {
-    TS_CHECK_ARG(isfinite(lower[d]) && isfinite(upper[d]) && upper[d] > lower[d],
-                 "mesh: direction %d has lower = %g and upper = %g, need lower < upper", d,
-                 lower[d], upper[d]);
+    TS_CHECK_ARG(ts_box_extent_ok(lower[d], upper[d]),
+                 "mesh: direction %d has lower = %g and upper = %g; need upper - lower from %g "
+                 "to %g", d, lower[d], upper[d], TS_BOX_MIN_EXTENT, TS_BOX_MAX_EXTENT);
     TS_CHECK_ARG(coarse[d] >= 1, "mesh: cells[%d] = %d, need at least 1", d, coarse[d]);
   }
   ts_mesh m;

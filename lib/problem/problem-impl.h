@@ -45,6 +45,18 @@ struct ts_problem_s {
   int stokes_direct;            /* <multigrid local-solver="direct">: pseudo-inverse */
 };
 
+/* problem.c: what a problem file may hold (doc/xml-reference.md): problem files are a few
+ * hundred bytes, and the schema's elements have at most 7 attributes. */
+#define TS_PROBLEM_MAX_BYTES ((size_t)1 << 20)
+#define TS_PROBLEM_MAX_ATTRIBUTES 64
+/* problem.c: ts_problem_read_xml from the bytes of a file, checked as a file's are; name is
+ * the file's name in messages and the problem's source. */
+int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int n_overrides,
+                           const char *const *overrides, ts_problem *problem);
+/* schema-embedded.c: the bytes of tessera-problem.xsd (NUL-terminated; length without it) */
+extern const char ts_problem_schema_xsd[];
+extern const size_t ts_problem_schema_xsd_len;
+
 /* run.c: the iteration monitor that prints one line per iteration to log */
 typedef struct ts_problem_monitor {
   FILE *log;

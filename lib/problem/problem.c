@@ -1,18 +1,24 @@
-/* problem.c -- the XML problem-file front end: read a file with libxml2, apply "PATH=VALUE"
- * overrides to its DOM, validate it against the embedded schema (tessera-problem.xsd,
- * compiled in by embed-schema.sh), check what a schema cannot say (list lengths against
- * dim, upper > lower, level ranges, DoF count), and fill struct ts_problem_s.
+/* problem.c -- the XML problem-file front end: read a local file whole, pre-scan its bytes
+ * (size, compression, encoding, attributes per element, DOCTYPE), parse them with libxml2,
+ * apply "PATH=VALUE" overrides to the DOM, validate it against the embedded schema
+ * (tessera-problem.xsd, compiled in by embed-schema.sh), check what a schema cannot say
+ * (list lengths against dim, the box's extents, level ranges, DoF count), and fill struct
+ * ts_problem_s.
  *
  * Every error names the file and line (or the override a value came from), the element
  * and attribute, the value found and what is allowed.  Nothing is printed: libxml2's
  * messages are collected through structured error handlers into the recorded error. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -21,10 +27,6 @@
 #include <libxml/xmlversion.h>
 
 #include "problem-impl.h"
-
-/* The schema's bytes, generated from tessera-problem.xsd (schema-embedded.c). */
-extern const char ts_problem_schema_xsd[];
-extern const size_t ts_problem_schema_xsd_len;
 
 /* libxml2 2.12 made the error passed to structured handlers const. */
 #if LIBXML_VERSION >= 21200
@@ -86,15 +88,29 @@ static void collect(reader *r, const char *fmt, ...) {
   r->message[r->used] = 0;
 }
 
-/* Copy s into out without leading and trailing white space. */
-static void trim_copy(const char *s, char *out, size_t cap) {
-  if (!s) s = "";
-  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+/* XML white space. */
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The length of s without leading and trailing white space, which starts at *start. */
+static size_t trimmed(const char *s, const char **start) {
+  while (is_space(*s)) s++;
   size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r')) n--;
-  if (n >= cap) n = cap - 1;
-  memcpy(out, s, n);
-  out[n] = 0;
+  while (n && is_space(s[n - 1])) n--;
+  *start = s;
+  return n;
+}
+
+/* Copy s into out without leading and trailing white space; a value longer than cap - 1
+ * bytes ends in "..." (for messages). */
+static void trim_copy(const char *s, char *out, size_t cap) {
+  const char *start;
+  size_t n = trimmed(s ? s : "", &start);
+  if (n < cap) {
+    memcpy(out, start, n);
+    out[n] = 0;
+  } else {
+    snprintf(out, cap, "%.*s...", cap > 4 ? (int)(cap - 4) : 0, start);
+  }
 }
 
 /* Copy s into out collapsing white space as xs:token does ("  a   b " -> "a b").
@@ -103,7 +119,7 @@ static size_t collapse_copy(const char *s, char *out, size_t cap) {
   size_t n = 0;
   int pending_space = 0;
   for (; *s; s++) {
-    if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+    if (is_space(*s)) {
       pending_space = n > 0;
       continue;
     }
@@ -381,15 +397,52 @@ static void parse_error(reader *r, TS_XML_ERROR *e) {
     collect(r, "%s: %s", r->path, text);
 }
 
-#if LIBXML_VERSION >= 21300
-static void parse_error_handler(void *data, TS_XML_ERROR *e) { parse_error(data, e); }
-#else
+/* The parser's errors (libxml2 2.13 and later) and those sent to libxml2's global handler. */
+static void reader_error(void *data, TS_XML_ERROR *e) { parse_error(data, e); }
+
+#if LIBXML_VERSION < 21300
 /* Before 2.13 the parser calls sax->serror with its own context as data. */
 static void parse_error_handler(void *data, TS_XML_ERROR *e) {
   xmlParserCtxtPtr ctxt = data;
   if (ctxt && ctxt->_private) parse_error(ctxt->_private, e);
 }
 #endif
+
+/* Text sent to libxml2's generic handler (by code that does not raise structured errors). */
+static void generic_error(void *data, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void generic_error(void *data, const char *fmt, ...) {
+  reader *r = data;
+  char text[512], line[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(text, sizeof text, fmt, args);
+  va_end(args);
+  trim_copy(text, line, sizeof line);
+  if (line[0] && !r->n_errors++) collect(r, "%s: %s", r->path, line);
+}
+
+/* libxml2's global error handlers, which print to stderr unless an application set its own. */
+typedef struct global_handlers {
+  xmlGenericErrorFunc generic;
+  void *generic_context;
+  xmlStructuredErrorFunc structured;
+  void *structured_context;
+} global_handlers;
+
+/* Send every libxml2 message to r while a problem is read (some come through the global
+ * handlers: encoding conversion, I/O, memory); returns the handlers to restore. */
+static global_handlers collect_global_errors(reader *r) {
+  global_handlers saved = {xmlGenericError, xmlGenericErrorContext, xmlStructuredError,
+                           xmlStructuredErrorContext};
+  xmlSetGenericErrorFunc(r, generic_error);
+  xmlSetStructuredErrorFunc(r, reader_error);
+  return saved;
+}
+
+static void restore_global_errors(const global_handlers *saved) {
+  xmlSetGenericErrorFunc(saved->generic_context, saved->generic);
+  xmlSetStructuredErrorFunc(saved->structured_context, saved->structured);
+}
 
 /* Split "Element 'E', attribute 'A': rest" into E, A (may be empty) and rest. */
 static const char *split_schema_message(const char *msg, char *element, size_t ecap,
@@ -487,39 +540,265 @@ static void schema_error(void *data, TS_XML_ERROR *e) {
   collect(r, "embedded tessera-problem.xsd:%d: %s", e->line, text);
 }
 
-/* ---------------------------------------------------------------- reading */
+/* ---------------------------------------------------------------- the bytes of a file */
+/* Problem files are local files of a few hundred bytes, read whole before libxml2 sees
+ * them: a path is never a URL, nothing is decompressed, nothing blocks (a FIFO or a device
+ * is refused), and a pre-scan bounds what libxml2 gets (size, encoding, attributes). */
 
-static int read_document(reader *r) {
-  FILE *f = fopen(r->path, "rb");
-  if (!f)
-    return TS_ERROR(TS_ERR_IO, "cannot open problem file '%s': %s", r->path, strerror(errno));
-  fclose(f);
+/* Compressed formats, known by their first bytes (libxml2's own file reader would inflate
+ * gzip and xz). */
+static const struct {
+  const char *magic;
+  size_t length;
+  const char *format, *tool;
+} compressed_formats[] = {
+    {"\x1f\x8b", 2, "gzip", "gunzip"},
+    {"\xfd" "7zXZ\0", 6, "xz", "unxz"},
+    {"BZh", 3, "bzip2", "bunzip2"},
+    {"\x28\xb5\x2f\xfd", 4, "zstd", "unzstd"},
+};
 
+/* What a file that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
+}
+
+static int too_large(const char *name, const char *size) {
+  return TS_ERROR(TS_ERR_INPUT, "%s: the file is %s; problem files are limited to %g MiB "
+                  "(%zu bytes)", name, size, (double)TS_PROBLEM_MAX_BYTES / 1048576.0,
+                  (size_t)TS_PROBLEM_MAX_BYTES);
+}
+
+/* Read the regular file path (at most TS_PROBLEM_MAX_BYTES) into *bytes (caller frees).
+ * O_NONBLOCK: opening a FIFO returns at once (and is then refused by fstat). */
+static int read_file(const char *path, char **bytes, size_t *size) {
+  *bytes = NULL;
+  *size = 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return TS_ERROR(TS_ERR_IO, "cannot open problem file '%s': %s", path, strerror(errno));
+  struct stat st;
+  int code = 0;
+  char *buffer = NULL;
+  size_t used = 0, cap = 0;
+  if (fstat(fd, &st)) {
+    code = TS_ERROR(TS_ERR_IO, "cannot read problem file '%s': %s", path, strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    code = TS_ERROR(TS_ERR_IO, "cannot read problem file '%s': it is %s; problem files are "
+                    "regular files", path, file_kind(st.st_mode));
+  } else if ((uintmax_t)st.st_size > TS_PROBLEM_MAX_BYTES) {
+    char text[64];
+    snprintf(text, sizeof text, "%.1f MiB (%jd bytes)", (double)st.st_size / 1048576.0,
+             (intmax_t)st.st_size);
+    code = too_large(path, text);
+  }
+  /* Read until end of file; one byte more than the limit tells a file that grew. */
+  while (!code) {
+    if (used == cap) {
+      cap = cap ? 2 * cap : (size_t)st.st_size + 1;
+      if (cap > TS_PROBLEM_MAX_BYTES + 1) cap = TS_PROBLEM_MAX_BYTES + 1;
+      char *grown = realloc(buffer, cap);
+      if (!grown) {
+        code = TS_ERROR(TS_ERR_MEMORY, "%s: could not allocate %zu bytes to read it", path, cap);
+        break;
+      }
+      buffer = grown;
+    }
+    ssize_t n = read(fd, buffer + used, cap - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      code = TS_ERROR(TS_ERR_IO, "cannot read problem file '%s': %s", path, strerror(errno));
+    else if (n == 0)
+      break;
+    else if ((used += (size_t)n) > TS_PROBLEM_MAX_BYTES)
+      code = too_large(path, "growing beyond the limit");
+  }
+  close(fd);
+  if (code) {
+    free(buffer);
+    return code;
+  }
+  *bytes = buffer;
+  *size = used;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the pre-scan */
+
+static int starts_with(const char *s, size_t n, const char *prefix) {
+  size_t len = strlen(prefix);
+  return n >= len && !memcmp(s, prefix, len);
+}
+
+/* The index of the first byte after the first `end` in s[from, n), or n if there is none;
+ * *line advanced by the newlines passed. */
+static size_t skip_past(const char *s, size_t n, size_t from, const char *end, long *line) {
+  size_t len = strlen(end);
+  for (size_t i = from; i < n; i++) {
+    if (i + len <= n && !memcmp(s + i, end, len)) return i + len;
+    if (s[i] == '\n') (*line)++;
+  }
+  return n;
+}
+
+/* The length of the UTF-8 encoded XML 1.0 character (Char) at s[0, n), 0 if it is none:
+ * not UTF-8 (an overlong form, a surrogate, a code point above U+10FFFF), a control
+ * character other than tab, LF and CR, or U+FFFE and U+FFFF. */
+static size_t xml_char_length(const unsigned char *s, size_t n) {
+  const unsigned c = s[0];
+  if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+  const size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+  if (!len || len > n || c > 0xf4) return 0;
+  uint32_t code = c & (0x7fu >> len);
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xc0) != 0x80) return 0;
+    code = code << 6 | (s[i] & 0x3fu);
+  }
+  static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < smallest[len] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ||
+      code == 0xfffe || code == 0xffff)
+    return 0;
+  return len;
+}
+
+/* Every byte is part of a UTF-8 XML character: the file is parsed as UTF-8 (whatever it
+ * declares), and the markup scan below sees what libxml2 sees. */
+static int check_characters(const char *name, const char *s, size_t n) {
+  long line = 1;
+  for (size_t i = 0; i < n;) {
+    size_t len = xml_char_length((const unsigned char *)s + i, n - i);
+    if (!len)
+      return TS_ERROR(TS_ERR_INPUT, "%s:%ld: byte 0x%02X is not a character of UTF-8 XML text; "
+                      "problem files are UTF-8 (ASCII is UTF-8): convert others, e.g. with "
+                      "`iconv -f UTF-16 -t UTF-8`, and remove control characters",
+                      name, line, (unsigned)(unsigned char)s[i]);
+    line += s[i] == '\n';
+    i += len;
+  }
+  return 0;
+}
+
+/* The XML declaration may name only UTF-8 (or its subset US-ASCII). */
+static int check_declared_encoding(const char *name, const char *s, size_t n) {
+  if (starts_with(s, n, "\xef\xbb\xbf")) s += 3, n -= 3; /* the UTF-8 byte order mark */
+  if (!starts_with(s, n, "<?xml") || n < 6 || !is_space(s[5])) return 0;
+  long lines = 0;
+  const char *p = s + 5, *stop = s + skip_past(s, n, 5, "?>", &lines);
+  for (; p + 8 <= stop; p++)
+    if (!memcmp(p, "encoding", 8) && is_space(p[-1])) break;
+  if (p + 8 > stop) return 0;
+  for (p += 8; p < stop && (is_space(*p) || *p == '='); p++) continue;
+  if (p == stop || (*p != '"' && *p != '\'')) return 0; /* malformed: libxml2 says so */
+  const char *value = p + 1, *close = memchr(value, *p, (size_t)(stop - value));
+  if (!close) return 0;
+  const int len = (int)(close - value);
+  static const char *const allowed[] = {"UTF-8", "UTF8", "US-ASCII", "ASCII"};
+  for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
+    if ((size_t)len == strlen(allowed[i]) && !strncasecmp(value, allowed[i], (size_t)len))
+      return 0;
+  long line = 1;
+  for (const char *q = s; q < value; q++) line += *q == '\n';
+  return TS_ERROR(TS_ERR_INPUT, "%s:%ld: encoding=\"%.*s\" in the XML declaration: problem files "
+                  "are UTF-8 (allowed: \"UTF-8\" or \"US-ASCII\"); convert the file, e.g. with "
+                  "`iconv -f %.*s -t UTF-8`", name, line, len > 40 ? 40 : len, value,
+                  len > 40 ? 40 : len, value);
+}
+
+/* The markup: no <!DOCTYPE>, and at most TS_PROBLEM_MAX_ATTRIBUTES attributes per element
+ * (libxml2's duplicate-attribute check is quadratic in their number).  Every attribute
+ * libxml2 parses has an '=' outside quotes between its element's '<' and the first '>'
+ * outside quotes or the next '<' (an attribute value cannot hold '<'), so counting those
+ * bounds the attributes whatever the file's errors; comments and CDATA sections end at the
+ * first "-->" and "]]>" for both, as every character is valid. */
+static int check_markup(const char *name, const char *s, size_t n) {
+  long line = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '\n') line++;
+    if (s[i] != '<') continue;
+    if (starts_with(s + i, n - i, "<!--")) {
+      i = skip_past(s, n, i + 4, "-->", &line) - 1;
+      continue;
+    }
+    if (starts_with(s + i, n - i, "<![CDATA[")) {
+      i = skip_past(s, n, i + 9, "]]>", &line) - 1;
+      continue;
+    }
+    if (starts_with(s + i, n - i, "<!DOCTYPE"))
+      return TS_ERROR(TS_ERR_INPUT, "%s:%ld: <!DOCTYPE ...> is not allowed in a problem file "
+                      "(its structure comes from the Tessera schema; entities are not "
+                      "expanded)", name, line);
+    const long tag_line = line;
+    const size_t tag = i + 1;
+    long attributes = 0;
+    char quote = 0;
+    size_t j = tag;
+    for (; j < n && s[j] != '<'; j++) {
+      if (s[j] == '\n') line++;
+      if (quote)
+        quote = s[j] == quote ? 0 : quote;
+      else if (s[j] == '"' || s[j] == '\'')
+        quote = s[j];
+      else if (s[j] == '=')
+        attributes++;
+      else if (s[j] == '>')
+        break;
+    }
+    if (attributes > TS_PROBLEM_MAX_ATTRIBUTES) {
+      size_t len = strcspn(s + tag, " \t\r\n/>=");
+      return TS_ERROR(TS_ERR_INPUT, "%s:%ld: <%.*s ...> has %ld attributes; at most %d are "
+                      "allowed per element", name, tag_line, (int)(len > 40 ? 40 : len), s + tag,
+                      attributes, TS_PROBLEM_MAX_ATTRIBUTES);
+    }
+    i = j < n && s[j] == '<' ? j - 1 : j; /* a '<' starts the next markup */
+  }
+  return 0;
+}
+
+/* Everything libxml2 is not trusted with, before it sees the bytes. */
+static int check_bytes(const char *name, const char *bytes, size_t size) {
+  if (size > TS_PROBLEM_MAX_BYTES) {
+    char text[64];
+    snprintf(text, sizeof text, "%zu bytes", size);
+    return too_large(name, text);
+  }
+  for (size_t i = 0; i < sizeof compressed_formats / sizeof *compressed_formats; i++)
+    if (starts_with(bytes, size, compressed_formats[i].magic))
+      return TS_ERROR(TS_ERR_INPUT, "%s: the file is %s-compressed; compressed files are not "
+                      "read: decompress it first (%s)", name, compressed_formats[i].format,
+                      compressed_formats[i].tool);
+  TS_CALL(check_declared_encoding(name, bytes, size));
+  TS_CALL(check_characters(name, bytes, size));
+  return check_markup(name, bytes, size);
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+static int read_document(reader *r, const char *bytes, size_t size) {
+  TS_CALL(check_bytes(r->path, bytes, size));
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) return TS_ERROR(TS_ERR_MEMORY, "%s: could not create an XML parser", r->path);
 #if LIBXML_VERSION >= 21300
-  xmlCtxtSetErrorHandler(ctxt, parse_error_handler, r);
+  xmlCtxtSetErrorHandler(ctxt, reader_error, r);
 #else
   ctxt->_private = r;
   ctxt->sax->serror = parse_error_handler;
   ctxt->linenumbers = 1;
 #endif
-  /* No network, no DTD loading, no entity substitution (XML_PARSE_NOENT is not set). */
-  r->doc = xmlCtxtReadFile(ctxt, r->path, NULL, XML_PARSE_NONET);
+  /* UTF-8 whatever the file declares (check_bytes saw the bytes as UTF-8); no network, no
+   * DTD loading, no entity substitution (XML_PARSE_NOENT is not set). */
+  r->doc = xmlCtxtReadMemory(ctxt, bytes, (int)size, r->path, "UTF-8",
+                             XML_PARSE_NONET | XML_PARSE_IGNORE_ENC);
   int well_formed = ctxt->wellFormed && ctxt->nsWellFormed;
   xmlFreeParserCtxt(ctxt);
 
   if (!r->doc || !well_formed || r->n_errors) {
     if (!r->n_errors) collect(r, "%s: not a well-formed XML document", r->path);
     return TS_ERROR(TS_ERR_INPUT, "%s", r->message);
-  }
-  if (r->doc->intSubset || r->doc->extSubset) {
-    xmlNodePtr dtd = (xmlNodePtr)(r->doc->intSubset ? r->doc->intSubset : r->doc->extSubset);
-    long line = node_line(dtd);
-    return TS_ERROR(TS_ERR_INPUT,
-                    "%s:%ld: <!DOCTYPE ...> is not allowed in a problem file (its structure "
-                    "comes from the Tessera schema; entities are not expanded)",
-                    r->path, line > 0 ? line : 1L);
   }
   r->root = xmlDocGetRootElement(r->doc);
   if (!r->root)
@@ -668,7 +947,8 @@ done:
 }
 
 /* ---------------------------------------------------------------- reading values */
-/* After validation every value is lexically valid and in range; these only convert. */
+/* After validation every value is lexically valid and in range; these convert the whole
+ * value (xs:int and xs:double allow any number of leading zeros, signs and white space). */
 
 static xmlNodePtr child_element(xmlNodePtr parent, const char *name) {
   for (xmlNodePtr c = parent ? parent->children : NULL; c; c = c->next)
@@ -676,38 +956,90 @@ static xmlNodePtr child_element(xmlNodePtr parent, const char *name) {
   return NULL;
 }
 
-/* The attribute trimmed into out; 0 if absent. */
+/* The attribute's value (xmlFree it), NULL if absent. */
+static char *get_value(xmlNodePtr element, const char *attr) {
+  return element ? (char *)xmlGetProp(element, BAD_CAST attr) : NULL;
+}
+
+static int has_attribute(xmlNodePtr element, const char *attr) {
+  return element && xmlHasProp(element, BAD_CAST attr);
+}
+
+/* 1 if the attribute is present and its value without surrounding white space is word
+ * (an enumerated value). */
+static int attribute_is(xmlNodePtr element, const char *attr, const char *word) {
+  char *v = get_value(element, attr);
+  const char *start;
+  const int same = v && trimmed(v, &start) == strlen(word) && !memcmp(start, word, strlen(word));
+  xmlFree(v);
+  return same;
+}
+
+/* The attribute trimmed into out for a message (a long value shortened with "..."); 0 if
+ * absent. */
 static int get_text(xmlNodePtr element, const char *attr, char *out, size_t cap) {
-  xmlChar *v = element ? xmlGetProp(element, BAD_CAST attr) : NULL;
+  char *v = get_value(element, attr);
   if (!v) return 0;
-  trim_copy((const char *)v, out, cap);
+  trim_copy(v, out, cap);
   xmlFree(v);
   return 1;
 }
 
-static int get_int(xmlNodePtr element, const char *attr, int fallback) {
-  char text[64];
-  if (!get_text(element, attr, text, sizeof text)) return fallback;
-  long v = strtol(text, NULL, 10);
-  return v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
+/* Copy the attribute without surrounding white space into the field out of cap bytes
+ * (unchanged if the attribute is absent); a value that does not fit is an error. */
+static int copy_value(reader *r, xmlNodePtr element, const char *attr, char *out, size_t cap) {
+  char *v = get_value(element, attr);
+  if (!v) return 0;
+  const char *start;
+  const size_t n = trimmed(v, &start);
+  if (n < cap) {
+    memcpy(out, start, n);
+    out[n] = 0;
+  }
+  xmlFree(v);
+  if (n < cap) return 0;
+  char loc[1200];
+  where(r, element, attr, node_line(element), loc, sizeof loc);
+  return TS_ERROR(TS_ERR_INPUT, "%s: <%s %s=...>: the value takes %zu bytes; at most %zu are "
+                  "allowed", loc, (const char *)element->name, attr, n, cap - 1);
 }
 
-/* Up to 4 numbers of a list attribute; returns how many, -1 if absent. */
+static int get_int(xmlNodePtr element, const char *attr, int fallback) {
+  char *v = get_value(element, attr);
+  if (!v) return fallback;
+  const long value = strtol(v, NULL, 10);
+  xmlFree(v);
+  return value < INT_MIN ? INT_MIN : value > INT_MAX ? INT_MAX : (int)value;
+}
+
+static double get_double(xmlNodePtr element, const char *attr, double fallback) {
+  char *v = get_value(element, attr);
+  if (!v) return fallback;
+  const double value = strtod(v, NULL);
+  xmlFree(v);
+  return value;
+}
+
+/* Up to 4 numbers of a list attribute, and its value for messages in text; returns how
+ * many, -1 if absent. */
 static int get_list(xmlNodePtr element, const char *attr, double values[4], char *text,
                     size_t cap) {
-  if (!get_text(element, attr, text, cap)) return -1;
+  char *v = get_value(element, attr);
+  if (!v) return -1;
+  trim_copy(v, text, cap);
   int n = 0;
-  const char *p = text;
+  const char *p = v;
   for (;;) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    while (is_space(*p)) p++;
     if (!*p) break;
     char *end;
-    double v = strtod(p, &end);
+    double value = strtod(p, &end);
     if (end == p) break;
-    if (n < 4) values[n] = v;
+    if (n < 4) values[n] = value;
     n++;
     p = end;
   }
+  xmlFree(v);
   return n > 4 ? 4 : n;
 }
 
@@ -756,15 +1088,8 @@ static int fill_equation(reader *r, struct ts_problem_s *p) {
     return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\" degree=\"%d\">: allowed %d..%d", loc,
                     family, p->degree, lowest, highest);
   }
-  if (p->stokes) {
-    get_text(stokes, "solution", p->solution, sizeof p->solution);
-    char word[64];
-    p->penalty = get_text(stokes, "penalty", word, sizeof word) ? strtod(word, NULL)
-                                                                : TS_STOKES_DEFAULT_PENALTY;
-  } else {
-    get_text(poisson, "solution", p->solution, sizeof p->solution);
-  }
-  return 0;
+  p->penalty = get_double(stokes, "penalty", TS_STOKES_DEFAULT_PENALTY);
+  return copy_value(r, p->stokes ? stokes : poisson, "solution", p->solution, sizeof p->solution);
 }
 
 static const char *const direction_names[3] = {"x", "y", "z"};
@@ -791,10 +1116,10 @@ static int check_stokes_solver(reader *r, struct ts_problem_s *p, int has_precon
 /* <poisson rhs>, <solver type="fmg">, preconditioner="mg", <multigrid>;
  * the consistency the schema cannot check. */
 static int fill_multigrid(reader *r, struct ts_problem_s *p) {
-  char loc[1200], word[64], pre[64] = "";
+  char loc[1200], word[64];
   xmlNodePtr root = r->root, poisson = child_element(root, "poisson");
   xmlNodePtr solver = child_element(root, "solver"), mg = child_element(root, "multigrid");
-  p->rhs_one = poisson && get_text(poisson, "rhs", word, sizeof word) && !strcmp(word, "one");
+  p->rhs_one = attribute_is(poisson, "rhs", "one");
   if (poisson && p->rhs_one != !strcmp(p->solution, "none")) {
     where(r, poisson, p->rhs_one ? "rhs" : "solution", node_line(poisson), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" rhs=\"%s\">: allowed: rhs=\"one\" "
@@ -802,12 +1127,12 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                     "rhs=\"solution\"", loc, p->solution, p->rhs_one ? "one" : "solution",
                     ts_solution_names());
   }
-  p->fmg = get_text(solver, "type", word, sizeof word) && !strcmp(word, "fmg");
-  const int has_pre = get_text(solver, "preconditioner", pre, sizeof pre);
-  if (p->fmg && has_pre && strcmp(pre, "mg")) {
+  p->fmg = attribute_is(solver, "type", "fmg");
+  const int has_pre = has_attribute(solver, "preconditioner");
+  if (p->fmg && has_pre && strcmp(p->preconditioner, "mg")) {
     where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"fmg\" preconditioner=\"%s\">: full multigrid "
-                    "takes no preconditioner; allowed: leave it out or \"mg\"", loc, pre);
+                    "takes no preconditioner; allowed: leave it out or \"mg\"", loc, p->preconditioner);
   }
   if (p->fmg) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
   if (p->stokes) TS_CALL(check_stokes_solver(r, p, has_pre));
@@ -825,21 +1150,19 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                     "<solver type=\"fmg\"> or <solver preconditioner=\"mg\">", loc);
   }
   if (!mg) return 0;
-  if (get_text(mg, "smoother", word, sizeof word) && !strcmp(word, "chebyshev"))
-    p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
-  if (get_text(mg, "variant", word, sizeof word) && !strcmp(word, "separate"))
-    p->mg.variant = TS_PATCH_SEPARATE;
-  if (get_text(mg, "precision", word, sizeof word) && !strcmp(word, "mixed"))
-    p->mg.precision = TS_SINGLE;
-  p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", 3);
-  p->mg.coarse_level = get_int(mg, "coarse-level", 0);
-  if (get_text(mg, "local-solver", word, sizeof word)) {
+  if (attribute_is(mg, "smoother", "chebyshev")) p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  if (attribute_is(mg, "variant", "separate")) p->mg.variant = TS_PATCH_SEPARATE;
+  if (attribute_is(mg, "precision", "mixed")) p->mg.precision = TS_SINGLE;
+  p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", p->mg.chebyshev_degree);
+  p->mg.coarse_level = get_int(mg, "coarse-level", p->mg.coarse_level);
+  if (has_attribute(mg, "local-solver")) {
+    p->stokes_direct = attribute_is(mg, "local-solver", "direct");
     if (!p->stokes) {
       where(r, mg, "local-solver", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-solver=\"%s\">: the local solver of the "
-                      "Stokes patch smoother; allowed only with <stokes>", loc, word);
+                      "Stokes patch smoother; allowed only with <stokes>", loc,
+                      p->stokes_direct ? "direct" : "schur");
     }
-    p->stokes_direct = !strcmp(word, "direct");
   }
   if (get_text(mg, "local-tolerance", word, sizeof word)) {
     if (!p->stokes || p->stokes_direct) {
@@ -848,7 +1171,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                       "pressure CG of the Schur-complement local solver; allowed only with <stokes> "
                       "and local-solver=\"schur\"", loc, word);
     }
-    p->mg.stokes_cg_tolerance = strtod(word, NULL);
+    p->mg.stokes_cg_tolerance = get_double(mg, "local-tolerance", 0);
   }
   if (p->mg.coarse_level > p->first_level) {
     where(r, mg, "coarse-level", node_line(mg), loc, sizeof loc);
@@ -861,7 +1184,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
 
 /* Fill p from the validated document and check what the schema cannot. */
 static int fill_problem(reader *r, struct ts_problem_s *p) {
-  char loc[1200], text[1100];
+  char loc[1200], text[128];
   xmlNodePtr root = r->root;
   xmlNodePtr mesh = child_element(root, "mesh"), element = child_element(root, "element");
   xmlNodePtr solver = child_element(root, "solver");
@@ -890,7 +1213,7 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   char list_text[2][128];
   for (int a = 0; a < 3; a++) {
     int n = get_list(mesh, list_attrs[a], values[a], text, sizeof text);
-    if (a < 2) snprintf(list_text[a], sizeof list_text[a], "%.120s", n < 0 ? (a ? "1 ..." : "0 ...") : text);
+    if (a < 2) snprintf(list_text[a], sizeof list_text[a], "%s", n < 0 ? (a ? "1 ..." : "0 ...") : text);
     if (n < 0) {
       for (int d = 0; d < 3; d++) values[a][d] = a == 0 ? 0.0 : 1.0;
       continue;
@@ -915,13 +1238,20 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
     p->coarse[d] = d < p->dim ? (int)values[2][d] : 1;
   }
   for (int d = 0; d < p->dim; d++) {
-    if (p->upper[d] > p->lower[d]) continue;
+    if (ts_box_extent_ok(p->lower[d], p->upper[d])) continue;
     const char *attr = find_override(r, mesh, "upper") ? "upper" : "lower";
     where(r, mesh, attr, node_line(mesh), loc, sizeof loc);
+    if (!(p->upper[d] > p->lower[d]))
+      return TS_ERROR(TS_ERR_INPUT,
+                      "%s: <mesh lower=\"%s\" upper=\"%s\">: in direction %s upper = %g is not "
+                      "greater than lower = %g (allowed: upper > lower in every direction)",
+                      loc, list_text[0], list_text[1], direction_names[d], p->upper[d], p->lower[d]);
     return TS_ERROR(TS_ERR_INPUT,
-                    "%s: <mesh lower=\"%s\" upper=\"%s\">: in direction %s upper = %g is not "
-                    "greater than lower = %g (allowed: upper > lower in every direction)",
-                    loc, list_text[0], list_text[1], direction_names[d], p->upper[d], p->lower[d]);
+                    "%s: <mesh lower=\"%s\" upper=\"%s\">: in direction %s the extent upper - "
+                    "lower = %g (allowed: upper - lower from %g to %g in every direction, so that "
+                    "the cell size h and 1/h are finite on every level)",
+                    loc, list_text[0], list_text[1], direction_names[d], p->upper[d] - p->lower[d],
+                    TS_BOX_MIN_EXTENT, TS_BOX_MAX_EXTENT);
   }
 
   /* <convergence> */
@@ -967,29 +1297,25 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   }
 
   /* <solver>; defaults as documented in the schema (type: cg for Poisson, gmres for Stokes) */
-  char word[64];
-  if (!get_text(solver, "type", word, sizeof word)) snprintf(word, sizeof word, p->stokes ? "gmres" : "cg");
-  p->solver = !strcmp(word, "gmres") ? TS_SOLVER_GMRES : TS_SOLVER_CG;
-  if (!get_text(solver, "preconditioner", p->preconditioner, sizeof p->preconditioner))
-    snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
-  p->rtol = 1e-10;
-  if (get_text(solver, "rtol", word, sizeof word)) p->rtol = strtod(word, NULL);
+  const int gmres = has_attribute(solver, "type") ? attribute_is(solver, "type", "gmres") : p->stokes;
+  p->solver = gmres ? TS_SOLVER_GMRES : TS_SOLVER_CG;
+  snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
+  TS_CALL(copy_value(r, solver, "preconditioner", p->preconditioner, sizeof p->preconditioner));
+  p->rtol = get_double(solver, "rtol", 1e-10);
   if (!(p->rtol > 0 && p->rtol < 1)) {
+    get_text(solver, "rtol", text, sizeof text);
     where(r, solver, "rtol", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver rtol=\"%s\">: allowed: a number greater than 0 and less than 1",
-                    loc, word);
+                    loc, text);
   }
   p->max_iterations = get_int(solver, "max-iterations", 10000);
   p->restart = get_int(solver, "restart", 50);
-  p->side = get_text(solver, "side", word, sizeof word) && !strcmp(word, "left") ? TS_SIDE_LEFT
-                                                                              : TS_SIDE_RIGHT;
-  p->precision = get_text(solver, "precision", word, sizeof word) && !strcmp(word, "single")
-                     ? TS_SINGLE
-                     : TS_DOUBLE;
+  p->side = attribute_is(solver, "side", "left") ? TS_SIDE_LEFT : TS_SIDE_RIGHT;
+  p->precision = attribute_is(solver, "precision", "single") ? TS_SINGLE : TS_DOUBLE;
 
   /* <backend> */
-  if (!get_text(backend, "name", p->backend, sizeof p->backend))
-    snprintf(p->backend, sizeof p->backend, "omp");
+  snprintf(p->backend, sizeof p->backend, "omp");
+  TS_CALL(copy_value(r, backend, "name", p->backend, sizeof p->backend));
 
   /* <output> */
   p->vtu_path[0] = 0;
@@ -1013,36 +1339,60 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
 
 /* ---------------------------------------------------------------- public functions */
 
+/* The arguments both readers share; name (called what) is the file's. */
+static int check_read_arguments(const char *function, const char *what, const char *name,
+                                int n_overrides, const char *const *overrides,
+                                ts_problem *problem) {
+  TS_CHECK_ARG(problem, "%s: problem (the output handle) is NULL", function);
+  *problem = NULL;
+  TS_CHECK_ARG(name && *name, "%s: the %s is %s", function, what, name ? "empty" : "NULL");
+  TS_CHECK_ARG(n_overrides >= 0, "%s: n_overrides = %d is negative", function, n_overrides);
+  TS_CHECK_ARG(n_overrides == 0 || overrides, "%s: n_overrides = %d but overrides is NULL",
+               function, n_overrides);
+  const size_t len = strlen(name);
+  TS_CHECK_ARG(len < sizeof((struct ts_problem_s *)0)->source,
+               "%s: the %s takes %zu bytes; at most %zu are allowed", function, what, len,
+               sizeof((struct ts_problem_s *)0)->source - 1);
+  return 0;
+}
+
 int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
                         ts_problem *problem) {
-  TS_CHECK_ARG(problem, "ts_problem_read_xml: problem (the output handle) is NULL");
-  *problem = NULL;
-  TS_CHECK_ARG(path && *path, "ts_problem_read_xml: the path is %s", path ? "empty" : "NULL");
-  TS_CHECK_ARG(n_overrides >= 0, "ts_problem_read_xml: n_overrides = %d is negative", n_overrides);
-  TS_CHECK_ARG(n_overrides == 0 || overrides,
-               "ts_problem_read_xml: n_overrides = %d but overrides is NULL", n_overrides);
-  size_t path_len = strlen(path);
-  TS_CHECK_ARG(path_len < sizeof((struct ts_problem_s *)0)->source,
-               "ts_problem_read_xml: the path takes %zu bytes; at most %zu are allowed", path_len,
-               sizeof((struct ts_problem_s *)0)->source - 1);
+  TS_CALL(check_read_arguments("ts_problem_read_xml", "path", path, n_overrides, overrides,
+                              problem));
+  char *bytes;
+  size_t size;
+  TS_CALL(read_file(path, &bytes, &size));
+  int code = ts_problem_read_memory(path, bytes, size, n_overrides, overrides, problem);
+  free(bytes);
+  return code;
+}
+
+int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int n_overrides,
+                           const char *const *overrides, ts_problem *problem) {
+  TS_CALL(check_read_arguments("ts_problem_read_memory", "name", name, n_overrides, overrides,
+                              problem));
+  TS_CHECK_ARG(bytes || !size, "ts_problem_read_memory: bytes is NULL and size = %zu", size);
 
   xmlInitParser();
   reader r;
   memset(&r, 0, sizeof r);
-  r.path = path;
+  r.path = name;
+  const global_handlers saved = collect_global_errors(&r);
   struct ts_problem_s *p = NULL;
-  int code = read_document(&r);
+  int code = read_document(&r, bytes ? bytes : "", size);
   for (int i = 0; !code && i < n_overrides; i++) code = apply_override(&r, overrides[i]);
   if (!code) code = validate(&r);
   if (!code) {
     p = calloc(1, sizeof *p);
-    if (!p) code = TS_ERROR(TS_ERR_MEMORY, "%s: could not allocate the problem", path);
+    if (!p) code = TS_ERROR(TS_ERR_MEMORY, "%s: could not allocate the problem", name);
   }
   if (!code) {
-    memcpy(p->source, path, path_len + 1);
+    snprintf(p->source, sizeof p->source, "%s", name);
     code = fill_problem(&r, p);
   }
   reader_free(&r);
+  restore_global_errors(&saved);
   if (code) {
     free(p);
     return code;
