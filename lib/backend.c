@@ -103,7 +103,7 @@ static int check_table(ts_backend b, const char *name) {
 
 int ts_backend_open(const char *name, ts_backend *backend) {
   char tried[4096];
-  TS_CHECK_ARG(backend, "ts_backend_open: backend is NULL");
+  TS_CHECK_NOT_NULL(backend);
   *backend = NULL;
   TS_CHECK_ARG(valid_backend_name(name),
                "backend name '%s' is not valid: use lower-case letters, digits and '_' "
@@ -136,10 +136,19 @@ int ts_backend_destroy(ts_backend *backend) {
   return 0;
 }
 
-const char *ts_backend_name(ts_backend backend) { return backend->name; }
-const char *ts_backend_description(ts_backend backend) { return backend->description; }
+const char *ts_backend_name(ts_backend backend) {
+  TS_GETTER_NOT_NULL(backend, "");
+  return backend->name;
+}
+
+const char *ts_backend_description(ts_backend backend) {
+  TS_GETTER_NOT_NULL(backend, "");
+  return backend->description;
+}
 
 int ts_backend_memory_available(ts_backend b, size_t *bytes) {
+  TS_CHECK_NOT_NULL(b);
+  TS_CHECK_NOT_NULL(bytes);
   TS_BACKEND_CALL(b, mem_available, bytes);
   return 0;
 }
@@ -147,7 +156,7 @@ int ts_backend_memory_available(ts_backend b, size_t *bytes) {
 int ts_backend_measure_ceilings(ts_backend b, double *copy_bytes_per_second,
                                 double *fp64_flops_per_second, double *fp32_flops_per_second) {
   ts_backend_ceilings c = {0.0, 0.0, 0.0};
-  TS_CHECK_ARG(b, "ts_backend_measure_ceilings: backend is NULL");
+  TS_CHECK_NOT_NULL(b);
   TS_BACKEND_CALL(b, measure_ceilings, &c);
   if (copy_bytes_per_second) *copy_bytes_per_second = c.copy_bytes_per_second;
   if (fp64_flops_per_second) *fp64_flops_per_second = c.fp64_flops_per_second;
@@ -187,6 +196,7 @@ static void scan_dir(const char *dir, char *list, size_t len) {
 int ts_backend_list(char **names) {
   static const char *const known[] = {"omp", "cuda", "hip"};
   char list[4096] = "";
+  TS_CHECK_NOT_NULL(names);
   search_path s;
   search_path_init(&s, NULL);
   for (int i = 0; i < s.n; ++i) scan_dir(s.dirs[i], list, sizeof list);

@@ -1,5 +1,6 @@
 /* operator.c -- ts_operator: a linear operator given by an implementation table
  * (apply, diagonal, flop count); the operator families live in their own files. */
+#include <math.h>
 #include "../tessera-impl.h"
 
 int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
@@ -45,18 +46,21 @@ int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y) {
 }
 
 int ts_operator_apply(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(ts_operator_check_vectors(op, x, y));
   TS_CALL(op->ops->apply(op, x, y, 0));
   return 0;
 }
 
 int ts_operator_apply_add(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(ts_operator_check_vectors(op, x, y));
   TS_CALL(op->ops->apply(op, x, y, 1));
   return 0;
 }
 
 int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(ts_operator_check_vectors(op, x, y));
   if (!op->ops->apply_unconstrained)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' has no unconstrained form", op->ops->name);
@@ -65,6 +69,7 @@ int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
 }
 
 int ts_operator_diagonal(ts_operator op, ts_vec d) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(check_vector(op, d, "diagonal"));
   if (!op->ops->diagonal)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' cannot compute its diagonal",
@@ -73,7 +78,22 @@ int ts_operator_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
-int64_t ts_operator_size(ts_operator op) { return op->n; }
-ts_precision ts_operator_precision(ts_operator op) { return op->precision; }
-double ts_operator_flops(ts_operator op) { return op->ops->flops ? op->ops->flops(op) : 0.0; }
-const char *ts_operator_name(ts_operator op) { return op->ops->name; }
+int64_t ts_operator_size(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, -1);
+  return op->n;
+}
+
+ts_precision ts_operator_precision(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, TS_PRECISION_INVALID);
+  return op->precision;
+}
+
+double ts_operator_flops(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, NAN);
+  return op->ops->flops ? op->ops->flops(op) : 0.0;
+}
+
+const char *ts_operator_name(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, "");
+  return op->ops->name;
+}
