@@ -1,10 +1,13 @@
 /* backend.c -- the backend registry: finds a backend module by name, loads it with dlopen,
- * checks its table (ABI version and size) and starts it.  No fallback between backends. */
+ * reads the ABI it exports before calling into it, registers it, checks that its table has
+ * every member the library calls without asking, and starts it.  No fallback between
+ * backends. */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tessera-impl.h"
 
 #ifndef TS_BACKEND_INSTALL_DIR
@@ -55,12 +58,15 @@ static int load_module(ts_backend b, const char *name, char *tried, size_t tried
   search_path_init(&s, name);
   tried[0] = 0;
   for (int i = 0; i < s.n; ++i) {
-    char path[1200];
+    char path[sizeof b->path];
     snprintf(path, sizeof path, "%s/tessera_%s.so", s.dirs[i], name);
     size_t used = strlen(tried);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (h) {
       b->module = h;
+      char *resolved = realpath(path, NULL);
+      snprintf(b->path, sizeof b->path, "%s", resolved ? resolved : path);
+      free(resolved);
       return 0;
     }
     const char *why = dlerror();
@@ -79,24 +85,63 @@ static int load_module(ts_backend b, const char *name, char *tried, size_t tried
                   name, *tried ? tried : "nowhere", name);
 }
 
-static int check_table(ts_backend b, const char *name) {
+/* The ABI a module declares (its exported constant, or its table after registration)
+ * against the library's. */
+static int check_abi(ts_backend b, const char *what, int version, size_t ops_size) {
+  if (version == TS_BACKEND_ABI_VERSION && ops_size == sizeof(ts_backend_ops)) return 0;
+  return TS_ERROR(TS_ERR_BACKEND,
+                  "backend '%s' (%s): %s backend ABI %d (table of %zu bytes) but this library "
+                  "has ABI %d (%zu bytes): rebuild the backend",
+                  b->name, b->path, what, version, ops_size, TS_BACKEND_ABI_VERSION,
+                  sizeof(ts_backend_ops));
+}
+
+/* The members the library calls without asking (doc/backends.md): memory and vectors. */
+static int check_required_members(ts_backend b) {
+#define TS_MEMBER(m) {#m, b->ops.m != NULL}
+  const struct {
+    const char *name;
+    int present;
+  } members[] = {TS_MEMBER(mem_alloc),     TS_MEMBER(mem_free),     TS_MEMBER(mem_available),
+                 TS_MEMBER(vec_from_host), TS_MEMBER(vec_to_host),  TS_MEMBER(vec_set),
+                 TS_MEMBER(vec_random),    TS_MEMBER(vec_convert),  TS_MEMBER(vec_axpby),
+                 TS_MEMBER(vec_pointwise_mult), TS_MEMBER(vec_dot)};
+#undef TS_MEMBER
+  char missing[512] = "";
+  for (size_t i = 0; i < sizeof members / sizeof members[0]; ++i) {
+    const size_t used = strlen(missing);
+    if (!members[i].present)
+      snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", members[i].name);
+  }
+  if (!*missing) return 0;
+  return TS_ERROR(TS_ERR_BACKEND,
+                  "backend '%s' (%s) lacks the required members %s: every backend provides "
+                  "the memory and vector operations (doc/backends.md)",
+                  b->name, b->path, missing);
+}
+
+/* Check the exported ABI, then register, then check the table. */
+static int register_module(ts_backend b) {
   union {
     void *object;
     ts_backend_register_fn fn;
   } sym;
+  const ts_backend_abi *abi = dlsym(b->module, TS_BACKEND_ABI_SYMBOL);
+  if (!abi)
+    return TS_ERROR(TS_ERR_BACKEND,
+                    "backend '%s' (%s) exports no %s: it was built for a backend ABI before 4 "
+                    "but this library has ABI %d: rebuild the backend",
+                    b->name, b->path, TS_BACKEND_ABI_SYMBOL, TS_BACKEND_ABI_VERSION);
+  TS_CALL(check_abi(b, "the module exports", abi->version, abi->ops_size));
   sym.object = dlsym(b->module, TS_BACKEND_REGISTER_SYMBOL);
   if (!sym.object)
-    return TS_ERROR(TS_ERR_BACKEND, "backend '%s': module has no symbol %s", name,
-                    TS_BACKEND_REGISTER_SYMBOL);
+    return TS_ERROR(TS_ERR_BACKEND, "backend '%s' (%s): module has no symbol %s", b->name,
+                    b->path, TS_BACKEND_REGISTER_SYMBOL);
   memset(&b->ops, 0, sizeof b->ops);
   if (sym.fn(&b->ops))
-    return TS_ERROR(TS_ERR_BACKEND, "backend '%s': registration failed", name);
-  if (b->ops.abi_version != TS_BACKEND_ABI_VERSION || b->ops.struct_size != sizeof(ts_backend_ops))
-    return TS_ERROR(TS_ERR_BACKEND,
-                    "backend '%s' was built for backend ABI %d (table of %zu bytes) but this "
-                    "library has ABI %d (%zu bytes): rebuild the backend",
-                    name, b->ops.abi_version, b->ops.struct_size, TS_BACKEND_ABI_VERSION,
-                    sizeof(ts_backend_ops));
+    return TS_ERROR(TS_ERR_BACKEND, "backend '%s' (%s): registration failed", b->name, b->path);
+  TS_CALL(check_abi(b, "the registered table has", b->ops.abi_version, b->ops.struct_size));
+  TS_CALL(check_required_members(b));
   b->ops.error = b->error;
   return 0;
 }
@@ -113,7 +158,7 @@ int ts_backend_open(const char *name, ts_backend *backend) {
   TS_CALL(ts_calloc(1, sizeof *b, "backend", &b));
   snprintf(b->name, sizeof b->name, "%s", name);
   int ierr = load_module(b, name, tried, sizeof tried);
-  if (!ierr) ierr = check_table(b, name);
+  if (!ierr) ierr = register_module(b);
   if (!ierr && b->ops.init && b->ops.init(&b->ops))
     ierr = TS_ERROR(TS_ERR_BACKEND, "backend '%s' failed to start: %s", name,
                     b->error[0] ? b->error : "no reason given");

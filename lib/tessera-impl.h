@@ -67,6 +67,7 @@ int ts_lagrange_mass_stiffness(int n, const double *nodes, double *mass, double 
 
 struct ts_backend_s {
   char name[64];
+  char path[1300];              /* the module file (absolute) */
   void *module;                 /* dlopen handle */
   ts_backend_ops ops;
   char error[TS_BACKEND_ERROR_SIZE];

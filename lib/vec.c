@@ -16,7 +16,7 @@ int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v) {
   x->n = n;
   x->precision = p;
   int ierr = 0;
-  if (!backend->ops.mem_alloc || backend->ops.mem_alloc(&backend->ops, bytes, &x->data))
+  if (backend->ops.mem_alloc(&backend->ops, bytes, &x->data)) /* required: checked at load */
     ierr = ts_backend_error(backend, TS_ERR_MEMORY, "mem_alloc", __FILE__, __LINE__);
   else if (backend->ops.vec_set(&backend->ops, p, n, 0.0, x->data))
     ierr = ts_backend_error(backend, TS_ERR_BACKEND, "vec_set", __FILE__, __LINE__);
