@@ -4,6 +4,7 @@
  * backends. */
 #include <dirent.h>
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,7 @@ static int register_module(ts_backend b) {
 }
 
 int ts_backend_open(const char *name, ts_backend *backend) {
+  static atomic_int instances;
   char tried[4096];
   TS_CHECK_NOT_NULL(backend);
   *backend = NULL;
@@ -157,6 +159,7 @@ int ts_backend_open(const char *name, ts_backend *backend) {
   ts_backend b;
   TS_CALL(ts_calloc(1, sizeof *b, "backend", &b));
   snprintf(b->name, sizeof b->name, "%s", name);
+  snprintf(b->label, sizeof b->label, "'%s' #%d", name, atomic_fetch_add(&instances, 1) + 1);
   int ierr = load_module(b, name, tried, sizeof tried);
   if (!ierr) ierr = register_module(b);
   if (!ierr && b->ops.init && b->ops.init(&b->ops))

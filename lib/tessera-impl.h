@@ -67,6 +67,8 @@ int ts_lagrange_mass_stiffness(int n, const double *nodes, double *mass, double 
 
 struct ts_backend_s {
   char name[64];
+  char label[96];               /* "'NAME' #i": the i-th backend opened in this process, so
+                                   that messages tell two instances of one backend apart */
   char path[1300];              /* the module file (absolute) */
   void *module;                 /* dlopen handle */
   ts_backend_ops ops;

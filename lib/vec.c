@@ -51,8 +51,10 @@ static int check_pair(ts_vec x, ts_vec y, const char *what) {
   TS_CHECK_ARG(x && y, "%s: NULL vector", what);
   TS_CHECK_ARG(x->n == y->n, "%s: vector sizes differ (%lld and %lld)", what, (long long)x->n,
                (long long)y->n);
-  TS_CHECK_ARG(x->backend == y->backend, "%s: vectors live on different backends (%s, %s)", what,
-               x->backend->name, y->backend->name);
+  TS_CHECK_ARG(x->backend == y->backend,
+               "%s: the vectors live on different backend instances, %s and %s (use one "
+               "ts_backend for objects that work together)",
+               what, x->backend->label, y->backend->label);
   return 0;
 }
 

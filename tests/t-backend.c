@@ -1,7 +1,7 @@
 /* t-backend.c -- the backend loader: omp starts and describes itself; unknown, invalid,
  * wrong-ABI (never registered), incomplete and failing backends give errors that say which
- * backend, which file and why; vector operations check their arguments; kernels a backend
- * lacks are named. */
+ * backend, which file and why; vector operations check their arguments and name both
+ * backend instances when vectors of two instances meet; kernels a backend lacks are named. */
 #include <math.h>
 #include <stdlib.h>
 #include "tap.h"
@@ -18,9 +18,53 @@ static const char *open_error(const char *name) {
   return ts_error_message();
 }
 
+/* The two labels "'omp' #i" and "'omp' #j" that follow `after` in the last message differ. */
+static int names_two_instances(const char *after, const char *between) {
+  char format[128];
+  int first = 0, second = 0;
+  const char *m = strstr(ts_error_message(), after);
+  snprintf(format, sizeof format, "%s'omp' #%%d%s'omp' #%%d", after, between);
+  return m && sscanf(m, format, &first, &second) == 2 && first != second;
+}
+
+/* Vectors and an operator of two instances of omp: the errors name both instances. */
+static void cross_backend_errors(ts_backend b, ts_vec x) {
+  const double lower[2] = {0, 0}, upper[2] = {1, 1};
+  const int cells[2] = {2, 2};
+  ts_backend b2 = NULL;
+  ts_vec x2 = NULL, u = NULL, v2 = NULL;
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_dofs dofs = NULL;
+  ts_operator A = NULL;
+  int ierr = ts_backend_open("omp", &b2);
+  if (!ierr) ierr = ts_vec_create(b2, 1000, TS_DOUBLE, &x2);
+  if (!ierr) ierr = ts_mesh_create_box(2, lower, upper, cells, 0, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &fe);
+  if (!ierr) ierr = ts_dofs_create(mesh, fe, 0, &dofs);
+  if (!ierr) ierr = ts_operator_create_laplace(b, dofs, TS_DOUBLE, &A);
+  if (!ierr) ierr = ts_vec_create(b, 9, TS_DOUBLE, &u);
+  if (!ierr) ierr = ts_vec_create(b2, 9, TS_DOUBLE, &v2);
+  if (ierr) diag("setup: %s", ts_error_message());
+  ok(!ierr && ts_vec_axpby(1.0, x, 1.0, x2) == TS_ERR_ARG && names_two_instances("instances, ", " and "),
+     "vectors of two omp instances: both named, differently: %s", ts_error_message());
+  ok(!ierr && ts_operator_apply(A, u, v2) == TS_ERR_ARG &&
+         names_two_instances("lives on backend ", ", the operator on backend "),
+     "an operator and a vector of two omp instances: both named, differently: %s",
+     ts_error_message());
+  ts_operator_destroy(&A);
+  ts_vec_destroy(&u);
+  ts_vec_destroy(&v2);
+  ts_vec_destroy(&x2);
+  ts_dofs_destroy(&dofs);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  ts_backend_destroy(&b2);
+}
+
 int main(void) {
   ts_backend b = NULL;
-  plan(13);
+  plan(15);
   int ierr = ts_backend_open("omp", &b);
   ok(!ierr && b && strstr(ts_backend_description(b), "threads"), "omp starts: %s",
      ierr ? ts_error_message() : ts_backend_description(b));
@@ -73,6 +117,7 @@ int main(void) {
   int in_range = 1;
   for (int i = 0; i < 1000; ++i) in_range &= hx[i] >= -1.0 && hx[i] <= 1.0;
   ok(in_range && fabs(sum / 1000 - 1.0 / 3.0) < 0.05, "random entries in [-1,1], mean square %.3f", sum / 1000);
+  cross_backend_errors(b, x);
   ts_vec z = x;
   ok(ts_vec_create(b, -1, TS_DOUBLE, &z) == TS_ERR_ARG && !z && strstr(ts_error_message(), "-1"),
      "negative size rejected: %s", ts_error_message());

@@ -29,8 +29,9 @@ static int check_vector(ts_operator op, ts_vec v, const char *which) {
   TS_CHECK_ARG(v->n == op->n, "operator '%s': %s vector has %lld entries, the operator %lld",
                name, which, (long long)v->n, (long long)op->n);
   TS_CHECK_ARG(v->backend == op->backend,
-               "operator '%s': %s vector lives on backend '%s', the operator on '%s'", name,
-               which, v->backend->name, op->backend->name);
+               "operator '%s': %s vector lives on backend %s, the operator on backend %s (use "
+               "one ts_backend for objects that work together)",
+               name, which, v->backend->label, op->backend->label);
   TS_CHECK_ARG(v->precision == op->precision,
                "operator '%s': %s vector is %s precision, the operator is %s", name, which,
                ts_precision_name(v->precision), ts_precision_name(op->precision));
