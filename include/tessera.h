@@ -95,9 +95,12 @@ size_t ts_precision_size(ts_precision p);
 typedef struct ts_backend_s *ts_backend;
 
 /** @brief Load and start a backend by name ("omp", "cuda", "hip").
- *  Modules are searched in $TESSERA_BACKEND_PATH (colon separated), then the install
- *  directory, then the build tree.  Fails with TS_ERR_BACKEND naming the backend, the
- *  places searched and the reason. */
+ *  The module tessera_NAME.so is searched in $TESSERA_BACKEND_PATH (colon separated), then
+ *  beside the library: LIBDIR/tessera, LIBDIR being the folder libtessera.so was loaded from
+ *  (then the configured install folder, if different); the uninstalled library of a build
+ *  tree looks in BUILD/backends/NAME/.libs instead (doc/backends.md).  A module built for
+ *  another backend ABI or lacking a required member is refused.  Fails with TS_ERR_BACKEND
+ *  naming the backend, the places searched or the module file, and the reason. */
 int ts_backend_open(const char *name, ts_backend *backend);
 /** @brief Stop and unload a backend (NULL allowed; sets *backend to NULL). */
 int ts_backend_destroy(ts_backend *backend);
@@ -105,6 +108,8 @@ int ts_backend_destroy(ts_backend *backend);
 const char *ts_backend_name(ts_backend backend);
 /** @brief A one-line description of the backend's devices and threads (borrowed). */
 const char *ts_backend_description(ts_backend backend);
+/** @brief The file the backend's module was loaded from, as an absolute path (borrowed). */
+const char *ts_backend_path(ts_backend backend);
 /** @brief Memory available to this backend for new objects, in bytes. */
 int ts_backend_memory_available(ts_backend backend, size_t *bytes);
 /** @brief Names of backends that are built and found, separated by spaces (caller frees

@@ -1,7 +1,7 @@
-/* backend.c -- the backend registry: finds a backend module by name, loads it with dlopen,
- * reads the ABI it exports before calling into it, registers it, checks that its table has
- * every member the library calls without asking, and starts it.  No fallback between
- * backends. */
+/* backend.c -- the backend registry: finds a backend module by name (search order below and
+ * in doc/backends.md), loads it with dlopen, reads the ABI it exports before calling into
+ * it, registers it, checks that its table has every member the library calls without
+ * asking, and starts it.  No fallback between backends. */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -14,26 +14,81 @@
 #ifndef TS_BACKEND_INSTALL_DIR
 #define TS_BACKEND_INSTALL_DIR ""
 #endif
-#ifndef TS_BACKEND_BUILD_DIR
-#define TS_BACKEND_BUILD_DIR ""
-#endif
 
 #define TS_MAX_SEARCH_DIRS 16
 
 typedef struct search_path {
   int n;
-  char dirs[TS_MAX_SEARCH_DIRS][1024];
+  char dirs[TS_MAX_SEARCH_DIRS][1200];
 } search_path;
 
 static void search_path_add(search_path *s, const char *dir, const char *suffix) {
+  char entry[sizeof s->dirs[0]];
   if (!dir || !*dir || s->n >= TS_MAX_SEARCH_DIRS) return;
-  snprintf(s->dirs[s->n++], sizeof s->dirs[0], "%s%s", dir, suffix ? suffix : "");
+  snprintf(entry, sizeof entry, "%s%s", dir, suffix ? suffix : "");
+  for (int i = 0; i < s->n; ++i)
+    if (!strcmp(s->dirs[i], entry)) return;
+  memcpy(s->dirs[s->n++], entry, sizeof entry);
 }
 
-/* $TESSERA_BACKEND_PATH (colon separated), the install directory, the build tree
- * (where libtool leaves modules in BUILD/backends/<name>/.libs). */
+/* The folder libtessera.so was loaded from ("" if the loader cannot say): the object that
+ * holds this (static, so never an executable's PLT entry) function. */
+static void library_dir(char *dir, size_t len) {
+  Dl_info info;
+  dir[0] = 0;
+  if (!dladdr((void *)library_dir, &info) || !info.dli_fname) return;
+  snprintf(dir, len, "%s", info.dli_fname);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  else snprintf(dir, len, ".");
+}
+
+/* The build tree of an uninstalled library into root: libtool leaves that library in
+ * BUILD/lib/.libs beside BUILD/lib/libtessera.la; an installed one never lies in .libs. */
+static int uninstalled_build_root(const char *libdir, char *root, size_t len) {
+  char la[1200], up[1200];
+  const size_t n = strlen(libdir);
+  if (n < 6 || strcmp(libdir + n - 6, "/.libs")) return 0;
+  snprintf(la, sizeof la, "%s/../libtessera.la", libdir);
+  snprintf(up, sizeof up, "%s/../..", libdir);
+  char *resolved = realpath(up, NULL);
+  if (access(la, F_OK) || !resolved) {
+    free(resolved);
+    return 0;
+  }
+  snprintf(root, len, "%s", resolved);
+  free(resolved);
+  return 1;
+}
+
+/* BUILD/backends/NAME/.libs, where libtool leaves the uninstalled modules; every NAME when
+ * name is NULL (for the list of backends). */
+static void add_build_tree(search_path *s, const char *root, const char *name) {
+  char dir[1040], suffix[128];
+  snprintf(dir, sizeof dir, "%s/backends", root);
+  if (name) {
+    snprintf(suffix, sizeof suffix, "/%s/.libs", name);
+    search_path_add(s, dir, suffix);
+    return;
+  }
+  DIR *d = opendir(dir);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.' || strlen(e->d_name) > 64) continue;
+    snprintf(suffix, sizeof suffix, "/%s/.libs", e->d_name);
+    search_path_add(s, dir, suffix);
+  }
+  closedir(d);
+}
+
+/* The folders to search for tessera_NAME.so (every backend's folders if name is NULL):
+ *   1. $TESSERA_BACKEND_PATH (colon separated);
+ *   2. the uninstalled library of a build tree: BUILD/backends/NAME/.libs, nothing else;
+ *      an installed library: LIBDIR/tessera beside it (LIBDIR the folder it was loaded
+ *      from, so that a copy under another prefix or DESTDIR finds its own modules), then
+ *      the configured install folder $(pkglibdir) if different (a static link). */
 static void search_path_init(search_path *s, const char *name) {
-  char suffix[128];
+  char libdir[1024], root[1024];
   s->n = 0;
   const char *env = getenv("TESSERA_BACKEND_PATH");
   if (env) {
@@ -42,9 +97,13 @@ static void search_path_init(search_path *s, const char *name) {
     for (char *save = NULL, *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
       search_path_add(s, tok, NULL);
   }
+  library_dir(libdir, sizeof libdir);
+  if (uninstalled_build_root(libdir, root, sizeof root)) {
+    add_build_tree(s, root, name);
+    return;
+  }
+  search_path_add(s, libdir, "/tessera");
   search_path_add(s, TS_BACKEND_INSTALL_DIR, NULL);
-  snprintf(suffix, sizeof suffix, "/%s/.libs", name ? name : "");
-  if (name) search_path_add(s, TS_BACKEND_BUILD_DIR, suffix);
 }
 
 static int valid_backend_name(const char *name) {
@@ -54,10 +113,59 @@ static int valid_backend_name(const char *name) {
   return 1;
 }
 
-static int load_module(ts_backend b, const char *name, char *tried, size_t tried_len) {
+/* Append name to the space-separated list unless it is there already. */
+static void list_add(char *list, size_t len, const char *name) {
+  char padded[80], haystack[4200];
+  snprintf(padded, sizeof padded, " %s ", name);
+  snprintf(haystack, sizeof haystack, " %s ", list);
+  if (strstr(haystack, padded)) return;
+  size_t used = strlen(list);
+  snprintf(list + used, len - used, "%s%s", used ? " " : "", name);
+}
+
+static void scan_dir(const char *dir, char *list, size_t len) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t l = strlen(e->d_name);
+    if (l > 11 && strncmp(e->d_name, "tessera_", 8) == 0 && strcmp(e->d_name + l - 3, ".so") == 0) {
+      char name[64];
+      snprintf(name, sizeof name, "%.*s", (int)(l - 11), e->d_name + 8);
+      list_add(list, len, name);
+    }
+  }
+  closedir(d);
+}
+
+/* The names of the modules in the search path, separated by spaces. */
+static void list_backends(char *list, size_t len) {
+  search_path s;
+  search_path_init(&s, NULL);
+  list[0] = 0;
+  for (int i = 0; i < s.n; ++i) scan_dir(s.dirs[i], list, len);
+}
+
+/* What to do about a backend that was not found: how to build it, or which exist. */
+static void not_found_hint(const char *name, char *hint, size_t len) {
+  char found[4096];
+  if (!strcmp(name, "cuda") || !strcmp(name, "hip")) {
+    snprintf(hint, len, "configure with --with-%s and rebuild, or set TESSERA_BACKEND_PATH to "
+             "the folder holding tessera_%s.so", name, name);
+  } else if (!strcmp(name, "omp")) {
+    snprintf(hint, len, "the omp backend is built and installed with the library: set "
+             "TESSERA_BACKEND_PATH to the folder holding tessera_omp.so");
+  } else {
+    list_backends(found, sizeof found);
+    snprintf(hint, len, "the known backends are omp, cuda and hip; found here: %s (a backend "
+             "of your own: set TESSERA_BACKEND_PATH to the folder holding tessera_%s.so)",
+             *found ? found : "none", name);
+  }
+}
+
+static int load_module(ts_backend b, const char *name) {
+  char tried[4096] = "", hint[4600];
   search_path s;
   search_path_init(&s, name);
-  tried[0] = 0;
   for (int i = 0; i < s.n; ++i) {
     char path[sizeof b->path];
     snprintf(path, sizeof path, "%s/tessera_%s.so", s.dirs[i], name);
@@ -71,19 +179,14 @@ static int load_module(ts_backend b, const char *name, char *tried, size_t tried
       return 0;
     }
     const char *why = dlerror();
-    FILE *probe = fopen(path, "r");
-    if (probe) { /* the file is there but does not load: that is the error to report */
-      fclose(probe);
+    if (!access(path, F_OK)) /* the file is there but does not load: that is the error */
       return TS_ERROR(TS_ERR_BACKEND, "backend '%s': %s exists but cannot be loaded: %s", name,
                       path, why ? why : "unknown dlopen error");
-    }
-    snprintf(tried + used, tried_len - used, "%s%s", used ? ", " : "", path);
+    snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", path);
   }
-  return TS_ERROR(TS_ERR_BACKEND,
-                  "backend '%s' is not built or not found (searched %s); set "
-                  "TESSERA_BACKEND_PATH to the folder holding tessera_%s.so, or configure "
-                  "with the backend (e.g. --with-cuda) and rebuild",
-                  name, *tried ? tried : "nowhere", name);
+  not_found_hint(name, hint, sizeof hint);
+  return TS_ERROR(TS_ERR_BACKEND, "backend '%s' is not built or not found (searched %s); %s",
+                  name, *tried ? tried : "nowhere", hint);
 }
 
 /* The ABI a module declares (its exported constant, or its table after registration)
@@ -149,7 +252,6 @@ static int register_module(ts_backend b) {
 
 int ts_backend_open(const char *name, ts_backend *backend) {
   static atomic_int instances;
-  char tried[4096];
   TS_CHECK_NOT_NULL(backend);
   *backend = NULL;
   TS_CHECK_ARG(valid_backend_name(name),
@@ -160,7 +262,7 @@ int ts_backend_open(const char *name, ts_backend *backend) {
   TS_CALL(ts_calloc(1, sizeof *b, "backend", &b));
   snprintf(b->name, sizeof b->name, "%s", name);
   snprintf(b->label, sizeof b->label, "'%s' #%d", name, atomic_fetch_add(&instances, 1) + 1);
-  int ierr = load_module(b, name, tried, sizeof tried);
+  int ierr = load_module(b, name);
   if (!ierr) ierr = register_module(b);
   if (!ierr && b->ops.init && b->ops.init(&b->ops))
     ierr = TS_ERROR(TS_ERR_BACKEND, "backend '%s' failed to start: %s", name,
@@ -194,6 +296,11 @@ const char *ts_backend_description(ts_backend backend) {
   return backend->description;
 }
 
+const char *ts_backend_path(ts_backend backend) {
+  TS_GETTER_NOT_NULL(backend, "");
+  return backend->path;
+}
+
 int ts_backend_memory_available(ts_backend b, size_t *bytes) {
   TS_CHECK_NOT_NULL(b);
   TS_CHECK_NOT_NULL(bytes);
@@ -217,42 +324,10 @@ int ts_backend_error(ts_backend b, int code, const char *kernel, const char *fil
                       b->error[0] ? b->error : ts_error_name(code));
 }
 
-/* Append name to the space-separated list unless it is there already. */
-static void list_add(char *list, size_t len, const char *name) {
-  char padded[80], haystack[4200];
-  snprintf(padded, sizeof padded, " %s ", name);
-  snprintf(haystack, sizeof haystack, " %s ", list);
-  if (strstr(haystack, padded)) return;
-  size_t used = strlen(list);
-  snprintf(list + used, len - used, "%s%s", used ? " " : "", name);
-}
-
-static void scan_dir(const char *dir, char *list, size_t len) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  for (struct dirent *e; (e = readdir(d));) {
-    size_t l = strlen(e->d_name);
-    if (l > 11 && strncmp(e->d_name, "tessera_", 8) == 0 && strcmp(e->d_name + l - 3, ".so") == 0) {
-      char name[64];
-      snprintf(name, sizeof name, "%.*s", (int)(l - 11), e->d_name + 8);
-      list_add(list, len, name);
-    }
-  }
-  closedir(d);
-}
-
 int ts_backend_list(char **names) {
-  static const char *const known[] = {"omp", "cuda", "hip"};
-  char list[4096] = "";
+  char list[4096];
   TS_CHECK_NOT_NULL(names);
-  search_path s;
-  search_path_init(&s, NULL);
-  for (int i = 0; i < s.n; ++i) scan_dir(s.dirs[i], list, sizeof list);
-  for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i) {
-    char dir[1200];
-    snprintf(dir, sizeof dir, "%s/%s/.libs", TS_BACKEND_BUILD_DIR, known[i]);
-    if (*TS_BACKEND_BUILD_DIR) scan_dir(dir, list, sizeof list);
-  }
+  list_backends(list, sizeof list);
   *names = strdup(list);
   if (!*names) return TS_ERROR(TS_ERR_MEMORY, "backend list: out of memory");
   return 0;

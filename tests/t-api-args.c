@@ -138,6 +138,7 @@ static void backends(fixture *f) {
   EXPECT(0, "", ts_backend_destroy(NULL));
   EXPECT_EMPTY(ts_backend_name(NULL));
   EXPECT_EMPTY(ts_backend_description(NULL));
+  EXPECT_EMPTY(ts_backend_path(NULL));
   EXPECT(TS_ERR_ARG, "'b' is NULL", ts_backend_memory_available(NULL, &bytes));
   EXPECT(TS_ERR_ARG, "'bytes' is NULL", ts_backend_memory_available(f->b, NULL));
   EXPECT(TS_ERR_ARG, "'names' is NULL", ts_backend_list(NULL));

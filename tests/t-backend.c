@@ -1,7 +1,11 @@
-/* t-backend.c -- the backend loader: omp starts and describes itself; unknown, invalid,
- * wrong-ABI (never registered), incomplete and failing backends give errors that say which
- * backend, which file and why; vector operations check their arguments and name both
- * backend instances when vectors of two instances meet; kernels a backend lacks are named. */
+/* t-backend.c -- the backend loader: omp starts, describes itself and says which file it
+ * came from; the uninstalled library finds omp in its build tree without
+ * TESSERA_BACKEND_PATH; unknown, invalid, wrong-ABI (never registered), incomplete and
+ * failing backends give errors that say which backend, which file and why; the not-found
+ * message suggests the right configure option; vector operations check their arguments and
+ * name both backend instances when vectors of two instances meet; kernels a backend lacks
+ * are named. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include "tap.h"
@@ -16,6 +20,36 @@ static const char *open_error(const char *name) {
     return "(opened, or a code other than TS_ERR_BACKEND)";
   }
   return ts_error_message();
+}
+
+/* A GPU backend that is not built: the message suggests its configure option only. */
+static void gpu_not_found(const char *name, const char *option, const char *other_option) {
+  const char *built = getenv("TESSERA_GPU_BACKENDS");
+  if (built && strstr(built, name)) {
+    skip(1, "the backend is built here");
+    return;
+  }
+  const char *msg = open_error(name);
+  ok(strstr(msg, option) && !strstr(msg, other_option), "%s not found suggests %s: %s", name,
+     option, msg);
+}
+
+/* Without TESSERA_BACKEND_PATH the uninstalled library loads omp from its build tree. */
+static void build_tree_lookup(void) {
+  const char *builddir = getenv("TESSERA_BUILDDIR");
+  char expected[PATH_MAX + 64] = "", *env = getenv("TESSERA_BACKEND_PATH");
+  char *saved = env ? strdup(env) : NULL, *root = builddir ? realpath(builddir, NULL) : NULL;
+  if (root) snprintf(expected, sizeof expected, "%s/backends/omp/.libs/tessera_omp.so", root);
+  unsetenv("TESSERA_BACKEND_PATH");
+  ts_backend b = NULL;
+  const int ierr = ts_backend_open("omp", &b);
+  ok(!ierr && root && !strcmp(ts_backend_path(b), expected),
+     "without TESSERA_BACKEND_PATH the build tree's omp is loaded: %s (expected %s)",
+     ierr ? ts_error_message() : ts_backend_path(b), expected);
+  ts_backend_destroy(&b);
+  if (saved) setenv("TESSERA_BACKEND_PATH", saved, 1);
+  free(saved);
+  free(root);
 }
 
 /* The two labels "'omp' #i" and "'omp' #j" that follow `after` in the last message differ. */
@@ -64,10 +98,15 @@ static void cross_backend_errors(ts_backend b, ts_vec x) {
 
 int main(void) {
   ts_backend b = NULL;
-  plan(15);
+  plan(20);
   int ierr = ts_backend_open("omp", &b);
   ok(!ierr && b && strstr(ts_backend_description(b), "threads"), "omp starts: %s",
      ierr ? ts_error_message() : ts_backend_description(b));
+  const char *path = ierr ? "" : ts_backend_path(b);
+  const size_t len = strlen(path);
+  ok(path[0] == '/' && len > 15 && !strcmp(path + len - 15, "/tessera_omp.so"),
+     "omp says where it was loaded from: %s", path);
+  build_tree_lookup();
 
   ts_backend c = NULL;
   ierr = ts_backend_open("nosuch", &c);
@@ -77,8 +116,14 @@ int main(void) {
   ierr = ts_backend_open("../etc", &c);
   ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "not valid"), "invalid name: %s",
      ts_error_message());
+  gpu_not_found("cuda", "--with-cuda", "--with-hip");
+  gpu_not_found("hip", "--with-hip", "--with-cuda");
+  const char *msg = open_error("nosuch");
+  ok(!strstr(msg, "--with-") && strstr(msg, "the known backends are omp, cuda and hip") &&
+         strstr(msg, "found here: ") && strstr(strstr(msg, "found here: "), "omp"),
+     "an unknown backend: the known and the available ones are listed: %s", msg);
   /* the bad-ABI module's register function aborts: reaching the next line means it never ran */
-  const char *msg = open_error("badabi");
+  msg = open_error("badabi");
   ok(strstr(msg, "ABI 1004") && strstr(msg, "tessera_badabi.so") && strstr(msg, "ABI 4"),
      "wrong ABI refused before registration, naming the file: %s", msg);
   msg = open_error("incomplete");
