@@ -4,8 +4,25 @@
  * meshes with matrix-free operators and plug-in compute backends.  Every object is an
  * opaque handle created by ts_<object>_create and freed by ts_<object>_destroy(&h), which
  * accepts a NULL handle and sets the handle to NULL.  Getters return borrowed pointers.
- * Every function returns 0 on success or a TS_ERR_* code; ts_error_message() then says
- * what went wrong, where, and what was expected. */
+ *
+ * Argument checks.  Every function checks its arguments; none crashes on a NULL handle, a
+ * NULL pointer, a size or level out of range or vectors that do not fit:
+ *  - A function returning int status returns 0 on success or a TS_ERR_* code (TS_ERR_ARG
+ *    for a bad argument); ts_error_message() then says what went wrong, naming the
+ *    argument, the value found and what is allowed.  A create function sets its output
+ *    handle to NULL when it fails (if the output pointer itself is not NULL).
+ *  - A getter returning a value (a size, a name, a borrowed pointer) cannot return a code:
+ *    given a NULL handle or an argument out of range it records TS_ERR_ARG as this thread's
+ *    last error (ts_error_code(), ts_error_message()) and returns
+ *        -1        for integers (sizes, counts, dimensions, degrees, levels, 0/1 flags),
+ *        NaN       for doubles,
+ *        ""        for names (never NULL),
+ *        NULL      for borrowed pointers and handles,
+ *        TS_PRECISION_INVALID or TS_FE_INVALID for the enums,
+ *    and a void function does nothing.  On success a getter leaves the last error as it
+ *    was: call ts_error_clear() first to tell a failure from an earlier error.
+ *  - Pointers into caller memory (host arrays) are checked for NULL only; their length is
+ *    the one the function documents. */
 #ifndef TESSERA_H
 #define TESSERA_H
 
@@ -63,10 +80,14 @@ const char *ts_version(void);
 /* ---------------------------------------------------------------- precision */
 
 /** Floating-point precision of vectors and operator applications. */
-typedef enum { TS_DOUBLE = 0, TS_SINGLE = 1 } ts_precision;
-/** @brief "double" or "single". */
+typedef enum {
+  TS_PRECISION_INVALID = -1, /**< returned by precision getters given a NULL handle */
+  TS_DOUBLE = 0,
+  TS_SINGLE = 1
+} ts_precision;
+/** @brief "double" or "single" ("" for another value). */
 const char *ts_precision_name(ts_precision p);
-/** @brief Size in bytes of one scalar of precision p. */
+/** @brief Size in bytes of one scalar of precision p (0 for another value). */
 size_t ts_precision_size(ts_precision p);
 
 /* ---------------------------------------------------------------- backends */
@@ -74,9 +95,12 @@ size_t ts_precision_size(ts_precision p);
 typedef struct ts_backend_s *ts_backend;
 
 /** @brief Load and start a backend by name ("omp", "cuda", "hip").
- *  Modules are searched in $TESSERA_BACKEND_PATH (colon separated), then the install
- *  directory, then the build tree.  Fails with TS_ERR_BACKEND naming the backend, the
- *  places searched and the reason. */
+ *  The module tessera_NAME.so is searched in $TESSERA_BACKEND_PATH (colon separated), then
+ *  beside the library: LIBDIR/tessera, LIBDIR being the folder libtessera.so was loaded from
+ *  (then the configured install folder, if different); the uninstalled library of a build
+ *  tree looks in BUILD/backends/NAME/.libs instead (doc/backends.md).  A module built for
+ *  another backend ABI or lacking a required member is refused.  Fails with TS_ERR_BACKEND
+ *  naming the backend, the places searched or the module file, and the reason. */
 int ts_backend_open(const char *name, ts_backend *backend);
 /** @brief Stop and unload a backend (NULL allowed; sets *backend to NULL). */
 int ts_backend_destroy(ts_backend *backend);
@@ -84,6 +108,8 @@ int ts_backend_destroy(ts_backend *backend);
 const char *ts_backend_name(ts_backend backend);
 /** @brief A one-line description of the backend's devices and threads (borrowed). */
 const char *ts_backend_description(ts_backend backend);
+/** @brief The file the backend's module was loaded from, as an absolute path (borrowed). */
+const char *ts_backend_path(ts_backend backend);
 /** @brief Memory available to this backend for new objects, in bytes. */
 int ts_backend_memory_available(ts_backend backend, size_t *bytes);
 /** @brief Names of backends that are built and found, separated by spaces (caller frees
@@ -125,6 +151,7 @@ typedef struct ts_fe_s *ts_fe;
 
 /** Element families. */
 typedef enum {
+  TS_FE_INVALID = -1, /**< returned by ts_fe_family_of given a NULL handle */
   TS_FE_Q = 0,   /**< continuous Q_k, Gauss-Lobatto points */
   TS_FE_RT = 1,  /**< Raviart-Thomas RT_k, H(div)-conforming (doc/stokes.md) */
   TS_FE_DGQ = 2  /**< discontinuous Q_k, Gauss-Legendre points */
@@ -475,7 +502,8 @@ int ts_mg_set_monitor(ts_mg mg, ts_monitor_fn fn, void *ctx);
 int ts_mg_prolongate(ts_mg mg, int level, ts_vec coarse, ts_vec fine);
 /** @brief coarse = P^T fine: restrict from level to level-1 (vectors in the level precision). */
 int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse);
-/** @brief The smoother of a level (borrowed; NULL on the coarsest level). */
+/** @brief The smoother of a level (borrowed; NULL on the coarsest level, which has none: no
+ *  error is recorded then). */
 ts_smoother ts_mg_smoother(ts_mg mg, int level);
 /** @brief The system operator (Laplacian or Stokes) of a level in the level precision
  *  (borrowed). */

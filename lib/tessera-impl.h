@@ -19,6 +19,23 @@ int ts_error_set(int code, const char *file, int line, const char *fmt, ...)
   do {                                                           \
     if (!(cond)) return TS_ERROR(TS_ERR_ARG, __VA_ARGS__);       \
   } while (0)
+/** Fail with TS_ERR_ARG naming the function and the argument if pointer argument arg is NULL. */
+#define TS_CHECK_NOT_NULL(arg)                                                            \
+  TS_CHECK_ARG((arg) != NULL, "%s: argument '%s' is NULL, a valid pointer is required",  \
+               __func__, #arg)
+/** In a getter (tessera.h, "Argument checks"): unless cond holds, record TS_ERR_ARG and return
+ *  fallback (-1, NaN, "", NULL or an *_INVALID enum). */
+#define TS_GETTER_CHECK(cond, fallback, ...)   \
+  do {                                         \
+    if (!(cond)) {                             \
+      TS_ERROR(TS_ERR_ARG, __VA_ARGS__);       \
+      return (fallback);                       \
+    }                                          \
+  } while (0)
+/** In a getter: record TS_ERR_ARG and return fallback if handle is NULL. */
+#define TS_GETTER_NOT_NULL(handle, fallback)                                            \
+  TS_GETTER_CHECK((handle) != NULL, fallback,                                          \
+                  "%s: argument '%s' is NULL, a valid handle is required", __func__, #handle)
 
 /* ---------------------------------------------------------------- core/memory.c */
 
@@ -50,6 +67,9 @@ int ts_lagrange_mass_stiffness(int n, const double *nodes, double *mass, double 
 
 struct ts_backend_s {
   char name[64];
+  char label[96];               /* "'NAME' #i": the i-th backend opened in this process, so
+                                   that messages tell two instances of one backend apart */
+  char path[1300];              /* the module file (absolute) */
   void *module;                 /* dlopen handle */
   ts_backend_ops ops;
   char error[TS_BACKEND_ERROR_SIZE];

@@ -4,8 +4,9 @@
 
 int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v) {
   size_t bytes;
-  TS_CHECK_ARG(v && backend, "ts_vec_create: NULL argument");
+  TS_CHECK_NOT_NULL(v);
   *v = NULL;
+  TS_CHECK_NOT_NULL(backend);
   TS_CHECK_ARG(n >= 0, "ts_vec_create: size %lld is negative", (long long)n);
   TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "ts_vec_create: precision %d unknown", (int)p);
   TS_CALL(ts_size_mul((size_t)n, ts_precision_size(p), "vector", &bytes));
@@ -15,7 +16,7 @@ int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v) {
   x->n = n;
   x->precision = p;
   int ierr = 0;
-  if (!backend->ops.mem_alloc || backend->ops.mem_alloc(&backend->ops, bytes, &x->data))
+  if (backend->ops.mem_alloc(&backend->ops, bytes, &x->data)) /* required: checked at load */
     ierr = ts_backend_error(backend, TS_ERR_MEMORY, "mem_alloc", __FILE__, __LINE__);
   else if (backend->ops.vec_set(&backend->ops, p, n, 0.0, x->data))
     ierr = ts_backend_error(backend, TS_ERR_BACKEND, "vec_set", __FILE__, __LINE__);
@@ -36,15 +37,24 @@ int ts_vec_destroy(ts_vec *v) {
   return 0;
 }
 
-int64_t ts_vec_size(ts_vec v) { return v->n; }
-ts_precision ts_vec_precision(ts_vec v) { return v->precision; }
+int64_t ts_vec_size(ts_vec v) {
+  TS_GETTER_NOT_NULL(v, -1);
+  return v->n;
+}
+
+ts_precision ts_vec_precision(ts_vec v) {
+  TS_GETTER_NOT_NULL(v, TS_PRECISION_INVALID);
+  return v->precision;
+}
 
 static int check_pair(ts_vec x, ts_vec y, const char *what) {
   TS_CHECK_ARG(x && y, "%s: NULL vector", what);
   TS_CHECK_ARG(x->n == y->n, "%s: vector sizes differ (%lld and %lld)", what, (long long)x->n,
                (long long)y->n);
-  TS_CHECK_ARG(x->backend == y->backend, "%s: vectors live on different backends (%s, %s)", what,
-               x->backend->name, y->backend->name);
+  TS_CHECK_ARG(x->backend == y->backend,
+               "%s: the vectors live on different backend instances, %s and %s (use one "
+               "ts_backend for objects that work together)",
+               what, x->backend->label, y->backend->label);
   return 0;
 }
 
@@ -56,21 +66,27 @@ static int check_same_precision(ts_vec x, ts_vec y, const char *what) {
 }
 
 int ts_vec_set_from_host(ts_vec v, const double *values) {
+  TS_CHECK_NOT_NULL(v);
+  TS_CHECK_NOT_NULL(values);
   TS_BACKEND_CALL(v->backend, vec_from_host, v->precision, v->n, values, v->data);
   return 0;
 }
 
 int ts_vec_get_to_host(ts_vec v, double *values) {
+  TS_CHECK_NOT_NULL(v);
+  TS_CHECK_NOT_NULL(values);
   TS_BACKEND_CALL(v->backend, vec_to_host, v->precision, v->n, v->data, values);
   return 0;
 }
 
 int ts_vec_set(ts_vec v, double alpha) {
+  TS_CHECK_NOT_NULL(v);
   TS_BACKEND_CALL(v->backend, vec_set, v->precision, v->n, alpha, v->data);
   return 0;
 }
 
 int ts_vec_set_random(ts_vec v, uint64_t seed) {
+  TS_CHECK_NOT_NULL(v);
   TS_BACKEND_CALL(v->backend, vec_random, v->precision, v->n, seed, v->data);
   return 0;
 }
@@ -96,12 +112,15 @@ int ts_vec_pointwise_mult(ts_vec x, ts_vec y, ts_vec w) {
 
 int ts_vec_dot(ts_vec x, ts_vec y, double *result) {
   TS_CALL(check_same_precision(x, y, "ts_vec_dot"));
+  TS_CHECK_NOT_NULL(result);
   TS_BACKEND_CALL(x->backend, vec_dot, x->precision, x->n, x->data, y->data, result);
   return 0;
 }
 
 int ts_vec_norm(ts_vec x, double *result) {
   double d;
+  TS_CHECK_NOT_NULL(x);
+  TS_CHECK_NOT_NULL(result);
   TS_CALL(ts_vec_dot(x, x, &d));
   *result = sqrt(d);
   return 0;

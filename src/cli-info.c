@@ -1,4 +1,5 @@
-/* cli-info.c -- `tessera info`: the version, the backends found and what they drive. */
+/* cli-info.c -- `tessera info`: the version, the backends found, what they drive and the
+ * file each was loaded from. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,8 @@ int cli_info(int argc, char **argv) {
   char *names = NULL;
   if (argc > 1) {
     if (!strcmp(argv[1], "--help")) {
-      printf("usage: tessera info\n  prints the version, the backends found and their devices\n");
+      printf("usage: tessera info\n  prints the version, the backends found, their devices and the "
+             "file each backend was loaded from\n");
       return CLI_OK;
     }
     return cli_usage_error("info", "unexpected argument '%s'", argv[1]);
@@ -23,7 +25,8 @@ int cli_info(int argc, char **argv) {
   for (char *name = strtok_r(names, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
     ts_backend b = NULL;
     if (ts_backend_open(name, &b)) printf("  %-6s cannot start: %s\n", name, ts_error_message());
-    else printf("  %-6s %s\n", name, ts_backend_description(b));
+    else printf("  %-6s %s\n         loaded from %s\n", name, ts_backend_description(b),
+                ts_backend_path(b));
     ts_backend_destroy(&b);
   }
   free(names);

@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 24 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -120,4 +120,17 @@ set -- $(array_max velocity_error) $(array_max pressure_error)
 awk -v p="$points" -v n1="$1" -v e1="$2" -v n2="$3" -v e2="$4" \
   'BEGIN { exit !(p == 16384 && n1 == p && n2 == p && e1 < 1e-5 && e2 < 1e-3) }'
 ok $? "stokes-rt-2d.vtu: $points points (16384), max |velocity_error| $2 (< 1e-5), max |pressure_error| $4 (< 1e-3)"
+# backends: where each was loaded from; what the not-found message suggests; the build tree's
+# tessera finds omp without TESSERA_BACKEND_PATH (README's first command)
+run 0 "info says where omp was loaded from" "loaded from /" info
+grep -q "loaded from /.*/tessera_omp.so" "$work/out"; ok $? "info names omp's module file"
+run 1 "an unknown backend: the known and the found ones are listed" "the known backends are omp, cuda and hip; found here: " run "$ex3" --backend nosuch
+case " $TESSERA_GPU_BACKENDS " in
+  *" hip "*) for i in 1 2; do echo "ok $((n += 1)) # SKIP hip is built here"; done ;;
+  *) run 1 "hip not found suggests --with-hip" "configure with --with-hip" run "$ex3" --backend hip
+     ! grep -q -- "--with-cuda" "$work/out"; ok $? "hip not found: --with-cuda is not suggested" ;;
+esac
+(unset TESSERA_BACKEND_PATH; "$tessera" info) >"$work/out" 2>&1
+grep -q "loaded from $(cd "$builddir" && pwd -P)/backends/omp/.libs/tessera_omp.so" "$work/out"
+ok $? "without TESSERA_BACKEND_PATH the build tree's omp is found"
 exit $((failed > 0))

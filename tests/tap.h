@@ -1,5 +1,6 @@
 /* tap.h -- a tiny Test Anything Protocol helper for the test programs (after liburcu's):
  *   plan(n);  ok(cond, "what %d", i);  diag("detail %s", s);  skip(n, "why");
+ *   done_testing();  (instead of plan(n) first: the plan after the tests)
  *   return exit_status();
  * Output goes to stdout for Automake's tap-driver.sh: "1..N", "ok i - what",
  * "not ok i - what", "# diagnostics".  Everything is static inline: include it in one
@@ -20,6 +21,10 @@ static inline void plan(int n) {
   printf("1..%d\n", n);
   fflush(stdout);
 }
+
+/** Announce, after the last test, the number of tests run ("1..n" at the end: TAP allows a
+ *  trailing plan; a program that dies before it has no plan and fails). */
+static inline void done_testing(void) { plan(tap_run_); }
 
 /** Skip the whole program ("1..0 # SKIP reason"); return exit_status() afterwards. */
 static inline void plan_skip_all(const char *reason) {

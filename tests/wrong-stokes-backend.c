@@ -33,6 +33,8 @@ static int wrong_finalize(ts_backend_ops *ops) {
   return ierr;
 }
 
+TS_BACKEND_DEFINE_ABI;
+
 int tessera_backend_register(ts_backend_ops *ops);
 int tessera_backend_register(ts_backend_ops *ops) {
   union {

@@ -380,6 +380,8 @@ static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
   return ts_gpu_measure_ceilings(c, ops->error);
 }
 
+TS_BACKEND_DEFINE_ABI;
+
 extern "C" int tessera_backend_register(ts_backend_ops *ops);
 
 extern "C" int tessera_backend_register(ts_backend_ops *ops) {

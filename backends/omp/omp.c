@@ -201,6 +201,8 @@ static int omp_stokes_patch_smooth(ts_backend_ops *ops, const ts_stokes_patch_pl
   return ts_omp_stokes_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+TS_BACKEND_DEFINE_ABI;
+
 int tessera_backend_register(ts_backend_ops *ops);
 
 int tessera_backend_register(ts_backend_ops *ops) {

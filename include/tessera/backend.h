@@ -2,11 +2,16 @@
  *
  * For backend authors only.  A backend is a loadable module (libtool -module) exporting
  *
+ *     TS_BACKEND_DEFINE_ABI;   (the constant tessera_backend_abi: ABI version, table size)
  *     int tessera_backend_register(ts_backend_ops *ops);
  *
- * which fills the table below by direct member assignment and returns 0.  The loader checks
- * ops->abi_version == TS_BACKEND_ABI_VERSION and ops->struct_size == sizeof(ts_backend_ops)
- * before using any member; a kernel the backend lacks stays NULL and asking for it fails
+ * The register function fills the table below by direct member assignment and returns 0.
+ * The loader reads tessera_backend_abi first and calls nothing in a module built for
+ * another ABI; after registration it checks that the table says the same
+ * (ops->abi_version, ops->struct_size) and that every required member (memory and vector
+ * operations, marked "required" below) is set, and refuses the module otherwise, naming the
+ * file and the missing members.  The other members are optional: the life cycle functions
+ * are called when present; a kernel the backend lacks stays NULL and asking for it fails
  * with a message naming backend and kernel.  Functions return 0 on success; on failure they
  * write a message into the backend's error buffer (ops->error, set by the loader) and
  * return a TS_ERR_* code.  All sizes are in entries unless named *_bytes.
@@ -24,7 +29,8 @@
 extern "C" {
 #endif
 
-#define TS_BACKEND_ABI_VERSION 3
+/* ABI 4: the exported tessera_backend_abi, read before the register function is called */
+#define TS_BACKEND_ABI_VERSION 4
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -290,17 +296,17 @@ typedef struct ts_backend_ops {
   void *data;              /* backend state, owned by the backend */
   char *error;             /* TS_BACKEND_ERROR_SIZE bytes, set by the loader */
 
-  /* life cycle: start (find devices); describe into buf; stop and free data */
+  /* life cycle (optional): start (find devices); describe into buf; stop and free data */
   int (*init)(struct ts_backend_ops *ops);
   int (*describe)(struct ts_backend_ops *ops, char *buf, size_t len);
   int (*finalize)(struct ts_backend_ops *ops);
 
-  /* memory */
+  /* memory (required) */
   int (*mem_alloc)(struct ts_backend_ops *ops, size_t bytes, void **ptr);
   int (*mem_free)(struct ts_backend_ops *ops, void *ptr);
   int (*mem_available)(struct ts_backend_ops *ops, size_t *bytes);
 
-  /* vectors: x, y, w are backend pointers of n entries of precision p */
+  /* vectors (required): x, y, w are backend pointers of n entries of precision p */
   int (*vec_from_host)(struct ts_backend_ops *ops, ts_precision p, int64_t n, const double *h, void *x);
   int (*vec_to_host)(struct ts_backend_ops *ops, ts_precision p, int64_t n, const void *x, double *h);
   int (*vec_set)(struct ts_backend_ops *ops, ts_precision p, int64_t n, double alpha, void *x);
@@ -314,7 +320,8 @@ typedef struct ts_backend_ops {
   int (*vec_dot)(struct ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
                  const void *y, double *result);
 
-  /* kernels: y = A x (add = 0) or y += A x (add = 1); diagonal of A into d */
+  /* kernels (optional, here and below): y = A x (add = 0) or y += A x (add = 1); diagonal
+   * of A into d */
   int (*laplace_apply)(struct ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
                        const void *x, void *y, int add);
   int (*laplace_diagonal)(struct ts_backend_ops *ops, const ts_laplace_plan *plan,
@@ -346,6 +353,19 @@ typedef struct ts_backend_ops {
 /** The symbol every backend module exports. */
 typedef int (*ts_backend_register_fn)(ts_backend_ops *ops);
 #define TS_BACKEND_REGISTER_SYMBOL "tessera_backend_register"
+
+/** The ABI a module was built for, exported as the constant tessera_backend_abi (ABI 4):
+ *  the loader reads it before it calls any function of the module, so that a module built
+ *  for another table layout never runs.  One source file of a module defines it with
+ *  `TS_BACKEND_DEFINE_ABI;` at file scope. */
+typedef struct ts_backend_abi {
+  int version;       /* TS_BACKEND_ABI_VERSION */
+  size_t ops_size;   /* sizeof(ts_backend_ops) */
+} ts_backend_abi;
+#define TS_BACKEND_ABI_SYMBOL "tessera_backend_abi"
+extern const ts_backend_abi tessera_backend_abi;
+#define TS_BACKEND_DEFINE_ABI \
+  const ts_backend_abi tessera_backend_abi = {TS_BACKEND_ABI_VERSION, sizeof(ts_backend_ops)}
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,8 @@ int ts_error_set(int code, const char *file, int line, const char *fmt, ...) {
 
 int ts_error_trace(int code, const char *file, int line, const char *expr) {
   size_t used = strlen(error_message);
+  if (!file) file = "(unknown file)";
+  if (!expr) expr = "(unknown call)";
   if (!error_code) error_code = code;
   if (getenv_trace_enabled() && used + 1 < sizeof error_message)
     snprintf(error_message + used, sizeof error_message - used, "\n  called from %s:%d (%s)",

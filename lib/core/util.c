@@ -10,9 +10,21 @@ const char *ts_version(void) {
       TESSERA_VERSION_PATCH);
 }
 
-const char *ts_precision_name(ts_precision p) { return p == TS_SINGLE ? "single" : "double"; }
+static int valid_precision(ts_precision p) { return p == TS_DOUBLE || p == TS_SINGLE; }
 
-size_t ts_precision_size(ts_precision p) { return p == TS_SINGLE ? sizeof(float) : sizeof(double); }
+const char *ts_precision_name(ts_precision p) {
+  TS_GETTER_CHECK(valid_precision(p), "",
+                  "ts_precision_name: precision %d, allowed %d (double) or %d (single)", (int)p,
+                  (int)TS_DOUBLE, (int)TS_SINGLE);
+  return p == TS_SINGLE ? "single" : "double";
+}
+
+size_t ts_precision_size(ts_precision p) {
+  TS_GETTER_CHECK(valid_precision(p), 0,
+                  "ts_precision_size: precision %d, allowed %d (double) or %d (single)", (int)p,
+                  (int)TS_DOUBLE, (int)TS_SINGLE);
+  return p == TS_SINGLE ? sizeof(float) : sizeof(double);
+}
 
 double ts_wtime(void) {
   struct timespec t;

@@ -55,8 +55,10 @@ static int number_components(ts_dofs h) {
 }
 
 int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs) {
-  TS_CHECK_ARG(dofs && mesh && fe, "ts_dofs_create: NULL argument");
+  TS_CHECK_NOT_NULL(dofs);
   *dofs = NULL;
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(fe);
   TS_CHECK_ARG(mesh->dim == fe->dim, "DoFs: mesh is %dD but the element is %dD", mesh->dim,
                fe->dim);
   ts_dofs h;
@@ -91,9 +93,14 @@ int ts_dofs_destroy(ts_dofs *dofs) {
   return 0;
 }
 
-int64_t ts_dofs_count(ts_dofs dofs) { return dofs->count; }
+int64_t ts_dofs_count(ts_dofs dofs) {
+  TS_GETTER_NOT_NULL(dofs, -1);
+  return dofs->count;
+}
 
 int ts_dofs_per_direction(ts_dofs dofs, int64_t *n) {
+  TS_CHECK_NOT_NULL(dofs);
+  TS_CHECK_NOT_NULL(n);
   for (int d = 0; d < dofs->dim; ++d) n[d] = dofs->n[d];
   return 0;
 }
@@ -117,6 +124,8 @@ static int dof_position(ts_dofs dofs, int64_t index, int64_t *a) {
 
 int ts_dofs_point(ts_dofs dofs, int64_t index, double *x) {
   int64_t a[3];
+  TS_CHECK_NOT_NULL(dofs);
+  TS_CHECK_NOT_NULL(x);
   TS_CHECK_ARG(index >= 0 && index < dofs->count, "DoF index %lld out of range 0..%lld",
                (long long)index, (long long)dofs->count - 1);
   const int c = dof_position(dofs, index, a);
@@ -134,6 +143,10 @@ int ts_dofs_point(ts_dofs dofs, int64_t index, double *x) {
 
 int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
   int64_t a[3];
+  TS_GETTER_NOT_NULL(dofs, -1);
+  TS_GETTER_CHECK(index >= 0 && index < dofs->count, -1,
+                  "ts_dofs_is_boundary: DoF index %lld out of range 0..%lld", (long long)index,
+                  (long long)dofs->count - 1);
   const int c = dof_position(dofs, index, a);
   const int64_t *n = dofs->comp_n[c];
   switch (dofs->fe->family) {
@@ -150,6 +163,7 @@ int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
 
 int64_t ts_dofs_boundary_count(ts_dofs dofs) {
   int64_t count = 0;
+  TS_GETTER_NOT_NULL(dofs, -1);
   for (int c = 0; c < dofs->components; ++c) {
     const int64_t *n = dofs->comp_n[c];
     const int64_t size = n[0] * n[1] * n[2];

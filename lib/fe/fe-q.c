@@ -4,7 +4,7 @@
 
 int ts_fe_create_q(int dim, int degree, ts_fe *fe) {
   double weights[TS_MAX_DEGREE + 1];
-  TS_CHECK_ARG(fe, "ts_fe_create_q: fe is NULL");
+  TS_CHECK_NOT_NULL(fe);
   *fe = NULL;
   TS_CHECK_ARG(dim == 2 || dim == 3, "Q_k element: dim = %d, allowed 2 or 3", dim);
   TS_CHECK_ARG(degree >= 1 && degree <= TS_MAX_DEGREE, "Q_k element: degree = %d, allowed 1..%d",
@@ -27,6 +27,17 @@ int ts_fe_destroy(ts_fe *fe) {
   if (fe) ts_free(fe);
   return 0;
 }
-int ts_fe_degree(ts_fe fe) { return fe->degree; }
-int ts_fe_dim(ts_fe fe) { return fe->dim; }
-const double *ts_fe_points_1d(ts_fe fe) { return fe->points; }
+int ts_fe_degree(ts_fe fe) {
+  TS_GETTER_NOT_NULL(fe, -1);
+  return fe->degree;
+}
+
+int ts_fe_dim(ts_fe fe) {
+  TS_GETTER_NOT_NULL(fe, -1);
+  return fe->dim;
+}
+
+const double *ts_fe_points_1d(ts_fe fe) {
+  TS_GETTER_NOT_NULL(fe, NULL);
+  return fe->points;
+}

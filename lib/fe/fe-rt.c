@@ -39,6 +39,12 @@ int ts_fe_create_dgq(int dim, int degree, ts_fe *fe) {
   return 0;
 }
 
-ts_fe_family ts_fe_family_of(ts_fe fe) { return fe->family; }
+ts_fe_family ts_fe_family_of(ts_fe fe) {
+  TS_GETTER_NOT_NULL(fe, TS_FE_INVALID);
+  return fe->family;
+}
 
-int ts_fe_components(ts_fe fe) { return fe->family == TS_FE_RT ? fe->dim : 1; }
+int ts_fe_components(ts_fe fe) {
+  TS_GETTER_NOT_NULL(fe, -1);
+  return fe->family == TS_FE_RT ? fe->dim : 1;
+}

@@ -10,8 +10,11 @@ int ts_box_extent_ok(double lower, double upper) {
 
 int ts_mesh_create_box(int dim, const double *lower, const double *upper, const int *coarse,
                        int levels, ts_mesh *mesh) {
-  TS_CHECK_ARG(mesh, "ts_mesh_create_box: mesh is NULL");
+  TS_CHECK_NOT_NULL(mesh);
   *mesh = NULL;
+  TS_CHECK_NOT_NULL(lower);
+  TS_CHECK_NOT_NULL(upper);
+  TS_CHECK_NOT_NULL(coarse);
   TS_CHECK_ARG(dim == 2 || dim == 3, "mesh: dim = %d, allowed 2 or 3", dim);
   TS_CHECK_ARG(levels >= 0 && levels <= 30, "mesh: levels = %d, allowed 0..30", levels);
   for (int d = 0; d < dim; ++d) {
@@ -38,12 +41,29 @@ int ts_mesh_destroy(ts_mesh *mesh) {
   return 0;
 }
 
-int ts_mesh_dim(ts_mesh mesh) { return mesh->dim; }
-int ts_mesh_finest_level(ts_mesh mesh) { return mesh->levels; }
-const double *ts_mesh_lower(ts_mesh mesh) { return mesh->lower; }
-const double *ts_mesh_upper(ts_mesh mesh) { return mesh->upper; }
+int ts_mesh_dim(ts_mesh mesh) {
+  TS_GETTER_NOT_NULL(mesh, -1);
+  return mesh->dim;
+}
+
+int ts_mesh_finest_level(ts_mesh mesh) {
+  TS_GETTER_NOT_NULL(mesh, -1);
+  return mesh->levels;
+}
+
+const double *ts_mesh_lower(ts_mesh mesh) {
+  TS_GETTER_NOT_NULL(mesh, NULL);
+  return mesh->lower;
+}
+
+const double *ts_mesh_upper(ts_mesh mesh) {
+  TS_GETTER_NOT_NULL(mesh, NULL);
+  return mesh->upper;
+}
 
 int ts_mesh_cells(ts_mesh mesh, int level, int64_t *cells) {
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(cells);
   TS_CHECK_ARG(level >= 0 && level <= mesh->levels, "mesh: level %d requested, the mesh has 0..%d",
                level, mesh->levels);
   for (int d = 0; d < mesh->dim; ++d) cells[d] = (int64_t)mesh->coarse[d] << level;
@@ -52,6 +72,8 @@ int ts_mesh_cells(ts_mesh mesh, int level, int64_t *cells) {
 
 int ts_mesh_cell_size(ts_mesh mesh, int level, double *h) {
   int64_t cells[3];
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(h);
   TS_CALL(ts_mesh_cells(mesh, level, cells));
   for (int d = 0; d < mesh->dim; ++d) h[d] = (mesh->upper[d] - mesh->lower[d]) / (double)cells[d];
   return 0;

@@ -132,8 +132,9 @@ static int estimate_max_eigenvalue(ts_smoother s, double *lambda) {
 }
 
 int ts_smoother_create_chebyshev(ts_operator A, int degree, ts_smoother *smoother) {
-  TS_CHECK_ARG(A && smoother, "ts_smoother_create_chebyshev: NULL argument");
+  TS_CHECK_NOT_NULL(smoother);
   *smoother = NULL;
+  TS_CHECK_NOT_NULL(A);
   TS_CHECK_ARG(degree >= 1 && degree <= 20, "Chebyshev smoother: degree %d, allowed 1..20", degree);
   chebyshev_data *c;
   TS_CALL(ts_calloc(1, sizeof *c, "Chebyshev smoother", &c));

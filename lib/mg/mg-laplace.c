@@ -74,8 +74,11 @@ static int check_options(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options
 
 int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
                  const ts_mg_options *options, ts_mg *mg) {
-  TS_CHECK_ARG(backend && mesh && fe && mg, "ts_mg_create: NULL argument");
+  TS_CHECK_NOT_NULL(mg);
   *mg = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(fe);
   ts_mg_options o;
   if (options) o = *options;
   else ts_mg_options_default(&o);

@@ -142,8 +142,10 @@ static int create_data(int dim, int degree, stokes_data **data) {
 
 int ts_mg_create_stokes(ts_backend backend, ts_mesh mesh, int degree, int finest_level,
                         const ts_mg_options *options, ts_mg *mg) {
-  TS_CHECK_ARG(backend && mesh && mg, "ts_mg_create_stokes: NULL argument");
+  TS_CHECK_NOT_NULL(mg);
   *mg = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(mesh);
   ts_mg_options o;
   if (options) o = *options;
   else ts_mg_options_default(&o);

@@ -13,6 +13,11 @@
 #include "mg-impl.h"
 
 void ts_mg_options_default(ts_mg_options *o) {
+  if (!o) {
+    TS_ERROR(TS_ERR_ARG,
+             "ts_mg_options_default: argument 'options' is NULL, a valid pointer is required");
+    return;
+  }
   memset(o, 0, sizeof *o);
   o->smoother = TS_MG_SMOOTHER_VERTEX_PATCH;
   o->variant = TS_PATCH_FUSED;
@@ -25,6 +30,7 @@ void ts_mg_options_default(ts_mg_options *o) {
 }
 
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
+  TS_CHECK_NOT_NULL(type);
   if (name && strcmp(name, "vertex-patch") == 0) *type = TS_MG_SMOOTHER_VERTEX_PATCH;
   else if (name && strcmp(name, "chebyshev") == 0) *type = TS_MG_SMOOTHER_CHEBYSHEV;
   else return TS_ERROR(TS_ERR_ARG, "multigrid smoother '%s' unknown, allowed: vertex-patch, chebyshev",
@@ -249,13 +255,30 @@ int ts_mg_destroy(ts_mg *mg) {
 
 /* ---------------------------------------------------------------- queries */
 
-ts_dofs ts_mg_dofs(ts_mg mg) { return mg ? mg->levels[mg->n_levels - 1].dofs : NULL; }
-ts_dofs ts_mg_pressure_dofs(ts_mg mg) {
-  return mg ? mg->levels[mg->n_levels - 1].pressure_dofs : NULL;
+ts_dofs ts_mg_dofs(ts_mg mg) {
+  TS_GETTER_NOT_NULL(mg, NULL);
+  return mg->levels[mg->n_levels - 1].dofs;
 }
-ts_operator ts_mg_operator(ts_mg mg) { return mg ? mg->A : NULL; }
-ts_operator ts_mg_preconditioner(ts_mg mg) { return mg ? mg->preconditioner : NULL; }
-int ts_mg_coarse_level(ts_mg mg) { return mg ? mg->coarse : -1; }
+
+ts_dofs ts_mg_pressure_dofs(ts_mg mg) {
+  TS_GETTER_NOT_NULL(mg, NULL);
+  return mg->levels[mg->n_levels - 1].pressure_dofs;
+}
+
+ts_operator ts_mg_operator(ts_mg mg) {
+  TS_GETTER_NOT_NULL(mg, NULL);
+  return mg->A;
+}
+
+ts_operator ts_mg_preconditioner(ts_mg mg) {
+  TS_GETTER_NOT_NULL(mg, NULL);
+  return mg->preconditioner;
+}
+
+int ts_mg_coarse_level(ts_mg mg) {
+  TS_GETTER_NOT_NULL(mg, -1);
+  return mg->coarse;
+}
 
 static int level_index(ts_mg mg, int level, const char *what, int lowest) {
   if (!mg) return TS_ERROR(TS_ERR_ARG, "%s: multigrid object is NULL", what);
@@ -266,12 +289,12 @@ static int level_index(ts_mg mg, int level, const char *what, int lowest) {
 }
 
 ts_smoother ts_mg_smoother(ts_mg mg, int level) {
-  if (!mg || level <= mg->coarse || level > mg->finest) return NULL;
+  if (level_index(mg, level, "ts_mg_smoother", 0)) return NULL; /* TS_ERR_ARG recorded */
   return mg->levels[level - mg->coarse].smoother;
 }
 
 ts_operator ts_mg_level_operator(ts_mg mg, int level) {
-  if (!mg || level < mg->coarse || level > mg->finest) return NULL;
+  if (level_index(mg, level, "ts_mg_level_operator", 0)) return NULL; /* TS_ERR_ARG recorded */
   return mg->levels[level - mg->coarse].A;
 }
 
@@ -288,13 +311,17 @@ int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse) {
 }
 
 int ts_mg_level_timing_get(ts_mg mg, int level, ts_mg_level_timing *timing) {
+  TS_CHECK_NOT_NULL(timing);
   TS_CALL(level_index(mg, level, "ts_mg_level_timing_get", 0));
   *timing = mg->levels[level - mg->coarse].timing;
   return 0;
 }
 
 void ts_mg_reset_timings(ts_mg mg) {
-  if (!mg) return;
+  if (!mg) {
+    TS_ERROR(TS_ERR_ARG, "ts_mg_reset_timings: argument 'mg' is NULL, a valid handle is required");
+    return;
+  }
   for (int i = 0; i < mg->n_levels; ++i) {
     ts_mg_level_timing *t = &mg->levels[i].timing;
     const int level = t->level;

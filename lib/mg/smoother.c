@@ -14,14 +14,15 @@ int ts_smoother_create_shell(ts_operator A, const ts_smoother_ops *ops, void *da
 }
 
 int ts_smoother_apply(ts_smoother smoother, ts_vec b, ts_vec x) {
-  TS_CHECK_ARG(smoother, "ts_smoother_apply: smoother is NULL");
+  TS_CHECK_NOT_NULL(smoother);
   TS_CALL(ts_operator_check_vectors(smoother->A, b, x));
   TS_CALL(smoother->ops->apply(smoother, b, x));
   return 0;
 }
 
 const char *ts_smoother_name(ts_smoother smoother) {
-  return smoother ? smoother->ops->name : "";
+  TS_GETTER_NOT_NULL(smoother, "");
+  return smoother->ops->name;
 }
 
 int ts_smoother_destroy(ts_smoother *smoother) {

@@ -45,10 +45,14 @@ static size_t direct_kind_count(const ts_stokes_patch_plan *plan) {
 }
 
 int ts_stokes_patch_solver_max_degree(int dim, ts_stokes_patch_solver solver) {
-  if (dim != 2 && dim != 3) return -1;
+  TS_GETTER_CHECK(dim == 2 || dim == 3, -1,
+                  "ts_stokes_patch_solver_max_degree: dim = %d, allowed 2 or 3", dim);
+  TS_GETTER_CHECK(solver == TS_STOKES_PATCH_SCHUR || solver == TS_STOKES_PATCH_DIRECT, -1,
+                  "ts_stokes_patch_solver_max_degree: solver %d, allowed "
+                  "TS_STOKES_PATCH_SCHUR (%d) or TS_STOKES_PATCH_DIRECT (%d)",
+                  (int)solver, (int)TS_STOKES_PATCH_SCHUR, (int)TS_STOKES_PATCH_DIRECT);
   if (solver == TS_STOKES_PATCH_SCHUR) return TS_MAX_DEGREE - 1;
-  if (solver == TS_STOKES_PATCH_DIRECT) return dim == 2 ? DIRECT_MAX_DEGREE_2D : DIRECT_MAX_DEGREE_3D;
-  return -1;
+  return dim == 2 ? DIRECT_MAX_DEGREE_2D : DIRECT_MAX_DEGREE_3D;
 }
 
 static int direct_check_size(const ts_stokes_patch_plan *plan) {

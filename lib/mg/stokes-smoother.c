@@ -61,8 +61,9 @@ static int check_handlers(const ts_stokes_plan *g, ts_dofs velocity, ts_dofs pre
 
 int ts_smoother_create_stokes_patch(ts_operator stokes, ts_dofs velocity, ts_dofs pressure,
                                     ts_stokes_patch_solver solver, ts_smoother *smoother) {
-  TS_CHECK_ARG(stokes && smoother, "ts_smoother_create_stokes_patch: NULL %s",
-               stokes ? "smoother" : "operator");
+  TS_CHECK_NOT_NULL(smoother);
+  *smoother = NULL;
+  TS_CHECK_NOT_NULL(stokes);
   const ts_stokes_plan *global;
   TS_CALL(ts_operator_stokes_plan(stokes, &global));
   TS_CALL(check_handlers(global, velocity, pressure));

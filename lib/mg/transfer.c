@@ -44,8 +44,10 @@ int ts_transfer_check_vectors(ts_backend backend, int restrict_, int64_t coarse_
                "%s: input has %lld and output %lld entries, the levels need %lld and %lld", what,
                (long long)in->n, (long long)out->n, (long long)n_in, (long long)n_out);
   TS_CHECK_ARG(in->precision == out->precision && in->backend == backend && out->backend == backend,
-               "%s: input and output must be %s vectors on backend '%s'", what,
-               ts_precision_name(in->precision), backend->name);
+               "%s: input and output must be vectors of one precision on backend %s (input: "
+               "%s on %s, output: %s on %s)",
+               what, backend->label, ts_precision_name(in->precision), in->backend->label,
+               ts_precision_name(out->precision), out->backend->label);
   return 0;
 }
 

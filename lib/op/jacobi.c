@@ -62,8 +62,9 @@ static int invert_diagonal(ts_vec diag) {
 }
 
 int ts_operator_create_jacobi(ts_operator A, ts_operator *jacobi) {
-  TS_CHECK_ARG(A && jacobi, "ts_operator_create_jacobi: NULL argument");
+  TS_CHECK_NOT_NULL(jacobi);
   *jacobi = NULL;
+  TS_CHECK_NOT_NULL(A);
   jacobi_data *data;
   TS_CALL(ts_calloc(1, sizeof *data, "Jacobi preconditioner", &data));
   int ierr = ts_vec_create(A->backend, A->n, A->precision, &data->inverse_diagonal);

@@ -79,8 +79,10 @@ static const ts_operator_ops laplace_ops = {
 };
 
 int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p, ts_operator *op) {
-  TS_CHECK_ARG(op && backend && dofs, "ts_operator_create_laplace: NULL argument");
+  TS_CHECK_NOT_NULL(op);
   *op = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(dofs);
   TS_CALL(ts_dofs_require_q(dofs, "Laplacian"));
   TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "Laplacian: precision %d unknown", (int)p);
   if (!backend->ops.laplace_apply)

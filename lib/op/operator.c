@@ -1,5 +1,6 @@
 /* operator.c -- ts_operator: a linear operator given by an implementation table
  * (apply, diagonal, flop count); the operator families live in their own files. */
+#include <math.h>
 #include "../tessera-impl.h"
 
 int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
@@ -28,8 +29,9 @@ static int check_vector(ts_operator op, ts_vec v, const char *which) {
   TS_CHECK_ARG(v->n == op->n, "operator '%s': %s vector has %lld entries, the operator %lld",
                name, which, (long long)v->n, (long long)op->n);
   TS_CHECK_ARG(v->backend == op->backend,
-               "operator '%s': %s vector lives on backend '%s', the operator on '%s'", name,
-               which, v->backend->name, op->backend->name);
+               "operator '%s': %s vector lives on backend %s, the operator on backend %s (use "
+               "one ts_backend for objects that work together)",
+               name, which, v->backend->label, op->backend->label);
   TS_CHECK_ARG(v->precision == op->precision,
                "operator '%s': %s vector is %s precision, the operator is %s", name, which,
                ts_precision_name(v->precision), ts_precision_name(op->precision));
@@ -45,18 +47,21 @@ int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y) {
 }
 
 int ts_operator_apply(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(ts_operator_check_vectors(op, x, y));
   TS_CALL(op->ops->apply(op, x, y, 0));
   return 0;
 }
 
 int ts_operator_apply_add(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(ts_operator_check_vectors(op, x, y));
   TS_CALL(op->ops->apply(op, x, y, 1));
   return 0;
 }
 
 int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(ts_operator_check_vectors(op, x, y));
   if (!op->ops->apply_unconstrained)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' has no unconstrained form", op->ops->name);
@@ -65,6 +70,7 @@ int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
 }
 
 int ts_operator_diagonal(ts_operator op, ts_vec d) {
+  TS_CHECK_NOT_NULL(op);
   TS_CALL(check_vector(op, d, "diagonal"));
   if (!op->ops->diagonal)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' cannot compute its diagonal",
@@ -73,7 +79,22 @@ int ts_operator_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
-int64_t ts_operator_size(ts_operator op) { return op->n; }
-ts_precision ts_operator_precision(ts_operator op) { return op->precision; }
-double ts_operator_flops(ts_operator op) { return op->ops->flops ? op->ops->flops(op) : 0.0; }
-const char *ts_operator_name(ts_operator op) { return op->ops->name; }
+int64_t ts_operator_size(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, -1);
+  return op->n;
+}
+
+ts_precision ts_operator_precision(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, TS_PRECISION_INVALID);
+  return op->precision;
+}
+
+double ts_operator_flops(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, NAN);
+  return op->ops->flops ? op->ops->flops(op) : 0.0;
+}
+
+const char *ts_operator_name(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, "");
+  return op->ops->name;
+}

@@ -2,6 +2,7 @@
  * pressure DGQ_k on a Cartesian box level (doc/stokes.md): the plan of 1D matrices and
  * scalings (section 4) for the backend's stokes_apply kernel, the operator shell, and the
  * removal of the pressure mean (section 6). */
+#include <math.h>
 #include "../tessera-impl.h"
 
 typedef struct stokes_data {
@@ -154,9 +155,13 @@ static int create_mean_vectors(ts_operator op, stokes_data *data) {
 
 int ts_operator_create_stokes(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                               double penalty, ts_precision p, ts_operator *op) {
-  TS_CHECK_ARG(op && backend, "ts_operator_create_stokes: NULL %s", op ? "backend" : "op");
+  TS_CHECK_NOT_NULL(op);
   *op = NULL;
+  TS_CHECK_NOT_NULL(backend);
   TS_CALL(check_stokes_spaces(velocity, pressure));
+  TS_CHECK_ARG(!isnan(penalty) && penalty < INFINITY,
+               "Stokes: penalty = %g, allowed a finite value (<= 0 selects the default %g)",
+               penalty, TS_STOKES_DEFAULT_PENALTY);
   TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "Stokes: precision %d unknown, allowed %d "
                "(double) or %d (single)", (int)p, (int)TS_DOUBLE, (int)TS_SINGLE);
   if (!backend->ops.stokes_apply)

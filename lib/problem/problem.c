@@ -1454,9 +1454,15 @@ int ts_problem_check_memory(ts_problem problem, size_t available) {
                   (double)available / gib);
 }
 
-const char *ts_problem_backend(ts_problem problem) { return problem ? problem->backend : "omp"; }
+const char *ts_problem_backend(ts_problem problem) {
+  TS_GETTER_NOT_NULL(problem, "");
+  return problem->backend;
+}
 
-const char *ts_problem_name(ts_problem problem) { return problem ? problem->name : ""; }
+const char *ts_problem_name(ts_problem problem) {
+  TS_GETTER_NOT_NULL(problem, "");
+  return problem->name;
+}
 
 int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings, ts_mesh *mesh,
                               ts_fe *fe) {

@@ -45,6 +45,7 @@ static const ts_solution solutions[] = {
 };
 
 int ts_solution_by_name(const char *name, const ts_solution **solution) {
+  TS_CHECK_NOT_NULL(solution);
   for (size_t i = 0; i < sizeof solutions / sizeof solutions[0]; ++i)
     if (name && strcmp(name, solutions[i].name) == 0) {
       *solution = &solutions[i];

@@ -6,7 +6,7 @@
 #include "solver-impl.h"
 
 int ts_solver_create(ts_solver_type type, ts_solver *solver) {
-  TS_CHECK_ARG(solver, "ts_solver_create: solver is NULL");
+  TS_CHECK_NOT_NULL(solver);
   *solver = NULL;
   TS_CHECK_ARG(type == TS_SOLVER_CG || type == TS_SOLVER_GMRES,
                "solver: type %d unknown, allowed TS_SOLVER_CG or TS_SOLVER_GMRES", (int)type);
@@ -35,6 +35,7 @@ int ts_solver_destroy(ts_solver *solver) {
 }
 
 int ts_solver_type_from_name(const char *name, ts_solver_type *type) {
+  TS_CHECK_NOT_NULL(type);
   if (name && strcmp(name, "cg") == 0) *type = TS_SOLVER_CG;
   else if (name && strcmp(name, "gmres") == 0) *type = TS_SOLVER_GMRES;
   else return TS_ERROR(TS_ERR_ARG, "solver type '%s' unknown, allowed: cg, gmres", name ? name : "(null)");
@@ -42,18 +43,20 @@ int ts_solver_type_from_name(const char *name, ts_solver_type *type) {
 }
 
 int ts_solver_set_operator(ts_solver s, ts_operator A) {
+  TS_CHECK_NOT_NULL(s);
   TS_CHECK_ARG(A, "solver: operator is NULL");
   s->A = A;
   return 0;
 }
 
 int ts_solver_set_preconditioner(ts_solver s, ts_operator P) {
+  TS_CHECK_NOT_NULL(s);
   s->P = P;
   return 0;
 }
 
 int ts_solver_set_side(ts_solver s, ts_side side) {
-  TS_CHECK_ARG(s, "ts_solver_set_side: solver is NULL");
+  TS_CHECK_NOT_NULL(s);
   TS_CHECK_ARG(side == TS_SIDE_RIGHT || side == TS_SIDE_LEFT,
                "solver: preconditioner side %d unknown, allowed right (%d) or left (%d)", (int)side,
                (int)TS_SIDE_RIGHT, (int)TS_SIDE_LEFT);
@@ -62,6 +65,7 @@ int ts_solver_set_side(ts_solver s, ts_side side) {
 }
 
 int ts_side_from_name(const char *name, ts_side *side) {
+  TS_CHECK_NOT_NULL(side);
   if (name && strcmp(name, "right") == 0) *side = TS_SIDE_RIGHT;
   else if (name && strcmp(name, "left") == 0) *side = TS_SIDE_LEFT;
   else return TS_ERROR(TS_ERR_ARG, "preconditioner side '%s' unknown, allowed: left, right",
@@ -70,6 +74,7 @@ int ts_side_from_name(const char *name, ts_side *side) {
 }
 
 int ts_solver_set_tolerances(ts_solver s, double rtol, int max_iterations) {
+  TS_CHECK_NOT_NULL(s);
   TS_CHECK_ARG(rtol > 0.0 && rtol < 1.0, "solver: rtol = %g, allowed 0 < rtol < 1", rtol);
   TS_CHECK_ARG(max_iterations >= 1, "solver: max_iterations = %d, need at least 1", max_iterations);
   s->rtol = rtol;
@@ -78,12 +83,14 @@ int ts_solver_set_tolerances(ts_solver s, double rtol, int max_iterations) {
 }
 
 int ts_solver_set_restart(ts_solver s, int restart) {
+  TS_CHECK_NOT_NULL(s);
   TS_CHECK_ARG(restart >= 1 && restart <= 1000, "GMRES: restart = %d, allowed 1..1000", restart);
   s->restart = restart;
   return 0;
 }
 
 int ts_solver_set_monitor(ts_solver s, ts_monitor_fn fn, void *ctx) {
+  TS_CHECK_NOT_NULL(s);
   s->monitor = fn;
   s->monitor_ctx = ctx;
   return 0;
@@ -127,7 +134,8 @@ int ts_solver_precondition(ts_solver s, ts_vec x, ts_vec y) {
 }
 
 int ts_solver_solve(ts_solver s, ts_vec b, ts_vec x) {
-  TS_CHECK_ARG(s && s->A, "solver: no operator set (call ts_solver_set_operator)");
+  TS_CHECK_NOT_NULL(s);
+  TS_CHECK_ARG(s->A, "solver: no operator set (call ts_solver_set_operator)");
   TS_CALL(ts_operator_check_vectors(s->A, b, x));
   s->history_count = 0;
   s->iterations = 0;
@@ -137,9 +145,18 @@ int ts_solver_solve(ts_solver s, ts_vec b, ts_vec x) {
   return 0;
 }
 
-int ts_solver_iterations(ts_solver s) { return s->iterations; }
-double ts_solver_relative_residual(ts_solver s) { return s->relative_residual; }
+int ts_solver_iterations(ts_solver s) {
+  TS_GETTER_NOT_NULL(s, -1);
+  return s->iterations;
+}
+double ts_solver_relative_residual(ts_solver s) {
+  TS_GETTER_NOT_NULL(s, NAN);
+  return s->relative_residual;
+}
 const double *ts_solver_history(ts_solver s, int *count) {
+  TS_GETTER_NOT_NULL(count, NULL);
+  *count = 0;
+  TS_GETTER_NOT_NULL(s, NULL);
   *count = s->history_count;
   return s->history;
 }

@@ -1,0 +1,567 @@
+/* t-api-args.c -- every function of tessera.h called with NULL handles, NULL pointers, sizes,
+ * levels and enums out of range and vectors that do not fit: a function returning a status
+ * returns the documented TS_ERR_* code and records it with a message; a getter returns its
+ * documented fallback (-1, NaN, "", NULL, *_INVALID) and records TS_ERR_ARG (tessera.h,
+ * "Argument checks"); a create function leaves its output handle NULL; nothing crashes.
+ * The plan comes after the tests (done_testing): a crash leaves no plan and fails. */
+#include <math.h>
+#include <stdlib.h>
+#include "tap.h"
+#include "tessera.h"
+
+/* call returns code; a failure records the same code with a message containing needle */
+#define EXPECT(code, needle, call) expect_code((ts_error_clear(), (call)), code, needle, #call)
+/* a getter given a bad argument: its fallback value, and TS_ERR_ARG recorded */
+#define EXPECT_MINUS_ONE(call) expect_fallback((ts_error_clear(), (call)) == -1, #call)
+#define EXPECT_NAN(call) expect_fallback(isnan((ts_error_clear(), (call))), #call)
+#define EXPECT_EMPTY(call) expect_fallback(is_empty((ts_error_clear(), (call))), #call)
+#define EXPECT_NULL(call) expect_fallback((ts_error_clear(), (call)) == NULL, #call)
+#define EXPECT_VOID(call) (ts_error_clear(), (call), expect_fallback(1, #call))
+/* a create function that fails sets its output handle to NULL */
+#define EXPECT_CREATE(needle, handle, call)                                               \
+  do {                                                                                    \
+    handle = (void *)&handle; /* any non-NULL value: the call must reset it */            \
+    expect_code((ts_error_clear(), (call)), TS_ERR_ARG, needle, #call);                   \
+    ok(handle == NULL, "%s leaves the handle NULL", #call);                               \
+  } while (0)
+
+static void expect_code(int got, int code, const char *needle, const char *text) {
+  const int recorded = ts_error_code();
+  const int good = got == code &&
+                   (code == 0 ? recorded == 0 : recorded == code && strstr(ts_error_message(), needle));
+  ok(good, "%s -> %s (%s)", text, ts_error_name(got), got ? ts_error_message() : "no error");
+}
+
+static void expect_fallback(int is_fallback, const char *text) {
+  ok(is_fallback && ts_error_code() == TS_ERR_ARG, "%s -> fallback value, %s: %s", text,
+     ts_error_name(ts_error_code()), ts_error_message());
+}
+
+static int is_empty(const char *s) { return s && !*s; }
+
+/* The objects the calls are made with: a 2D box with 2x2 cells and levels 0..2; Q1, RT0 and
+ * DGQ0 DoFs on level 1 (Q1: 25 DoFs); double vectors x, y of 25 entries, a single one s and
+ * a short one (24); the Laplacian, a Stokes operator, smoothers, a solver, a hierarchy. */
+typedef struct fixture {
+  ts_backend b;
+  ts_mesh mesh;
+  ts_fe q, rt, dgq, q3d;
+  ts_dofs dofs, vel, pres;
+  ts_vec x, y, s, short_vec, sx, fine, coarse;
+  ts_operator A, stokes;
+  ts_smoother cheb, stokes_smoother;
+  ts_solver solver;
+  ts_mg mg;
+  ts_problem problem;
+  const ts_solution *u;
+  const ts_stokes_solution *su;
+  double host[400];
+} fixture;
+
+static const double lower[2] = {0.0, 0.0}, upper[2] = {1.0, 1.0};
+static const int cells[2] = {2, 2};
+
+static int fixture_create(fixture *f) {
+  const char *srcdir = getenv("srcdir");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/examples/poisson-2d.xml", srcdir && *srcdir ? srcdir : ".");
+  const char *levels[] = {"mesh/levels=1"};
+  int ierr = ts_backend_open(tap_backend(), &f->b);
+  if (!ierr) ierr = ts_mesh_create_box(2, lower, upper, cells, 2, &f->mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &f->q);
+  if (!ierr) ierr = ts_fe_create_q(3, 1, &f->q3d);
+  if (!ierr) ierr = ts_fe_create_rt(2, 0, &f->rt);
+  if (!ierr) ierr = ts_fe_create_dgq(2, 0, &f->dgq);
+  if (!ierr) ierr = ts_dofs_create(f->mesh, f->q, 1, &f->dofs);
+  if (!ierr) ierr = ts_dofs_create(f->mesh, f->rt, 1, &f->vel);
+  if (!ierr) ierr = ts_dofs_create(f->mesh, f->dgq, 1, &f->pres);
+  if (!ierr) ierr = ts_vec_create(f->b, 25, TS_DOUBLE, &f->x);
+  if (!ierr) ierr = ts_vec_create(f->b, 25, TS_DOUBLE, &f->y);
+  if (!ierr) ierr = ts_vec_create(f->b, 25, TS_SINGLE, &f->s);
+  if (!ierr) ierr = ts_vec_create(f->b, 24, TS_DOUBLE, &f->short_vec);
+  if (!ierr) ierr = ts_vec_create(f->b, 81, TS_DOUBLE, &f->fine);   /* Q1, level 2 */
+  if (!ierr) ierr = ts_vec_create(f->b, 25, TS_DOUBLE, &f->coarse); /* Q1, level 1 */
+  if (!ierr) ierr = ts_operator_create_laplace(f->b, f->dofs, TS_DOUBLE, &f->A);
+  if (!ierr) ierr = ts_operator_create_stokes(f->b, f->vel, f->pres, 1.0, TS_DOUBLE, &f->stokes);
+  if (!ierr) ierr = ts_vec_create(f->b, ts_operator_size(f->stokes), TS_DOUBLE, &f->sx);
+  if (!ierr) ierr = ts_smoother_create_chebyshev(f->A, 2, &f->cheb);
+  if (!ierr)
+    ierr = ts_smoother_create_stokes_patch(f->stokes, f->vel, f->pres, TS_STOKES_PATCH_SCHUR,
+                                           &f->stokes_smoother);
+  if (!ierr) ierr = ts_solver_create(TS_SOLVER_CG, &f->solver);
+  if (!ierr) ierr = ts_mg_create(f->b, f->mesh, f->q, 2, NULL, &f->mg);
+  if (!ierr) ierr = ts_problem_read_xml(path, 1, levels, &f->problem);
+  if (!ierr) ierr = ts_solution_by_name("sine", &f->u);
+  if (!ierr) ierr = ts_stokes_solution_by_name("paper000", &f->su);
+  if (ierr) diag("fixture: %s", ts_error_message());
+  return ierr;
+}
+
+static void fixture_destroy(fixture *f) {
+  ts_problem_destroy(&f->problem);
+  ts_mg_destroy(&f->mg);
+  ts_solver_destroy(&f->solver);
+  ts_smoother_destroy(&f->cheb);
+  ts_smoother_destroy(&f->stokes_smoother);
+  ts_operator_destroy(&f->A);
+  ts_operator_destroy(&f->stokes);
+  ts_vec *v[] = {&f->x, &f->y, &f->s, &f->short_vec, &f->sx, &f->fine, &f->coarse};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i) ts_vec_destroy(v[i]);
+  ts_dofs_destroy(&f->dofs);
+  ts_dofs_destroy(&f->vel);
+  ts_dofs_destroy(&f->pres);
+  ts_fe *e[] = {&f->q, &f->q3d, &f->rt, &f->dgq};
+  for (size_t i = 0; i < sizeof e / sizeof e[0]; ++i) ts_fe_destroy(e[i]);
+  ts_mesh_destroy(&f->mesh);
+  ts_backend_destroy(&f->b);
+}
+
+static void errors_and_precision(void) {
+  ok(!strcmp(ts_error_name(-3), "TS_ERR_UNKNOWN") && !strcmp(ts_error_name(99), "TS_ERR_UNKNOWN"),
+     "ts_error_name of codes out of range");
+  setenv("TESSERA_TRACE", "1", 1); /* the trace writes file and expression */
+  ok(ts_error_trace(TS_ERR_ARG, NULL, 0, NULL) == TS_ERR_ARG && ts_error_message() != NULL,
+     "ts_error_trace with NULL file and expression");
+  unsetenv("TESSERA_TRACE");
+  EXPECT_EMPTY(ts_precision_name((ts_precision)7));
+  expect_fallback((ts_error_clear(), ts_precision_size((ts_precision)-2)) == 0, "ts_precision_size(-2) is 0");
+  EXPECT_EMPTY(ts_precision_name(TS_PRECISION_INVALID));
+}
+
+static void backends(fixture *f) {
+  ts_backend c;
+  size_t bytes;
+  double copy;
+  EXPECT_CREATE("name '(null)' is not valid", c, ts_backend_open(NULL, &c));
+  EXPECT_CREATE("not valid", c, ts_backend_open("", &c));
+  EXPECT(TS_ERR_ARG, "NULL", ts_backend_open("omp", NULL));
+  EXPECT(0, "", ts_backend_destroy(NULL));
+  EXPECT_EMPTY(ts_backend_name(NULL));
+  EXPECT_EMPTY(ts_backend_description(NULL));
+  EXPECT_EMPTY(ts_backend_path(NULL));
+  EXPECT(TS_ERR_ARG, "'b' is NULL", ts_backend_memory_available(NULL, &bytes));
+  EXPECT(TS_ERR_ARG, "'bytes' is NULL", ts_backend_memory_available(f->b, NULL));
+  EXPECT(TS_ERR_ARG, "'names' is NULL", ts_backend_list(NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_backend_measure_ceilings(NULL, &copy, NULL, NULL));
+}
+
+static void meshes(fixture *f) {
+  ts_mesh m;
+  int64_t n[3];
+  double h[3];
+  const int zero_cells[2] = {0, 2};
+  EXPECT(TS_ERR_ARG, "'mesh' is NULL", ts_mesh_create_box(2, lower, upper, cells, 1, NULL));
+  EXPECT_CREATE("'lower' is NULL", m, ts_mesh_create_box(2, NULL, upper, cells, 1, &m));
+  EXPECT_CREATE("'upper' is NULL", m, ts_mesh_create_box(2, lower, NULL, cells, 1, &m));
+  EXPECT_CREATE("'coarse' is NULL", m, ts_mesh_create_box(2, lower, upper, NULL, 1, &m));
+  EXPECT_CREATE("dim = 4", m, ts_mesh_create_box(4, lower, upper, cells, 1, &m));
+  EXPECT_CREATE("levels = -1", m, ts_mesh_create_box(2, lower, upper, cells, -1, &m));
+  EXPECT_CREATE("cells[0] = 0", m, ts_mesh_create_box(2, lower, upper, zero_cells, 1, &m));
+  EXPECT_CREATE("lower = 1", m, ts_mesh_create_box(2, upper, lower, cells, 1, &m));
+  EXPECT(0, "", ts_mesh_destroy(NULL));
+  EXPECT_MINUS_ONE(ts_mesh_dim(NULL));
+  EXPECT_MINUS_ONE(ts_mesh_finest_level(NULL));
+  EXPECT(TS_ERR_ARG, "'mesh' is NULL", ts_mesh_cells(NULL, 0, n));
+  EXPECT(TS_ERR_ARG, "'cells' is NULL", ts_mesh_cells(f->mesh, 0, NULL));
+  EXPECT(TS_ERR_ARG, "level 3", ts_mesh_cells(f->mesh, 3, n));
+  EXPECT(TS_ERR_ARG, "level -1", ts_mesh_cells(f->mesh, -1, n));
+  EXPECT(TS_ERR_ARG, "'mesh' is NULL", ts_mesh_cell_size(NULL, 0, h));
+  EXPECT(TS_ERR_ARG, "'h' is NULL", ts_mesh_cell_size(f->mesh, 0, NULL));
+  EXPECT(TS_ERR_ARG, "level 5", ts_mesh_cell_size(f->mesh, 5, h));
+  EXPECT_NULL(ts_mesh_lower(NULL));
+  EXPECT_NULL(ts_mesh_upper(NULL));
+}
+
+static void elements(void) {
+  ts_fe e;
+  EXPECT_CREATE("degree = 0", e, ts_fe_create_q(2, 0, &e));
+  EXPECT_CREATE("dim = 4", e, ts_fe_create_q(4, 1, &e));
+  EXPECT(TS_ERR_ARG, "NULL", ts_fe_create_q(2, 1, NULL));
+  EXPECT_CREATE("degree = 10", e, ts_fe_create_rt(2, 10, &e));
+  EXPECT(TS_ERR_ARG, "NULL", ts_fe_create_rt(2, 0, NULL));
+  EXPECT_CREATE("dim = 1", e, ts_fe_create_dgq(1, 0, &e));
+  EXPECT_CREATE("degree = -1", e, ts_fe_create_dgq(2, -1, &e));
+  EXPECT(TS_ERR_ARG, "NULL", ts_fe_create_dgq(2, 0, NULL));
+  expect_fallback((ts_error_clear(), ts_fe_family_of(NULL)) == TS_FE_INVALID, "ts_fe_family_of(NULL)");
+  EXPECT_MINUS_ONE(ts_fe_components(NULL));
+  EXPECT(0, "", ts_fe_destroy(NULL));
+  EXPECT_MINUS_ONE(ts_fe_degree(NULL));
+  EXPECT_MINUS_ONE(ts_fe_dim(NULL));
+  EXPECT_NULL(ts_fe_points_1d(NULL));
+}
+
+static void dof_handlers(fixture *f) {
+  ts_dofs d;
+  int64_t n[3];
+  double x[3];
+  EXPECT_CREATE("'mesh' is NULL", d, ts_dofs_create(NULL, f->q, 0, &d));
+  EXPECT_CREATE("'fe' is NULL", d, ts_dofs_create(f->mesh, NULL, 0, &d));
+  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_create(f->mesh, f->q, 0, NULL));
+  EXPECT_CREATE("level 3", d, ts_dofs_create(f->mesh, f->q, 3, &d));
+  EXPECT_CREATE("level -1", d, ts_dofs_create(f->mesh, f->q, -1, &d));
+  EXPECT_CREATE("3D", d, ts_dofs_create(f->mesh, f->q3d, 0, &d));
+  EXPECT(0, "", ts_dofs_destroy(NULL));
+  EXPECT_MINUS_ONE(ts_dofs_count(NULL));
+  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_per_direction(NULL, n));
+  EXPECT(TS_ERR_ARG, "'n' is NULL", ts_dofs_per_direction(f->dofs, NULL));
+  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_point(NULL, 0, x));
+  EXPECT(TS_ERR_ARG, "'x' is NULL", ts_dofs_point(f->dofs, 0, NULL));
+  EXPECT(TS_ERR_ARG, "index -1 out of range 0..24", ts_dofs_point(f->dofs, -1, x));
+  EXPECT(TS_ERR_ARG, "index 25 out of range 0..24", ts_dofs_point(f->dofs, 25, x));
+  EXPECT_MINUS_ONE(ts_dofs_is_boundary(NULL, 0));
+  EXPECT_MINUS_ONE(ts_dofs_is_boundary(f->dofs, 25));
+  EXPECT_MINUS_ONE(ts_dofs_is_boundary(f->dofs, -1));
+  EXPECT_MINUS_ONE(ts_dofs_boundary_count(NULL));
+}
+
+static void vectors(fixture *f) {
+  ts_vec v;
+  double r;
+  EXPECT_CREATE("'backend' is NULL", v, ts_vec_create(NULL, 5, TS_DOUBLE, &v));
+  EXPECT_CREATE("size -1", v, ts_vec_create(f->b, -1, TS_DOUBLE, &v));
+  EXPECT_CREATE("precision 7", v, ts_vec_create(f->b, 5, (ts_precision)7, &v));
+  EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_create(f->b, 5, TS_DOUBLE, NULL));
+  EXPECT(0, "", ts_vec_destroy(NULL));
+  EXPECT_MINUS_ONE(ts_vec_size(NULL));
+  expect_fallback((ts_error_clear(), ts_vec_precision(NULL)) == TS_PRECISION_INVALID, "ts_vec_precision(NULL)");
+  EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_set_from_host(NULL, f->host));
+  EXPECT(TS_ERR_ARG, "'values' is NULL", ts_vec_set_from_host(f->x, NULL));
+  EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_get_to_host(NULL, f->host));
+  EXPECT(TS_ERR_ARG, "'values' is NULL", ts_vec_get_to_host(f->x, NULL));
+  EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_set(NULL, 1.0));
+  EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_set_random(NULL, 1));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_copy(NULL, f->y));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_copy(f->x, NULL));
+  EXPECT(TS_ERR_ARG, "25 and 24", ts_vec_copy(f->x, f->short_vec));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_axpby(1.0, NULL, 1.0, f->y));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_axpby(1.0, f->x, 1.0, NULL));
+  EXPECT(TS_ERR_ARG, "25 and 24", ts_vec_axpby(1.0, f->x, 1.0, f->short_vec));
+  EXPECT(TS_ERR_ARG, "double and single", ts_vec_axpby(1.0, f->x, 1.0, f->s));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_pointwise_mult(NULL, f->y, f->y));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_pointwise_mult(f->x, NULL, f->y));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_pointwise_mult(f->x, f->y, NULL));
+  EXPECT(TS_ERR_ARG, "25 and 24", ts_vec_pointwise_mult(f->x, f->y, f->short_vec));
+  EXPECT(TS_ERR_ARG, "double and single", ts_vec_pointwise_mult(f->x, f->s, f->y));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_dot(NULL, f->y, &r));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_vec_dot(f->x, NULL, &r));
+  EXPECT(TS_ERR_ARG, "'result' is NULL", ts_vec_dot(f->x, f->y, NULL));
+  EXPECT(TS_ERR_ARG, "25 and 24", ts_vec_dot(f->x, f->short_vec, &r));
+  EXPECT(TS_ERR_ARG, "double and single", ts_vec_dot(f->x, f->s, &r));
+  EXPECT(TS_ERR_ARG, "'x' is NULL", ts_vec_norm(NULL, &r));
+  EXPECT(TS_ERR_ARG, "'result' is NULL", ts_vec_norm(f->x, NULL));
+  ts_error_clear();
+  ok(ts_vec_size(f->x) == 25 && ts_vec_precision(f->s) == TS_SINGLE && ts_error_code() == 0,
+     "getters on valid handles return the values and record no error");
+}
+
+static void operators(fixture *f) {
+  ts_operator op;
+  double m;
+  EXPECT_CREATE("'backend' is NULL", op, ts_operator_create_laplace(NULL, f->dofs, TS_DOUBLE, &op));
+  EXPECT_CREATE("'dofs' is NULL", op, ts_operator_create_laplace(f->b, NULL, TS_DOUBLE, &op));
+  EXPECT_CREATE("precision 7", op, ts_operator_create_laplace(f->b, f->dofs, (ts_precision)7, &op));
+  EXPECT_CREATE("only Q_k", op, ts_operator_create_laplace(f->b, f->vel, TS_DOUBLE, &op));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_laplace(f->b, f->dofs, TS_DOUBLE, NULL));
+  EXPECT_CREATE("'backend' is NULL", op, ts_operator_create_stokes(NULL, f->vel, f->pres, 1.0, TS_DOUBLE, &op));
+  EXPECT_CREATE("velocity DoFs are NULL", op, ts_operator_create_stokes(f->b, NULL, f->pres, 1.0, TS_DOUBLE, &op));
+  EXPECT_CREATE("pressure DoFs are NULL", op, ts_operator_create_stokes(f->b, f->vel, NULL, 1.0, TS_DOUBLE, &op));
+  EXPECT_CREATE("RT_k", op, ts_operator_create_stokes(f->b, f->dofs, f->pres, 1.0, TS_DOUBLE, &op));
+  EXPECT_CREATE("penalty = nan", op, ts_operator_create_stokes(f->b, f->vel, f->pres, NAN, TS_DOUBLE, &op));
+  EXPECT_CREATE("precision 7", op, ts_operator_create_stokes(f->b, f->vel, f->pres, 1.0, (ts_precision)7, &op));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_stokes(f->b, f->vel, f->pres, 1.0, TS_DOUBLE, NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_stokes_pressure_mean(NULL, f->sx, &m));
+  EXPECT(TS_ERR_ARG, "the operator is laplace", ts_stokes_pressure_mean(f->A, f->x, &m));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_stokes_pressure_mean(f->stokes, NULL, &m));
+  EXPECT(TS_ERR_ARG, "sizes differ", ts_stokes_pressure_mean(f->stokes, f->x, &m));
+  EXPECT(TS_ERR_ARG, "mean is NULL", ts_stokes_pressure_mean(f->stokes, f->sx, NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_stokes_pressure_mean_remove(NULL, f->sx));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_stokes_pressure_mean_remove(f->stokes, NULL));
+  EXPECT(TS_ERR_ARG, "sizes differ", ts_stokes_pressure_mean_remove(f->stokes, f->x));
+  EXPECT_CREATE("'A' is NULL", op, ts_operator_create_jacobi(NULL, &op));
+  EXPECT(TS_ERR_ARG, "'jacobi' is NULL", ts_operator_create_jacobi(f->A, NULL));
+  EXPECT(0, "", ts_operator_destroy(NULL));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_apply(NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "input vector is NULL", ts_operator_apply(f->A, NULL, f->y));
+  EXPECT(TS_ERR_ARG, "output vector is NULL", ts_operator_apply(f->A, f->x, NULL));
+  EXPECT(TS_ERR_ARG, "24 entries, the operator 25", ts_operator_apply(f->A, f->short_vec, f->y));
+  EXPECT(TS_ERR_ARG, "single precision", ts_operator_apply(f->A, f->s, f->y));
+  EXPECT(TS_ERR_ARG, "different vectors", ts_operator_apply(f->A, f->x, f->x));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_apply_add(NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "output vector is NULL", ts_operator_apply_add(f->A, f->x, NULL));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_diagonal(NULL, f->y));
+  EXPECT(TS_ERR_ARG, "diagonal vector is NULL", ts_operator_diagonal(f->A, NULL));
+  EXPECT(TS_ERR_ARG, "24 entries", ts_operator_diagonal(f->A, f->short_vec));
+  EXPECT(TS_ERR_UNSUPPORTED, "cannot compute its diagonal", ts_operator_diagonal(f->stokes, f->sx));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_apply_unconstrained(NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "output vector is NULL", ts_operator_apply_unconstrained(f->A, f->x, NULL));
+  EXPECT_MINUS_ONE(ts_operator_size(NULL));
+  expect_fallback((ts_error_clear(), ts_operator_precision(NULL)) == TS_PRECISION_INVALID,
+                  "ts_operator_precision(NULL)");
+  EXPECT_NAN(ts_operator_flops(NULL));
+  EXPECT_EMPTY(ts_operator_name(NULL));
+}
+
+static void smoothers(fixture *f) {
+  ts_smoother s;
+  EXPECT_CREATE("the operator A is NULL", s, ts_smoother_create_vertex_patch(NULL, f->dofs, TS_PATCH_FUSED, &s));
+  EXPECT_CREATE("dofs is NULL", s, ts_smoother_create_vertex_patch(f->A, NULL, TS_PATCH_FUSED, &s));
+  EXPECT_CREATE("variant 7", s, ts_smoother_create_vertex_patch(f->A, f->dofs, (ts_patch_variant)7, &s));
+  EXPECT_CREATE("only 'laplace'", s, ts_smoother_create_vertex_patch(f->stokes, f->dofs, TS_PATCH_FUSED, &s));
+  EXPECT(TS_ERR_ARG, "NULL", ts_smoother_create_vertex_patch(f->A, f->dofs, TS_PATCH_FUSED, NULL));
+  EXPECT_CREATE("'stokes' is NULL", s,
+                ts_smoother_create_stokes_patch(NULL, f->vel, f->pres, TS_STOKES_PATCH_SCHUR, &s));
+  EXPECT_CREATE("velocity DoF handler is NULL", s,
+                ts_smoother_create_stokes_patch(f->stokes, NULL, f->pres, TS_STOKES_PATCH_SCHUR, &s));
+  EXPECT_CREATE("pressure DoF handler is NULL", s,
+                ts_smoother_create_stokes_patch(f->stokes, f->vel, NULL, TS_STOKES_PATCH_SCHUR, &s));
+  EXPECT_CREATE("solver = 7", s,
+                ts_smoother_create_stokes_patch(f->stokes, f->vel, f->pres, (ts_stokes_patch_solver)7, &s));
+  EXPECT_CREATE("Stokes operator is required", s,
+                ts_smoother_create_stokes_patch(f->A, f->vel, f->pres, TS_STOKES_PATCH_SCHUR, &s));
+  EXPECT(TS_ERR_ARG, "'smoother' is NULL",
+         ts_smoother_create_stokes_patch(f->stokes, f->vel, f->pres, TS_STOKES_PATCH_SCHUR, NULL));
+  EXPECT(TS_ERR_ARG, "not a Stokes", ts_smoother_stokes_patch_set_cg_tolerance(NULL, 0.1));
+  EXPECT(TS_ERR_ARG, "not a Stokes", ts_smoother_stokes_patch_set_cg_tolerance(f->cheb, 0.1));
+  EXPECT(TS_ERR_ARG, "CG tolerance 2", ts_smoother_stokes_patch_set_cg_tolerance(f->stokes_smoother, 2.0));
+  EXPECT(TS_ERR_ARG, "CG tolerance nan", ts_smoother_stokes_patch_set_cg_tolerance(f->stokes_smoother, NAN));
+  EXPECT_MINUS_ONE(ts_stokes_patch_solver_max_degree(1, TS_STOKES_PATCH_SCHUR));
+  EXPECT_MINUS_ONE(ts_stokes_patch_solver_max_degree(2, (ts_stokes_patch_solver)7));
+  EXPECT_CREATE("'A' is NULL", s, ts_smoother_create_chebyshev(NULL, 3, &s));
+  EXPECT_CREATE("degree 0", s, ts_smoother_create_chebyshev(f->A, 0, &s));
+  EXPECT_CREATE("degree 21", s, ts_smoother_create_chebyshev(f->A, 21, &s));
+  EXPECT(TS_ERR_ARG, "'smoother' is NULL", ts_smoother_create_chebyshev(f->A, 3, NULL));
+  EXPECT(TS_ERR_ARG, "'smoother' is NULL", ts_smoother_apply(NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "input vector is NULL", ts_smoother_apply(f->cheb, NULL, f->y));
+  EXPECT(TS_ERR_ARG, "24 entries", ts_smoother_apply(f->cheb, f->x, f->short_vec));
+  EXPECT(TS_ERR_ARG, "different vectors", ts_smoother_apply(f->cheb, f->x, f->x));
+  EXPECT_EMPTY(ts_smoother_name(NULL));
+  EXPECT(0, "", ts_smoother_destroy(NULL));
+}
+
+static int stop_monitor(void *ctx, int iteration, double relative_residual) {
+  (void)ctx;
+  (void)iteration;
+  (void)relative_residual;
+  return 1;
+}
+
+static void solvers(fixture *f) {
+  ts_solver s;
+  ts_solver_type type;
+  ts_side side;
+  int count = 7;
+  EXPECT_CREATE("type 7", s, ts_solver_create((ts_solver_type)7, &s));
+  EXPECT(TS_ERR_ARG, "'solver' is NULL", ts_solver_create(TS_SOLVER_CG, NULL));
+  EXPECT(0, "", ts_solver_destroy(NULL));
+  EXPECT(TS_ERR_ARG, "'(null)' unknown", ts_solver_type_from_name(NULL, &type));
+  EXPECT(TS_ERR_ARG, "'bicg' unknown, allowed: cg, gmres", ts_solver_type_from_name("bicg", &type));
+  EXPECT(TS_ERR_ARG, "'type' is NULL", ts_solver_type_from_name("cg", NULL));
+  EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_operator(NULL, f->A));
+  EXPECT(TS_ERR_ARG, "operator is NULL", ts_solver_set_operator(f->solver, NULL));
+  EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_preconditioner(NULL, f->A));
+  EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_side(NULL, TS_SIDE_LEFT));
+  EXPECT(TS_ERR_ARG, "side 7 unknown", ts_solver_set_side(f->solver, (ts_side)7));
+  EXPECT(TS_ERR_ARG, "'(null)' unknown", ts_side_from_name(NULL, &side));
+  EXPECT(TS_ERR_ARG, "'up' unknown", ts_side_from_name("up", &side));
+  EXPECT(TS_ERR_ARG, "'side' is NULL", ts_side_from_name("left", NULL));
+  EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_tolerances(NULL, 1e-6, 10));
+  EXPECT(TS_ERR_ARG, "rtol = 0", ts_solver_set_tolerances(f->solver, 0.0, 10));
+  EXPECT(TS_ERR_ARG, "rtol = nan", ts_solver_set_tolerances(f->solver, NAN, 10));
+  EXPECT(TS_ERR_ARG, "max_iterations = 0", ts_solver_set_tolerances(f->solver, 1e-6, 0));
+  EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_restart(NULL, 10));
+  EXPECT(TS_ERR_ARG, "restart = 0", ts_solver_set_restart(f->solver, 0));
+  EXPECT(TS_ERR_ARG, "restart = 1001", ts_solver_set_restart(f->solver, 1001));
+  EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_monitor(NULL, stop_monitor, NULL));
+  EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_solve(NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "no operator set", ts_solver_solve(f->solver, f->x, f->y));
+  EXPECT(0, "", ts_solver_set_operator(f->solver, f->A));
+  EXPECT(TS_ERR_ARG, "input vector is NULL", ts_solver_solve(f->solver, NULL, f->y));
+  EXPECT(TS_ERR_ARG, "24 entries", ts_solver_solve(f->solver, f->short_vec, f->y));
+  EXPECT(TS_ERR_ARG, "different vectors", ts_solver_solve(f->solver, f->x, f->x));
+  EXPECT_MINUS_ONE(ts_solver_iterations(NULL));
+  EXPECT_NAN(ts_solver_relative_residual(NULL));
+  EXPECT_NULL(ts_solver_history(NULL, &count));
+  ok(count == 0, "ts_solver_history(NULL, &count) sets count to 0 (%d)", count);
+  EXPECT_NULL(ts_solver_history(f->solver, NULL));
+}
+
+static void multigrid(fixture *f) {
+  ts_mg m;
+  ts_mg_smoother_type type;
+  ts_mg_options o;
+  ts_mg_level_timing t;
+  int it;
+  double rr;
+  EXPECT_VOID(ts_mg_options_default(NULL));
+  EXPECT(TS_ERR_ARG, "'(null)' unknown", ts_mg_smoother_from_name(NULL, &type));
+  EXPECT(TS_ERR_ARG, "'jacobi' unknown", ts_mg_smoother_from_name("jacobi", &type));
+  EXPECT(TS_ERR_ARG, "'type' is NULL", ts_mg_smoother_from_name("chebyshev", NULL));
+  EXPECT_CREATE("'backend' is NULL", m, ts_mg_create(NULL, f->mesh, f->q, 2, NULL, &m));
+  EXPECT_CREATE("'mesh' is NULL", m, ts_mg_create(f->b, NULL, f->q, 2, NULL, &m));
+  EXPECT_CREATE("'fe' is NULL", m, ts_mg_create(f->b, f->mesh, NULL, 2, NULL, &m));
+  EXPECT_CREATE("finest level 3", m, ts_mg_create(f->b, f->mesh, f->q, 3, NULL, &m));
+  EXPECT_CREATE("finest level -1", m, ts_mg_create(f->b, f->mesh, f->q, -1, NULL, &m));
+  EXPECT_CREATE("only Q_k", m, ts_mg_create(f->b, f->mesh, f->rt, 2, NULL, &m));
+  EXPECT(TS_ERR_ARG, "'mg' is NULL", ts_mg_create(f->b, f->mesh, f->q, 2, NULL, NULL));
+  ts_mg_options_default(&o);
+  o.coarse_level = 5;
+  EXPECT_CREATE("coarse level 5", m, ts_mg_create(f->b, f->mesh, f->q, 2, &o, &m));
+  ts_mg_options_default(&o);
+  o.chebyshev_degree = 0;
+  EXPECT_CREATE("Chebyshev degree 0", m, ts_mg_create(f->b, f->mesh, f->q, 2, &o, &m));
+  EXPECT_CREATE("'backend' is NULL", m, ts_mg_create_stokes(NULL, f->mesh, 0, 2, NULL, &m));
+  EXPECT_CREATE("'mesh' is NULL", m, ts_mg_create_stokes(f->b, NULL, 0, 2, NULL, &m));
+  EXPECT_CREATE("k = -1", m, ts_mg_create_stokes(f->b, f->mesh, -1, 2, NULL, &m));
+  EXPECT_CREATE("k = 10", m, ts_mg_create_stokes(f->b, f->mesh, 10, 2, NULL, &m));
+  EXPECT_CREATE("finest level 3", m, ts_mg_create_stokes(f->b, f->mesh, 0, 3, NULL, &m));
+  EXPECT(TS_ERR_ARG, "'mg' is NULL", ts_mg_create_stokes(f->b, f->mesh, 0, 2, NULL, NULL));
+  ts_mg_options_default(&o);
+  o.stokes_penalty = -1.0;
+  EXPECT_CREATE("eta = -1", m, ts_mg_create_stokes(f->b, f->mesh, 0, 2, &o, &m));
+  EXPECT(0, "", ts_mg_destroy(NULL));
+  EXPECT_NULL(ts_mg_dofs(NULL));
+  EXPECT_NULL(ts_mg_pressure_dofs(NULL));
+  EXPECT_NULL(ts_mg_operator(NULL));
+  EXPECT_NULL(ts_mg_preconditioner(NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_mg_fmg_solve(NULL, f->fine, f->y, 1e-6, 10, &it, &rr));
+  EXPECT(TS_ERR_ARG, "input vector is NULL", ts_mg_fmg_solve(f->mg, NULL, f->fine, 1e-6, 10, &it, &rr));
+  EXPECT(TS_ERR_ARG, "25 entries, the operator 81", ts_mg_fmg_solve(f->mg, f->x, f->fine, 1e-6, 10, &it, &rr));
+  EXPECT(TS_ERR_ARG, "rtol = 0", ts_mg_fmg_solve(f->mg, f->fine, f->fine, 0.0, 10, &it, &rr));
+  EXPECT(TS_ERR_ARG, "max_iterations = -1", ts_mg_fmg_solve(f->mg, f->fine, f->fine, 1e-6, -1, &it, &rr));
+  EXPECT(TS_ERR_ARG, "NULL", ts_mg_set_monitor(NULL, stop_monitor, NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_mg_prolongate(NULL, 2, f->coarse, f->fine));
+  EXPECT(TS_ERR_ARG, "level 0, allowed 1..2", ts_mg_prolongate(f->mg, 0, f->coarse, f->fine));
+  EXPECT(TS_ERR_ARG, "level 3, allowed 1..2", ts_mg_prolongate(f->mg, 3, f->coarse, f->fine));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_mg_prolongate(f->mg, 2, NULL, f->fine));
+  EXPECT(TS_ERR_ARG, "the levels need 25 and 81", ts_mg_prolongate(f->mg, 2, f->short_vec, f->fine));
+  EXPECT(TS_ERR_ARG, "NULL", ts_mg_restrict(NULL, 2, f->fine, f->coarse));
+  EXPECT(TS_ERR_ARG, "level 0, allowed 1..2", ts_mg_restrict(f->mg, 0, f->fine, f->coarse));
+  EXPECT(TS_ERR_ARG, "NULL vector", ts_mg_restrict(f->mg, 2, f->fine, NULL));
+  EXPECT(TS_ERR_ARG, "the levels need 81 and 25", ts_mg_restrict(f->mg, 2, f->fine, f->short_vec));
+  EXPECT_NULL(ts_mg_smoother(NULL, 1));
+  EXPECT_NULL(ts_mg_smoother(f->mg, 3));
+  ts_error_clear();
+  ok(ts_mg_smoother(f->mg, 0) == NULL && ts_error_code() == 0 && ts_mg_smoother(f->mg, 1) != NULL,
+     "ts_mg_smoother: NULL without an error on the coarsest level, a smoother above");
+  EXPECT_NULL(ts_mg_level_operator(NULL, 0));
+  EXPECT_NULL(ts_mg_level_operator(f->mg, -1));
+  EXPECT_MINUS_ONE(ts_mg_coarse_level(NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_mg_level_timing_get(NULL, 0, &t));
+  EXPECT(TS_ERR_ARG, "level 3, allowed 0..2", ts_mg_level_timing_get(f->mg, 3, &t));
+  EXPECT(TS_ERR_ARG, "'timing' is NULL", ts_mg_level_timing_get(f->mg, 0, NULL));
+  EXPECT_VOID(ts_mg_reset_timings(NULL));
+}
+
+static void manufactured(fixture *f) {
+  const ts_solution *u;
+  const ts_stokes_solution *su;
+  double l2, h1, *x = f->host;
+  EXPECT(TS_ERR_ARG, "'(null)' unknown, allowed: sine, exp", ts_solution_by_name(NULL, &u));
+  EXPECT(TS_ERR_ARG, "'nosuch' unknown", ts_solution_by_name("nosuch", &u));
+  EXPECT(TS_ERR_ARG, "'solution' is NULL", ts_solution_by_name("sine", NULL));
+  ok(ts_solution_names() && ts_rhs_one(), "ts_solution_names and ts_rhs_one take no argument");
+  EXPECT(TS_ERR_ARG, "NULL", ts_assemble_rhs(NULL, f->dofs, f->u, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "NULL", ts_assemble_rhs(f->A, NULL, f->u, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "NULL", ts_assemble_rhs(f->A, f->dofs, NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "NULL", ts_assemble_rhs(f->A, f->dofs, f->u, NULL, f->y));
+  EXPECT(TS_ERR_ARG, "NULL", ts_assemble_rhs(f->A, f->dofs, f->u, f->x, NULL));
+  EXPECT(TS_ERR_ARG, "25 entries", ts_assemble_rhs(f->A, f->dofs, f->u, f->short_vec, f->y));
+  EXPECT(TS_ERR_ARG, "only Q_k", ts_assemble_rhs(f->A, f->vel, f->u, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "NULL", ts_compute_errors(NULL, x, f->u, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "NULL", ts_compute_errors(f->dofs, NULL, f->u, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "NULL", ts_compute_errors(f->dofs, x, NULL, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "NULL", ts_compute_errors(f->dofs, x, f->u, NULL, &h1));
+  EXPECT(TS_ERR_ARG, "NULL", ts_compute_errors(f->dofs, x, f->u, &l2, NULL));
+  EXPECT(TS_ERR_ARG, "only Q_k", ts_compute_errors(f->vel, x, f->u, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "'(null)' unknown, allowed: paper000", ts_stokes_solution_by_name(NULL, &su));
+  EXPECT(TS_ERR_ARG, "NULL output", ts_stokes_solution_by_name("paper000", NULL));
+  EXPECT(TS_ERR_ARG, "NULL velocity", ts_stokes_assemble_rhs(NULL, f->pres, f->su, x));
+  EXPECT(TS_ERR_ARG, "NULL velocity", ts_stokes_assemble_rhs(f->vel, NULL, f->su, x));
+  EXPECT(TS_ERR_ARG, "NULL solution", ts_stokes_assemble_rhs(f->vel, f->pres, NULL, x));
+  EXPECT(TS_ERR_ARG, "NULL solution", ts_stokes_assemble_rhs(f->vel, f->pres, f->su, NULL));
+  EXPECT(TS_ERR_ARG, "components", ts_stokes_assemble_rhs(f->dofs, f->pres, f->su, x));
+  EXPECT(TS_ERR_ARG, "components", ts_stokes_assemble_rhs(f->pres, f->vel, f->su, x));
+  EXPECT(TS_ERR_ARG, "NULL velocity", ts_stokes_compute_errors(NULL, f->pres, x, f->su, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "NULL velocity", ts_stokes_compute_errors(f->vel, NULL, x, f->su, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_stokes_compute_errors(f->vel, f->pres, NULL, f->su, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_stokes_compute_errors(f->vel, f->pres, x, NULL, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_stokes_compute_errors(f->vel, f->pres, x, f->su, NULL, &h1));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_stokes_compute_errors(f->vel, f->pres, x, f->su, &l2, NULL));
+}
+
+static void output(fixture *f) {
+  const char *path = "/nonexistent-tessera-dir/t-api-args.vtu";
+  double *x = f->host;
+  EXPECT(TS_ERR_ARG, "NULL", ts_write_vtu(NULL, f->dofs, x, f->u, 2));
+  EXPECT(TS_ERR_ARG, "empty", ts_write_vtu("", f->dofs, x, f->u, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_write_vtu(path, NULL, x, f->u, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_write_vtu(path, f->dofs, NULL, f->u, 2));
+  EXPECT(TS_ERR_ARG, "subdivisions = 0", ts_write_vtu(path, f->dofs, x, f->u, 0));
+  EXPECT(TS_ERR_ARG, "subdivisions = 17", ts_write_vtu(path, f->dofs, x, f->u, 17));
+  EXPECT(TS_ERR_ARG, "only Q_k", ts_write_vtu(path, f->vel, x, f->u, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_stokes_write_vtu(NULL, f->vel, f->pres, x, f->su, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_stokes_write_vtu(path, NULL, f->pres, x, f->su, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_stokes_write_vtu(path, f->vel, NULL, x, f->su, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_stokes_write_vtu(path, f->vel, f->pres, NULL, f->su, 2));
+  EXPECT(TS_ERR_ARG, "subdivisions = 0", ts_stokes_write_vtu(path, f->vel, f->pres, x, f->su, 0));
+  EXPECT(TS_ERR_ARG, "subdivisions = 17", ts_stokes_write_vtu(path, f->vel, f->pres, x, f->su, 17));
+}
+
+static void problems(fixture *f) {
+  ts_problem p;
+  ts_problem_settings settings;
+  ts_mesh mesh;
+  ts_fe fe;
+  ts_report report;
+  ts_level_report level;
+  size_t bytes;
+  const char *file = "t-api-args.xml";
+  EXPECT_CREATE("NULL", p, ts_problem_read_xml(NULL, 0, NULL, &p));
+  EXPECT_CREATE("empty", p, ts_problem_read_xml("", 0, NULL, &p));
+  EXPECT_CREATE("n_overrides = -1", p, ts_problem_read_xml(file, -1, NULL, &p));
+  EXPECT_CREATE("overrides is NULL", p, ts_problem_read_xml(file, 1, NULL, &p));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_read_xml(file, 0, NULL, NULL));
+  EXPECT(0, "", ts_problem_destroy(NULL));
+  EXPECT(TS_ERR_ARG, "problem is NULL", ts_problem_memory_estimate(NULL, &bytes));
+  EXPECT(TS_ERR_ARG, "bytes is NULL", ts_problem_memory_estimate(f->problem, NULL));
+  EXPECT(TS_ERR_ARG, "problem is NULL", ts_problem_check_memory(NULL, 1000));
+  EXPECT(TS_ERR_MEMORY, "needs about", ts_problem_check_memory(f->problem, 10));
+  EXPECT_EMPTY(ts_problem_backend(NULL));
+  EXPECT_EMPTY(ts_problem_name(NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve(NULL, f->b, NULL, &report));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve(f->problem, NULL, NULL, &report));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve(f->problem, f->b, NULL, NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_discretization(NULL, &settings, &mesh, &fe));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_discretization(f->problem, NULL, &mesh, &fe));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_discretization(f->problem, &settings, NULL, &fe));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_discretization(f->problem, &settings, &mesh, NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve_finest(NULL, f->b, &level, NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve_finest(f->problem, NULL, &level, NULL));
+  EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve_finest(f->problem, f->b, NULL, NULL));
+}
+
+int main(void) {
+  fixture f;
+  memset(&f, 0, sizeof f);
+  if (!ok(!fixture_create(&f), "the objects the calls are made with are created")) {
+    fixture_destroy(&f);
+    done_testing();
+    return exit_status();
+  }
+  errors_and_precision();
+  backends(&f);
+  meshes(&f);
+  elements();
+  dof_handlers(&f);
+  vectors(&f);
+  operators(&f);
+  smoothers(&f);
+  solvers(&f);
+  multigrid(&f);
+  manufactured(&f);
+  output(&f);
+  problems(&f);
+  fixture_destroy(&f);
+  done_testing();
+  return exit_status();
+}
