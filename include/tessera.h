@@ -90,6 +90,29 @@ const char *ts_precision_name(ts_precision p);
 /** @brief Size in bytes of one scalar of precision p (0 for another value). */
 size_t ts_precision_size(ts_precision p);
 
+/* ---------------------------------------------------------------- host threads */
+
+/* The omp backend's kernels and the library's own loops (right sides, errors) run on
+ * OpenMP threads.  Their number is OMP_NUM_THREADS (default: one per processor), or what
+ * ts_set_threads sets; a loop over a small vector or operator runs on fewer threads, down to
+ * one (doc/user-guide.md, "Threads").  OMP_NUM_THREADS above TS_MAX_THREADS_PER_PROCESSOR x
+ * the processors is lowered to that when the library is loaded, with a warning on stderr
+ * (libgomp would try to start them all: 200000 crash it).
+ * Idle OpenMP threads spin before they sleep (libgomp's default, OMP_WAIT_POLICY unset),
+ * which on a machine with more runnable threads than cores takes the cores the working
+ * threads need: run programs with OMP_WAIT_POLICY=passive set in their environment
+ * (libgomp reads it once, when it is loaded; the tessera command sets it for itself). */
+
+/** The most threads per processor that Tessera uses. */
+#define TS_MAX_THREADS_PER_PROCESSOR 4
+/** @brief The most threads Tessera uses: TS_MAX_THREADS_PER_PROCESSOR x the processors
+ *  this process may run on (omp_get_num_procs()). */
+int ts_threads_max(void);
+/** @brief Use `threads` host threads for the calling thread's Tessera calls (OpenMP's
+ *  omp_set_num_threads, checked): 1..ts_threads_max().
+ *  @return 0, or TS_ERR_ARG naming the value and the allowed range */
+int ts_set_threads(int threads);
+
 /* ---------------------------------------------------------------- backends */
 
 typedef struct ts_backend_s *ts_backend;
@@ -590,8 +613,31 @@ int ts_stokes_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x
 
 /* ---------------------------------------------------------------- output */
 
+/* The .vtu writers (ts_write_vtu, ts_stokes_write_vtu, and ts_problem_solve's <output>)
+ * write ASCII, about 20-25 bytes per number: a fine level sampled with many subdivisions
+ * makes files of hundreds of GB.  Before writing anything they bound the file's size from
+ * above (points x (3 coordinates + the fields' components) x 25 bytes, and the cells) and
+ * refuse a file beyond the output size limit with TS_ERR_IO naming both sizes.  The file is
+ * written to a new file of a random name in the same directory (created exclusively, never
+ * through a symlink, mode 0666 less the umask) and renamed over path when complete: a
+ * failed write leaves nothing behind and path untouched.  A relative path is relative to
+ * the current directory. */
+
+/** The default output size limit: 1 GiB. */
+#define TS_DEFAULT_MAX_OUTPUT_SIZE (UINT64_C(1) << 30)
+/** An output size limit that never refuses. */
+#define TS_OUTPUT_SIZE_UNLIMITED UINT64_MAX
+/** @brief Set the output size limit of the .vtu writers for the whole process (and all its
+ *  threads): bytes > 0, or TS_OUTPUT_SIZE_UNLIMITED (`tessera run --max-output-size`).
+ *  @return 0, or TS_ERR_ARG for 0 */
+int ts_set_max_output_size(uint64_t bytes);
+/** @brief The output size limit in bytes (TS_DEFAULT_MAX_OUTPUT_SIZE unless set). */
+uint64_t ts_max_output_size(void);
+
 /** @brief Write a VTK unstructured grid (.vtu) with the fields solution, exact and error,
- *  each cell sampled on subdivisions^dim sub-cells (u may be NULL: then only solution). */
+ *  each cell sampled on subdivisions^dim sub-cells (u may be NULL: then only solution).
+ *  @return 0, TS_ERR_ARG for NULL arguments or subdivisions out of 1..16, TS_ERR_IO naming
+ *          the file that could not be written or would exceed ts_max_output_size() */
 int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_solution *u,
                  int subdivisions);
 /** @brief Write a VTK unstructured grid (.vtu) of a Stokes solution of RT_k x DGQ_k
@@ -599,8 +645,8 @@ int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_
  *  (the points on faces repeated: the tangential velocity and the pressure jump across
  *  cells), with the point data "velocity" (3 components, z = 0 in 2D) and "pressure" (its
  *  mean removed), and if s is not NULL also "velocity_exact", "pressure_exact" (mean
- *  removed), "velocity_error" and "pressure_error" (discrete - exact).  The file is written
- *  to PATH.tmp and renamed: a failed write leaves nothing behind.
+ *  removed), "velocity_error" and "pressure_error" (discrete - exact).  Written as the
+ *  section comment above says: a failed write leaves nothing behind.
  *  @param path         the .vtu file
  *  @param velocity     the RT_k DoFs
  *  @param pressure     the DGQ_k DoFs
@@ -608,7 +654,8 @@ int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_
  *  @param s            the exact solution, or NULL
  *  @param subdivisions 1..16 sub-cells per cell and direction (k+1 resolves the velocity)
  *  @return 0, or TS_ERR_ARG for NULL arguments, DoF handlers that do not match or
- *          subdivisions out of range, TS_ERR_IO naming the file that could not be written. */
+ *          subdivisions out of range, TS_ERR_IO naming the file that could not be written or
+ *          would exceed ts_max_output_size(). */
 int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *x,
                         const ts_stokes_solution *s, int subdivisions);
 
@@ -641,8 +688,11 @@ typedef struct ts_level_report {
   int64_t dofs;
   int iterations;
   double relative_residual;
-  double l2_error, h1_error;     /* Poisson: L2 and H1-seminorm; Stokes: velocity L2 (h1: 0) */
-  double l2_rate, h1_rate;      /* log2 of the error ratio to the previous level; 0 on the first */
+  /* Errors and rates are NaN where they do not exist: without an exact solution (Poisson
+   * rhs="one"), the rates of the first level, the H1 ones for Stokes, the pressure ones for
+   * Poisson. */
+  double l2_error, h1_error;     /* Poisson: L2 and H1-seminorm; Stokes: velocity L2 */
+  double l2_rate, h1_rate;      /* log2 of the error ratio to the previous level */
   double pressure_l2_error, pressure_l2_rate; /* Stokes: pressure L2 (zero mean) */
   double setup_seconds, solve_seconds;
 } ts_level_report;
@@ -652,6 +702,7 @@ typedef struct ts_report {
   int n_levels;
   ts_level_report levels[32];
   int threads;
+  int stokes;                   /* 1: a <stokes> problem, 0: <poisson> */
   /* per-level timings of the finest solve (mg_levels entries, coarsest first) */
   int mg_levels;
   ts_mg_level_timing mg_timing[32];
@@ -659,7 +710,11 @@ typedef struct ts_report {
 
 /** @brief Solve the problem on the backend: on the finest level, or on every level of the
  *  convergence study.  Progress (header, one line per iteration, summary) goes to log
- *  unless it is NULL.  Writes the .vtu output the problem asks for. */
+ *  unless it is NULL.  Writes the .vtu output the problem asks for (relative to the current
+ *  directory; the log names it with its absolute path).  Before solving anything it checks
+ *  that the problem fits the backend's memory and that the output can be written: a new
+ *  file can be created in its directory and its size is within ts_max_output_size()
+ *  (TS_ERR_IO naming the file, the size and the limit otherwise). */
 int ts_problem_solve(ts_problem problem, ts_backend backend, FILE *log, ts_report *report);
 /** The finest level's discretization and solver settings of a problem, for tools that
  *  build their own objects from it (`tessera check`). */

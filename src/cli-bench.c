@@ -54,6 +54,8 @@ static void bench_help(void) {
          "                         when a time is slower than the baseline by more than\n"
          "                         --noise or an iteration count is higher\n"
          "  --noise PCT            the noise margin of --baseline in percent (default 10)\n"
+         "  --threads N            host threads, 1..%d (default OMP_NUM_THREADS, else one\n"
+         "                         per processor; small sizes run on fewer)\n"
          "  --no-ceilings          do not measure the backend's ceilings (copy bandwidth,\n"
          "                         FP64/FP32 FMA peak) nor print the fractions of them\n"
          "  --mg                   the multigrid solver instead (unit box, one coarse cell):\n"
@@ -74,8 +76,8 @@ static void bench_help(void) {
          "                                     default schur; direct: 2D k <= 4, 3D k <= 1)\n"
          "The fraction of the copy bandwidth counts the least traffic of y = A x: x read\n"
          "and y written once (2 scalars per DoF).\n",
-         CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART, CLI_BENCH_GMRES_RESTART,
-         CLI_BENCH_STOKES_GMRES_RESTART);
+         ts_threads_max(), CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART,
+         CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART);
 }
 
 /* --degrees: "K", "K1-K2" or a comma list of them, into o->degrees (range checked later). */
@@ -231,6 +233,9 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       if (!strcmp(v, "schur")) o->mg_options.stokes_solver = TS_STOKES_PATCH_SCHUR;
       else if (!strcmp(v, "direct")) o->mg_options.stokes_solver = TS_STOKES_PATCH_DIRECT;
       else return cli_usage_error("bench", "--local-solver %s: allowed schur or direct", v);
+    } else if (!strcmp(a, "--threads")) {
+      const int status = cli_threads_option("bench", v);
+      if (status) return status;
     } else if (!strcmp(a, "--mg-precision")) {
       if (!strcmp(v, "double")) o->mg_options.precision = TS_DOUBLE;
       else if (!strcmp(v, "mixed")) o->mg_options.precision = TS_SINGLE;

@@ -18,17 +18,16 @@
  * multi-field transfers between the finest level and the one below it, one V-cycle of
  * ts_mg_create_stokes (double and mixed); the solutions compare velocity and pressure apart
  * (the pressure with its mean removed, as `tessera run` leaves it). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
-#define CHECK_MAX_OVERRIDES 32
-
 typedef struct check_options {
   const char *file, *backend, *against;
-  const char *overrides[CHECK_MAX_OVERRIDES];
+  const char **overrides;  /* the --set values, at most argc of them */
   int n_overrides;
   uint64_t seed;
 } check_options;
@@ -369,7 +368,7 @@ static const char *skip_reason(const check_context *c, const check_entry *e, cha
 
 static void check_help(void) {
   printf("usage: tessera check FILE.xml --backend NAME [--against NAME] [--set PATH=VALUE ...]\n"
-         "                    [--seed N]\n"
+         "                    [--seed N] [--threads N]\n"
          "  Applies every operator of the problem on its finest level on both backends to the\n"
          "  same random vectors and compares max|a - r| / max|r| with 1e-12 (double) and 1e-5\n"
          "  (single, and the mixed-precision V-cycle).  Poisson: the Laplacian, the smoothers,\n"
@@ -385,7 +384,20 @@ static void check_help(void) {
          "  --backend NAME   the backend to check (required)\n"
          "  --against NAME   the reference backend (default omp)\n"
          "  --set PATH=VALUE change an attribute of the problem file (as in 'tessera run')\n"
-         "  --seed N         seed of the random vectors (default 2024)\n");
+         "  --seed N         seed of the random vectors, 0..%llu (default 2024)\n"
+         "  --threads N      host threads, 1..%d (default OMP_NUM_THREADS, else one per\n"
+         "                   processor)\n", (unsigned long long)UINT64_MAX, ts_threads_max());
+}
+
+/* --seed: a decimal integer 0..UINT64_MAX (strtoull alone would take "-1" as UINT64_MAX). */
+static int parse_seed(const char *v, uint64_t *seed) {
+  char *end;
+  errno = 0;
+  *seed = strtoull(v, &end, 10);
+  if (*v < '0' || *v > '9' || *end || errno)
+    return cli_usage_error("check", "--seed %s: give an integer 0..%llu", v,
+                           (unsigned long long)UINT64_MAX);
+  return CLI_OK;
 }
 
 static int parse_check_options(int argc, char **argv, check_options *o, int *done) {
@@ -393,6 +405,11 @@ static int parse_check_options(int argc, char **argv, check_options *o, int *don
   o->against = "omp";
   o->seed = 2024;
   *done = 0;
+  o->overrides = malloc((size_t)argc * sizeof *o->overrides);
+  if (!o->overrides) {
+    fprintf(stderr, "tessera check: out of memory for %d options\n", argc);
+    return CLI_ERROR;
+  }
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -400,7 +417,7 @@ static int parse_check_options(int argc, char **argv, check_options *o, int *don
       *done = 1;
       return CLI_OK;
     } else if (!strcmp(a, "--backend") || !strcmp(a, "--against") || !strcmp(a, "--set") ||
-               !strcmp(a, "--seed")) {
+               !strcmp(a, "--seed") || !strcmp(a, "--threads")) {
       if (i + 1 >= argc) return cli_usage_error("check", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--backend")) {
@@ -408,12 +425,11 @@ static int parse_check_options(int argc, char **argv, check_options *o, int *don
       } else if (!strcmp(a, "--against")) {
         o->against = v;
       } else if (!strcmp(a, "--seed")) {
-        char *end;
-        o->seed = strtoull(v, &end, 10);
-        if (*end || !*v) return cli_usage_error("check", "--seed %s: give a non-negative integer", v);
+        if (parse_seed(v, &o->seed)) return CLI_USAGE;
+      } else if (!strcmp(a, "--threads")) {
+        const int status = cli_threads_option("check", v);
+        if (status) return status;
       } else {
-        if (o->n_overrides == CHECK_MAX_OVERRIDES)
-          return cli_usage_error("check", "at most %d --set options", CHECK_MAX_OVERRIDES);
         o->overrides[o->n_overrides++] = v;
       }
     } else if (a[0] == '-') {
@@ -545,7 +561,10 @@ static void print_check_header(const check_options *o, const check_context *c, t
 int cli_check(int argc, char **argv) {
   check_options o;
   int done, status = parse_check_options(argc, argv, &o, &done);
-  if (status || done) return status;
+  if (status || done) {
+    free(o.overrides);
+    return status;
+  }
   check_context c;
   memset(&c, 0, sizeof c);
   c.seed = o.seed;
@@ -578,5 +597,6 @@ int cli_check(int argc, char **argv) {
   ts_backend_destroy(&r);
   context_free(&c);
   ts_problem_destroy(&c.problem);
+  free(o.overrides);
   return status;
 }

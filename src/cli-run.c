@@ -1,15 +1,17 @@
 /* cli-run.c -- `tessera run FILE.xml`: read, validate and solve a problem file. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
-#define MAX_OVERRIDES 64
-
 typedef struct run_options {
   const char *file, *backend;
-  const char *overrides[MAX_OVERRIDES];
+  const char **overrides;   /* the --set values, at most argc of them */
   int n_overrides, quiet, json;
+  uint64_t max_output_size; /* 0: the library's default */
 } run_options;
 
 static void run_help(void) {
@@ -17,13 +19,66 @@ static void run_help(void) {
          "  --backend NAME     run on this backend instead of the file's (omp, cuda, hip)\n"
          "  --set PATH=VALUE   change an attribute before validation, e.g. --set mesh/levels=4,\n"
          "                     --set element/degree=3, --set solver/type=gmres (repeatable)\n"
+         "  --threads N        host threads, 1..%d (default OMP_NUM_THREADS, else one per\n"
+         "                     processor; small vectors and operators run on fewer)\n"
+         "  --max-output-size SIZE  the largest .vtu file to write: bytes, or with a suffix\n"
+         "                     K, M, G, T (powers of 1024), e.g. 500M, 2G; or unlimited\n"
+         "                     (default 1G).  Checked, with the output directory, before\n"
+         "                     the solve\n"
          "  --quiet            print only errors\n"
-         "  --json             print one JSON object with the results instead of the log\n");
+         "  --json             print one JSON object with the results instead of the log\n"
+         "The .vtu output path of the file is relative to the current directory; the log\n"
+         "names the file written with its absolute path.\n",
+         ts_threads_max());
+}
+
+/* --max-output-size: "unlimited", or a number of bytes with an optional suffix K, M, G or T
+ * (powers of 1024, either case): 500M, 2G, 1.5G.  0 on success. */
+static int parse_size(const char *text, uint64_t *bytes) {
+  static const char suffixes[] = "KMGT";
+  if (!strcmp(text, "unlimited")) {
+    *bytes = TS_OUTPUT_SIZE_UNLIMITED;
+    return 0;
+  }
+  char *end;
+  errno = 0;
+  double value = strtod(text, &end);
+  if (end == text || errno || !isdigit((unsigned char)*text)) return -1;
+  if (*end) {
+    const char *suffix = strchr(suffixes, toupper((unsigned char)*end));
+    if (!suffix) return -1;
+    value *= pow(1024.0, (double)(suffix - suffixes + 1));
+    ++end;
+  }
+  if (*end || !(value >= 1.0 && value < 0x1p64)) return -1;
+  *bytes = (uint64_t)value;
+  return 0;
+}
+
+/* The option at argv[i] that takes a value (argv[i + 1]); CLI_OK or a usage error. */
+static int parse_value_option(const char *a, const char *v, run_options *o) {
+  if (!strcmp(a, "--backend")) {
+    o->backend = v;
+  } else if (!strcmp(a, "--set")) {
+    o->overrides[o->n_overrides++] = v;
+  } else if (!strcmp(a, "--threads")) {
+    return cli_threads_option("run", v);
+  } else if (parse_size(v, &o->max_output_size)) {
+    return cli_usage_error("run", "--max-output-size %s: give a number of bytes with an optional "
+                           "suffix K, M, G or T (powers of 1024), e.g. 500M or 2G, or 'unlimited'",
+                           v);
+  }
+  return CLI_OK;
 }
 
 static int parse_run_options(int argc, char **argv, run_options *o, int *done) {
   memset(o, 0, sizeof *o);
   *done = 0;
+  o->overrides = malloc((size_t)argc * sizeof *o->overrides);
+  if (!o->overrides) {
+    fprintf(stderr, "tessera run: out of memory for %d options\n", argc);
+    return CLI_ERROR;
+  }
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -34,15 +89,11 @@ static int parse_run_options(int argc, char **argv, run_options *o, int *done) {
       o->quiet = 1;
     } else if (!strcmp(a, "--json")) {
       o->json = 1;
-    } else if (!strcmp(a, "--backend") || !strcmp(a, "--set")) {
+    } else if (!strcmp(a, "--backend") || !strcmp(a, "--set") || !strcmp(a, "--threads") ||
+               !strcmp(a, "--max-output-size")) {
       if (i + 1 >= argc) return cli_usage_error("run", "%s needs a value", a);
-      if (!strcmp(a, "--backend")) {
-        o->backend = argv[++i];
-      } else {
-        if (o->n_overrides == MAX_OVERRIDES)
-          return cli_usage_error("run", "at most %d --set options", MAX_OVERRIDES);
-        o->overrides[o->n_overrides++] = argv[++i];
-      }
+      const int status = parse_value_option(a, argv[++i], o);
+      if (status) return status;
     } else if (a[0] == '-') {
       return cli_usage_error("run", "unknown option '%s'", a);
     } else if (o->file) {
@@ -55,15 +106,33 @@ static int parse_run_options(int argc, char **argv, run_options *o, int *done) {
   return CLI_OK;
 }
 
-static void print_level_json(FILE *f, const ts_level_report *r) {
-  fprintf(f,
-          "{\"level\": %d, \"dofs\": %lld, \"iterations\": %d, \"relative_residual\": %.6e, "
-          "\"l2_error\": %.6e, \"h1_error\": %.6e, \"l2_rate\": %.4f, \"h1_rate\": %.4f, "
-          "\"pressure_l2_error\": %.6e, \"pressure_l2_rate\": %.4f, "
-          "\"setup_seconds\": %.6f, \"solve_seconds\": %.6f}",
-          r->level, (long long)r->dofs, r->iterations, r->relative_residual, r->l2_error,
-          r->h1_error, r->l2_rate, r->h1_rate, r->pressure_l2_error, r->pressure_l2_rate,
-          r->setup_seconds, r->solve_seconds);
+/* ", \"key\": value" with value printed by fmt, or null where it does not exist (NaN: no
+ * exact solution, the first level's rates) or is not finite. */
+static void json_number(FILE *f, const char *key, const char *fmt, double value) {
+  fprintf(f, ", \"%s\": ", key);
+  if (isfinite(value)) fprintf(f, fmt, value);
+  else fputs("null", f);
+}
+
+/* The errors and rates of one level: Poisson L2 and H1, or Stokes velocity and pressure L2. */
+static void print_errors_json(FILE *f, const ts_level_report *r, int stokes, int rates) {
+  json_number(f, "l2_error", "%.6e", r->l2_error);
+  json_number(f, stokes ? "pressure_l2_error" : "h1_error", "%.6e",
+              stokes ? r->pressure_l2_error : r->h1_error);
+  if (!rates) return;
+  json_number(f, "l2_rate", "%.4f", r->l2_rate);
+  json_number(f, stokes ? "pressure_l2_rate" : "h1_rate", "%.4f",
+              stokes ? r->pressure_l2_rate : r->h1_rate);
+}
+
+static void print_level_json(FILE *f, const ts_level_report *r, int stokes) {
+  fprintf(f, "{\"level\": %d, \"dofs\": %lld, \"iterations\": %d", r->level, (long long)r->dofs,
+          r->iterations);
+  json_number(f, "relative_residual", "%.6e", r->relative_residual);
+  print_errors_json(f, r, stokes, 1);
+  json_number(f, "setup_seconds", "%.6f", r->setup_seconds);
+  json_number(f, "solve_seconds", "%.6f", r->solve_seconds);
+  fputc('}', f);
 }
 
 static void print_json(ts_problem p, ts_backend b, const ts_report *report) {
@@ -72,15 +141,19 @@ static void print_json(ts_problem p, ts_backend b, const ts_report *report) {
   cli_json_string(stdout, ts_problem_name(p));
   printf(", \"backend\": ");
   cli_json_string(stdout, ts_backend_name(b));
-  printf(", \"threads\": %d, \"dofs\": %lld, \"iterations\": %d, \"relative_residual\": %.6e, "
-         "\"l2_error\": %.6e, \"h1_error\": %.6e, \"setup_seconds\": %.6f, "
-         "\"solve_seconds\": %.6f, \"dofs_per_second\": %.6e, \"levels\": [",
-         report->threads, (long long)fin->dofs, fin->iterations, fin->relative_residual,
-         fin->l2_error, fin->h1_error, fin->setup_seconds, fin->solve_seconds,
-         fin->solve_seconds > 0 ? (double)fin->dofs / fin->solve_seconds : 0.0);
+  printf(", \"threads\": %d, \"omp_wait_policy\": ", report->threads);
+  if (getenv("OMP_WAIT_POLICY")) cli_json_string(stdout, getenv("OMP_WAIT_POLICY"));
+  else printf("null");
+  printf(", \"dofs\": %lld, \"iterations\": %d", (long long)fin->dofs, fin->iterations);
+  json_number(stdout, "relative_residual", "%.6e", fin->relative_residual);
+  print_errors_json(stdout, fin, report->stokes, 0);
+  json_number(stdout, "setup_seconds", "%.6f", fin->setup_seconds);
+  json_number(stdout, "solve_seconds", "%.6f", fin->solve_seconds);
+  json_number(stdout, "dofs_per_second", "%.6e", (double)fin->dofs / fin->solve_seconds);
+  printf(", \"levels\": [");
   for (int i = 0; i < report->n_levels; ++i) {
     if (i) printf(", ");
-    print_level_json(stdout, &report->levels[i]);
+    print_level_json(stdout, &report->levels[i], report->stokes);
   }
   printf("]");
   /* per-level timings of the finest solve */
@@ -111,11 +184,15 @@ static int print_json_error(int code, int exit_code) {
 int cli_run(int argc, char **argv) {
   run_options o;
   int done, status = parse_run_options(argc, argv, &o, &done);
-  if (status || done) return status;
+  if (status || done) {
+    free(o.overrides);
+    return status;
+  }
   ts_problem p = NULL;
   ts_backend b = NULL;
   ts_report *report = calloc(1, sizeof *report);
   int ierr = report ? 0 : TS_ERR_MEMORY;
+  if (!ierr && o.max_output_size) ierr = ts_set_max_output_size(o.max_output_size);
   if (!ierr) ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &p);
   if (!ierr) ierr = ts_backend_open(o.backend ? o.backend : ts_problem_backend(p), &b);
   if (!ierr) ierr = ts_problem_solve(p, b, o.quiet || o.json ? NULL : stdout, report);
@@ -126,6 +203,7 @@ int cli_run(int argc, char **argv) {
     print_json(p, b, report);
   }
   free(report);
+  free(o.overrides);
   ts_backend_destroy(&b);
   ts_problem_destroy(&p);
   return status;

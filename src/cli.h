@@ -24,6 +24,9 @@ int cli_check(int argc, char **argv);
 int cli_fail(int code);
 /** Print a usage error naming the argument and return CLI_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** --threads VALUE of a command: an integer 1..ts_threads_max(), set with ts_set_threads;
+ *  CLI_OK, or a usage error naming the value and the allowed range. */
+int cli_threads_option(const char *command, const char *value);
 /** Write s as a JSON string literal (with quotes and escapes). */
 void cli_json_string(FILE *f, const char *s);
 

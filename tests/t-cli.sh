@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 27 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -34,8 +34,8 @@ for f in $examples; do
   (cd "$work" && "$tessera" run "$f" --json) >"$work/json" 2>"$work/err"
   status=$?
   ok "$status" "run $name exits 0"
-  grep -q '"l2_error": [0-9]' "$work/json" && grep -q '"iterations": [0-9]' "$work/json" &&
-    grep -q '"h1_error"' "$work/json" && grep -q '"setup_seconds"' "$work/json" &&
+  grep -Eq '"l2_error": ([0-9]|null)' "$work/json" && grep -q '"iterations": [0-9]' "$work/json" &&
+    grep -Eq '"(h1|pressure_l2)_error"' "$work/json" && grep -q '"setup_seconds"' "$work/json" &&
     grep -q '"solve_seconds"' "$work/json" && grep -q '"relative_residual"' "$work/json" &&
     grep -q '"dofs"' "$work/json"
   ok $? "run $name --json has the result fields"
@@ -69,7 +69,7 @@ run 1 "--json reports errors as JSON" '"error": "TS_ERR_INPUT"' run "$top_srcdir
 run 1 "problem larger than memory rejected before allocating" "needs about" run "$ex3" --set mesh/levels=8 --set element/degree=4
 ex_stokes="$top_srcdir/examples/stokes-rt-2d.xml"
 run 0 "Stokes with GMRES preconditioned from the left" "preconditioner mg (left)" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set solver/side=left --set multigrid/local-tolerance=1e-8 --set output/vtu="$work/left.vtu"
-run 1 "Stokes output to a missing directory names the file" "nosuchdir/s.vtu.tmp" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set output/vtu="$work/nosuchdir/s.vtu"
+run 1 "Stokes output to a missing directory names the file" "$work/nosuchdir/s.vtu': cannot create a file in the directory '$work/nosuchdir'" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set output/vtu="$work/nosuchdir/s.vtu"
 run 0 "info lists omp" "omp    OpenMP" info
 run 0 "bench measures the Laplacian" "GDoF/s" bench --dofs 2e4 --degrees 2-3 --seconds 0.05
 # bench --problem stokes: the Stokes operator (one row per degree of the comma list), the
@@ -93,6 +93,82 @@ st=$?; sed 's/^/# /' "$work/out"
 ok $? "bench --problem stokes --mg --json: 3D RT0 level 2 counts 304 DoFs (velocity + pressure)"
 run 2 "bench: a Stokes degree out of range is named with the allowed ones" "--degrees 10: degree 10 is out of range; allowed 0..9 for --problem stokes" bench --problem stokes --degrees 10
 run 2 "bench: the direct local solver's degree limit is named" "degree 2 is too high for --local-solver direct, which takes degree <= 1 in 3D" bench --problem stokes --mg --dim 3 --local-solver direct --degrees 1,2
+
+# ---- output size and place, threads, option limits, JSON (issue 10)
+# json_valid FILE: FILE holds one JSON object or array: strings, numbers, null, true and
+# false reduced to tokens, then the objects and arrays of tokens, innermost first, by sed
+json_valid() {
+  tr -d '\n' <"$1" | sed -E '
+    s/"([^"\\]|\\.)*"/S/g
+    s/-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/N/g
+    s/null|true|false/N/g
+    s/[[:space:]]+//g
+    :reduce
+    s/\{(S:[SNV](,S:[SNV])*)?\}/V/g
+    s/\[([SNV](,[SNV])*)?\]/V/g
+    t reduce' | grep -qx V
+}
+# a 200-byte problem whose output would take about 250 GB: refused before the solve, fast
+printf '%s\n' '<tessera-problem name="huge"><mesh dim="3" levels="6"/><element degree="1"/>' \
+  '<poisson solution="sine"/><output vtu="huge.vtu" subdivisions="16"/></tessera-problem>' >"$work/huge.xml"
+start=$(date +%s%N)
+(cd "$work" && "$tessera" run huge.xml) >"$work/out" 2>&1
+st=$? elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+sed 's/^/# /' "$work/out"
+[ $st -eq 1 ] && grep -q "VTU output 'huge.vtu': the file would take up to [0-9.]* GiB .* more than the output size limit of 1 GiB; raise the limit (tessera run --max-output-size SIZE" "$work/out" &&
+  ! grep -q iteration "$work/out" && [ -z "$(ls "$work" | grep '^huge\.vtu')" ]
+ok $? "an output of ~250 GB is refused before the solve, naming the size, the limit and the option; nothing written"
+[ "$elapsed_ms" -lt 1000 ]; ok $? "... and in well under a second ($elapsed_ms ms)"
+run 1 "a small output over --max-output-size 2K is refused" "more than the output size limit of 2 KiB" run "$ex3" --set mesh/levels=1 --max-output-size 2K --set output/vtu="$work/limited.vtu"
+[ ! -e "$work/limited.vtu" ]; ok $? "... and nothing is written"
+run 0 "--max-output-size unlimited writes it" "wrote $(cd "$work" && pwd -P)/limited.vtu" run "$ex3" --set mesh/levels=1 --max-output-size unlimited --set output/vtu="$work/limited.vtu"
+for v in 0 -5M 5X abc; do
+  run 2 "--max-output-size $v is refused" "--max-output-size $v: give a number of bytes with an optional suffix K, M, G or T" run "$ex3" --max-output-size "$v"
+done
+run 1 "an output path that is a directory is refused before the solve" "VTU output '$work' is a directory" run "$ex3" --set output/vtu="$work"
+! grep -q iteration "$work/out"; ok $? "... no iteration ran"
+# a relative output path is relative to the current directory; the log gives it in full
+(cd "$work" && "$tessera" run "$ex3" --set mesh/levels=1 --set output/vtu=relative.vtu) >"$work/out" 2>&1
+grep -qx "  wrote $(cd "$work" && pwd -P)/relative.vtu" "$work/out" && [ -f "$work/relative.vtu" ]
+ok $? "a relative output path is written in the current directory, the log names the absolute path"
+# threads: --threads 1 gives the default's results; bad values; OMP_NUM_THREADS=200000
+strip_times() { sed -E 's/"([a-z_]*seconds|threads|dofs_per_second)": [0-9.e+-]*//g' "$1"; }
+"$tessera" run "$ex3" --json --set mesh/levels=2 >"$work/default.json" 2>&1
+"$tessera" run "$ex3" --json --set mesh/levels=2 --threads 1 >"$work/one.json" 2>&1
+[ "$(strip_times "$work/default.json")" = "$(strip_times "$work/one.json")" ] && grep -q '"threads": 1,' "$work/one.json"
+ok $? "--threads 1: the same iterations, residuals and errors as the default"
+for v in 0 -3 abc 100000; do
+  run 2 "--threads $v is refused with the allowed range" "--threads $v: give an integer 1.." run "$ex3" --threads "$v"
+done
+OMP_NUM_THREADS=200000 "$tessera" run "$ex3" --set mesh/levels=1 --json >"$work/out" 2>"$work/err"
+st=$?; sed 's/^/# /' "$work/err"
+[ $st -eq 0 ] && grep -q "warning: OMP_NUM_THREADS asks for 200000 threads, more than" "$work/err"
+ok $? "OMP_NUM_THREADS=200000: a warning, the thread count lowered, the solve runs"
+# idle threads sleep: tessera sets OMP_WAIT_POLICY=passive unless the user chose
+env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT "$tessera" run "$ex3" --json --set mesh/levels=1 | grep -q '"omp_wait_policy": "passive"' &&
+  OMP_WAIT_POLICY=active "$tessera" run "$ex3" --json --set mesh/levels=1 | grep -q '"omp_wait_policy": "active"' &&
+  env -u OMP_WAIT_POLICY GOMP_SPINCOUNT=1000 "$tessera" run "$ex3" --json --set mesh/levels=1 | grep -q '"omp_wait_policy": null'
+ok $? "OMP_WAIT_POLICY is passive by default, and the user's OMP_WAIT_POLICY or GOMP_SPINCOUNT is kept"
+# option limits: --seed must be a non-negative integer; --set has no count limit
+run 2 "check --seed -1 is refused with the range" "--seed -1: give an integer 0..18446744073709551615" check "$ex3" --backend omp --seed -1
+run 2 "check --seed beyond 64 bits is refused" "--seed 18446744073709551616: give an integer" check "$ex3" --backend omp --seed 18446744073709551616
+sets=""; for i in $(seq 100); do sets="$sets --set mesh/levels=1"; done
+run 0 "run takes 100 --set options" "DoFs per level: 1:" run "$ex3" $sets
+run 0 "check takes 100 --set options" "all checks passed" check "$ex3" --backend omp --set element/degree=1 $sets
+# JSON: null where an error or rate does not exist; each equation's own fields; well-formed
+"$tessera" run "$top_srcdir/examples/poisson-3d-mg.xml" --json --set mesh/levels=2 >"$work/f1.json"
+grep -q '"l2_error": null, "h1_error": null' "$work/f1.json" && ! grep -q pressure "$work/f1.json" && json_valid "$work/f1.json"
+ok $? "JSON of f = 1 (no exact solution): errors null, no pressure fields, well-formed"
+"$tessera" run "$ex3" --json --set mesh/levels=2 --set convergence/first-level=1 >"$work/study.json"
+grep -q '"level": 1, [^}]*"l2_rate": null, "h1_rate": null' "$work/study.json" &&
+  grep -q '"level": 2, [^}]*"l2_rate": [0-9]' "$work/study.json" && ! grep -Eqi 'nan|inf|pressure' "$work/study.json" && json_valid "$work/study.json"
+ok $? "JSON of a Poisson study: the first level's rates null, the next one's numbers, no pressure fields"
+"$tessera" run "$ex_stokes" --json --set convergence/first-level=1 --set mesh/levels=2 --set output/vtu="$work/s.vtu" >"$work/stokes.json"
+grep -q '"level": 1, [^}]*"l2_rate": null, "pressure_l2_rate": null' "$work/stokes.json" &&
+  grep -q '"pressure_l2_error": [0-9]' "$work/stokes.json" && ! grep -q h1 "$work/stokes.json" && json_valid "$work/stokes.json"
+ok $? "JSON of a Stokes study: pressure errors, no H1 fields, the first level's rates null"
+printf '{"a": [1, -2.5e-3, null, {"b": "x\\"y"}], "c": nan}' >"$work/bad.json"
+! json_valid "$work/bad.json"; ok $? "the JSON check rejects nan"
 
 # the .vtu files written by poisson-3d.xml and stokes-rt-2d.xml (in $work by the runs
 # above) are complete XML

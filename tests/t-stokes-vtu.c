@@ -11,7 +11,15 @@
  *   4. the interpolant of paper000 (2D RT_1, 4x4 and 8x8 cells): velocity_exact is the
  *      manufactured velocity, velocity_error = velocity - velocity_exact, and its maximum
  *      falls at order >= k + 1 - 0.3;
- *   5. bad arguments and failed writes: clear errors, no file (or PATH.tmp) left behind. */
+ *   5. bad arguments and failed writes: clear errors naming the file or its directory, no
+ *      file (nor a temporary one) left behind;
+ *   6. the file is written safely: a symlink planted at PATH.tmp (where an earlier version
+ *      wrote first) is neither followed nor touched, the file gets mode 0666 less the umask,
+ *      no temporary file stays, and an existing PATH is replaced;
+ *   7. the output size limit: a limit just below the size written refuses the file (the
+ *      writer's estimate is an upper bound) and writes nothing, a raised limit writes it, 0
+ *      is not a limit. */
+#include <dirent.h>
 #include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -418,6 +426,17 @@ static int file_exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
+/* The entries of the work directory whose names start with prefix (PATH. + a suffix: the
+ * writer's temporary files). */
+static int count_temporaries(const char *prefix) {
+  DIR *d = opendir(work);
+  int n = 0;
+  for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
+    n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+  if (d) closedir(d);
+  return n;
+}
+
 /* call fails with code and a message containing needle */
 static void expect_error(int ierr, int code, const char *needle, const char *what) {
   const char *m = ts_error_message();
@@ -453,17 +472,19 @@ static void check_errors(void) {
   ok(!file_exists(path), "nothing written for bad arguments");
   /* a directory that does not exist; a path that is a (non-empty) directory */
   snprintf(tmp, sizeof tmp, "%s/no-such-dir/s.vtu", work);
-  expect_error(ts_stokes_write_vtu(tmp, s.u, s.p, s.x, NULL, 2), TS_ERR_IO,
-               "no-such-dir/s.vtu.tmp", "a missing directory");
+  char needle[600];
+  snprintf(needle, sizeof needle, "'%s': cannot create a file in the directory '%s/no-such-dir'",
+           tmp, work);
+  expect_error(ts_stokes_write_vtu(tmp, s.u, s.p, s.x, NULL, 2), TS_ERR_IO, needle,
+               "a missing directory");
   snprintf(dir_path, sizeof dir_path, "%s/a-directory", work);
   snprintf(tmp, sizeof tmp, "%s/keep", dir_path);
   FILE *keep = mkdir(dir_path, 0700) == 0 ? fopen(tmp, "w") : NULL;
   if (keep) fclose(keep);
   ierr = ts_stokes_write_vtu(dir_path, s.u, s.p, s.x, NULL, 2);
-  snprintf(tmp, sizeof tmp, "%s.tmp", dir_path);
   ok(keep && ierr == TS_ERR_IO && strstr(ts_error_message(), "cannot rename") &&
-         strstr(ts_error_message(), dir_path) && !file_exists(tmp),
-     "a path that is a directory: TS_ERR_IO naming it, no PATH.tmp left behind");
+         strstr(ts_error_message(), dir_path) && count_temporaries("a-directory.") == 0,
+     "a path that is a directory: TS_ERR_IO naming it, no temporary file left behind");
   if (ierr != TS_ERR_IO) diag("got %d: %s", ierr, ts_error_message());
   snprintf(tmp, sizeof tmp, "%s/keep", dir_path);
   remove(tmp);
@@ -474,8 +495,103 @@ static void check_errors(void) {
   space_destroy(&s);
 }
 
+/* ---------------------------------------------------------------- section 6: a safe write */
+
+static long file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* The whole file (at most size - 1 bytes) into text; 0 on success. */
+static int read_text(const char *path, char *text, size_t size) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 1;
+  const size_t n = fread(text, 1, size - 1, f);
+  text[n] = 0;
+  fclose(f);
+  return 0;
+}
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (f) fputs(text, f), fclose(f);
+}
+
+static void check_safe_write(const space *s) {
+  char path[512], planted[530], victim[512], text[64], target[512];
+  snprintf(path, sizeof path, "%s/safe.vtu", work);
+  snprintf(planted, sizeof planted, "%s.tmp", path);
+  snprintf(victim, sizeof victim, "%s/victim", work);
+  write_text(victim, "precious\n");
+  write_text(path, "an older file\n");
+  const int planted_ok = symlink(victim, planted) == 0;
+  const mode_t old_mask = umask(027);
+  const int ierr = ts_stokes_write_vtu(path, s->u, s->p, s->x, NULL, 2);
+  umask(old_mask);
+  if (ierr) diag("%s", ts_error_message());
+  vtu f = {0};
+  const int parsed = !ierr && vtu_read(path, &f) == 0 && f.n_points == s->u->cells[0] * s->u->cells[1] * 9;
+  vtu_free(&f);
+  const ssize_t link_length = readlink(planted, target, sizeof target - 1);
+  if (link_length >= 0) target[link_length] = 0;
+  ok(planted_ok && parsed && read_text(victim, text, sizeof text) == 0 &&
+         !strcmp(text, "precious\n") && link_length > 0 && !strcmp(target, victim),
+     "a symlink planted at PATH.tmp: the victim it points to is unchanged, the link untouched, "
+     "the file written in full over the older one");
+  struct stat st;
+  ok(stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0640,
+     "the file has mode 0666 less the umask 027 (0640): %o", (unsigned)(st.st_mode & 0777));
+  ok(count_temporaries("safe.vtu.") == 1, "no temporary file left behind (only the planted link)");
+  remove(planted);
+  remove(victim);
+}
+
+/* ---------------------------------------------------------------- section 7: the size limit */
+
+static void check_size_limit(const space *s) {
+  char path[512], other[512];
+  snprintf(path, sizeof path, "%s/safe.vtu", work); /* written by check_safe_write */
+  snprintf(other, sizeof other, "%s/limited.vtu", work);
+  const long written = file_size(path);
+  ok(ts_max_output_size() == TS_DEFAULT_MAX_OUTPUT_SIZE && written > 0,
+     "the default limit is TS_DEFAULT_MAX_OUTPUT_SIZE (1 GiB); the file written has %ld bytes",
+     written);
+  int ierr = ts_set_max_output_size((uint64_t)written - 1);
+  if (!ierr) ierr = ts_stokes_write_vtu(other, s->u, s->p, s->x, NULL, 2);
+  ok(ierr == TS_ERR_IO && strstr(ts_error_message(), other) &&
+         strstr(ts_error_message(), "more than the output size limit") &&
+         strstr(ts_error_message(), "--max-output-size") && !file_exists(other) &&
+         count_temporaries("limited.vtu.") == 0,
+     "limit %ld bytes, 1 below the size written: TS_ERR_IO naming the file, the limit and how to "
+     "raise it; nothing written", written - 1);
+  if (ierr != TS_ERR_IO) diag("got %d: %s", ierr, ts_error_message());
+  ierr = ts_set_max_output_size(1 << 20);
+  if (!ierr) ierr = ts_stokes_write_vtu(other, s->u, s->p, s->x, NULL, 2);
+  ok(!ierr && file_size(other) == written, "the limit raised to 1 MiB: written (%ld bytes)",
+     file_size(other));
+  if (ierr) diag("%s", ts_error_message());
+  expect_error(ts_set_max_output_size(0), TS_ERR_ARG, "bytes = 0", "a limit of 0 bytes");
+  ts_set_max_output_size(TS_DEFAULT_MAX_OUTPUT_SIZE);
+}
+
+static void check_file_handling(void) {
+  space s;
+  poly_k = 1;
+  int ierr = space_create(2, 1, lower, upper, coarse, 0, &s);
+  if (!ierr) ierr = interpolate(&s, &poly_solution);
+  if (ierr) {
+    diag("%s", ts_error_message());
+    skip(7, "setup failed");
+    return;
+  }
+  check_safe_write(&s);
+  check_size_limit(&s);
+  space_destroy(&s);
+}
+
 static void remove_work(void) {
-  static const char *const files[] = {"poly-2d.vtu", "poly-3d.vtu", "jump.vtu", "paper000.vtu"};
+  static const char *const files[] = {"poly-2d.vtu", "poly-3d.vtu", "jump.vtu", "paper000.vtu",
+                                      "safe.vtu",    "limited.vtu"};
   char path[512];
   for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
     snprintf(path, sizeof path, "%s/%s", work, files[i]);
@@ -485,7 +601,7 @@ static void remove_work(void) {
 }
 
 int main(void) {
-  plan(2 * POLY_TESTS + 1 + 2 + 8);
+  plan(2 * POLY_TESTS + 1 + 2 + 8 + 7);
   snprintf(work, sizeof work, "t-stokes-vtu.XXXXXX");
   if (!mkdtemp(work)) {
     diag("mkdtemp: %s", strerror(errno));
@@ -496,6 +612,7 @@ int main(void) {
   check_tangential_jump();
   check_paper000();
   check_errors();
+  check_file_handling();
   remove_work();
   xmlCleanupParser();
   return exit_status();

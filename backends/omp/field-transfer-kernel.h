@@ -15,7 +15,7 @@ static void FT(field)(const ts_field_transfer_plan *plan, const ts_field_transfe
   in += restrict_ ? f->fine_offset : f->coarse_offset;
   out += restrict_ ? f->coarse_offset : f->fine_offset;
   const int64_t lines = n_out[1] * n_out[2];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_operator_threads(lines * n_out[0]))
   for (int64_t line = 0; line < lines; ++line) {
     const int64_t a1 = line % n_out[1], a2 = line / n_out[1];
     stencil_1d s0, s1, s2;

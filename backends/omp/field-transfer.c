@@ -17,6 +17,7 @@
  * directions are read and written as zero. */
 #include <stdio.h>
 #include "omp-field-transfer.h"
+#include "omp-threads.h"
 
 /* One row or column of a global 1D prolongation: at most two cells of 2m rows. */
 #define STENCIL_MAX_TERMS (4 * TS_FIELD_TRANSFER_MAX_CELL_DOFS)

@@ -390,7 +390,7 @@ static void FN(diagonal)(const ts_laplace_plan *pl, double *const *dm, double *c
   const int dim = pl->dim, con = pl->constrained;
   const int64_t n0 = pl->n[0], n1 = pl->n[1], n2 = pl->n[2];
   const double s0 = pl->scale[0], s1 = pl->scale[1], s2 = pl->scale[2];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_operator_threads(n0 * n1 * n2))
   for (int64_t row = 0; row < n1 * n2; ++row) {
     const int64_t i1 = row % n1, i2 = row / n1;
     const int brow = con && (i1 == 0 || i1 == n1 - 1 || (dim == 3 && (i2 == 0 || i2 == n2 - 1)));
@@ -484,7 +484,7 @@ static int FN(apply)(const ts_laplace_plan *pl, const REAL *x, REAL *y, int add,
     c.ntiles = (c.n[0] + c.TL - 1) / c.TL;
   }
   c.R = c.dim == 3 ? (k + 1) * (k + 1) : k + 1;
-  const int T = omp_get_max_threads();
+  const int T = omp_operator_threads(c.n_dofs);
   const size_t dia_reals = (size_t)2 * (2 * k + 1) * c.TL;
   c.work_reals = (size_t)c.R * (c.TL + 2 * XPAD) + (size_t)2 * c.R * c.TL + (size_t)3 * c.R * VL;
   c.work_reals = (c.work_reals + 15) / 16 * 16;

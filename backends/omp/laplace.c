@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "omp-laplace.h"
+#include "omp-threads.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 /* the kernels are written as a*b + c on vectors: let them become FMAs under -std=c11 */

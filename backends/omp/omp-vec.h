@@ -6,45 +6,46 @@
 #endif
 
 static void VEC(from_host)(int64_t n, const double *h, REAL *x) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_vector_threads(n))
   for (int64_t i = 0; i < n; ++i) x[i] = (REAL)h[i];
 }
 
 static void VEC(to_host)(int64_t n, const REAL *x, double *h) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_vector_threads(n))
   for (int64_t i = 0; i < n; ++i) h[i] = (double)x[i];
 }
 
 static void VEC(set)(int64_t n, double alpha, REAL *x) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_vector_threads(n))
   for (int64_t i = 0; i < n; ++i) x[i] = (REAL)alpha;
 }
 
 static void VEC(random)(int64_t n, uint64_t seed, REAL *x) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_vector_threads(n))
   for (int64_t i = 0; i < n; ++i) x[i] = (REAL)random_entry(seed, (uint64_t)i);
 }
 
 static void VEC(axpby)(int64_t n, double alpha, const REAL *x, double beta, REAL *y) {
   const REAL a = (REAL)alpha, b = (REAL)beta;
   if (beta == 0.0) { /* y = a x, also when y holds NaN or garbage */
-#pragma omp parallel for simd schedule(static)
+#pragma omp parallel for simd schedule(static) num_threads(omp_vector_threads(n))
     for (int64_t i = 0; i < n; ++i) y[i] = a * x[i];
   } else {
-#pragma omp parallel for simd schedule(static)
+#pragma omp parallel for simd schedule(static) num_threads(omp_vector_threads(n))
     for (int64_t i = 0; i < n; ++i) y[i] = a * x[i] + b * y[i];
   }
 }
 
 static void VEC(pointwise_mult)(int64_t n, const REAL *x, const REAL *y, REAL *w) {
-#pragma omp parallel for simd schedule(static)
+#pragma omp parallel for simd schedule(static) num_threads(omp_vector_threads(n))
   for (int64_t i = 0; i < n; ++i) w[i] = x[i] * y[i];
 }
 
 /* accumulated in double in both precisions */
 static double VEC(dot)(int64_t n, const REAL *x, const REAL *y) {
   double sum = 0.0;
-#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+#pragma omp parallel for simd schedule(static) reduction(+ : sum) \
+    num_threads(omp_vector_threads(n))
   for (int64_t i = 0; i < n; ++i) sum += (double)x[i] * (double)y[i];
   return sum;
 }

@@ -11,6 +11,7 @@
 #include "omp-patch.h"
 #include "omp-stokes.h"
 #include "omp-stokes-patch.h"
+#include "omp-threads.h"
 #include "tessera/backend.h"
 
 #define OMP_ALIGNMENT 64
@@ -41,8 +42,8 @@ static int omp_finalize(ts_backend_ops *ops) {
 
 static int omp_describe(ts_backend_ops *ops, char *buf, size_t len) {
   (void)ops;
-  snprintf(buf, len, "OpenMP on the host, %d threads (OMP_NUM_THREADS), %d processors",
-           omp_get_max_threads(), omp_get_num_procs());
+  snprintf(buf, len, "OpenMP on the host, up to %d threads (fewer on small vectors and "
+           "operators), %d processors", omp_get_max_threads(), omp_get_num_procs());
   return 0;
 }
 

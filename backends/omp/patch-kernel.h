@@ -245,7 +245,7 @@ static void FN(worker_generic)(const FN(pctx) *c) {
 static void FN(boundary)(const ts_patch_plan *pl, const REAL *b, REAL *x) {
   const int64_t n0 = pl->n[0], n1 = pl->n[1], n2 = pl->n[2];
   const int dim = pl->dim;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_operator_threads(n0 * n1 * n2))
   for (int64_t row = 0; row < n1 * n2; ++row) {
     const int64_t i1 = row % n1, i2 = row / n1;
     const REAL *br = b + row * n0;
@@ -287,7 +287,7 @@ static int FN(smooth)(const ts_patch_plan *pl, const REAL *b, REAL *x, REAL *r, 
   c.stride = pl->vertex_stride;
   if (c.npatch == 0) return 0;
   c.ngroups = (c.npatch + VL - 1) / VL;
-  const int T = omp_get_max_threads();
+  const int T = omp_operator_threads(c.npatch * N * N * (dim == 3 ? N : 1)); /* the DoFs of the patches */
   const size_t mat_reals = (size_t)N * N * (2 * dim + 3) + (size_t)m * m * 2 * dim +
                            (size_t)m * m * (dim == 3 ? m : 1);
   c.work_vecs = FN(work_vecs)(dim, k);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "omp-patch.h"
+#include "omp-threads.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=fast")

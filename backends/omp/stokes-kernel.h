@@ -111,13 +111,13 @@ static void FN(stokes_masked_and_mass)(const ts_stokes_plan *pl, const FN(stokes
   const int64_t lines = n[0] * n[1] * n[2] / n[i], ni = n[i];
   const int64_t stride = i == 0 ? 1 : i == 1 ? n[0] : n[0] * n[1];
   const int zero_ends = pl->constrained;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_operator_threads(lines * ni))
   for (int64_t l = 0; l < lines; ++l) {
     const int64_t below = l % stride, first = below + (l - below) * ni;
     for (int64_t a = 0; a < ni; ++a)
       z[first + a * stride] = zero_ends && (a == 0 || a == ni - 1) ? (REAL)0 : x[first + a * stride];
   }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_operator_threads(lines * ni))
   for (int64_t l = 0; l < lines; ++l) {
     const int64_t below = l % stride, first = below + (l - below) * ni;
     for (int64_t a = 0; a < ni; ++a)
@@ -132,7 +132,8 @@ static void FN(stokes_velocity_rows)(const ts_stokes_plan *pl, const FN(stokes_m
   const int dim = pl->dim;
   const int64_t *n = pl->n_u[i], *np = pl->n_p;
   const int64_t stride[3] = {1, n[0], n[0] * n[1]}, pstride[3] = {1, np[0], np[0] * np[1]};
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) \
+    num_threads(omp_operator_threads(n[0] * n[1] * n[2]))
   for (int64_t a2 = 0; a2 < n[2]; ++a2)
     for (int64_t a1 = 0; a1 < n[1]; ++a1)
       for (int64_t a0 = 0; a0 < n[0]; ++a0) {
@@ -170,7 +171,8 @@ static void FN(stokes_pressure_rows)(const ts_stokes_plan *pl, const FN(stokes_m
   const int dim = pl->dim;
   const int64_t *n = pl->n_u[i], *np = pl->n_p;
   const int64_t stride[3] = {1, n[0], n[0] * n[1]}, pstride[3] = {1, np[0], np[0] * np[1]};
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) \
+    num_threads(omp_operator_threads(np[0] * np[1] * np[2]))
   for (int64_t q2 = 0; q2 < np[2]; ++q2)
     for (int64_t q1 = 0; q1 < np[1]; ++q1)
       for (int64_t q0 = 0; q0 < np[0]; ++q0) {

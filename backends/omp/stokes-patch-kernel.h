@@ -238,7 +238,7 @@ static int FN(stokes_patch_solve)(const ts_stokes_patch_plan *pl, const REAL *r,
   const int dim = pl->global.dim;
   const int64_t npatch = pl->vertex_count[0] * pl->vertex_count[1] * pl->vertex_count[2];
   int failed = 0;
-#pragma omp parallel reduction(| : failed)
+#pragma omp parallel reduction(| : failed) num_threads(omp_operator_threads(npatch * pl->n_local))
   {
     REAL *w = malloc(sizeof(REAL) * FN(work_entries)(pl));
     int64_t *idx = malloc(sizeof(int64_t) * (size_t)pl->n_local);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "omp-stokes-patch.h"
+#include "omp-threads.h"
 
 #define REAL double
 #define REAL_EPSILON DBL_EPSILON

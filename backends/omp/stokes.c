@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "omp-stokes.h"
+#include "omp-threads.h"
 
 #define REAL double
 #define FN(name) name##_d

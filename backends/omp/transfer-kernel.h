@@ -60,7 +60,7 @@ static void TR(prolongate)(const ts_transfer_plan *plan, const REAL *in, REAL *o
     cnodes *= nc;
     fnodes *= nf;
   }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_operator_threads(cells * fnodes))
   for (int64_t cell = 0; cell < cells; ++cell) {
     REAL a[(2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1)];
     REAL b[(2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1)];
@@ -117,11 +117,12 @@ static void TR(restriction)(const ts_transfer_plan *plan, const REAL *in, REAL *
   }
   const int64_t layers = plan->coarse_cells[dim - 1];
   if (!add) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(omp_vector_threads(n_coarse))
     for (int64_t i = 0; i < n_coarse; ++i) out[i] = 0;
   }
   for (int parity = 0; parity < 2; ++parity) {
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) \
+    num_threads(omp_operator_threads(layers / 2 * per_layer * fnodes))
     for (int64_t layer = parity; layer < layers; layer += 2) {
       REAL a[(2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1)];
       REAL b[(2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1) * (2 * TS_MAX_DEGREE + 1)];

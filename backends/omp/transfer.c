@@ -13,6 +13,7 @@
  * zero. */
 #include <stdio.h>
 #include "omp-transfer.h"
+#include "omp-threads.h"
 
 #define REAL double
 #define TR(name) transfer_##name##_double

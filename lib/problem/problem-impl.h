@@ -64,6 +64,21 @@ typedef struct ts_problem_monitor {
 } ts_problem_monitor;
 int ts_problem_print_iteration(void *ctx, int iteration, double relative_residual);
 
+/* run.c: zero r for a level, with its errors and rates NaN (not measured, or not existing) */
+void ts_level_report_start(ts_level_report *r, int level);
+/* run.c: a rate for the summary, "%4.2f", or "-" for NaN (the first level, no exact solution) */
+const char *ts_rate_text(double rate, char *buf, size_t len);
+/* run.c: "  wrote PATH" into log, PATH resolved to an absolute path */
+void ts_problem_print_written(FILE *log, const char *path);
+
+/* vtu.c and stokes-vtu.c: before the solve, whether the <output> of a level with
+ * cells[0..dim-1] cells can be written (ts_vtu_check): its size bound within the limit and
+ * a new file creatable in its directory.  exact: with the exact and error fields (Q_k). */
+int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int subdivisions,
+                        int exact);
+int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
+                               int subdivisions);
+
 /* run-stokes.c: ts_problem_solve for <stokes> problems, on the levels of the study */
 int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log,
                             ts_report *report);

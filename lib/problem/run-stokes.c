@@ -110,9 +110,11 @@ static void print_stokes_summary(const ts_report *report, FILE *log) {
   fprintf(log, "\n level        DoFs  iters   rel.resid   u L2 error  rate   p L2 error  rate   setup s   solve s    MDoF/s\n");
   for (int i = 0; i < report->n_levels; ++i) {
     const ts_level_report *r = &report->levels[i];
-    fprintf(log, " %5d %11lld %6d  %.3e   %.4e  %4.2f   %.4e  %4.2f  %8.3f  %8.3f  %8.2f\n",
+    char u_rate[16], p_rate[16];
+    fprintf(log, " %5d %11lld %6d  %.3e   %.4e  %s   %.4e  %s  %8.3f  %8.3f  %8.2f\n",
             r->level, (long long)r->dofs, r->iterations, r->relative_residual, r->l2_error,
-            r->l2_rate, r->pressure_l2_error, r->pressure_l2_rate, r->setup_seconds,
+            ts_rate_text(r->l2_rate, u_rate, sizeof u_rate), r->pressure_l2_error,
+            ts_rate_text(r->pressure_l2_rate, p_rate, sizeof p_rate), r->setup_seconds,
             r->solve_seconds, r->solve_seconds > 0 ? 1e-6 * (double)r->dofs / r->solve_seconds : 0.0);
   }
 }
@@ -122,7 +124,7 @@ static int write_stokes_output(ts_problem p, const ts_stokes_solution *s, stokes
                                FILE *log) {
   TS_CALL(ts_stokes_write_vtu(p->vtu_path, ts_mg_dofs(o->mg), ts_mg_pressure_dofs(o->mg), o->host,
                               s, p->vtu_subdivisions));
-  if (log) fprintf(log, "  wrote %s\n", p->vtu_path);
+  if (log) ts_problem_print_written(log, p->vtu_path);
   return 0;
 }
 
@@ -132,8 +134,7 @@ static int run_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int 
                             const ts_stokes_solution *s, FILE *log, ts_level_report *r,
                             ts_report *report, double *solution) {
   stokes_level o = {0};
-  memset(r, 0, sizeof *r);
-  r->level = level;
+  ts_level_report_start(r, level);
   const double t0 = ts_wtime();
   int ierr = setup_stokes_level(p, backend, mesh, level, s, &o);
   r->setup_seconds = ts_wtime() - t0;

@@ -129,15 +129,30 @@ static void print_header(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *l
   fprintf(log, "  backend %s: %s\n", ts_backend_name(backend), ts_backend_description(backend));
 }
 
-/* Without an exact solution (f = 1) the error columns show "-". */
+void ts_level_report_start(ts_level_report *r, int level) {
+  memset(r, 0, sizeof *r);
+  r->level = level;
+  r->l2_error = r->h1_error = r->pressure_l2_error = NAN;
+  r->l2_rate = r->h1_rate = r->pressure_l2_rate = NAN;
+}
+
+const char *ts_rate_text(double rate, char *buf, size_t len) {
+  if (isnan(rate)) snprintf(buf, len, "%4s", "-");
+  else snprintf(buf, len, "%4.2f", rate);
+  return buf;
+}
+
+/* Without an exact solution (f = 1) the error columns show "-", and so do the rates of the
+ * first level. */
 static void print_summary(const ts_report *report, int has_exact, FILE *log) {
   fprintf(log, "\n level        DoFs  iters   rel.resid     L2 error  rate     H1 error  rate   setup s   solve s    MDoF/s\n");
   for (int i = 0; i < report->n_levels; ++i) {
     const ts_level_report *r = &report->levels[i];
-    char errors[64];
+    char errors[64], l2_rate[16], h1_rate[16];
     if (has_exact)
-      snprintf(errors, sizeof errors, "%.4e  %4.2f  %.4e  %4.2f", r->l2_error, r->l2_rate,
-               r->h1_error, r->h1_rate);
+      snprintf(errors, sizeof errors, "%.4e  %s  %.4e  %s", r->l2_error,
+               ts_rate_text(r->l2_rate, l2_rate, sizeof l2_rate), r->h1_error,
+               ts_rate_text(r->h1_rate, h1_rate, sizeof h1_rate));
     else
       snprintf(errors, sizeof errors, "%10s  %4s  %10s  %4s", "-", "-", "-", "-");
     fprintf(log, " %5d %11lld %6d  %.3e  %s  %8.3f  %8.3f  %8.2f\n", r->level,
@@ -152,8 +167,7 @@ static int run_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, i
                      const ts_solution *u, FILE *log, ts_level_report *r, int write_output,
                      ts_report *report, double *solution) {
   level_objects o = {0};
-  memset(r, 0, sizeof *r);
-  r->level = level;
+  ts_level_report_start(r, level);
   const double t0 = ts_wtime();
   int ierr = setup_level(p, backend, mesh, fe, level, u, &o);
   r->setup_seconds = ts_wtime() - t0;
@@ -169,10 +183,29 @@ static int run_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, i
   }
   if (!ierr && write_output && *p->vtu_path) {
     ierr = ts_write_vtu(p->vtu_path, o.dofs, o.host, p->rhs_one ? NULL : u, p->vtu_subdivisions);
-    if (!ierr && log) fprintf(log, "  wrote %s\n", p->vtu_path);
+    if (!ierr && log) ts_problem_print_written(log, p->vtu_path);
   }
   level_free(&o);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "level solve") : 0;
+}
+
+void ts_problem_print_written(FILE *log, const char *path) {
+  char *resolved = realpath(path, NULL);
+  fprintf(log, "  wrote %s\n", resolved ? resolved : path);
+  free(resolved);
+}
+
+/* The finest level's <output>, checked before anything is solved: a file can be created in
+ * its directory and its size is within ts_max_output_size(). */
+static int check_output(ts_problem p, ts_mesh mesh) {
+  int64_t cells[3] = {1, 1, 1};
+  if (!*p->vtu_path) return 0;
+  TS_CALL(ts_mesh_cells(mesh, p->levels, cells));
+  if (p->stokes)
+    TS_CALL(ts_stokes_vtu_check_output(p->vtu_path, p->dim, cells, p->vtu_subdivisions));
+  else
+    TS_CALL(ts_vtu_check_output(p->vtu_path, p->dim, cells, p->vtu_subdivisions, !p->rhs_one));
+  return 0;
 }
 
 int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *report) {
@@ -183,12 +216,18 @@ int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *rep
   TS_CHECK_ARG(p && backend && report, "ts_problem_solve: NULL argument");
   memset(report, 0, sizeof *report);
   report->threads = omp_get_max_threads();
+  report->stokes = p->stokes;
   if (p->rhs_one) u = ts_rhs_one(); /* f = 1 */
   else if (!p->stokes) TS_CALL(ts_solution_by_name(p->solution, &u));
   TS_CALL(ts_backend_memory_available(backend, &available));
   TS_CALL(ts_problem_check_memory(p, available));
   TS_CHECK_ARG(p->levels - p->first_level < 32, "convergence study: at most 32 levels");
   TS_CALL(ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, &mesh));
+  const int output_error = check_output(p, mesh);
+  if (output_error) {
+    ts_mesh_destroy(&mesh);
+    return ts_error_trace(output_error, __FILE__, __LINE__, "check_output");
+  }
   if (p->stokes) {
     const int ierr = ts_problem_solve_stokes(p, backend, mesh, log, report);
     ts_mesh_destroy(&mesh);

@@ -80,12 +80,33 @@ static void pressure_error(const void *ctx, int64_t p, double *v) {
   v[0] -= exact;
 }
 
+static const ts_vtu_field stokes_fields[] = {
+    {"velocity", 3, discrete_velocity},     {"pressure", 1, discrete_pressure},
+    {"velocity_exact", 3, exact_velocity},  {"pressure_exact", 1, exact_pressure},
+    {"velocity_error", 3, velocity_error},  {"pressure_error", 1, pressure_error}};
+
+/* The file's lattices, one per cell of cells[0..dim-1] with s sub-cells per direction, with
+ * the exact and error fields if exact; the writer sets the callbacks' context. */
+static ts_vtu_grid stokes_grid(int dim, const int64_t *cells, int s, int exact) {
+  ts_vtu_grid g = {.dim = dim, .blocks = 1, .np = {1, 1, 1}, .point = point_coordinates,
+                   .n_fields = exact ? 6 : 2, .fields = stokes_fields, .scalars = "pressure",
+                   .vectors = "velocity"};
+  for (int d = 0; d < dim; ++d) {
+    g.blocks *= cells[d];
+    g.np[d] = s + 1;
+  }
+  return g;
+}
+
+int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
+                               int subdivisions) {
+  const ts_vtu_grid grid = stokes_grid(dim, cells, subdivisions, 1);
+  TS_CALL(ts_vtu_check(path, &grid));
+  return 0;
+}
+
 int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *x,
                         const ts_stokes_solution *s, int subdivisions) {
-  static const ts_vtu_field fields[] = {
-      {"velocity", 3, discrete_velocity},     {"pressure", 1, discrete_pressure},
-      {"velocity_exact", 3, exact_velocity},  {"pressure_exact", 1, exact_pressure},
-      {"velocity_error", 3, velocity_error},  {"pressure_error", 1, pressure_error}};
   stokes_sampler q = {.velocity = velocity, .pressure = pressure, .x = x, .s = s, .per_cell = 1};
   double positions[17];
   TS_CHECK_ARG(path && *path && x, "ts_stokes_write_vtu: NULL or empty path or solution");
@@ -95,13 +116,9 @@ int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, co
   for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
   TS_CALL(ts_stokes_tables_init(velocity, subdivisions + 1, positions, &q.t));
   TS_CALL(ts_stokes_pressure_means(velocity, pressure, x, s, &q.discrete_mean, &q.exact_mean));
-  ts_vtu_grid grid = {.dim = velocity->dim, .blocks = ts_cell_count(velocity), .np = {1, 1, 1},
-                      .point = point_coordinates, .ctx = &q, .n_fields = s ? 6 : 2,
-                      .fields = fields, .scalars = "pressure", .vectors = "velocity"};
-  for (int d = 0; d < velocity->dim; ++d) {
-    grid.np[d] = subdivisions + 1;
-    q.per_cell *= subdivisions + 1;
-  }
+  ts_vtu_grid grid = stokes_grid(velocity->dim, velocity->cells, subdivisions, s != NULL);
+  grid.ctx = &q;
+  for (int d = 0; d < velocity->dim; ++d) q.per_cell *= subdivisions + 1;
   TS_CALL(ts_vtu_write(path, &grid));
   return 0;
 }

@@ -27,8 +27,21 @@ typedef struct ts_vtu_grid {
   const char *scalars, *vectors; /* the active scalar and vector arrays (NULL: none) */
 } ts_vtu_grid;
 
-/** Write the grid and its fields to path: to PATH.tmp first, renamed when complete, so a
- *  failed write leaves nothing (TS_ERR_IO naming the file). */
+/** Write the grid and its fields to path: first to a new temporary file of a random name
+ *  in the same directory (created exclusively, never through a symlink, mode 0666 less the
+ *  umask), renamed over path when complete, so a failed write leaves nothing and path is
+ *  untouched (TS_ERR_IO naming path).  Refused (TS_ERR_IO naming both sizes) before writing
+ *  anything if ts_vtu_size_bound exceeds ts_max_output_size(). */
 int ts_vtu_write(const char *path, const ts_vtu_grid *grid);
+
+/** An upper bound of the bytes ts_vtu_write writes for the grid: its geometry and the
+ *  components of its fields (the callbacks are not called). */
+double ts_vtu_size_bound(const ts_vtu_grid *grid);
+
+/** What ts_vtu_write would refuse, checked before the grid's values exist (before a solve):
+ *  the size bound above the limit, path an existing directory, or a directory in which no
+ *  new file can be created (tried with a temporary file, removed at once).  TS_ERR_IO
+ *  naming path and the reason. */
+int ts_vtu_check(const char *path, const ts_vtu_grid *grid);
 
 #endif

@@ -69,10 +69,27 @@ static void error_value(const void *ctx, int64_t p, double *v) {
   v[0] = discrete_at(ctx, p) - exact_at(ctx, p);
 }
 
+static const ts_vtu_field q_fields[] = {
+    {"solution", 1, solution_value}, {"exact", 1, exact_value}, {"error", 1, error_value}};
+
+/* The file's lattice over the box of cells[0..dim-1] cells, s sub-cells per cell and
+ * direction, with "exact" and "error" if exact; the writer sets the callbacks' context. */
+static ts_vtu_grid q_grid(int dim, const int64_t *cells, int s, int exact) {
+  ts_vtu_grid g = {.dim = dim, .blocks = 1, .np = {1, 1, 1}, .point = point_coordinates,
+                   .n_fields = exact ? 3 : 1, .fields = q_fields, .scalars = "solution"};
+  for (int d = 0; d < dim; ++d) g.np[d] = cells[d] * s + 1;
+  return g;
+}
+
+int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int subdivisions,
+                        int exact) {
+  const ts_vtu_grid grid = q_grid(dim, cells, subdivisions, exact);
+  TS_CALL(ts_vtu_check(path, &grid));
+  return 0;
+}
+
 int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_solution *u,
                  int subdivisions) {
-  static const ts_vtu_field fields[] = {
-      {"solution", 1, solution_value}, {"exact", 1, exact_value}, {"error", 1, error_value}};
   q_sampler q = {.dofs = dofs, .values = values, .u = u, .s = subdivisions};
   double positions[17];
   TS_CHECK_ARG(path && *path && dofs && values, "ts_write_vtu: NULL or empty argument");
@@ -81,10 +98,9 @@ int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_
                "VTU output: subdivisions = %d, allowed 1..16", subdivisions);
   for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
   ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, subdivisions + 1, positions, q.basis, NULL);
-  for (int d = 0; d < 3; ++d) q.np[d] = d < dofs->dim ? dofs->cells[d] * subdivisions + 1 : 1;
-  const ts_vtu_grid grid = {.dim = dofs->dim, .blocks = 1, .np = {q.np[0], q.np[1], q.np[2]},
-                            .point = point_coordinates, .ctx = &q, .n_fields = u ? 3 : 1,
-                            .fields = fields, .scalars = "solution"};
+  ts_vtu_grid grid = q_grid(dofs->dim, dofs->cells, subdivisions, u != NULL);
+  grid.ctx = &q;
+  for (int d = 0; d < 3; ++d) q.np[d] = grid.np[d];
   TS_CALL(ts_vtu_write(path, &grid));
   return 0;
 }
