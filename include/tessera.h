@@ -30,6 +30,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Comments cite the papers Tessera implements as "paper 000", "paper 002", ...: they are
+ * listed, with title, authors, venue and DOI, in doc/references.md. */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

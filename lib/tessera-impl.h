@@ -1,5 +1,7 @@
 /* tessera-impl.h -- private definitions shared inside libtessera (not installed):
- * error recording, object layouts and the internal helpers of each lib/ folder. */
+ * error recording, object layouts and the internal helpers of each lib/ folder.
+ * doc/design.md describes the layers; "paper 000", "paper 002", ... in the comments of
+ * lib/ are the papers listed in doc/references.md. */
 #ifndef TESSERA_IMPL_H
 #define TESSERA_IMPL_H
 

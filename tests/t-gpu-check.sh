@@ -84,7 +84,8 @@ $cases_stokes
 END
   for t in $generic; do
     i=$((i + 1))
-    out=$(TESSERA_TEST_BACKEND=$b "$builddir/tests/$t" 2>&1)
+    # with their long cases (TESSERA_TEST_LONG=1): quick on a GPU
+    out=$(TESSERA_TEST_BACKEND=$b TESSERA_TEST_LONG=1 "$builddir/tests/$t" 2>&1)
     st=$?
     echo "$out" | sed 's/^/# /'
     if [ $st -eq 0 ] && ! echo "$out" | grep -q '^not ok' && echo "$out" | grep -q '^ok'; then

@@ -109,6 +109,14 @@ static inline int exit_status(void) {
   return tap_failed_ ? 1 : 0;
 }
 
+/** Whether to run the long cases too: $TESSERA_TEST_LONG is set and not "0".  `make check`
+ *  runs the fast cases; `make check-long` runs the programs that have long cases with
+ *  TESSERA_TEST_LONG=1 (Makefile.am, long_tests). */
+static inline int tap_long(void) {
+  const char *v = getenv("TESSERA_TEST_LONG");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
 /** The backend the backend-generic tests run on: $TESSERA_TEST_BACKEND, default "omp"
  *  (tests/t-gpu-check.sh runs them once per built GPU backend). */
 static inline const char *tap_backend(void) {

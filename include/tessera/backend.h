@@ -17,7 +17,8 @@
  * return a TS_ERR_* code.  All sizes are in entries unless named *_bytes.
  *
  * The core library prepares every mathematical ingredient (1D matrices, sizes, scalings)
- * in a plan; a backend evaluates no basis function, it only runs loops. */
+ * in a plan; a backend evaluates no basis function, it only runs loops.  doc/backends.md is
+ * the guide; "paper 000", "paper 002", ... are the papers listed in doc/references.md. */
 #ifndef TESSERA_BACKEND_H
 #define TESSERA_BACKEND_H
 
