@@ -33,7 +33,8 @@ static void usage(FILE *f) {
           "and operators run on fewer.  Idle threads sleep at once (OMP_WAIT_POLICY=passive,\n"
           "set by tessera unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set).\n"
           "\n"
-          "exit codes: 0 success, 1 error, 2 usage error, 3 solver did not converge\n",
+          "exit codes: 0 success, 1 error, 2 usage error, 3 solver did not converge,\n"
+          "4 bench --baseline: a figure slower than the baseline\n",
           TS_MAX_THREADS_PER_PROCESSOR);
 }
 
