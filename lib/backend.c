@@ -37,7 +37,10 @@ static void library_dir(char *dir, size_t len) {
   Dl_info info;
   dir[0] = 0;
   if (!dladdr((void *)library_dir, &info) || !info.dli_fname) return;
-  snprintf(dir, len, "%s", info.dli_fname);
+  /* the canonical path: a run path $ORIGIN/../lib gives PREFIX/bin/../lib */
+  char *resolved = realpath(info.dli_fname, NULL);
+  snprintf(dir, len, "%s", resolved ? resolved : info.dli_fname);
+  free(resolved);
   char *slash = strrchr(dir, '/');
   if (slash) *slash = 0;
   else snprintf(dir, len, ".");

@@ -556,13 +556,16 @@ static int bench_operator_throughput(const bench_options *o, ts_backend b) {
 }
 
 /* The device model of b's description: a GPU's name ("cuda device 0: NAME, ..."), or the
- * host's first two phrases ("OpenMP on the host, 2 threads ..."). */
+ * host's first two phrases without remarks in parentheses ("OpenMP on the host, up to 2
+ * threads"). */
 static void device_model(ts_backend b, char *out, size_t cap) {
   const char *d = ts_backend_description(b), *colon = strstr(d, ": ");
   const char *from = colon ? colon + 2 : d;
-  const char *comma = strchr(from, ',');
-  if (!colon && comma) comma = strchr(comma + 1, ',');
-  const int n = comma ? (int)(comma - from) : (int)strlen(from);
+  const char *end = strchr(from, ',');
+  if (!colon && end) end = strchr(end + 1, ',');
+  const char *remark = strstr(from, " (");
+  if (!colon && remark && (!end || remark < end)) end = remark;
+  const int n = end ? (int)(end - from) : (int)strlen(from);
   snprintf(out, cap, "%.*s", n, from);
 }
 
