@@ -56,23 +56,31 @@ LIST
 }
 
 status=0
-new=$(mktemp) || exit 1
-trap 'rm -f "$new"' EXIT
+new=$(mktemp) && codes=$(mktemp) || exit 1
+trap 'rm -f "$new" "$codes"' EXIT
 benchmarks | while read -r name options; do
   [ -z "$only" ] || [ "$only" = "$name" ] || continue
   echo "# $name: tessera bench --backend $backend $options --seconds 0.2 --repeat 3"
   if [ $update = 1 ]; then
     # shellcheck disable=SC2086
-    "$tessera" bench --backend "$backend" $options --seconds 0.2 --repeat 3 --json >>"$new" \
-      || echo "regress.sh: $name failed" >&2
+    "$tessera" bench --backend "$backend" $options --seconds 0.2 --repeat 3 --json >>"$new"
+    echo "$name $?" >>"$codes"
   else
     # shellcheck disable=SC2086
     "$tessera" bench --backend "$backend" $options --seconds 0.2 --repeat 3 \
       --baseline "$baseline" --noise "$noise"
-    echo "$name $?" >>"$new"
+    echo "$name $?" >>"$codes"
   fi
 done
+if [ ! -s "$codes" ]; then
+  echo "regress.sh: no benchmark ran (--only '$only' names none of the list)" >&2
+  exit 1
+fi
 if [ $update = 1 ]; then
+  if grep -qv ' 0$' "$codes"; then
+    echo "regress.sh: not written, these benchmarks failed: $(grep -v ' 0$' "$codes" | tr '\n' ' ')" >&2
+    exit 1
+  fi
   mkdir -p "$(dirname "$baseline")" && cp "$new" "$baseline" && echo "# wrote $baseline ($(wc -l <"$baseline") rows)"
   exit 0
 fi
@@ -83,6 +91,6 @@ while read -r name code; do
     4) echo "# regress.sh: $name SLOWER than the baseline"; [ $status = 1 ] || status=4 ;;
     *) echo "# regress.sh: $name FAILED (exit $code)"; status=1 ;;
   esac
-done <"$new"
+done <"$codes"
 [ $status = 0 ] && echo "# regress.sh: no figure slower than the baseline beyond $noise%"
 exit $status
