@@ -18,7 +18,7 @@ static void usage(FILE *f) {
           "        solve the problem a file describes and report iterations, errors, times\n"
           "  bench [--problem poisson|stokes] [--backend NAME] [--dim 2|3] [--degrees LIST]\n"
           "        [--dofs N] [--precision double|single] [--mg] [--json] [--no-ceilings]\n"
-          "        [--threads N]\n"
+          "        [--threads N] [--repeat N] [--baseline FILE [--noise PCT]]\n"
           "        measure the matrix-free Laplacian's or Stokes operator's throughput; --mg:\n"
           "        a smoothing step, a V-cycle and the solve in ns/DoF\n"
           "  check FILE.xml --backend NAME [--against NAME] [--set PATH=VALUE ...]\n"
