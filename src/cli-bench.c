@@ -138,6 +138,16 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
   return CLI_OK;
 }
 
+/* An integer option's value in lo..hi into *out; a usage error naming it otherwise. */
+static int parse_int_option(const char *option, const char *v, long lo, long hi, int *out) {
+  char *end;
+  const long m = strtol(v, &end, 10);
+  if (!*v || *end || m < lo || m > hi)
+    return cli_usage_error("bench", "%s %s: allowed an integer in %ld..%ld", option, v, lo, hi);
+  *out = (int)m;
+  return CLI_OK;
+}
+
 static int parse_bench_options(int argc, char **argv, bench_options *o, int *done) {
   *o = (bench_options){.backend = "omp", .problem = CLI_PROBLEM_POISSON, .dim = 3, .json = 0,
                        .ceilings = 1, .dofs = 4e6, .min_seconds = 1.0, .precision = TS_DOUBLE,
@@ -199,10 +209,7 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       else if (!strcmp(v, "single")) o->precision = TS_SINGLE;
       else return cli_usage_error("bench", "--precision %s: allowed double or single", v);
     } else if (!strcmp(a, "--repeat")) {
-      const long m = strtol(v, &end, 10);
-      if (*end || m < 1 || m > 100)
-        return cli_usage_error("bench", "--repeat %s: allowed an integer in 1..100", v);
-      o->repeat = (int)m;
+      if (parse_int_option(a, v, 1, 100, &o->repeat)) return CLI_USAGE;
     } else if (!strcmp(a, "--baseline")) {
       o->baseline = v;
     } else if (!strcmp(a, "--noise")) {
@@ -211,10 +218,7 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
         return cli_usage_error("bench", "--noise %s: allowed a percentage in [0, 1000]", v);
       o->noise = pct / 100.0;
     } else if (!strcmp(a, "--restart")) {
-      const long m = strtol(v, &end, 10);
-      if (*end || m < 1 || m > 1000)
-        return cli_usage_error("bench", "--restart %s: allowed an integer in 1..1000", v);
-      o->restart = (int)m;
+      if (parse_int_option(a, v, 1, 1000, &o->restart)) return CLI_USAGE;
     } else if (!strcmp(a, "--rtol")) {
       o->rtol = strtod(v, &end);
       if (*end || !(o->rtol > 0 && o->rtol < 1))
