@@ -242,6 +242,11 @@ int ts_vec_copy(ts_vec x, ts_vec y);
 int ts_vec_axpby(double alpha, ts_vec x, double beta, ts_vec y);
 /** @brief w = x .* y (entrywise). */
 int ts_vec_pointwise_mult(ts_vec x, ts_vec y, ts_vec w);
+/** @brief x = f_0 (x) f_1 (x) f_2, on the device: x[i_0 + n_0 (i_1 + n_1 i_2)] =
+ *  f_0[i_0] f_1[i_1] f_2[i_2] (dim 2 or 3 factors, factors[d] a host array of n[d] values,
+ *  n[0] ... n[dim-1] = the size of x).  A separable right side or initial vector without a
+ *  host vector of the full size.  TS_ERR_UNSUPPORTED if the backend lacks the kernel. */
+int ts_vec_set_tensor(ts_vec x, int dim, const int64_t *n, const double *const *factors);
 /** @brief The Euclidean inner product x . y (accumulated in double). */
 int ts_vec_dot(ts_vec x, ts_vec y, double *result);
 /** @brief The Euclidean norm. */
@@ -378,7 +383,10 @@ typedef struct ts_solver_s *ts_solver;
 typedef enum { TS_SOLVER_CG = 0, TS_SOLVER_GMRES = 1 } ts_solver_type;
 
 /** Called after each iteration with the iteration number and relative residual;
- *  returning non-zero stops the solve with TS_ERR_ARG ("stopped by monitor"). */
+ *  returning non-zero stops the solve with TS_ERR_ARG ("stopped by monitor").  A second
+ *  call with the same iteration number carries the true residual, computed after the
+ *  iteration's own (GMRES's Arnoldi estimate, CG's updated residual): at each GMRES
+ *  restart and when either claims convergence (doc/accuracy.md). */
 typedef int (*ts_monitor_fn)(void *ctx, int iteration, double relative_residual);
 
 int ts_solver_create(ts_solver_type type, ts_solver *solver);
@@ -410,13 +418,17 @@ int ts_solver_set_tolerances(ts_solver solver, double rtol, int max_iterations);
 /** @brief GMRES restart length m (default 50). */
 int ts_solver_set_restart(ts_solver solver, int restart);
 int ts_solver_set_monitor(ts_solver solver, ts_monitor_fn fn, void *ctx);
-/** @brief Solve A x = b starting from x.  On TS_ERR_NOT_CONVERGED, TS_ERR_BREAKDOWN or
- *  TS_ERR_NAN, x holds the last iterate and the history is kept. */
+/** @brief Solve A x = b starting from x, until the true residual meets rtol.  On
+ *  TS_ERR_NOT_CONVERGED, TS_ERR_BREAKDOWN or TS_ERR_NAN, x holds the last iterate and the
+ *  history is kept.  TS_ERR_NOT_CONVERGED also ends a solve whose rtol is below the floor
+ *  rounding sets for the true residual (about eps ||A|| ||x||; doc/accuracy.md): the
+ *  message names the attainable residual and a tolerance to ask for, and x is the most
+ *  accurate iterate. */
 int ts_solver_solve(ts_solver solver, ts_vec b, ts_vec x);
 /** @brief Iterations of the last solve. */
 int ts_solver_iterations(ts_solver solver);
-/** @brief Final relative residual ||r|| / ||b|| of the last solve (GMRES with TS_SIDE_LEFT:
- *  ||P r|| / ||P r0||). */
+/** @brief Final relative residual ||r|| / ||b|| of the last solve, the true one (GMRES with
+ *  TS_SIDE_LEFT: ||P r|| / ||P r0||). */
 double ts_solver_relative_residual(ts_solver solver);
 /** @brief Relative residuals, entry 0 is the initial one (borrowed; *count entries). */
 const double *ts_solver_history(ts_solver solver, int *count);
@@ -455,6 +467,25 @@ typedef struct ts_mg_options {
   double stokes_cg_tolerance;    /**< Stokes, Schur local solver: the relative tolerance of the
                                       patch pressure CG, in (0, 1) (TS_STOKES_PATCH_CG_TOLERANCE) */
 } ts_mg_options;
+
+/** The phases of a level's setup, timed into ts_level_report.setup_phase_seconds and
+ *  ts_mg_setup_seconds (wall-clock seconds; a phase's asynchronous device work may be
+ *  counted in a later phase). */
+typedef enum ts_setup_phase {
+  TS_SETUP_DOFS,           /**< DoF handlers of the levels */
+  TS_SETUP_OPERATORS,      /**< operators (plans, diagonals) */
+  TS_SETUP_VECTORS,        /**< work vectors (device memory) */
+  TS_SETUP_TRANSFERS,      /**< multigrid transfers */
+  TS_SETUP_SMOOTHERS,      /**< smoothers and preconditioners */
+  TS_SETUP_COARSE,         /**< the coarse-level solver (assembly, factorization) */
+  TS_SETUP_RIGHT_SIDE,     /**< the load vector */
+  TS_SETUP_BOUNDARY,       /**< Dirichlet values and their lifting */
+  TS_SETUP_PHASES          /**< number of phases */
+} ts_setup_phase;
+
+/** @brief The phase's name in logs and JSON ("dofs", "operators", "vectors", "transfers",
+ *  "smoothers", "coarse", "right_side", "boundary"); NULL (TS_ERR_ARG) for others. */
+const char *ts_setup_phase_name(ts_setup_phase phase);
 
 /** Time spent on one level of the hierarchy since creation or the last reset. */
 typedef struct ts_mg_level_timing {
@@ -519,7 +550,10 @@ ts_operator ts_mg_preconditioner(ts_mg mg);
 /** @brief Full multigrid (Algorithm 2.2) for A_L x = b (double vectors of the finest
  *  level): the right sides of the coarser levels are restrictions of b; after the nested
  *  V-cycles, V-cycles repeat while ||b - A_L x|| > rtol ||b|| (the residual in double), at
- *  least once (as in Algorithm 2.2, line 5) and at most max_iterations times.  *iterations (may be NULL) counts those repetitions. */
+ *  least once (as in Algorithm 2.2, line 5) and at most max_iterations times.  *iterations (may be NULL) counts those repetitions.
+ *  When three repetitions in a row have not halved the residual, rtol is below the floor
+ *  rounding sets for it: TS_ERR_NOT_CONVERGED naming the attainable residual
+ *  (doc/accuracy.md). */
 int ts_mg_fmg_solve(ts_mg mg, ts_vec b, ts_vec x, double rtol, int max_iterations,
                     int *iterations, double *relative_residual);
 /** @brief Call fn after each repetition of the FMG loop (NULL to stop). */
@@ -540,6 +574,8 @@ int ts_mg_coarse_level(ts_mg mg);
 int ts_mg_level_timing_get(ts_mg mg, int level, ts_mg_level_timing *timing);
 /** @brief Set every level's timing to zero. */
 void ts_mg_reset_timings(ts_mg mg);
+/** @brief The seconds the hierarchy's creation spent in one setup phase, all levels. */
+int ts_mg_setup_seconds(ts_mg mg, ts_setup_phase phase, double *seconds);
 
 /* ---------------------------------------------------------------- manufactured solutions */
 
@@ -549,6 +585,11 @@ typedef struct ts_solution_s {
   double (*value)(int dim, const double *x);
   void (*gradient)(int dim, const double *x, double *grad);
   double (*laplacian)(int dim, const double *x);
+  /** Optional (NULL where f is not a product): f = -Laplace(u) = prod_d
+   *  rhs_factor(dim, d, x_d).  Then, and with zero boundary values, ts_assemble_rhs builds
+   *  the load vector from one 1D load vector per direction (ts_vec_set_tensor) instead of
+   *  quadrature on the host over every cell.  Called from the calling thread only. */
+  double (*rhs_factor)(int dim, int direction, double x);
 } ts_solution;
 
 /** @brief A built-in manufactured solution by name: "sine" (prod sin(pi x_i), zero on the
@@ -698,6 +739,9 @@ typedef struct ts_level_report {
   double l2_rate, h1_rate;      /* log2 of the error ratio to the previous level */
   double pressure_l2_error, pressure_l2_rate; /* Stokes: pressure L2 (zero mean) */
   double setup_seconds, solve_seconds;
+  double setup_phase_seconds[TS_SETUP_PHASES]; /* setup_seconds by phase (the rest: other) */
+  int converged;                /* 1: the solver reached rtol; 0: it stopped short of it
+                                   (TS_ERR_NOT_CONVERGED) and the row is the iterate reached */
 } ts_level_report;
 
 /** Results of ts_problem_solve: one entry per solved level (coarsest first). */
@@ -717,7 +761,10 @@ typedef struct ts_report {
  *  directory; the log names it with its absolute path).  Before solving anything it checks
  *  that the problem fits the backend's memory and that the output can be written: a new
  *  file can be created in its directory and its size is within ts_max_output_size()
- *  (TS_ERR_IO naming the file, the size and the limit otherwise). */
+ *  (TS_ERR_IO naming the file, the size and the limit otherwise).  A level whose solver
+ *  stops short of rtol (TS_ERR_NOT_CONVERGED) keeps its row in the report (converged = 0)
+ *  and the study goes on; the function then returns TS_ERR_NOT_CONVERGED with the last
+ *  such message (and writes no .vtu output for such a finest level). */
 int ts_problem_solve(ts_problem problem, ts_backend backend, FILE *log, ts_report *report);
 /** The finest level's discretization and solver settings of a problem, for tools that
  *  build their own objects from it (`tessera check`). */
@@ -754,7 +801,8 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
  *                   Q_k; Stokes: RT_k + DGQ_k), or NULL; on return the solution (Poisson:
  *                   with the boundary values; Stokes: [u; p] with the pressure mean removed)
  *  @return 0, TS_ERR_MEMORY (the problem does not fit the backend), or the solver's error
- *          (TS_ERR_NOT_CONVERGED, ...; the solution is not copied then) */
+ *          (TS_ERR_NOT_CONVERGED: report and solution are those of the iterate reached;
+ *          TS_ERR_BREAKDOWN, ...: the solution is not copied) */
 int ts_problem_solve_finest(ts_problem problem, ts_backend backend, ts_level_report *report,
                             double *solution);
 

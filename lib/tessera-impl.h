@@ -34,6 +34,18 @@ int ts_error_set(int code, const char *file, int line, const char *fmt, ...)
       return (fallback);                       \
     }                                          \
   } while (0)
+/** ts_assemble_rhs, adding the seconds of its phases (right side, boundary values) to
+ *  phase_seconds[TS_SETUP_PHASES]. */
+int ts_assemble_rhs_timed(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec b, ts_vec x0,
+                          double *phase_seconds);
+/** TS_CALL, adding the call's wall-clock seconds to *seconds (a setup phase's timer). */
+#define TS_CALL_TIMED(seconds, expr)                                                 \
+  do {                                                                               \
+    const double ts_timed_t0_ = ts_wtime();                                          \
+    int ts_call_ierr_ = (expr);                                                      \
+    *(seconds) += ts_wtime() - ts_timed_t0_;                                         \
+    if (ts_call_ierr_) return ts_error_trace(ts_call_ierr_, __FILE__, __LINE__, #expr); \
+  } while (0)
 /** In a getter: record TS_ERR_ARG and return fallback if handle is NULL. */
 #define TS_GETTER_NOT_NULL(handle, fallback)                                            \
   TS_GETTER_CHECK((handle) != NULL, fallback,                                          \
@@ -47,6 +59,30 @@ int ts_calloc(size_t count, size_t size, const char *what, void *ptr_out);
 void ts_free(void *ptr_address);
 /** count * size, or an error if it overflows size_t. */
 int ts_size_mul(size_t count, size_t size, const char *what, size_t *bytes);
+
+/* ---------------------------------------------------------------- core/sum.c */
+
+/** A compensated (Neumaier) sum: s plus the rounding errors c of its additions. */
+typedef struct ts_sum {
+  double s, c;
+} ts_sum;
+/** Add x to the sum. */
+void ts_sum_add(ts_sum *sum, double x);
+/** The compensated value s + c. */
+double ts_sum_value(const ts_sum *sum);
+/** The values (count of them) that fn computes for one cell. */
+typedef void (*ts_cell_values_fn)(const void *ctx, int64_t cell, double *values);
+#define TS_CELL_SUMS_MAX 4
+/** sums[v] = sum over cells 0..cells-1 of fn's value v (count <= TS_CELL_SUMS_MAX), in OpenMP
+ *  parallel blocks, compensated, and the same for any number of threads. */
+int ts_cell_sums(int64_t cells, int count, ts_cell_values_fn fn, const void *ctx, double *sums);
+
+/* ---------------------------------------------------------------- problem/solution.c */
+
+/** sin(pi x) and cos(pi x) with the argument reduced exactly to [-1/2, 1/2]: exact zeros at
+ *  the integers (sin) and half-integers (cos), a few ulp relative error elsewhere. */
+double ts_sin_pi(double x);
+double ts_cos_pi(double x);
 
 /* ---------------------------------------------------------------- poly/ */
 
@@ -62,8 +98,38 @@ void ts_lagrange_eval(int n, const double *nodes, double x, double *values, doub
 void ts_lagrange_tabulate(int n, const double *nodes, int n_q, const double *points,
                           double *values, double *derivatives);
 /** 1D reference mass and stiffness matrices (n x n, row-major) of the Lagrange basis on
- *  nodes, on [0,1], by an n-point Gauss rule (exact for degree n-1). */
+ *  nodes, on [0,1], by an n-point Gauss rule (exact for degree n-1), in long double: both
+ *  symmetric, centro-symmetric when the nodes are symmetric about 1/2, and K 1 = 0 exactly
+ *  (ts_exact_zero_rows; values and derivatives from ts_lagrange_eval sum to exactly 1 and
+ *  0 the same way). */
 int ts_lagrange_mass_stiffness(int n, const double *nodes, double *mass, double *stiffness);
+
+/* ---------------------------------------------------------------- poly/exact-sums.c */
+
+/** The power of two g for which every multiple of g of magnitude <= bound is a double and
+ *  every such multiple is at most 2^53 g (sums in integer units of g are exact). */
+double ts_exact_grid(double bound);
+/** Make the n entries of row sum to target exactly (in exact arithmetic): round them to the
+ *  grid of twice the largest magnitude and set the largest to target minus the others. */
+void ts_exact_row_sum(int n, double *row, double target);
+/** Make the n x n matrix A symmetric with A 1 = 0 exactly: round the mean of A_ij and A_ji
+ *  to the grid of bound (at least twice the largest entry; larger where sums of entries
+ *  must stay exact) and set each diagonal entry to minus the sum of its row's others. */
+void ts_exact_zero_rows(int n, double *A, double bound);
+/** After ts_exact_zero_rows(n, A, bound): move multiples of its grid between diagonal and
+ *  off-diagonal pairs (keeping A symmetric, centro-symmetric if it is, and A 1 = 0) so that
+ *  x^T A x is as close to target as the grid allows (a stiffness matrix: the energy of the
+ *  linear function x, whose error would act as a perturbed diffusion coefficient). */
+void ts_exact_energy(int n, const double *x, double *A, double target, double bound);
+/** max_i |a_i| */
+double ts_max_abs(int count, const double *a);
+
+/* ---------------------------------------------------------------- solve/solver.c */
+
+/** TS_ERR_NOT_CONVERGED: `method` (CG, GMRES, full multigrid) cannot reach rtol because
+ *  its true relative residual stopped improving at `attainable` by iteration `iteration`;
+ *  the message names both and suggests a tolerance (doc/accuracy.md). */
+int ts_error_unreachable(const char *method, int iteration, double rtol, double attainable);
 
 /* ---------------------------------------------------------------- backend.c */
 

@@ -110,6 +110,24 @@ int ts_vec_pointwise_mult(ts_vec x, ts_vec y, ts_vec w) {
   return 0;
 }
 
+int ts_vec_set_tensor(ts_vec x, int dim, const int64_t *n, const double *const *factors) {
+  TS_CHECK_NOT_NULL(x);
+  TS_CHECK_NOT_NULL(n);
+  TS_CHECK_NOT_NULL(factors);
+  TS_CHECK_ARG(dim == 2 || dim == 3, "ts_vec_set_tensor: dim %d, allowed 2 or 3", dim);
+  int64_t size = 1;
+  for (int d = 0; d < dim; ++d) {
+    TS_CHECK_ARG(n[d] >= 1 && n[d] <= x->n, "ts_vec_set_tensor: n[%d] = %lld, allowed 1..%lld",
+                 d, (long long)n[d], (long long)x->n);
+    TS_CHECK_ARG(factors[d], "ts_vec_set_tensor: factors[%d] is NULL", d);
+    size *= n[d];
+  }
+  TS_CHECK_ARG(size == x->n, "ts_vec_set_tensor: the factors make %lld entries, the vector has %lld",
+               (long long)size, (long long)x->n);
+  TS_BACKEND_CALL(x->backend, vec_tensor, x->precision, dim, n, factors, x->data);
+  return 0;
+}
+
 int ts_vec_dot(ts_vec x, ts_vec y, double *result) {
   TS_CALL(check_same_precision(x, y, "ts_vec_dot"));
   TS_CHECK_NOT_NULL(result);

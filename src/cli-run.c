@@ -10,7 +10,7 @@
 typedef struct run_options {
   const char *file, *backend;
   const char **overrides;   /* the --set values, at most argc of them */
-  int n_overrides, quiet, json;
+  int n_overrides, quiet, json, verbose;
   uint64_t max_output_size; /* 0: the library's default */
 } run_options;
 
@@ -25,10 +25,14 @@ static void run_help(void) {
          "                     K, M, G, T (powers of 1024), e.g. 500M, 2G; or unlimited\n"
          "                     (default 1G).  Checked, with the output directory, before\n"
          "                     the solve\n"
+         "  --verbose          after the summary, each level's setup time by phase\n"
          "  --quiet            print only errors\n"
          "  --json             print one JSON object with the results instead of the log\n"
          "The .vtu output path of the file is relative to the current directory; the log\n"
-         "names the file written with its absolute path.\n",
+         "names the file written with its absolute path.\n"
+         "exit code 3: a level stopped short of rtol (the iteration limit, or a tolerance\n"
+         "below the floor rounding sets for the residual: the message names the attainable\n"
+         "residual); its results are still printed, marked '*' (--json: \"converged\": false)\n",
          ts_threads_max());
 }
 
@@ -89,6 +93,8 @@ static int parse_run_options(int argc, char **argv, run_options *o, int *done) {
       o->quiet = 1;
     } else if (!strcmp(a, "--json")) {
       o->json = 1;
+    } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+      o->verbose = 1;
     } else if (!strcmp(a, "--backend") || !strcmp(a, "--set") || !strcmp(a, "--threads") ||
                !strcmp(a, "--max-output-size")) {
       if (i + 1 >= argc) return cli_usage_error("run", "%s needs a value", a);
@@ -131,11 +137,36 @@ static void print_level_json(FILE *f, const ts_level_report *r, int stokes) {
   json_number(f, "relative_residual", "%.6e", r->relative_residual);
   print_errors_json(f, r, stokes, 1);
   json_number(f, "setup_seconds", "%.6f", r->setup_seconds);
+  fprintf(f, ", \"setup_phases\": {");
+  for (int ph = 0; ph < TS_SETUP_PHASES; ++ph)
+    fprintf(f, "%s\"%s\": %.6f", ph ? ", " : "", ts_setup_phase_name((ts_setup_phase)ph),
+            r->setup_phase_seconds[ph]);
+  fprintf(f, "}");
   json_number(f, "solve_seconds", "%.6f", r->solve_seconds);
-  fputc('}', f);
+  fprintf(f, ", \"converged\": %s}", r->converged ? "true" : "false");
 }
 
-static void print_json(ts_problem p, ts_backend b, const ts_report *report) {
+/* --verbose: each level's setup seconds by phase, and what the phases leave (other). */
+static void print_setup_phases(const ts_report *report) {
+  printf("\n setup seconds by phase\n level");
+  for (int ph = 0; ph < TS_SETUP_PHASES; ++ph)
+    printf(" %10s", ts_setup_phase_name((ts_setup_phase)ph));
+  printf(" %10s %10s\n", "other", "total");
+  for (int i = 0; i < report->n_levels; ++i) {
+    const ts_level_report *r = &report->levels[i];
+    double phases = 0.0;
+    printf(" %5d", r->level);
+    for (int ph = 0; ph < TS_SETUP_PHASES; ++ph) {
+      printf(" %10.3f", r->setup_phase_seconds[ph]);
+      phases += r->setup_phase_seconds[ph];
+    }
+    printf(" %10.3f %10.3f\n", r->setup_seconds - phases, r->setup_seconds);
+  }
+}
+
+/* The results; a solve that stopped short of rtol (code TS_ERR_NOT_CONVERGED) keeps them,
+ * with "converged": false and the error's name and message. */
+static void print_json(ts_problem p, ts_backend b, const ts_report *report, int code) {
   const ts_level_report *fin = &report->levels[report->n_levels - 1];
   printf("{\"problem\": ");
   cli_json_string(stdout, ts_problem_name(p));
@@ -155,7 +186,13 @@ static void print_json(ts_problem p, ts_backend b, const ts_report *report) {
     if (i) printf(", ");
     print_level_json(stdout, &report->levels[i], report->stokes);
   }
-  printf("]");
+  printf("], \"converged\": %s", code ? "false" : "true");
+  if (code) {
+    printf(", \"error\": ");
+    cli_json_string(stdout, ts_error_name(code));
+    printf(", \"message\": ");
+    cli_json_string(stdout, ts_error_message());
+  }
   /* per-level timings of the finest solve */
   if (report->mg_levels) {
     printf(", \"multigrid\": {\"iterations\": %d, \"levels\": [", fin->iterations);
@@ -196,12 +233,11 @@ int cli_run(int argc, char **argv) {
   if (!ierr) ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &p);
   if (!ierr) ierr = ts_backend_open(o.backend ? o.backend : ts_problem_backend(p), &b);
   if (!ierr) ierr = ts_problem_solve(p, b, o.quiet || o.json ? NULL : stdout, report);
-  if (ierr) {
-    status = cli_fail(ierr);
-    if (o.json) print_json_error(ierr, status);
-  } else if (o.json) {
-    print_json(p, b, report);
-  }
+  const int kept = ierr == TS_ERR_NOT_CONVERGED && report && report->n_levels > 0;
+  if (ierr) status = cli_fail(ierr);
+  if (o.verbose && !o.quiet && !o.json && (!ierr || kept)) print_setup_phases(report);
+  if (o.json && (!ierr || kept)) print_json(p, b, report, ierr);
+  else if (o.json) print_json_error(ierr, status);
   free(report);
   free(o.overrides);
   ts_backend_destroy(&b);

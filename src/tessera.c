@@ -33,8 +33,10 @@ static void usage(FILE *f) {
           "and operators run on fewer.  Idle threads sleep at once (OMP_WAIT_POLICY=passive,\n"
           "set by tessera unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set).\n"
           "\n"
-          "exit codes: 0 success, 1 error, 2 usage error, 3 solver did not converge,\n"
-          "4 bench --baseline: a figure slower than the baseline\n",
+          "exit codes: 0 success, 1 error, 2 usage error, 3 solver did not converge (run:\n"
+          "  the iteration limit, or an rtol below what rounding allows; the results are\n"
+          "  still reported, see doc/accuracy.md), 4 bench --baseline: a figure slower than\n"
+          "  the baseline\n",
           TS_MAX_THREADS_PER_PROCESSOR);
 }
 

@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 27 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 32 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -62,6 +62,22 @@ run 1 "missing file named" "cannot open" run "$work/nonexistent.xml"
 run 1 "unknown backend named" "backend 'nosuch' is not built or not found" run "$ex3" --backend nosuch
 run 1 "invalid --set value named" "from --set element/degree=12" run "$ex3" --set element/degree=12
 run 3 "iteration limit exits 3" "did not converge in 2 iterations" run "$ex3" --set solver/max-iterations=2
+# a tolerance below the floor rounding sets for the true residual: the solver says so and
+# stops (exit 3), the log shows the true residuals, and the results are kept
+run 3 "unreachable rtol: CG names the attainable residual and a tolerance" "CG cannot reach rtol = 1.0e-16: the true relative residual stopped improving at" run "$ex3" --set mesh/levels=2 --set solver/rtol=1e-16
+grep -q "true relative residual" "$work/out" && grep -q "^ *2 *2197 *[0-9]*\* " "$work/out" &&
+  grep -q "rtol not reached" "$work/out"
+ok $? "unreachable rtol: the log shows the true residual and marks the level in the summary"
+"$tessera" run "$top_srcdir/examples/stokes-rt-2d.xml" --set element/degree=3 --set mesh/levels=3 \
+  --set convergence/first-level=3 --set solver/rtol=1e-16 --json >"$work/json" 2>"$work/err"
+st=$?
+its=$(sed -n 's/^{[^[]*"iterations": \([0-9]*\),.*/\1/p' "$work/json")
+[ $st -eq 3 ] && grep -q '"converged": false' "$work/json" && grep -q '"l2_error": [1-9]' "$work/json" &&
+  grep -q '"pressure_l2_error": [1-9]' "$work/json" && grep -q '"solve_seconds": [0-9]' "$work/json" &&
+  grep -q '"error": "TS_ERR_NOT_CONVERGED", "message": "GMRES cannot reach rtol = 1.0e-16' "$work/json" &&
+  [ -n "$its" ] && [ "$its" -le 30 ]
+ok $? "unreachable rtol, Stokes --json: exit $st, results kept with the error, $its GMRES iterations (at most one restart length, 30)"
+sed 's/^/# /' "$work/json" | cut -c1-400
 run 0 "--set changes the problem" "DoFs per level: 1: 125" run "$ex3" --set element/degree=2 --set mesh/levels=1 --set output/vtu=$work/o.vtu
 "$tessera" run "$ex3" --quiet --set mesh/levels=2 --set output/vtu="$work/q.vtu" >"$work/out" 2>&1
 ok $(( $? != 0 || $(wc -c <"$work/out") != 0 )) "--quiet prints nothing"
@@ -131,8 +147,16 @@ run 1 "an output path that is a directory is refused before the solve" "VTU outp
 (cd "$work" && "$tessera" run "$ex3" --set mesh/levels=1 --set output/vtu=relative.vtu) >"$work/out" 2>&1
 grep -qx "  wrote $(cd "$work" && pwd -P)/relative.vtu" "$work/out" && [ -f "$work/relative.vtu" ]
 ok $? "a relative output path is written in the current directory, the log names the absolute path"
+# --verbose: the setup time of each level by phase; --json has the phases always
+"$tessera" run "$ex3" --verbose --set mesh/levels=2 --set convergence/first-level=1 >"$work/out" 2>&1
+grep -q "setup seconds by phase" "$work/out" && grep -q "right_side" "$work/out" &&
+  [ "$(grep -cE '^ +[12] +[0-9]+\.[0-9]{3}( +[0-9]+\.[0-9]{3}){9}$' "$work/out")" = 2 ]
+ok $? "--verbose: a row of setup seconds by phase (8 phases, other, total) per level"
+"$tessera" run "$ex3" --json --set mesh/levels=2 >"$work/json" 2>&1
+grep -q '"setup_phases": {"dofs": [0-9.]*, "operators": [0-9.]*, "vectors": [0-9.]*, "transfers": [0-9.]*, "smoothers": [0-9.]*, "coarse": [0-9.]*, "right_side": [0-9.]*, "boundary": [0-9.]*}' "$work/json"
+ok $? "--json: each level's setup_phases"
 # threads: --threads 1 gives the default's results; bad values; OMP_NUM_THREADS=200000
-strip_times() { sed -E 's/"([a-z_]*seconds|threads|dofs_per_second)": [0-9.e+-]*//g' "$1"; }
+strip_times() { sed -E 's/"setup_phases": \{[^}]*\}//g; s/"([a-z_]*seconds|threads|dofs_per_second)": [0-9.e+-]*//g' "$1"; }
 "$tessera" run "$ex3" --json --set mesh/levels=2 >"$work/default.json" 2>&1
 "$tessera" run "$ex3" --json --set mesh/levels=2 --threads 1 >"$work/one.json" 2>&1
 [ "$(strip_times "$work/default.json")" = "$(strip_times "$work/one.json")" ] && grep -q '"threads": 1,' "$work/one.json"

@@ -4,7 +4,8 @@
 # and single, then the solve with the problem's solver) on 2D and 3D problems of several
 # degrees, and the backend-generic test programs (operator vs assembled matrix, Krylov,
 # Stokes operator, transfer, smoother and solver,
-# convergence, transfers, vertex-patch smoother, V-cycle, FMG) run on it
+# convergence, transfers, vertex-patch smoother, V-cycle, FMG, the error at round-off
+# against omp's) run on it
 # (TESSERA_TEST_BACKEND).  Prints
 # "1..0 # SKIP reason" when no GPU backend is built or none can start (no device).
 builddir=${TESSERA_BUILDDIR:-.}
@@ -27,7 +28,9 @@ cases_stokes="stokes-rt-2d.xml 2 3
 stokes-rt-2d.xml 4 2
 stokes-rt-3d.xml 1 2
 stokes-rt-3d.xml 2 2"
-generic="t-laplace-assembled t-krylov t-convergence t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg"
+generic="t-laplace-assembled t-krylov t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg"
+# the Poisson error down to round-off, compared with omp's (doc/accuracy.md)
+generic="$generic t-accuracy"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
 generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg"
 

@@ -271,6 +271,51 @@ static int gpu_vec_pointwise_mult(ts_backend_ops *ops, ts_precision p, int64_t n
   return 0;
 }
 
+/* The factors go to the device in one temporary buffer (setup work: a few thousand values). */
+static int gpu_vec_tensor(ts_backend_ops *ops, ts_precision p, int dim, const int64_t *n,
+                          const double *const *factors, void *x) {
+  const int64_t n2 = dim == 3 ? n[2] : 1, total = n[0] * n[1] * n2;
+  const double one = 1.0;
+  double *f = NULL;
+  if (total <= 0) return 0;
+  GPU_CHECK(ops->error, "vec_tensor (factor buffer)",
+            gpuMalloc((void **)&f, (size_t)(n[0] + n[1] + n2) * sizeof(double)));
+  int rc = 0;
+  const int64_t offset[3] = {0, n[0], n[0] + n[1]};
+  for (int d = 0; d < 3 && !rc; ++d) {
+    const double *src = d < dim ? factors[d] : &one;
+    const int64_t len = d < dim ? n[d] : 1;
+    const gpuError_t e = gpuMemcpy(f + offset[d], src, (size_t)len * sizeof(double),
+                                   gpuMemcpyHostToDevice);
+    if (e != gpuSuccess) {
+      snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s vec_tensor (factor %d): %s", TS_GPU_NAME, d,
+               gpuGetErrorString(e));
+      rc = TS_ERR_BACKEND;
+    }
+  }
+  if (!rc) {
+    if (p == TS_SINGLE)
+      ts_gpu_vec_tensor_kernel<float><<<ts_gpu_blocks(total), TS_GPU_VEC_THREADS>>>(
+          n[0], n[1], n2, f, (float *)x);
+    else
+      ts_gpu_vec_tensor_kernel<double><<<ts_gpu_blocks(total), TS_GPU_VEC_THREADS>>>(
+          n[0], n[1], n2, f, (double *)x);
+    const gpuError_t e = gpuGetLastError();
+    if (e != gpuSuccess) {
+      snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s ts_gpu_vec_tensor_kernel: %s", TS_GPU_NAME,
+               gpuGetErrorString(e));
+      rc = TS_ERR_BACKEND;
+    }
+  }
+  const gpuError_t e = gpuFree(f); /* waits for the kernel */
+  if (e != gpuSuccess && !rc) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s vec_tensor (free): %s", TS_GPU_NAME,
+             gpuGetErrorString(e));
+    rc = TS_ERR_BACKEND;
+  }
+  return rc;
+}
+
 static int gpu_vec_dot(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
                        const void *y, double *result) {
   gpu_state *s = (gpu_state *)ops->data;
@@ -401,6 +446,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->vec_convert = gpu_vec_convert;
   ops->vec_axpby = gpu_vec_axpby;
   ops->vec_pointwise_mult = gpu_vec_pointwise_mult;
+  ops->vec_tensor = gpu_vec_tensor;
   ops->vec_dot = gpu_vec_dot;
   ops->laplace_apply = gpu_laplace_apply;
   ops->laplace_diagonal = gpu_laplace_diagonal;

@@ -17,7 +17,16 @@
  * no bank conflicts.  The 1D matrices are kernel parameters (constant bank, uniform
  * loads).  The cells' results are added into y with atomics (y is zeroed first when
  * add = 0); Dirichlet DoFs (plan->constrained) are read as zero and skipped, and a second
- * kernel sets their rows to y = x (y += x). */
+ * kernel sets their rows to y = x (y += x).
+ *
+ * Accuracy (doc/accuracy.md).  The rows of the 1D stiffness matrices sum to exactly 0
+ * (lib/poly/exact-sums.c), so K v = K (v - c) for any constant c.  In double precision and
+ * from degree TS_GPU_LAPLACE_DIFFERENCE_MIN_DEGREE on, every stiffness sweep is applied to
+ * v - v_0 (the first entry of the line): its rounding is then relative to the variation of v
+ * over the cell, not to v, which removes an error floor that grows like h^-2 (issue 19; the
+ * omp backend does the same, backends/omp/laplace-kernel.h).  Single precision only serves
+ * the mixed-precision V-cycle, whose rounding (1e-7) is far above that floor and whose
+ * result the outer double residual corrects, so it keeps the plain form. */
 #ifndef TESSERA_GPU_LAPLACE_H
 #define TESSERA_GPU_LAPLACE_H
 
@@ -58,6 +67,23 @@ __device__ __forceinline__ void ts_gpu_atomic_add(R *p, R v) {
   atomicAdd(p, v);
 }
 
+#ifndef TS_GPU_LAPLACE_DIFFERENCE_MIN_DEGREE
+#define TS_GPU_LAPLACE_DIFFERENCE_MIN_DEGREE 3
+#endif
+
+/* Whether the stiffness sweeps of degree K in precision R use differences (see the top). */
+template <typename R, int K>
+struct ts_gpu_lap_diff {
+  static constexpr bool on = sizeof(R) == 8 && K >= TS_GPU_LAPLACE_DIFFERENCE_MIN_DEGREE;
+};
+
+/* v - c where differences are used (D), else v. */
+template <bool D, typename R>
+__device__ __forceinline__ R ts_gpu_dif(R v, R c) {
+  if constexpr (D) return v - c;
+  else return v;
+}
+
 template <typename R, int K>
 __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     ts_gpu_laplace3_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
@@ -76,6 +102,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
   const int64_t base = g0 + g.n0 * (g1 + g.n1 * (c2 * K));
   const int64_t zs = g.n0 * g.n1;
   const bool bnd01 = g.constrained && (g0 == 0 || g0 == g.n0 - 1 || g1 == 0 || g1 == g.n1 - 1);
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
   R u[N], a[N], bb[N];
 #pragma unroll
   for (int z = 0; z < N; ++z) u[z] = active ? x[base + z * zs] : R(0);
@@ -93,7 +120,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
 #pragma unroll
     for (int q = 0; q < N; ++q) {
       sm += g.M[z * N + q] * u[q];
-      sk += g.S[z * N + q] * u[q];
+      sk += g.S[z * N + q] * ts_gpu_dif<D>(u[q], u[0]);
     }
     a[z] = sm;
     bb[z] = sk;
@@ -118,10 +145,11 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
 #pragma unroll
   for (int z = 0; z < N; ++z) {
     R p = 0, q = 0, r = 0;
+    const R a0 = sa[z * ZS + col];
 #pragma unroll
     for (int jj = 0; jj < N; ++jj) {
       const R av = sa[z * ZS + jj * N * CPB + col], bv = sb[z * ZS + jj * N * CPB + col];
-      p += sr[jj] * av;
+      p += sr[jj] * ts_gpu_dif<D>(av, a0);
       r += mr[jj] * bv;
       q += mr[jj] * av;
     }
@@ -145,9 +173,10 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
 #pragma unroll
   for (int z = 0; z < N; ++z) {
     R s = 0;
+    const R q0 = sb[z * ZS + row];
 #pragma unroll
     for (int ii = 0; ii < N; ++ii)
-      s += mr[ii] * sa[z * ZS + row + ii] + sr[ii] * sb[z * ZS + row + ii];
+      s += mr[ii] * sa[z * ZS + row + ii] + sr[ii] * ts_gpu_dif<D>(sb[z * ZS + row + ii], q0);
     u[z] = s;
   }
   if (!active || bnd01) return;
@@ -188,6 +217,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
                               R *__restrict__ y) {
   using S = ts_gpu_lap_shape<3, K>;
   constexpr int N = S::N, CPB = S::CPB, H = N / 2, HE = (N + 1) / 2;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
   __shared__ R sa[N * N * CPB * N], sb[N * N * CPB * N], sp[N * N * CPB * N],
       sq[N * N * CPB * N];
   const int t = threadIdx.x;
@@ -212,22 +242,24 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     if (c2 == g.cells2 - 1) u[K] = R(0);
   }
   constexpr int ZS = N * CPB * N; /* shared stride between z planes */
-  /* direction 2 in registers, even-odd: a = M2 u, b = K2 u (uniform constant-bank rows) */
+  /* direction 2 in registers, even-odd: a = M2 u, b = K2 u (uniform constant-bank rows);
+   * the even part of the differences u - u_0 for K2 (the odd part is the same) */
   {
-    R ue[H + 1], uo[H + 1];
+    R ue[H + 1], uo[H + 1], ud[H + 1];
 #pragma unroll
     for (int q = 0; q < H; ++q) {
       ue[q] = u[q] + u[K - q];
       uo[q] = u[q] - u[K - q];
+      ud[q] = D ? ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]) : ue[q];
     }
-    const R um = u[H];
+    const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
 #pragma unroll
     for (int z = 0; z < HE; ++z) {
       R lo, hi;
       ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
       sa[z * ZS + t] = lo;
       sa[(K - z) * ZS + t] = hi;
-      ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ue, uo, um, lo, hi);
+      ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ud, uo, umd, lo, hi);
       sb[z * ZS + t] = lo;
       sb[(K - z) * ZS + t] = hi;
     }
@@ -246,20 +278,22 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     const int col = i + N * c;
 #pragma unroll
     for (int z = 0; z < N; ++z) {
-      R ae[H + 1], ao[H + 1], be[H + 1], bo[H + 1];
+      R ae[H + 1], ao[H + 1], ad[H + 1], be[H + 1], bo[H + 1];
+      const R ac = sa[z * ZS + col]; /* a_0, for the differences of K1 a */
 #pragma unroll
       for (int q = 0; q < H; ++q) {
         const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
         const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
         ae[q] = a0 + a1;
         ao[q] = a0 - a1;
+        ad[q] = D ? ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac) : ae[q];
         be[q] = b0 + b1;
         bo[q] = b0 - b1;
       }
       const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
       const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
       R sl, sh, ml, mh, ql, qh;
-      ts_gpu_eo_pair<R, K>(es, os, ae, ao, am, sl, sh); /* K1 a */
+      ts_gpu_eo_pair<R, K>(es, os, ad, ao, ts_gpu_dif<D>(am, ac), sl, sh); /* K1 a */
       ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
       ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
       const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
@@ -297,17 +331,18 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     for (int z = 0; z < N; ++z) {
       if (g.constrained && ((z == 0 && c2 == 0) || (z == K && c2 == g.cells2 - 1))) continue;
       R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
+      const R qc = sq[z * ZS + row]; /* Q_0, for the differences of K0 Q */
 #pragma unroll
       for (int q = 0; q < H; ++q) {
         const R p0 = sp[z * ZS + row + q], p1 = sp[z * ZS + row + K - q];
         const R q0 = sq[z * ZS + row + q], q1 = sq[z * ZS + row + K - q];
         pe[q] = p0 + p1;
         po[q] = p0 - p1;
-        qe[q] = q0 + q1;
+        qe[q] = ts_gpu_dif<D>(q0, qc) + ts_gpu_dif<D>(q1, qc);
         qo[q] = q0 - q1;
       }
       const R pm = (N & 1) ? sp[z * ZS + row + H] : R(0);
-      const R qm = (N & 1) ? sq[z * ZS + row + H] : R(0);
+      const R qm = (N & 1) ? ts_gpu_dif<D>(sq[z * ZS + row + H], qc) : R(0);
       R ml, mh, kl, kh;
       ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
       ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
@@ -324,6 +359,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<2, K>::THREADS))
                            R *__restrict__ y) {
   using S = ts_gpu_lap_shape<2, K>;
   constexpr int N = S::N, CPB = S::CPB;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
   __shared__ R sa[N * CPB * N], sb[N * CPB * N];
   const int t = threadIdx.x;
   const int i = t % N, c = t / N;
@@ -351,7 +387,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<2, K>::THREADS))
 #pragma unroll
     for (int q = 0; q < N; ++q) {
       sm += g.M[z * N + q] * u[q];
-      sk += g.S[z * N + q] * u[q];
+      sk += g.S[z * N + q] * ts_gpu_dif<D>(u[q], u[0]);
     }
     a[z] = g.s0 * sm; /* gets K0 */
     bb[z] = g.s1 * sk; /* gets M0 */
@@ -373,9 +409,10 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<2, K>::THREADS))
 #pragma unroll
   for (int z = 0; z < N; ++z) {
     R s = 0;
+    const R a0 = sa[z * ZS + row];
 #pragma unroll
     for (int ii = 0; ii < N; ++ii)
-      s += sr[ii] * sa[z * ZS + row + ii] + mr[ii] * sb[z * ZS + row + ii];
+      s += sr[ii] * ts_gpu_dif<D>(sa[z * ZS + row + ii], a0) + mr[ii] * sb[z * ZS + row + ii];
     u[z] = s;
   }
   if (!active || bnd0) return;

@@ -38,6 +38,18 @@ __global__ void ts_gpu_vec_set_kernel(int64_t n, double alpha, R *x) {
   TS_GPU_FOR(i, n) x[i] = a;
 }
 
+/* x[i0 + n0 (i1 + n1 i2)] = f0[i0] f1[i1] f2[i2] (f = f0, f1, f2 concatenated), the product
+ * in double and rounded once. */
+template <typename R>
+__global__ void ts_gpu_vec_tensor_kernel(int64_t n0, int64_t n1, int64_t n2,
+                                         const double *__restrict__ f, R *__restrict__ x) {
+  const double *f1 = f + n0, *f2 = f1 + n1;
+  TS_GPU_FOR(i, n0 * n1 * n2) {
+    const int64_t r = i / n0;
+    x[i] = (R)(f[i - r * n0] * (f1[r % n1] * f2[r / n1]));
+  }
+}
+
 template <typename R>
 __global__ void ts_gpu_vec_random_kernel(int64_t n, uint64_t seed, R *x) {
   TS_GPU_FOR(i, n) x[i] = (R)ts_gpu_random_entry(seed, (uint64_t)i);

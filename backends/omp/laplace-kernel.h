@@ -32,10 +32,24 @@ typedef struct {
 
 #define KAI static inline __attribute__((always_inline))
 
-/* out[a*so] = (A u + B v)[a], u and v with stride si; B may be NULL (then v is unused). */
+/* Degrees from which the stiffness matrices are applied to differences (FN(line), step 1
+ * of FN(tile)).  Their rows sum to exactly 0 (lib/poly/exact-sums.c), so K v = K (v - c)
+ * for any constant c, and the rounding is then relative to the variation of v over a cell
+ * instead of v itself: the noise that otherwise sets an error floor growing like 1/h in 2D
+ * (doc/accuracy.md).  Below it the discretization error stays far above that floor on any
+ * mesh that fits, and the extra subtractions would cost 10-15% of the time. */
+#ifndef LAPLACE_DIFFERENCE_MIN_DEGREE
+#define LAPLACE_DIFFERENCE_MIN_DEGREE 3
+#endif
+
+/* out[a*so] = (A u + B v)[a], u and v with stride si; B may be NULL (then v is unused).
+ * B is a stiffness matrix: from LAPLACE_DIFFERENCE_MIN_DEGREE on it is applied to
+ * v - v[0]. */
 KAI void FN(line)(const V *u, const V *v, ptrdiff_t si, V *out, ptrdiff_t so,
                   const FN(mat) *A, const FN(mat) *B, const int k, const int eo) {
   const int N = k + 1;
+  const int diff = B && k >= LAPLACE_DIFFERENCE_MIN_DEGREE;
+  const V vc = diff ? v[0] : (V){0};
   if (eo) {
     const int h = N / 2, odd = N & 1;
     V ue[HMAX], uo[HMAX], ve[HMAX], vo[HMAX], um = {0}, vm = {0};
@@ -46,13 +60,17 @@ KAI void FN(line)(const V *u, const V *v, ptrdiff_t si, V *out, ptrdiff_t so,
       uo[b] = u0 - u1;
       if (B) {
         V v0 = v[b * si], v1 = v[(k - b) * si];
+        if (diff) {
+          v0 -= vc;
+          v1 -= vc;
+        }
         ve[b] = v0 + v1;
         vo[b] = v0 - v1;
       }
     }
     if (odd) {
       um = u[h * si];
-      if (B) vm = v[h * si];
+      if (B) vm = diff ? v[h * si] - vc : v[h * si];
     }
 #pragma GCC unroll 16
     for (int a = 0; a < h; ++a) {
@@ -91,7 +109,7 @@ KAI void FN(line)(const V *u, const V *v, ptrdiff_t si, V *out, ptrdiff_t so,
       V s = {0};
       for (int b = 0; b < N; ++b) {
         s += A->a[a][b] * u[b * si];
-        if (B) s += B->a[a][b] * v[b * si];
+        if (B) s += B->a[a][b] * (diff ? v[b * si] - vc : v[b * si]);
       }
       out[a * so] = s;
     }
@@ -221,8 +239,15 @@ KAI void FN(tile)(const FN(ctx) *c, REAL *wk, int64_t p, int64_t tix, int64_t pA
         V acc = {0};
         if (xr) {
           xr += XPAD + j * VL;
+          if (m && k >= LAPLACE_DIFFERENCE_MIN_DEGREE) { /* K0 x = sum_o K0_o (x_{i+o} - x_i) */
+            const V xi = *(const VU *)xr;
 #pragma GCC unroll 32
-          for (int o = -k; o <= k; ++o) acc += cf[o + k] * *(const VU *)(xr + o);
+            for (int o = -k; o <= k; ++o)
+              if (o) acc += cf[o + k] * (*(const VU *)(xr + o) - xi);
+          } else {
+#pragma GCC unroll 32
+            for (int o = -k; o <= k; ++o) acc += cf[o + k] * *(const VU *)(xr + o);
+          }
         }
         out[r] = acc;
       }

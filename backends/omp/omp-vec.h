@@ -20,6 +20,18 @@ static void VEC(set)(int64_t n, double alpha, REAL *x) {
   for (int64_t i = 0; i < n; ++i) x[i] = (REAL)alpha;
 }
 
+/* x = f_0 (x) f_1 (x) f_2: one row of n[0] entries per (i_1, i_2); f_2 = {1} in 2D */
+static void VEC(tensor)(const int64_t *n, const double *f0, const double *f1, const double *f2,
+                        REAL *x) {
+  const int64_t rows = n[1] * n[2];
+#pragma omp parallel for schedule(static) num_threads(omp_vector_threads(rows * n[0]))
+  for (int64_t r = 0; r < rows; ++r) {
+    const double s = f1[r % n[1]] * f2[r / n[1]];
+    REAL *row = x + r * n[0];
+    for (int64_t i = 0; i < n[0]; ++i) row[i] = (REAL)(s * f0[i]);
+  }
+}
+
 static void VEC(random)(int64_t n, uint64_t seed, REAL *x) {
 #pragma omp parallel for schedule(static) num_threads(omp_vector_threads(n))
   for (int64_t i = 0; i < n; ++i) x[i] = (REAL)random_entry(seed, (uint64_t)i);

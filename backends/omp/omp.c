@@ -137,6 +137,15 @@ static int omp_vec_convert(ts_backend_ops *ops, int64_t n, ts_precision px, cons
   return 0;
 }
 
+static int omp_vec_tensor(ts_backend_ops *ops, ts_precision p, int dim, const int64_t *n,
+                          const double *const *factors, void *x) {
+  static const double one = 1.0;
+  const int64_t sizes[3] = {n[0], n[1], dim == 3 ? n[2] : 1};
+  (void)ops;
+  OMP_DISPATCH(p, tensor, sizes, factors[0], factors[1], dim == 3 ? factors[2] : &one, x);
+  return 0;
+}
+
 static int omp_vec_axpby(ts_backend_ops *ops, ts_precision p, int64_t n, double alpha,
                          const void *x, double beta, void *y) {
   (void)ops;
@@ -223,6 +232,7 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->vec_convert = omp_vec_convert;
   ops->vec_axpby = omp_vec_axpby;
   ops->vec_pointwise_mult = omp_vec_pointwise_mult;
+  ops->vec_tensor = omp_vec_tensor;
   ops->vec_dot = omp_vec_dot;
   ops->laplace_apply = omp_laplace_apply;
   ops->laplace_diagonal = omp_laplace_diagonal;

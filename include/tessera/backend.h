@@ -30,8 +30,9 @@
 extern "C" {
 #endif
 
-/* ABI 4: the exported tessera_backend_abi, read before the register function is called */
-#define TS_BACKEND_ABI_VERSION 4
+/* ABI 4: the exported tessera_backend_abi, read before the register function is called;
+ * ABI 5: vec_tensor */
+#define TS_BACKEND_ABI_VERSION 5
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -349,6 +350,11 @@ typedef struct ts_backend_ops {
   /* Stokes vertex-patch smoother: one pass of plan's stage over the patches of its color */
   int (*stokes_patch_smooth)(struct ts_backend_ops *ops, const struct ts_stokes_patch_plan *plan,
                              ts_precision p, const void *b, void *x, void *r);
+  /* tensor-product vector (ABI 5): x[i_0 + n_0 (i_1 + n_1 i_2)] = f_0[i_0] f_1[i_1] f_2[i_2]
+   * (dim = 2: the first two factors), each product formed in double and rounded once;
+   * factors[d] are host arrays of n[d] doubles (the caller's, read during the call only) */
+  int (*vec_tensor)(struct ts_backend_ops *ops, ts_precision p, int dim, const int64_t *n,
+                    const double *const *factors, void *x);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

@@ -26,6 +26,14 @@ size_t ts_precision_size(ts_precision p) {
   return p == TS_SINGLE ? sizeof(float) : sizeof(double);
 }
 
+const char *ts_setup_phase_name(ts_setup_phase phase) {
+  static const char *const names[TS_SETUP_PHASES] = {
+      "dofs", "operators", "vectors", "transfers", "smoothers", "coarse", "right_side", "boundary"};
+  TS_GETTER_CHECK(phase >= 0 && phase < TS_SETUP_PHASES, NULL,
+                  "ts_setup_phase_name: phase %d, allowed 0..%d", (int)phase, TS_SETUP_PHASES - 1);
+  return names[phase];
+}
+
 double ts_wtime(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

@@ -15,7 +15,12 @@
  * of the finer levels reduce noise from the level below only by their contraction each, so
  * the float nested iteration left the finest residual far above the double one and FMG
  * needed 3 V-cycles where double needs 1.  In correction form the noise is relative to the
- * correction, not to the solution. */
+ * correction, not to the solution.
+ *
+ * The residual is the true one in double; it cannot fall below the floor rounding sets
+ * (about eps ||A|| ||x||, doc/accuracy.md).  When three V-cycles in a row have not halved it
+ * the solve stops with TS_ERR_NOT_CONVERGED naming the attainable residual
+ * (ts_error_unreachable) instead of cycling to max_iterations. */
 #include <math.h>
 #include "mg-impl.h"
 
@@ -99,6 +104,8 @@ int ts_mg_fmg_solve(ts_mg mg, ts_vec b, ts_vec x, double rtol, int max_iteration
   TS_CALL(residual(mg, b, x, &rnorm));
   ts_mg_level *top = &mg->levels[mg->n_levels - 1];
   int it = 0;
+  /* the residuals 3, 2 and 1 V-cycles back, and the least one */
+  double back[3] = {INFINITY, INFINITY, rnorm}, best = rnorm;
   /* Algorithm 2.2 sets delta = ||b|| before the loop (line 5), so the loop runs at least once */
   for (; it == 0 || rnorm > rtol * bnorm; ++it) {
     if (relative_residual) *relative_residual = rnorm / bnorm;
@@ -116,6 +123,16 @@ int ts_mg_fmg_solve(ts_mg mg, ts_vec b, ts_vec x, double rtol, int max_iteration
     if (iterations) *iterations = it + 1;
     if (mg->monitor && mg->monitor(mg->monitor_ctx, it + 1, rnorm / bnorm))
       return TS_ERROR(TS_ERR_ARG, "full multigrid stopped by the monitor at iteration %d", it + 1);
+    /* three V-cycles that did not halve the residual: the floor rounding sets for the
+     * residual (of the double operator and of x) is reached */
+    best = fmin(best, rnorm);
+    if (rnorm > rtol * bnorm && rnorm > 0.5 * back[0]) {
+      if (relative_residual) *relative_residual = rnorm / bnorm;
+      return ts_error_unreachable("full multigrid", it + 1, rtol, best / bnorm);
+    }
+    back[0] = back[1];
+    back[1] = back[2];
+    back[2] = rnorm;
   }
   if (iterations) *iterations = it;
   if (relative_residual) *relative_residual = rnorm / bnorm;

@@ -100,6 +100,7 @@ struct ts_mg_s {
   ts_vec coarse_b, coarse_x;
   ts_monitor_fn monitor;
   void *monitor_ctx;
+  double setup_seconds[TS_SETUP_PHASES]; /* the creation's time by phase */
 };
 
 /** Check the options common to every discretization (levels, precision). */

@@ -117,27 +117,35 @@ static const ts_operator_ops vcycle_ops = {
 
 /* ---------------------------------------------------------------- setup */
 
+/* Level i's vectors b, x, r in precision p (and bd, xd, rd in double for a mixed level). */
+static int create_level_vectors(ts_mg mg, int i, ts_precision p, int64_t n) {
+  ts_mg_level *l = &mg->levels[i];
+  TS_CALL(ts_vec_create(mg->backend, n, p, &l->b));
+  TS_CALL(ts_vec_create(mg->backend, n, p, &l->x));
+  TS_CALL(ts_vec_create(mg->backend, n, p, &l->r));
+  if (p == TS_DOUBLE || i == mg->n_levels - 1) return 0;
+  TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->bd));
+  TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->xd));
+  TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->rd));
+  return 0;
+}
+
 static int setup_level(ts_mg mg, int i) {
   const ts_mg_discretization *disc = mg->discretization;
   ts_mg_level *l = &mg->levels[i];
   const ts_precision p = mg->options.precision;
-  TS_CALL(disc->create_dofs(mg, i));
-  TS_CALL(disc->create_operator(mg, i, p, &l->A));
+  double *t = mg->setup_seconds;
+  TS_CALL_TIMED(&t[TS_SETUP_DOFS], disc->create_dofs(mg, i));
+  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], disc->create_operator(mg, i, p, &l->A));
   const int64_t n = l->A->n;
-  TS_CALL(ts_vec_create(mg->backend, n, p, &l->b));
-  TS_CALL(ts_vec_create(mg->backend, n, p, &l->x));
-  TS_CALL(ts_vec_create(mg->backend, n, p, &l->r));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], create_level_vectors(mg, i, p, n));
   l->timing.level = mg->coarse + i;
   l->timing.dofs = n;
-  if (p != TS_DOUBLE && i < mg->n_levels - 1) {
-    TS_CALL(disc->create_operator(mg, i, TS_DOUBLE, &l->Ad));
-    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->bd));
-    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->xd));
-    TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &l->rd));
-  }
+  if (p != TS_DOUBLE && i < mg->n_levels - 1)
+    TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], disc->create_operator(mg, i, TS_DOUBLE, &l->Ad));
   if (i == 0) return 0;
-  TS_CALL(disc->create_transfer(mg, i));
-  TS_CALL(disc->create_smoother(mg, i));
+  TS_CALL_TIMED(&t[TS_SETUP_TRANSFERS], disc->create_transfer(mg, i));
+  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], disc->create_smoother(mg, i));
   return 0;
 }
 
@@ -148,7 +156,8 @@ static int double_operator(ts_mg mg, int i, ts_operator *A, int *own) {
     *A = mg->levels[i].A;
     return 0;
   }
-  TS_CALL(mg->discretization->create_operator(mg, i, TS_DOUBLE, A));
+  TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_OPERATORS],
+                mg->discretization->create_operator(mg, i, TS_DOUBLE, A));
   *own = 1;
   return 0;
 }
@@ -161,7 +170,8 @@ static int setup_coarse_solver(ts_mg mg) {
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->coarse_b));
   TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->coarse_x));
   if (disc->create_coarse_inverse) {
-    TS_CALL(disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
+    TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_COARSE],
+                  disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
     return 0;
   }
   TS_CALL(ts_solver_create(disc->coarse_solver, &mg->coarse_solver));
@@ -188,8 +198,9 @@ static int mg_setup(ts_mg mg) {
   TS_CALL(setup_coarse_solver(mg));
   TS_CALL(double_operator(mg, mg->n_levels - 1, &mg->A, &mg->own_A));
   const int64_t n = mg->A->n;
-  TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->r));
-  TS_CALL(ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->e));
+  double *vectors = &mg->setup_seconds[TS_SETUP_VECTORS];
+  TS_CALL_TIMED(vectors, ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->r));
+  TS_CALL_TIMED(vectors, ts_vec_create(mg->backend, n, TS_DOUBLE, &mg->e));
   TS_CALL(ts_operator_create_shell(mg->backend, &vcycle_ops, n, TS_DOUBLE, mg, &mg->preconditioner));
   return 0;
 }
@@ -314,6 +325,15 @@ int ts_mg_level_timing_get(ts_mg mg, int level, ts_mg_level_timing *timing) {
   TS_CHECK_NOT_NULL(timing);
   TS_CALL(level_index(mg, level, "ts_mg_level_timing_get", 0));
   *timing = mg->levels[level - mg->coarse].timing;
+  return 0;
+}
+
+int ts_mg_setup_seconds(ts_mg mg, ts_setup_phase phase, double *seconds) {
+  TS_CHECK_NOT_NULL(mg);
+  TS_CHECK_NOT_NULL(seconds);
+  TS_CHECK_ARG(phase >= 0 && phase < TS_SETUP_PHASES,
+               "ts_mg_setup_seconds: phase %d, allowed 0..%d", (int)phase, TS_SETUP_PHASES - 1);
+  *seconds = mg->setup_seconds[phase];
   return 0;
 }
 

@@ -6,37 +6,51 @@
  * patch solver of the Stokes problem is built from these. */
 #include "../tessera-impl.h"
 
-/* out[a][b] += s (u_a v_b + v_a u_b) for n-vectors u, v (a symmetric rank-2 update) */
-static void add_symmetric(int n, double s, const double *u, const double *v, double *out) {
+/* The symmetric interior-face matrix of the 1D SIPG form with h = 1 (doc/stokes.md
+ * section 4) on the face between a cell K^- and its right neighbour K^+, unknowns (K^-,
+ * K^+): gamma [u][v] - {u'}[v] - {v'}[u] = gamma j j^T - (a j^T + j a^T) with the jump
+ * j = (e1, -e0) and the average a = (d1, d0) / 2; e0/e1 are the basis values at the cell's
+ * left/right end, d0/d1 the derivatives.  It annihilates constants (a constant has no jump
+ * and no derivative). */
+static void sipg_face(int n1, double gamma, const double *e0, const double *e1, const double *d0,
+                      const double *d1, double *face) {
+  const int n = 2 * n1;
+  long double jump[2 * TS_STOKES_N1], mean[2 * TS_STOKES_N1];
+  for (int a = 0; a < n1; ++a) {
+    jump[a] = e1[a];
+    jump[n1 + a] = -(long double)e0[a];
+    mean[a] = 0.5L * d1[a];
+    mean[n1 + a] = 0.5L * d0[a];
+  }
   for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b) out[a * n + b] += s * (u[a] * v[b] + v[a] * u[b]);
+    for (int b = 0; b < n; ++b)
+      face[a * n + b] = (double)(gamma * jump[a] * jump[b] - mean[a] * jump[b] - jump[a] * mean[b]);
 }
 
-/* The blocks of the 1D SIPG matrix with h = 1 and gamma = eta (k+1)(k+2) (doc/stokes.md
- * section 4): e0/e1 the basis values at the cell's left/right end, d0/d1 the derivatives. */
+/* The blocks of the 1D SIPG matrix with h = 1 and gamma = eta (k+1)(k+2) from the interior
+ * face matrix F = [R U; U^T L] (sipg_face): a cell's right face contributes R, its left face
+ * L, the coupling to the right neighbour is U, and a boundary face (Nitsche, penalty 2 gamma)
+ * contributes 2 L or 2 R.  The stiffness and F are rounded to one grid with exact zero row
+ * sums, so every interior row of the assembled matrix sums to exactly 0 and the sums
+ * stiffness + left + right below are exact. */
 static void sipg_blocks(int n1, double gamma, const double *e0, const double *e1,
                         const double *d0, const double *d1, ts_stokes_1d *m) {
-  double left_interior[TS_STOKES_N1 * TS_STOKES_N1] = {0}, right_interior[TS_STOKES_N1 * TS_STOKES_N1] = {0};
-  double left_boundary[TS_STOKES_N1 * TS_STOKES_N1] = {0}, right_boundary[TS_STOKES_N1 * TS_STOKES_N1] = {0};
-  /* gamma [u][v] - {u'}[v] - {v'}[u]: the cell is K^+ at its left face, K^- at its right */
-  add_symmetric(n1, 0.5 * gamma, e0, e0, left_interior);
-  add_symmetric(n1, 0.5, d0, e0, left_interior);
-  add_symmetric(n1, 0.5 * gamma, e1, e1, right_interior);
-  add_symmetric(n1, -0.5, d1, e1, right_interior);
-  /* 2 gamma u v - d_n u v - d_n v u, with d_n = -d/dx on the left and d/dx on the right */
-  add_symmetric(n1, gamma, e0, e0, left_boundary);
-  add_symmetric(n1, 1.0, d0, e0, left_boundary);
-  add_symmetric(n1, gamma, e1, e1, right_boundary);
-  add_symmetric(n1, -1.0, d1, e1, right_boundary);
-  const double *left[4] = {left_interior, left_boundary, left_interior, left_boundary};
-  const double *right[4] = {right_interior, right_interior, right_boundary, right_boundary};
-  for (int s = 0; s < 4; ++s)
-    for (int i = 0; i < n1 * n1; ++i)
-      m->sipg_diag[s][i] = m->dg_stiffness[i] + left[s][i] + right[s][i];
-  /* row a in K^-, column b in K^+: [u] = -e0_b, {u'} = d0_b / 2, [v] = e1_a, {v'} = d1_a / 2 */
+  double face[4 * TS_STOKES_N1 * TS_STOKES_N1];
+  const int n = 2 * n1;
+  sipg_face(n1, gamma, e0, e1, d0, d1, face);
+  const double bound = ts_max_abs(n1 * n1, m->dg_stiffness) + 4.0 * ts_max_abs(n * n, face);
+  ts_exact_zero_rows(n1, m->dg_stiffness, 2.0 * bound);
+  ts_exact_zero_rows(n, face, 2.0 * bound);
   for (int a = 0; a < n1; ++a)
-    for (int b = 0; b < n1; ++b)
-      m->sipg_upper[a * n1 + b] = -gamma * e1[a] * e0[b] - 0.5 * e1[a] * d0[b] + 0.5 * d1[a] * e0[b];
+    for (int b = 0; b < n1; ++b) {
+      const double right = face[a * n + b], left = face[(n1 + a) * n + n1 + b];
+      const double stiffness = m->dg_stiffness[a * n1 + b];
+      m->sipg_diag[0][a * n1 + b] = stiffness + left + right;        /* both faces interior */
+      m->sipg_diag[1][a * n1 + b] = stiffness + 2.0 * left + right;  /* left face boundary */
+      m->sipg_diag[2][a * n1 + b] = stiffness + left + 2.0 * right;  /* right face boundary */
+      m->sipg_diag[3][a * n1 + b] = stiffness + 2.0 * left + 2.0 * right;
+      m->sipg_upper[a * n1 + b] = face[a * n + n1 + b];
+    }
 }
 
 int ts_stokes_1d_init(int degree, double eta, ts_stokes_1d *m) {
@@ -63,8 +77,10 @@ int ts_stokes_1d_init(int degree, double eta, ts_stokes_1d *m) {
    * pressure basis psi is 1 at its own Gauss point and 0 at the others */
   double phi[TS_STOKES_N2], dphi[TS_STOKES_N2];
   for (int a = 0; a < n1; ++a) {
+    double *row = m->divergence + a * n2;
     ts_lagrange_eval(n2, m->lobatto, m->gauss[a], phi, dphi);
-    for (int b = 0; b < n2; ++b) m->divergence[a * n2 + b] = -m->gauss_weights[a] * dphi[b];
+    for (int b = 0; b < n2; ++b) row[b] = -m->gauss_weights[a] * dphi[b];
+    ts_exact_row_sum(n2, row, 0.0); /* a constant velocity has no divergence */
   }
   return 0;
 }

@@ -57,13 +57,23 @@ int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int
 extern const char ts_problem_schema_xsd[];
 extern const size_t ts_problem_schema_xsd_len;
 
-/* run.c: the iteration monitor that prints one line per iteration to log */
+/* run.c: the iteration monitor that prints one line per iteration to log; a second call for
+ * the same iteration carries the true residual (ts_solver_record_true) and says so */
 typedef struct ts_problem_monitor {
   FILE *log;
   int level;
+  int last_iteration;
 } ts_problem_monitor;
+/* A solve that stopped short of rtol (TS_ERR_NOT_CONVERGED) keeps its results: the level's
+ * iterations, residual, errors and times are reported for the iterate it reached. */
+static inline int ts_results_kept(int ierr) { return !ierr || ierr == TS_ERR_NOT_CONVERGED; }
+/* run.c: the footnote of the summary table when a level did not reach rtol (marked '*') */
+void ts_problem_print_unconverged(const ts_report *report, FILE *log);
 int ts_problem_print_iteration(void *ctx, int iteration, double relative_residual);
 
+/* run.c: the multigrid hierarchy's setup phases (ts_mg_setup_seconds), added to
+ * phase_seconds[TS_SETUP_PHASES] */
+int ts_problem_add_mg_phases(ts_mg mg, double *phase_seconds);
 /* run.c: zero r for a level, with its errors and rates NaN (not measured, or not existing) */
 void ts_level_report_start(ts_level_report *r, int level);
 /* run.c: a rate for the summary, "%4.2f", or "-" for NaN (the first level, no exact solution) */

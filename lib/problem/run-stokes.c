@@ -31,17 +31,21 @@ void ts_problem_mg_options(ts_problem p, ts_mg_options *options) {
 }
 
 static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
-                              const ts_stokes_solution *s, stokes_level *o) {
+                              const ts_stokes_solution *s, stokes_level *o, double *phase_seconds) {
+  double *t = phase_seconds;
   ts_mg_options options;
   ts_problem_mg_options(p, &options);
   TS_CALL(ts_mg_create_stokes(backend, mesh, p->degree, level, &options, &o->mg));
+  TS_CALL(ts_problem_add_mg_phases(o->mg, t));
   ts_operator stokes = ts_mg_operator(o->mg);
   const int64_t n = ts_operator_size(stokes);
-  TS_CALL(ts_calloc((size_t)n, sizeof(double), "Stokes right side on the host", &o->host));
-  TS_CALL(ts_stokes_assemble_rhs(ts_mg_dofs(o->mg), ts_mg_pressure_dofs(o->mg), s, o->host));
-  TS_CALL(ts_vec_create(backend, n, TS_DOUBLE, &o->b));
-  TS_CALL(ts_vec_create(backend, n, TS_DOUBLE, &o->x));
-  TS_CALL(ts_vec_set_from_host(o->b, o->host));
+  TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE], ts_calloc((size_t)n, sizeof(double),
+                                                   "Stokes right side on the host", &o->host));
+  TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE], ts_stokes_assemble_rhs(ts_mg_dofs(o->mg),
+                                                                ts_mg_pressure_dofs(o->mg), s, o->host));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, TS_DOUBLE, &o->b));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, TS_DOUBLE, &o->x));
+  TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE], ts_vec_set_from_host(o->b, o->host));
   TS_CALL(ts_solver_create(TS_SOLVER_GMRES, &o->solver));
   TS_CALL(ts_solver_set_operator(o->solver, stokes));
   if (p->use_mg) TS_CALL(ts_solver_set_preconditioner(o->solver, ts_mg_preconditioner(o->mg)));
@@ -54,7 +58,7 @@ static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, in
 /* Solve, remove the pressure mean (doc/stokes.md section 6), and measure the errors. */
 static int solve_stokes_level(const ts_stokes_solution *s, stokes_level *o, FILE *log,
                               ts_level_report *r) {
-  ts_problem_monitor monitor = {log, r->level};
+  ts_problem_monitor monitor = {log, r->level, -1};
   if (log) TS_CALL(ts_solver_set_monitor(o->solver, ts_problem_print_iteration, &monitor));
   ts_mg_reset_timings(o->mg);
   const double t0 = ts_wtime();
@@ -62,12 +66,13 @@ static int solve_stokes_level(const ts_stokes_solution *s, stokes_level *o, FILE
   r->solve_seconds = ts_wtime() - t0;
   r->iterations = ts_solver_iterations(o->solver);
   r->relative_residual = ts_solver_relative_residual(o->solver);
-  if (solve_error) return ts_error_trace(solve_error, __FILE__, __LINE__, "ts_solver_solve");
+  if (!ts_results_kept(solve_error)) return ts_error_trace(solve_error, __FILE__, __LINE__, "solve");
   TS_CALL(ts_stokes_pressure_mean_remove(ts_mg_operator(o->mg), o->x));
   TS_CALL(ts_vec_get_to_host(o->x, o->host));
   TS_CALL(ts_stokes_compute_errors(ts_mg_dofs(o->mg), ts_mg_pressure_dofs(o->mg), o->host, s,
                                    &r->l2_error, &r->pressure_l2_error));
-  return 0;
+  r->converged = !solve_error;
+  return solve_error ? ts_error_trace(solve_error, __FILE__, __LINE__, "solve") : 0;
 }
 
 /* DoFs of RT_k x DGQ_k on a level (doc/stokes.md section 2): per velocity component
@@ -111,12 +116,14 @@ static void print_stokes_summary(const ts_report *report, FILE *log) {
   for (int i = 0; i < report->n_levels; ++i) {
     const ts_level_report *r = &report->levels[i];
     char u_rate[16], p_rate[16];
-    fprintf(log, " %5d %11lld %6d  %.3e   %.4e  %s   %.4e  %s  %8.3f  %8.3f  %8.2f\n",
-            r->level, (long long)r->dofs, r->iterations, r->relative_residual, r->l2_error,
-            ts_rate_text(r->l2_rate, u_rate, sizeof u_rate), r->pressure_l2_error,
-            ts_rate_text(r->pressure_l2_rate, p_rate, sizeof p_rate), r->setup_seconds,
-            r->solve_seconds, r->solve_seconds > 0 ? 1e-6 * (double)r->dofs / r->solve_seconds : 0.0);
+    fprintf(log, " %5d %11lld %6d%c %.3e   %.4e  %s   %.4e  %s  %8.3f  %8.3f  %8.2f\n",
+            r->level, (long long)r->dofs, r->iterations, r->converged ? ' ' : '*',
+            r->relative_residual, r->l2_error, ts_rate_text(r->l2_rate, u_rate, sizeof u_rate),
+            r->pressure_l2_error, ts_rate_text(r->pressure_l2_rate, p_rate, sizeof p_rate),
+            r->setup_seconds, r->solve_seconds,
+            r->solve_seconds > 0 ? 1e-6 * (double)r->dofs / r->solve_seconds : 0.0);
   }
+  ts_problem_print_unconverged(report, log);
 }
 
 /* The <output vtu=...> of the solution in o->host (doc/stokes.md section 10). */
@@ -136,14 +143,15 @@ static int run_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int 
   stokes_level o = {0};
   ts_level_report_start(r, level);
   const double t0 = ts_wtime();
-  int ierr = setup_stokes_level(p, backend, mesh, level, s, &o);
+  int ierr = setup_stokes_level(p, backend, mesh, level, s, &o, r->setup_phase_seconds);
   r->setup_seconds = ts_wtime() - t0;
   if (!ierr) {
     r->dofs = ts_operator_size(ts_mg_operator(o.mg));
     ierr = solve_stokes_level(s, &o, log, r);
   }
-  if (!ierr && solution) memcpy(solution, o.host, (size_t)r->dofs * sizeof(double));
-  if (!ierr && report) { /* per-level timings of this solve */
+  const int kept = ts_results_kept(ierr);
+  if (kept && solution) memcpy(solution, o.host, (size_t)r->dofs * sizeof(double));
+  if (kept && report) { /* per-level timings of this solve */
     report->mg_levels = 0;
     for (int l = ts_mg_coarse_level(o.mg); l <= level; ++l)
       ts_mg_level_timing_get(o.mg, l, &report->mg_timing[report->mg_levels++]);
@@ -158,18 +166,21 @@ int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE
   const ts_stokes_solution *s;
   TS_CALL(ts_stokes_solution_by_name(p->solution, &s));
   if (log) print_stokes_header(p, backend, mesh, log);
+  int unconverged = 0;
   for (int level = p->first_level; level <= p->levels; ++level) {
     ts_level_report *r = &report->levels[report->n_levels];
-    TS_CALL(run_stokes_level(p, backend, mesh, level, s, log, r, report, NULL));
+    const int ierr = run_stokes_level(p, backend, mesh, level, s, log, r, report, NULL);
+    if (!ts_results_kept(ierr)) return ts_error_trace(ierr, __FILE__, __LINE__, "level solve");
     if (report->n_levels > 0) {
       const ts_level_report *prev = r - 1;
       r->l2_rate = log2(prev->l2_error / r->l2_error);
       r->pressure_l2_rate = log2(prev->pressure_l2_error / r->pressure_l2_error);
     }
     report->n_levels++;
+    unconverged |= ierr != 0; /* the row is kept and the study goes on (run.c) */
   }
   if (log) print_stokes_summary(report, log);
-  return 0;
+  return unconverged ? TS_ERR_NOT_CONVERGED : 0;
 }
 
 int ts_problem_solve_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,

@@ -34,29 +34,46 @@ static void level_free(level_objects *o) {
 }
 
 int ts_problem_print_iteration(void *ctx, int iteration, double relative_residual) {
-  const ts_problem_monitor *m = ctx;
-  fprintf(m->log, "  level %d  iteration %5d  relative residual %.6e\n", m->level, iteration,
-          relative_residual);
+  ts_problem_monitor *m = ctx;
+  const int repeated = iteration == m->last_iteration;
+  fprintf(m->log, "  level %d  iteration %5d  %s %.6e\n", m->level, iteration,
+          repeated ? "true relative residual" : "relative residual", relative_residual);
+  m->last_iteration = iteration;
   return 0;
 }
 
+/* The multigrid hierarchy's setup phases, added to phase_seconds. */
+int ts_problem_add_mg_phases(ts_mg mg, double *phase_seconds) {
+  for (int ph = 0; ph < TS_SETUP_PHASES; ++ph) {
+    double seconds;
+    TS_CALL(ts_mg_setup_seconds(mg, (ts_setup_phase)ph, &seconds));
+    phase_seconds[ph] += seconds;
+  }
+  return 0;
+}
+
+/* The level's objects and right side; the time of each phase into phase_seconds. */
 static int setup_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, int level,
-                       const ts_solution *u, level_objects *o) {
+                       const ts_solution *u, level_objects *o, double *phase_seconds) {
+  double *t = phase_seconds;
   if (p->use_mg) {
     TS_CALL(ts_mg_create(backend, mesh, fe, level, &p->mg, &o->mg));
+    TS_CALL(ts_problem_add_mg_phases(o->mg, t));
     o->dofs = ts_mg_dofs(o->mg);
     o->A = ts_mg_operator(o->mg);
     o->P = ts_mg_preconditioner(o->mg);
   } else {
-    TS_CALL(ts_dofs_create(mesh, fe, level, &o->dofs));
-    TS_CALL(ts_operator_create_laplace(backend, o->dofs, p->precision, &o->A));
+    TS_CALL_TIMED(&t[TS_SETUP_DOFS], ts_dofs_create(mesh, fe, level, &o->dofs));
+    TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
+                  ts_operator_create_laplace(backend, o->dofs, p->precision, &o->A));
   }
-  if (strcmp(p->preconditioner, "jacobi") == 0) TS_CALL(ts_operator_create_jacobi(o->A, &o->P));
+  if (strcmp(p->preconditioner, "jacobi") == 0)
+    TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_operator_create_jacobi(o->A, &o->P));
   const int64_t n = ts_dofs_count(o->dofs);
-  TS_CALL(ts_vec_create(backend, n, p->precision, &o->b));
-  TS_CALL(ts_vec_create(backend, n, p->precision, &o->x));
-  TS_CALL(ts_vec_create(backend, n, p->precision, &o->x0));
-  TS_CALL(ts_assemble_rhs(o->A, o->dofs, u, o->b, o->x0));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, p->precision, &o->b));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, p->precision, &o->x));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, p->precision, &o->x0));
+  TS_CALL(ts_assemble_rhs_timed(o->A, o->dofs, u, o->b, o->x0, t));
   if (p->fmg) return 0;
   TS_CALL(ts_solver_create(p->solver, &o->solver));
   TS_CALL(ts_solver_set_operator(o->solver, o->A));
@@ -70,7 +87,7 @@ static int setup_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe,
 /* Solve, add the boundary values back, and measure the errors on the host. */
 static int solve_level(ts_problem p, const ts_solution *u, level_objects *o, FILE *log,
                        ts_level_report *r) {
-  ts_problem_monitor mc = {log, r->level};
+  ts_problem_monitor mc = {log, r->level, -1};
   int solve_error;
   double t0;
   if (o->mg) ts_mg_reset_timings(o->mg); /* time the solve only */
@@ -80,7 +97,6 @@ static int solve_level(ts_problem p, const ts_solution *u, level_objects *o, FIL
     solve_error = ts_mg_fmg_solve(o->mg, o->b, o->x, p->rtol, p->max_iterations, &r->iterations,
                                   &r->relative_residual);
     r->solve_seconds = ts_wtime() - t0;
-    if (solve_error) return ts_error_trace(solve_error, __FILE__, __LINE__, "ts_mg_fmg_solve");
   } else {
     if (log) TS_CALL(ts_solver_set_monitor(o->solver, ts_problem_print_iteration, &mc));
     t0 = ts_wtime();
@@ -88,13 +104,14 @@ static int solve_level(ts_problem p, const ts_solution *u, level_objects *o, FIL
     r->solve_seconds = ts_wtime() - t0;
     r->iterations = ts_solver_iterations(o->solver);
     r->relative_residual = ts_solver_relative_residual(o->solver);
-    if (solve_error) return ts_error_trace(solve_error, __FILE__, __LINE__, "ts_solver_solve");
   }
+  if (!ts_results_kept(solve_error)) return ts_error_trace(solve_error, __FILE__, __LINE__, "solve");
   TS_CALL(ts_vec_axpby(1.0, o->x0, 1.0, o->x));
   TS_CALL(ts_calloc((size_t)r->dofs, sizeof(double), "solution on the host", &o->host));
   TS_CALL(ts_vec_get_to_host(o->x, o->host));
   if (!p->rhs_one) TS_CALL(ts_compute_errors(o->dofs, o->host, u, &r->l2_error, &r->h1_error));
-  return 0;
+  r->converged = !solve_error;
+  return solve_error ? ts_error_trace(solve_error, __FILE__, __LINE__, "solve") : 0;
 }
 
 static void print_header(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log) {
@@ -143,7 +160,7 @@ const char *ts_rate_text(double rate, char *buf, size_t len) {
 }
 
 /* Without an exact solution (f = 1) the error columns show "-", and so do the rates of the
- * first level. */
+ * first level; a level whose solve stopped short of rtol is marked. */
 static void print_summary(const ts_report *report, int has_exact, FILE *log) {
   fprintf(log, "\n level        DoFs  iters   rel.resid     L2 error  rate     H1 error  rate   setup s   solve s    MDoF/s\n");
   for (int i = 0; i < report->n_levels; ++i) {
@@ -155,10 +172,20 @@ static void print_summary(const ts_report *report, int has_exact, FILE *log) {
                ts_rate_text(r->h1_rate, h1_rate, sizeof h1_rate));
     else
       snprintf(errors, sizeof errors, "%10s  %4s  %10s  %4s", "-", "-", "-", "-");
-    fprintf(log, " %5d %11lld %6d  %.3e  %s  %8.3f  %8.3f  %8.2f\n", r->level,
-            (long long)r->dofs, r->iterations, r->relative_residual, errors, r->setup_seconds,
-            r->solve_seconds, r->solve_seconds > 0 ? 1e-6 * (double)r->dofs / r->solve_seconds : 0.0);
+    fprintf(log, " %5d %11lld %6d%c %.3e  %s  %8.3f  %8.3f  %8.2f\n", r->level,
+            (long long)r->dofs, r->iterations, r->converged ? ' ' : '*', r->relative_residual,
+            errors, r->setup_seconds, r->solve_seconds,
+            r->solve_seconds > 0 ? 1e-6 * (double)r->dofs / r->solve_seconds : 0.0);
   }
+  ts_problem_print_unconverged(report, log);
+}
+
+void ts_problem_print_unconverged(const ts_report *report, FILE *log) {
+  for (int i = 0; i < report->n_levels; ++i)
+    if (!report->levels[i].converged) {
+      fprintf(log, " * rtol not reached: the row is the iterate the solver stopped at\n");
+      return;
+    }
 }
 
 /* Set up and solve one level; the solution into `solution` unless it is NULL, the
@@ -169,14 +196,15 @@ static int run_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe, i
   level_objects o = {0};
   ts_level_report_start(r, level);
   const double t0 = ts_wtime();
-  int ierr = setup_level(p, backend, mesh, fe, level, u, &o);
+  int ierr = setup_level(p, backend, mesh, fe, level, u, &o, r->setup_phase_seconds);
   r->setup_seconds = ts_wtime() - t0;
   if (!ierr) {
     r->dofs = ts_dofs_count(o.dofs);
     ierr = solve_level(p, u, &o, log, r);
   }
-  if (!ierr && solution) memcpy(solution, o.host, (size_t)r->dofs * sizeof(double));
-  if (!ierr && o.mg && report) { /* per-level timings of this solve */
+  const int kept = ts_results_kept(ierr);
+  if (kept && solution) memcpy(solution, o.host, (size_t)r->dofs * sizeof(double));
+  if (kept && o.mg && report) { /* per-level timings of this solve */
     report->mg_levels = 0;
     for (int l = ts_mg_coarse_level(o.mg); l <= level; ++l)
       ts_mg_level_timing_get(o.mg, l, &report->mg_timing[report->mg_levels++]);
@@ -233,20 +261,25 @@ int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *rep
     ts_mesh_destroy(&mesh);
     return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "Stokes problem solve") : 0;
   }
-  int ierr = ts_fe_create_q(p->dim, p->degree, &fe);
+  int ierr = ts_fe_create_q(p->dim, p->degree, &fe), unconverged = 0;
   if (!ierr && log) print_header(p, backend, mesh, log);
   for (int level = p->first_level; !ierr && level <= p->levels; ++level) {
     ts_level_report *r = &report->levels[report->n_levels];
     ierr = run_level(p, backend, mesh, fe, level, u, log, r, level == p->levels, report, NULL);
-    if (ierr) break;
+    if (!ts_results_kept(ierr)) break;
     if (report->n_levels > 0 && !p->rhs_one) {
       const ts_level_report *prev = r - 1;
       r->l2_rate = log2(prev->l2_error / r->l2_error);
       r->h1_rate = log2(prev->h1_error / r->h1_error);
     }
     report->n_levels++;
+    /* a level that stopped short of rtol keeps its row; the study goes on, and the solve
+     * ends in TS_ERR_NOT_CONVERGED (the message: the last such level's) */
+    unconverged |= ierr != 0;
+    ierr = 0;
   }
   if (!ierr && log) print_summary(report, !p->rhs_one, log);
+  if (!ierr && unconverged) ierr = TS_ERR_NOT_CONVERGED;
   ts_fe_destroy(&fe);
   ts_mesh_destroy(&mesh);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "problem solve") : 0;

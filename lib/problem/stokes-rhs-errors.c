@@ -2,7 +2,8 @@
  * errors of velocity and pressure against a manufactured solution, and the pressure means
  * (doc/stokes.md sections 2, 3, 6 and 8). Host-side setup and post-processing: Gauss
  * quadrature with k+3 points per direction, basis functions evaluated point by point from
- * 1D tables (stokes-eval.c), cells in OpenMP parallel loops. */
+ * 1D tables (stokes-eval.c), cells in OpenMP parallel loops; the integrals are compensated
+ * sums over cells (ts_cell_sums: the pressure mean cancels). */
 #include <math.h>
 #include <string.h>
 #include "stokes-eval.h"
@@ -91,48 +92,72 @@ int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_s
   return 0;
 }
 
-/* int |u_h - u|^2 over the box into *sum. */
-static void velocity_error(ts_dofs velocity, const stokes_quadrature *q, const double *x,
-                           const ts_stokes_solution *s, double *sum) {
-  double total = 0.0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : total)
-  for (int64_t cell = 0; cell < ts_cell_count(velocity); ++cell) {
-    int64_t c[3];
-    ts_cell_from_index(velocity, cell, c);
-    for (int m = 0; m < points_per_cell(q); ++m) {
-      int qi[3];
-      double xp[3], u[3], uh[3];
-      const double w = quadrature_point(velocity, q, c, m, qi, xp);
-      s->velocity(q->t.dim, xp, u);
-      ts_stokes_velocity_at(velocity, &q->t, x, c, qi, uh);
-      for (int i = 0; i < q->t.dim; ++i) total += w * (uh[i] - u[i]) * (uh[i] - u[i]);
-    }
+/* What the integrals over the cells read: the solution x, the exact solution s (NULL: zero
+ * pressure), and for the pressure a shift and the power (1 or 2) of p_h - p - shift. */
+typedef struct integral_ctx {
+  ts_dofs velocity, pressure;
+  const stokes_quadrature *q;
+  const double *x;
+  const ts_stokes_solution *s;
+  double shift;
+  int power;
+} integral_ctx;
+
+/* out[0] = int |u_h - u|^2 over one cell */
+static void cell_velocity_error(const void *ctx, int64_t cell, double *out) {
+  const integral_ctx *e = ctx;
+  int64_t c[3];
+  ts_sum total = {0.0, 0.0};
+  ts_cell_from_index(e->velocity, cell, c);
+  for (int m = 0; m < points_per_cell(e->q); ++m) {
+    int qi[3];
+    double xp[3], u[3], uh[3];
+    const double w = quadrature_point(e->velocity, e->q, c, m, qi, xp);
+    e->s->velocity(e->q->t.dim, xp, u);
+    ts_stokes_velocity_at(e->velocity, &e->q->t, e->x, c, qi, uh);
+    for (int i = 0; i < e->q->t.dim; ++i) ts_sum_add(&total, w * (uh[i] - u[i]) * (uh[i] - u[i]));
   }
-  *sum = total;
+  out[0] = ts_sum_value(&total);
+}
+
+/* int |u_h - u|^2 over the box into *sum. */
+static int velocity_error(ts_dofs velocity, const stokes_quadrature *q, const double *x,
+                          const ts_stokes_solution *s, double *sum) {
+  const integral_ctx ctx = {velocity, NULL, q, x, s, 0.0, 2};
+  TS_CALL(ts_cell_sums(ts_cell_count(velocity), 1, cell_velocity_error, &ctx, sum));
+  return 0;
+}
+
+/* out[0] = int (p_h - p - shift)^power and out[1] = the volume of one cell */
+static void cell_pressure_integrals(const void *ctx, int64_t cell, double *out) {
+  const integral_ctx *e = ctx;
+  int64_t c[3];
+  ts_sum total = {0.0, 0.0}, volume = {0.0, 0.0};
+  ts_cell_from_index(e->pressure, cell, c);
+  for (int m = 0; m < points_per_cell(e->q); ++m) {
+    int qi[3];
+    double xp[3];
+    const double w = quadrature_point(e->pressure, e->q, c, m, qi, xp);
+    const double ph = ts_stokes_pressure_at(e->velocity, e->pressure, &e->q->t, e->x, c, qi);
+    const double err = ph - (e->s ? e->s->pressure(e->q->t.dim, xp) : 0.0) - e->shift;
+    ts_sum_add(&total, w * (e->power == 1 ? err : err * err));
+    ts_sum_add(&volume, w);
+  }
+  out[0] = ts_sum_value(&total);
+  out[1] = ts_sum_value(&volume);
 }
 
 /* Over the box: int (p_h - p - shift)^power (power 1 or 2; p = 0 if s is NULL) into *sum,
  * and the volume (doc/stokes.md section 8: the discrete pressure approximates p). */
-static void pressure_integrals(ts_dofs velocity, ts_dofs pressure, const stokes_quadrature *q,
-                               const double *x, const ts_stokes_solution *s, double shift,
-                               int power, double *sum, double *volume) {
-  double total = 0.0, vol = 0.0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : total, vol)
-  for (int64_t cell = 0; cell < ts_cell_count(pressure); ++cell) {
-    int64_t c[3];
-    ts_cell_from_index(pressure, cell, c);
-    for (int m = 0; m < points_per_cell(q); ++m) {
-      int qi[3];
-      double xp[3];
-      const double w = quadrature_point(pressure, q, c, m, qi, xp);
-      const double ph = ts_stokes_pressure_at(velocity, pressure, &q->t, x, c, qi);
-      const double e = ph - (s ? s->pressure(q->t.dim, xp) : 0.0) - shift;
-      total += w * (power == 1 ? e : e * e);
-      vol += w;
-    }
-  }
-  *sum = total;
-  *volume = vol;
+static int pressure_integrals(ts_dofs velocity, ts_dofs pressure, const stokes_quadrature *q,
+                              const double *x, const ts_stokes_solution *s, double shift,
+                              int power, double *sum, double *volume) {
+  const integral_ctx ctx = {velocity, pressure, q, x, s, shift, power};
+  double sums[2];
+  TS_CALL(ts_cell_sums(ts_cell_count(pressure), 2, cell_pressure_integrals, &ctx, sums));
+  *sum = sums[0];
+  *volume = sums[1];
+  return 0;
 }
 
 int ts_stokes_pressure_means(ts_dofs velocity, ts_dofs pressure, const double *x,
@@ -141,10 +166,10 @@ int ts_stokes_pressure_means(ts_dofs velocity, ts_dofs pressure, const double *x
   TS_CALL(ts_stokes_check_dofs(velocity, pressure, "ts_stokes_pressure_means"));
   TS_CHECK_ARG(x && discrete_mean && exact_mean, "ts_stokes_pressure_means: NULL argument");
   stokes_quadrature q;
-  double discrete, difference, volume;
+  double discrete = 0.0, difference = 0.0, volume = 0.0; /* set by pressure_integrals */
   TS_CALL(quadrature_init(velocity, &q));
-  pressure_integrals(velocity, pressure, &q, x, NULL, 0.0, 1, &discrete, &volume);
-  pressure_integrals(velocity, pressure, &q, x, s, 0.0, 1, &difference, &volume);
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, NULL, 0.0, 1, &discrete, &volume));
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, 0.0, 1, &difference, &volume));
   *discrete_mean = discrete / volume;
   *exact_mean = (discrete - difference) / volume;
   return 0;
@@ -158,11 +183,12 @@ int ts_stokes_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x
   stokes_quadrature q;
   TS_CALL(quadrature_init(velocity, &q));
   double sum, discrete_mean, exact_mean, volume;
-  velocity_error(velocity, &q, x, s, &sum);
+  TS_CALL(velocity_error(velocity, &q, x, s, &sum));
   *velocity_l2 = sqrt(sum);
   /* the difference of the means (doc/stokes.md section 6), then the error without it */
   TS_CALL(ts_stokes_pressure_means(velocity, pressure, x, s, &discrete_mean, &exact_mean));
-  pressure_integrals(velocity, pressure, &q, x, s, discrete_mean - exact_mean, 2, &sum, &volume);
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, discrete_mean - exact_mean, 2, &sum,
+                             &volume));
   *pressure_l2 = sqrt(sum);
   return 0;
 }

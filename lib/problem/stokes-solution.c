@@ -18,8 +18,9 @@ static const double mu = 0.5, sigma = 0.5;
  * e = exp(-(x-mu)^2 / sigma^2), c = 1 / sqrt(2 pi sigma^2), by Leibniz's rule; e^(n) = E_n e
  * with s = -2 (x-mu) / sigma^2, s' = -2 / sigma^2: E_1 = s, E_2 = s^2 + s', E_3 = s^3 + 3 s s'. */
 static void phi_derivatives(double x, double phi[4]) {
-  const double g[4] = {x * x * (x - 1) * (x - 1), 4 * x * x * x - 6 * x * x + 2 * x,
-                       12 * x * x - 12 * x + 2, 24 * x - 12};
+  /* factored, so that the values near the roots 0, 1/2 and 1 keep their relative accuracy */
+  const double g[4] = {x * x * (x - 1) * (x - 1), 2 * x * (x - 1) * (2 * x - 1),
+                       12 * x * (x - 1) + 2, 12 * (2 * x - 1)};
   const double s = -2.0 * (x - mu) / (sigma * sigma), ds = -2.0 / (sigma * sigma);
   const double E[4] = {1.0, s, s * s + ds, s * s * s + 3.0 * s * ds};
   const double binomial[4][4] = {{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}};
@@ -64,7 +65,7 @@ static void paper000_velocity(int dim, const double *x, double *u) {
 
 static double paper000_pressure(int dim, const double *x) {
   double p = 1.0;
-  for (int d = 0; d < dim; ++d) p *= cos(2.0 * pi * x[d]);
+  for (int d = 0; d < dim; ++d) p *= ts_cos_pi(2.0 * x[d]);
   return p;
 }
 
@@ -81,9 +82,9 @@ static void paper000_force(int dim, const double *x, double *f) {
         order[m] += 2;
         laplace_u += curl_coefficient(dim, i, j) * psi_derivative(dim, phi, order);
       }
-    double grad_p = -2.0 * pi * sin(2.0 * pi * x[i]);
+    double grad_p = -2.0 * pi * ts_sin_pi(2.0 * x[i]);
     for (int d = 0; d < dim; ++d)
-      if (d != i) grad_p *= cos(2.0 * pi * x[d]);
+      if (d != i) grad_p *= ts_cos_pi(2.0 * x[d]);
     f[i] = -laplace_u + grad_p;
   }
 }

@@ -8,7 +8,13 @@
  *    each restart cycle to single-precision accuracy.
  *  - left: minimizes ||P (b - A x)|| over x0 + K_m(P A, P r0) (deal.II's and PETSc's
  *    default); the residual reported is the preconditioned one, relative to ||P r0||, and
- *    the update is x += V y. */
+ *    the update is x += V y.
+ * The residual of the iteration is the Arnoldi estimate |g_{j+1}|; the true one is computed
+ * at each restart, and a cycle ends early when the estimate claims convergence.  The
+ * estimate keeps falling below the floor that rounding sets for the true residual (about
+ * eps ||A|| ||x||); a cycle that claimed convergence without halving the true residual
+ * ends the solve with the attainable residual named (ts_solver_unreachable), instead of
+ * short cycles up to the iteration limit. */
 #include <math.h>
 #include <stdlib.h>
 #include "solver-impl.h"
@@ -136,18 +142,24 @@ static int gmres_run(ts_solver s, gmres_workspace *w, ts_vec b, ts_vec x) {
     TS_CALL(ts_solver_record(s, 0, 0.0));
     return 0;
   }
-  int it = 0;
+  int it = 0, claimed = 0;
+  double previous = INFINITY; /* the true residual at the previous restart */
   for (;;) {
-    TS_CALL(initial_residual(s, b, x, t, v[0], &beta)); /* the residual at each restart */
+    /* the true residual at each restart: it confirms a converged estimate, and it is what
+     * the log shows last for the iteration (ts_solver_record_true) */
+    TS_CALL(initial_residual(s, b, x, t, v[0], &beta));
     if (it == 0 && s->side == TS_SIDE_LEFT) bnorm = beta > 0.0 ? beta : bnorm; /* ||P r0|| */
     if (it == 0) TS_CALL(ts_solver_record(s, 0, beta / bnorm));
-    else s->relative_residual = s->history[s->history_count - 1] = beta / bnorm;
+    else TS_CALL(ts_solver_record_true(s, it, beta / bnorm));
     if (beta <= s->rtol * bnorm) return 0;
+    /* the estimate claimed convergence, yet a whole cycle did not halve the true residual:
+     * rounding, not the Krylov space, limits it */
+    if (claimed && beta > 0.5 * previous) return ts_solver_unreachable(s, it, fmin(beta, previous) / bnorm);
+    previous = beta;
     if (it >= s->max_iterations) break;
     TS_CALL(ts_vec_axpby(0.0, v[0], 1.0 / beta, v[0]));
-    int converged = 0;
-    TS_CALL(gmres_cycle(s, w, v, z, t, pt, x, beta, bnorm, &it, &converged));
-    /* a converged estimate is confirmed with the true residual at the top of the loop */
+    claimed = 0;
+    TS_CALL(gmres_cycle(s, w, v, z, t, pt, x, beta, bnorm, &it, &claimed));
   }
   return TS_ERROR(TS_ERR_NOT_CONVERGED,
                   "GMRES(%d) did not converge in %d iterations: relative residual %.3e, asked "

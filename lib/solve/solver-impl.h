@@ -26,6 +26,14 @@ struct ts_solver_s {
 int ts_solver_work(ts_solver s, ts_vec b, int count);
 /** Record one relative residual, call the monitor, and check for NaN. */
 int ts_solver_record(ts_solver s, int iteration, double relative_residual);
+/** Record the true relative residual of iteration `iteration`, computed after its
+ *  recorded one (GMRES at a restart, CG when its updated residual claims convergence): it
+ *  replaces the last history entry, so the history ends with what the verdict uses, and
+ *  the monitor sees it under the same iteration number. */
+int ts_solver_record_true(ts_solver s, int iteration, double relative_residual);
+/** TS_ERR_NOT_CONVERGED for a tolerance the iteration cannot reach (the true residual
+ *  stopped improving at `attainable`, relative), with a tolerance to use instead. */
+int ts_solver_unreachable(ts_solver s, int iteration, double attainable);
 /** y = P x, or y = x without a preconditioner. */
 int ts_solver_precondition(ts_solver s, ts_vec x, ts_vec y);
 

@@ -127,6 +127,27 @@ int ts_solver_record(ts_solver s, int iteration, double relative_residual) {
   return 0;
 }
 
+int ts_solver_record_true(ts_solver s, int iteration, double relative_residual) {
+  s->history_count--; /* ts_solver_record appends it again */
+  return ts_solver_record(s, iteration, relative_residual);
+}
+
+int ts_solver_unreachable(ts_solver s, int iteration, double attainable) {
+  return ts_error_unreachable(s->type == TS_SOLVER_CG ? "CG" : "GMRES", iteration, s->rtol,
+                              attainable);
+}
+
+int ts_error_unreachable(const char *method, int iteration, double rtol, double attainable) {
+  /* twice the attainable residual, rounded up to one significant digit */
+  const double twice = 2.0 * attainable, unit = pow(10.0, floor(log10(twice)));
+  const double suggested = ceil(twice / unit) * unit;
+  return TS_ERROR(TS_ERR_NOT_CONVERGED,
+                  "%s cannot reach rtol = %.1e: the true relative residual stopped improving "
+                  "at %.3e (iteration %d; rounding in the operator and in x limits it, "
+                  "doc/accuracy.md); ask for rtol >= %.0e",
+                  method, rtol, attainable, iteration, suggested);
+}
+
 int ts_solver_precondition(ts_solver s, ts_vec x, ts_vec y) {
   if (s->P) TS_CALL(ts_operator_apply(s->P, x, y));
   else TS_CALL(ts_vec_copy(x, y));
