@@ -466,7 +466,16 @@ typedef struct ts_mg_options {
                                       penalty form (TS_STOKES_DEFAULT_PENALTY) */
   double stokes_cg_tolerance;    /**< Stokes, Schur local solver: the relative tolerance of the
                                       patch pressure CG, in (0, 1) (TS_STOKES_PATCH_CG_TOLERANCE) */
+  double coarse_tolerance;       /**< Q_k: the relative tolerance of the coarse-level solve
+                                      (Jacobi-preconditioned CG in double), in (0, 1)
+                                      (TS_MG_COARSE_TOLERANCE); Stokes solves it directly */
 } ts_mg_options;
+
+/** The default relative tolerance of the Q_k coarse-level CG: an exact coarse solve to
+ *  rounding, so that the V-cycle is a linear operator to that accuracy and CG preconditioned
+ *  by it reaches round-off (doc/accuracy.md).  Looser tolerances (1e-10, 1e-8) keep the
+ *  iteration counts and save coarse iterations (doc/multigrid.md). */
+#define TS_MG_COARSE_TOLERANCE 1e-13
 
 /** The phases of a level's setup, timed into ts_level_report.setup_phase_seconds and
  *  ts_mg_setup_seconds (wall-clock seconds; a phase's asynchronous device work may be

@@ -25,7 +25,9 @@ static int solve(ts_backend be, ts_mesh mesh, ts_fe fe, int level, const ts_solu
   if (!ierr) ierr = ts_solver_create(TS_SOLVER_CG, &s);
   if (!ierr) ierr = ts_solver_set_operator(s, A);
   if (!ierr) ierr = ts_solver_set_preconditioner(s, P);
-  if (!ierr) ierr = ts_solver_set_tolerances(s, 1e-13, 20000);
+  /* 1e-12: above the floor of the true residual on these levels (2D Q4 level 4 stalls at
+   * 1.06e-13, doc/accuracy.md) and far below the discretization errors measured */
+  if (!ierr) ierr = ts_solver_set_tolerances(s, 1e-12, 20000);
   if (!ierr) ierr = ts_solver_solve(s, b, x);
   if (!ierr) ierr = ts_vec_axpby(1.0, x0, 1.0, x);
   if (!ierr) host = malloc(sizeof(double) * (size_t)n);

@@ -68,10 +68,10 @@ typedef struct ts_mg_discretization {
   int (*create_transfer)(ts_mg mg, int i);
   /* restrict_ = 0: out (level i) = P in (level i-1), += with add; 1: out (level i-1) = P^T in */
   int (*transfer_apply)(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
-  /* the exact coarse solve: a Krylov solver of this type and tolerance, unless
-   * create_coarse_inverse is given: then the operator it makes (double) applies A_0^{-1} */
+  /* the coarse solve: a Krylov solver of this type, Jacobi-preconditioned, to the options'
+   * coarse_tolerance, unless create_coarse_inverse is given: then the operator it makes
+   * (double) applies A_0^{-1} */
   ts_solver_type coarse_solver;
-  double coarse_rtol;
   int (*create_coarse_inverse)(ts_mg mg, ts_operator A0, ts_operator *inverse);
   /* NULL, or post-process the V-cycle output (double, finest level) */
   int (*postprocess)(ts_mg mg, ts_vec x);
@@ -96,6 +96,7 @@ struct ts_mg_s {
   ts_operator coarse_A;
   int own_coarse_A;
   ts_solver coarse_solver;        /* NULL with a coarse_inverse */
+  ts_operator coarse_P;           /* Jacobi preconditioner of coarse_solver */
   ts_operator coarse_inverse;     /* NULL with a coarse_solver */
   ts_vec coarse_b, coarse_x;
   ts_monitor_fn monitor;

@@ -1,7 +1,7 @@
 /* mg-laplace.c -- the Q_k Laplacian as a multigrid discretization (paper 002, section 2.1):
  * per level a Q_k DoF handler and matrix-free Laplacian, prolongation by embedding of the
- * coarse Q_k space (transfer.c), the vertex-patch or Chebyshev smoother, and CG in double
- * to 1e-13 as the exact coarse solve. */
+ * coarse Q_k space (transfer.c), the vertex-patch or Chebyshev smoother, and Jacobi-
+ * preconditioned CG in double to the options' coarse_tolerance as the coarse solve. */
 #include "mg-impl.h"
 
 /* the transfer block of a level: the plan and its 1D interpolation matrix */
@@ -55,7 +55,6 @@ static const ts_mg_discretization laplace_discretization = {
     .create_transfer = create_transfer,
     .transfer_apply = transfer_apply,
     .coarse_solver = TS_SOLVER_CG,
-    .coarse_rtol = 1e-13,
 };
 
 static int check_options(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options *o) {

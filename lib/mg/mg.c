@@ -27,6 +27,7 @@ void ts_mg_options_default(ts_mg_options *o) {
   o->stokes_solver = TS_STOKES_PATCH_SCHUR;
   o->stokes_penalty = TS_STOKES_DEFAULT_PENALTY;
   o->stokes_cg_tolerance = TS_STOKES_PATCH_CG_TOLERANCE;
+  o->coarse_tolerance = TS_MG_COARSE_TOLERANCE;
 }
 
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
@@ -174,9 +175,13 @@ static int setup_coarse_solver(ts_mg mg) {
                   disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
     return 0;
   }
+  double *coarse = &mg->setup_seconds[TS_SETUP_COARSE];
+  TS_CALL_TIMED(coarse, ts_operator_create_jacobi(mg->coarse_A, &mg->coarse_P));
   TS_CALL(ts_solver_create(disc->coarse_solver, &mg->coarse_solver));
   TS_CALL(ts_solver_set_operator(mg->coarse_solver, mg->coarse_A));
-  TS_CALL(ts_solver_set_tolerances(mg->coarse_solver, disc->coarse_rtol, (int)(10 * n + 100)));
+  TS_CALL(ts_solver_set_preconditioner(mg->coarse_solver, mg->coarse_P));
+  TS_CALL(ts_solver_set_tolerances(mg->coarse_solver, mg->options.coarse_tolerance,
+                                   (int)(10 * n + 100)));
   return 0;
 }
 
@@ -190,6 +195,8 @@ int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o)
                "multigrid: coarse level %d, allowed 0..%d (the finest level)", o->coarse_level, finest);
   TS_CHECK_ARG(finest - o->coarse_level < TS_MG_MAX_LEVELS, "multigrid: %d levels, at most %d",
                finest - o->coarse_level + 1, TS_MG_MAX_LEVELS);
+  TS_CHECK_ARG(o->coarse_tolerance > 0.0 && o->coarse_tolerance < 1.0,
+               "multigrid: coarse tolerance %g, allowed 0 < tolerance < 1", o->coarse_tolerance);
   return 0;
 }
 
@@ -243,6 +250,7 @@ int ts_mg_destroy(ts_mg *mg) {
   ts_operator_destroy(&m->coarse_inverse);
   ts_vec_destroy(&m->coarse_b);
   ts_vec_destroy(&m->coarse_x);
+  ts_operator_destroy(&m->coarse_P);
   if (m->own_coarse_A) ts_operator_destroy(&m->coarse_A);
   for (int i = m->n_levels - 1; i >= 0; --i) {
     ts_mg_level *l = &m->levels[i];

@@ -1155,6 +1155,15 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   if (attribute_is(mg, "precision", "mixed")) p->mg.precision = TS_SINGLE;
   p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", p->mg.chebyshev_degree);
   p->mg.coarse_level = get_int(mg, "coarse-level", p->mg.coarse_level);
+  if (get_text(mg, "coarse-tolerance", word, sizeof word)) {
+    if (p->stokes) {
+      where(r, mg, "coarse-tolerance", node_line(mg), loc, sizeof loc);
+      return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-tolerance=\"%s\">: the tolerance of the "
+                      "coarse-level CG of Q_k; not allowed with <stokes> (its coarse level is "
+                      "solved by LU)", loc, word);
+    }
+    p->mg.coarse_tolerance = get_double(mg, "coarse-tolerance", 0);
+  }
   if (has_attribute(mg, "local-solver")) {
     p->stokes_direct = attribute_is(mg, "local-solver", "direct");
     if (!p->stokes) {
