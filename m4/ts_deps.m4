@@ -30,18 +30,21 @@ AC_DEFUN([TS_CHECK_LIBXML2], [
     or point PKG_CONFIG_PATH at its libxml-2.0.pc.  ($XML_PKG_ERRORS)])])
 ])
 
-# TS_CHECK_LAPACK: LAPACK (dsygv for the fast-diagonalization eigenproblems), by pkg-config
-# first, then by looking for the symbol in -llapack.
+# TS_CHECK_LAPACK: LAPACK (dsygv for the fast-diagonalization eigenproblems, dgetrf for the
+# dense coarse solves), by pkg-config: OpenBLAS first (optimized and threaded: the Stokes
+# coarse LU of 3,300 unknowns takes 1 s instead of 27 s with the reference LAPACK), then
+# lapack, then the symbol in -llapack.
 AC_DEFUN([TS_CHECK_LAPACK], [
   AC_ARG_WITH([lapack],
-    [AS_HELP_STRING([--with-lapack=LIBS], [LAPACK libraries to link (default: pkg-config lapack, then -llapack)])],
+    [AS_HELP_STRING([--with-lapack=LIBS], [LAPACK libraries to link (default: pkg-config openblas, then lapack, then -llapack)])],
     [LAPACK_LIBS=$withval], [])
   AS_IF([test "x$LAPACK_LIBS" = "x"],
+    [PKG_CHECK_MODULES([LAPACK], [openblas], [],
     [PKG_CHECK_MODULES([LAPACK], [lapack], [],
       [AC_CHECK_LIB([lapack], [dsygv_], [LAPACK_LIBS="-llapack"],
         [AC_MSG_ERROR([LAPACK was not found: install it with
       apt-get install liblapack-dev
-    or give its libraries with --with-lapack="-L/path -llapack -lblas"])], [-lm])])])
+    or give its libraries with --with-lapack="-L/path -llapack -lblas"])], [-lm])])])])
   ts_save_LIBS=$LIBS
   LIBS="$LAPACK_LIBS $LIBS"
   AC_MSG_CHECKING([that LAPACK provides dsygv_])

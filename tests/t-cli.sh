@@ -75,8 +75,11 @@ its=$(sed -n 's/^{[^[]*"iterations": \([0-9]*\),.*/\1/p' "$work/json")
 [ $st -eq 3 ] && grep -q '"converged": false' "$work/json" && grep -q '"l2_error": [1-9]' "$work/json" &&
   grep -q '"pressure_l2_error": [1-9]' "$work/json" && grep -q '"solve_seconds": [0-9]' "$work/json" &&
   grep -q '"error": "TS_ERR_NOT_CONVERGED", "message": "GMRES cannot reach rtol = 1.0e-16' "$work/json" &&
-  [ -n "$its" ] && [ "$its" -le 30 ]
-ok $? "unreachable rtol, Stokes --json: exit $st, results kept with the error, $its GMRES iterations (at most one restart length, 30)"
+  [ -n "$its" ] && [ "$its" -le 60 ]
+# GMRES stops after the cycle that claimed convergence again without halving the true
+# residual: at most two restart cycles (2 x 30; 15 seen with -O2, 31 in the -O1 sanitizer
+# build), where it used to run to the iteration limit
+ok $? "unreachable rtol, Stokes --json: exit $st, results kept with the error, $its GMRES iterations (at most two restart cycles, 60)"
 sed 's/^/# /' "$work/json" | cut -c1-400
 run 0 "--set changes the problem" "DoFs per level: 1: 125" run "$ex3" --set element/degree=2 --set mesh/levels=1 --set output/vtu=$work/o.vtu
 "$tessera" run "$ex3" --quiet --set mesh/levels=2 --set output/vtu="$work/q.vtu" >"$work/out" 2>&1
