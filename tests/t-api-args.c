@@ -450,6 +450,12 @@ static void multigrid(fixture *f) {
   EXPECT(TS_ERR_ARG, "level 3, allowed 0..2", ts_mg_level_timing_get(f->mg, 3, &t));
   EXPECT(TS_ERR_ARG, "'timing' is NULL", ts_mg_level_timing_get(f->mg, 0, NULL));
   EXPECT_VOID(ts_mg_reset_timings(NULL));
+  double seconds;
+  EXPECT(TS_ERR_ARG, "'mg' is NULL", ts_mg_setup_seconds(NULL, TS_SETUP_DOFS, &seconds));
+  EXPECT(TS_ERR_ARG, "phase 8, allowed 0..7", ts_mg_setup_seconds(f->mg, TS_SETUP_PHASES, &seconds));
+  EXPECT(TS_ERR_ARG, "'seconds' is NULL", ts_mg_setup_seconds(f->mg, TS_SETUP_DOFS, NULL));
+  EXPECT_NULL(ts_setup_phase_name(TS_SETUP_PHASES));
+  EXPECT_NULL(ts_setup_phase_name((ts_setup_phase)-1));
 }
 
 static void manufactured(fixture *f) {
