@@ -588,7 +588,9 @@ int ts_mg_setup_seconds(ts_mg mg, ts_setup_phase phase, double *seconds);
 
 /* ---------------------------------------------------------------- manufactured solutions */
 
-/** A manufactured solution u with -Laplace(u) = f. */
+/** A manufactured solution u with -Laplace(u) = f.  value, gradient and laplacian are
+ *  called from several OpenMP threads at once (right side, boundary values, errors): they
+ *  must be safe to call concurrently. */
 typedef struct ts_solution_s {
   const char *name;
   double (*value)(int dim, const double *x);

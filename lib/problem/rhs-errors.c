@@ -4,8 +4,9 @@
  * post-processing work, done once per solve).  A separable f (ts_solution.rhs_factor) with
  * zero boundary values skips the host loop over the cells: the same quadrature factors
  * into one 1D load vector per direction, and the backend forms their tensor product
- * (ts_vec_set_tensor), so that no host vector of the full size is made or copied.  The error integrals are compensated sums
- * over cells (ts_cell_sums), so that errors down to 1e-16 can be measured. */
+ * (ts_vec_set_tensor), so that no host vector of the full size is made or copied.  The
+ * error integrals are compensated sums over cells (ts_cell_sums), so that errors down to
+ * 1e-16 can be measured. */
 #include <math.h>
 #include <stdlib.h>
 #include "../tessera-impl.h"
