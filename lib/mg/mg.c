@@ -175,8 +175,8 @@ static int setup_coarse_solver(ts_mg mg) {
                   disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
     return 0;
   }
-  double *coarse = &mg->setup_seconds[TS_SETUP_COARSE];
-  TS_CALL_TIMED(coarse, ts_operator_create_jacobi(mg->coarse_A, &mg->coarse_P));
+  TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_COARSE],
+                ts_operator_create_jacobi(mg->coarse_A, &mg->coarse_P));
   TS_CALL(ts_solver_create(disc->coarse_solver, &mg->coarse_solver));
   TS_CALL(ts_solver_set_operator(mg->coarse_solver, mg->coarse_A));
   TS_CALL(ts_solver_set_preconditioner(mg->coarse_solver, mg->coarse_P));
