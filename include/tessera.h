@@ -380,7 +380,18 @@ int ts_smoother_destroy(ts_smoother *smoother);
 
 typedef struct ts_solver_s *ts_solver;
 
-typedef enum { TS_SOLVER_CG = 0, TS_SOLVER_GMRES = 1 } ts_solver_type;
+/** The Krylov methods (one file each in lib/solve/; doc/user-guide.md, "Solvers"). */
+typedef enum {
+  TS_SOLVER_CG = 0,     /**< "cg": conjugate gradients; A and P symmetric positive definite */
+  TS_SOLVER_GMRES = 1,  /**< "gmres": restarted GMRES(m), any A; P right (the flexible update,
+                             so a P that is linear only up to rounding is fine) or left */
+  TS_SOLVER_FGMRES = 2, /**< "fgmres": flexible GMRES(m), P from the right and allowed to
+                             change from one application to the next; right side only */
+  TS_SOLVER_MINRES = 3  /**< "minres": MINRES for symmetric, possibly indefinite A (saddle
+                             points) with a symmetric positive definite P; short recurrences
+                             (7 work vectors); converged when the P-norm of the residual
+                             ||r||_P = sqrt(r.P r) <= rtol ||r0||_P */
+} ts_solver_type;
 
 /** Called after each iteration with the iteration number and relative residual;
  *  returning non-zero stops the solve with TS_ERR_ARG ("stopped by monitor").  A second
@@ -391,8 +402,13 @@ typedef int (*ts_monitor_fn)(void *ctx, int iteration, double relative_residual)
 
 int ts_solver_create(ts_solver_type type, ts_solver *solver);
 int ts_solver_destroy(ts_solver *solver);
-/** @brief "cg" or "gmres" into *type; TS_ERR_ARG naming the allowed values otherwise. */
+/** @brief "cg", "gmres", "fgmres" or "minres" into *type; TS_ERR_ARG naming the allowed
+ *  values otherwise. */
 int ts_solver_type_from_name(const char *name, ts_solver_type *type);
+/** @brief The name of a solver type ("cg"), or "" for an unknown one. */
+const char *ts_solver_type_name(ts_solver_type type);
+/** @brief The names of all solver types, comma separated ("cg, gmres, fgmres, minres"). */
+const char *ts_solver_type_names(void);
 /** @brief The operator A (borrowed: it must outlive the solver). */
 int ts_solver_set_operator(ts_solver solver, ts_operator A);
 /** @brief A preconditioner P ~ A^{-1} (borrowed; NULL for none).  GMRES preconditions
@@ -408,12 +424,13 @@ typedef enum {
                           converged when ||P r|| <= rtol ||P r0||, so the residuals that
                           the solver reports are preconditioned ones */
 } ts_side;
-/** @brief GMRES: the preconditioner's side (TS_SIDE_RIGHT by default); CG ignores it. */
+/** @brief GMRES: the preconditioner's side (TS_SIDE_RIGHT by default); CG ignores it;
+ *  FGMRES and MINRES refuse TS_SIDE_LEFT (TS_ERR_ARG). */
 int ts_solver_set_side(ts_solver solver, ts_side side);
 /** @brief "left" or "right" into *side; TS_ERR_ARG naming the allowed values otherwise. */
 int ts_side_from_name(const char *name, ts_side *side);
-/** @brief Stop when ||r|| <= rtol ||b|| (GMRES with TS_SIDE_LEFT: ||P r|| <= rtol ||P r0||);
- *  fail after max_iterations. */
+/** @brief Stop when ||r|| <= rtol ||b|| (GMRES with TS_SIDE_LEFT: ||P r|| <= rtol ||P r0||;
+ *  MINRES: ||r||_P <= rtol ||r0||_P); fail after max_iterations. */
 int ts_solver_set_tolerances(ts_solver solver, double rtol, int max_iterations);
 /** @brief GMRES restart length m (default 50). */
 int ts_solver_set_restart(ts_solver solver, int restart);
@@ -428,7 +445,7 @@ int ts_solver_solve(ts_solver solver, ts_vec b, ts_vec x);
 /** @brief Iterations of the last solve. */
 int ts_solver_iterations(ts_solver solver);
 /** @brief Final relative residual ||r|| / ||b|| of the last solve, the true one (GMRES with
- *  TS_SIDE_LEFT: ||P r|| / ||P r0||). */
+ *  TS_SIDE_LEFT: ||P r|| / ||P r0||; MINRES: ||r||_P / ||r0||_P). */
 double ts_solver_relative_residual(ts_solver solver);
 /** @brief Relative residuals, entry 0 is the initial one (borrowed; *count entries). */
 const double *ts_solver_history(ts_solver solver, int *count);

@@ -130,6 +130,8 @@ double ts_max_abs(int count, const double *a);
  *  its true relative residual stopped improving at `attainable` by iteration `iteration`;
  *  the message names both and suggests a tolerance (doc/accuracy.md). */
 int ts_error_unreachable(const char *method, int iteration, double rtol, double attainable);
+/** The label of a Krylov method in messages and logs ("CG", "FGMRES"), "?" if unknown. */
+const char *ts_solver_label(ts_solver_type type);
 
 /* ---------------------------------------------------------------- backend.c */
 

@@ -354,7 +354,7 @@ static void solvers(fixture *f) {
   EXPECT(TS_ERR_ARG, "'solver' is NULL", ts_solver_create(TS_SOLVER_CG, NULL));
   EXPECT(0, "", ts_solver_destroy(NULL));
   EXPECT(TS_ERR_ARG, "'(null)' unknown", ts_solver_type_from_name(NULL, &type));
-  EXPECT(TS_ERR_ARG, "'bicg' unknown, allowed: cg, gmres", ts_solver_type_from_name("bicg", &type));
+  EXPECT(TS_ERR_ARG, "'bicg' unknown, allowed: cg, gmres, fgmres, minres", ts_solver_type_from_name("bicg", &type));
   EXPECT(TS_ERR_ARG, "'type' is NULL", ts_solver_type_from_name("cg", NULL));
   EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_operator(NULL, f->A));
   EXPECT(TS_ERR_ARG, "operator is NULL", ts_solver_set_operator(f->solver, NULL));
