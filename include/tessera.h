@@ -226,6 +226,12 @@ typedef struct ts_vec_s *ts_vec;
 /** @brief A vector of n entries of precision p in the backend's memory, set to zero. */
 int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v);
 int ts_vec_destroy(ts_vec *v);
+/** @brief A view of the entries offset .. offset+n-1 of x: a vector of its own that shares
+ *  x's memory (no copy: writing through the view changes x), on x's backend, in x's
+ *  precision; the field of a block vector [x_0; x_1; ...] is a view.  x must outlive the
+ *  view; ts_vec_destroy on the view frees nothing of x.  Views of views are allowed.
+ *  @return 0, or TS_ERR_ARG naming the range when it is not inside x */
+int ts_vec_create_view(ts_vec x, int64_t offset, int64_t n, ts_vec *view);
 int64_t ts_vec_size(ts_vec v);
 ts_precision ts_vec_precision(ts_vec v);
 /** @brief Copy n doubles from host memory into v (converting to v's precision). */
@@ -304,8 +310,28 @@ int ts_operator_diagonal(ts_operator op, ts_vec d);
 /** @brief y = A x without the boundary constraints (all rows and columns of the
  *  unconstrained matrix), for lifting inhomogeneous Dirichlet data to the right side. */
 int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y);
-/** @brief Number of rows. */
+/** @brief Number of rows (entries of the output vector). */
 int64_t ts_operator_size(ts_operator op);
+/** @brief Number of columns (entries of the input vector); = ts_operator_size for a square
+ *  operator, the only kind a solver or preconditioner takes. */
+int64_t ts_operator_columns(ts_operator op);
+/** @brief The block operator A = [A_00 .. A_0c-1; ..; A_r-1,0 .. A_r-1,c-1] on block vectors
+ *  x = [x_0; ..; x_c-1] (the blocks stored one after the other, no gaps; each block is a
+ *  view, ts_vec_create_view): y_i = sum_j A_ij x_j, matrix-free on the blocks' backend.
+ *  A block-diagonal preconditioner is a block operator with preconditioners on the
+ *  diagonal.
+ *  @param rows, cols  block rows and columns, 1..16 each
+ *  @param blocks      rows*cols operators, row-major (blocks[i*cols + j] = A_ij), borrowed
+ *                     (they must outlive A); NULL is a zero block.  Every block row and
+ *                     column needs one operator; the operators of a block row agree in
+ *                     their rows, those of a block column in their columns, and all share
+ *                     one backend and precision
+ *  @param op          the new operator: ts_operator_size = sum of the block rows' sizes,
+ *                     ts_operator_columns = sum of the block columns'; its diagonal
+ *                     (ts_operator_diagonal, so Jacobi) exists when every diagonal block is
+ *                     square and has one
+ *  @return 0, or TS_ERR_ARG naming the block that does not fit */
+int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_operator *op);
 /** @brief Precision the operator is applied in. */
 ts_precision ts_operator_precision(ts_operator op);
 /** @brief Floating-point operations of one application (counted, for benchmarks). */

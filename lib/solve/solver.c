@@ -38,12 +38,17 @@ int ts_solver_destroy(ts_solver *solver) {
 int ts_solver_set_operator(ts_solver s, ts_operator A) {
   TS_CHECK_NOT_NULL(s);
   TS_CHECK_ARG(A, "solver: operator is NULL");
+  TS_CHECK_ARG(A->n == A->cols, "solver: operator '%s' has %lld rows and %lld columns, a "
+               "solver needs a square one", A->ops->name, (long long)A->n, (long long)A->cols);
   s->A = A;
   return 0;
 }
 
 int ts_solver_set_preconditioner(ts_solver s, ts_operator P) {
   TS_CHECK_NOT_NULL(s);
+  TS_CHECK_ARG(!P || P->n == P->cols, "solver: preconditioner '%s' has %lld rows and %lld "
+               "columns, it must be square", P ? P->ops->name : "", (long long)(P ? P->n : 0),
+               (long long)(P ? P->cols : 0));
   s->P = P;
   return 0;
 }
