@@ -2,7 +2,8 @@
  * independently: element matrices from the full dim-dimensional Gauss rule with basis
  * gradients evaluated point by point (no 1D factorization), summed into a CSR matrix.
  * Random vectors, 2D and 3D, k = 1..6, on a non-cubic box; apply, apply_add, the
- * unconstrained form and the diagonal in double; apply in single. */
+ * unconstrained form and the diagonal in double; apply in single; on omp with both widths
+ * of its Laplacian kernel (32- and 64-byte vectors). */
 #include <math.h>
 #include <stdlib.h>
 #include "tap.h"
@@ -183,37 +184,41 @@ static double check(ts_backend b, ts_dofs dofs, ts_precision p, int mode, const 
 int main(void) {
   static const char *const modes[] = {"apply", "apply_add", "unconstrained", "diagonal"};
   ts_backend b = NULL;
-  plan(2 * 6 * 5);
+  plan(2 * 2 * 6 * 5);
   if (ts_backend_open(tap_backend(), &b)) {
     diag("%s", ts_error_message());
     return 1;
   }
-  for (int dim = 2; dim <= 3; ++dim)
-    for (int k = 1; k <= 6; ++k) {
-      const double lower[3] = {0, 0, 0}, upper[3] = {3, 2, 1};
-      const int coarse[3] = {3, 2, 1};
-      ts_mesh mesh;
-      ts_fe fe;
-      ts_dofs dofs;
-      csr Ac, Au;
-      ts_mesh_create_box(dim, lower, upper, coarse, dim == 2 ? 1 : 0, &mesh);
-      ts_fe_create_q(dim, k, &fe);
-      ts_dofs_create(mesh, fe, dim == 2 ? 1 : 0, &dofs);
-      assemble(dofs, 1, &Ac);
-      assemble(dofs, 0, &Au);
-      for (int mode = 0; mode < 4; ++mode) {
-        double e = check(b, dofs, TS_DOUBLE, mode, &Ac, &Au);
-        ok(e <= 1e-12, "%dD Q%d %s (double, %lld DoFs): relative difference %.2e", dim, k,
-           modes[mode], (long long)dofs->count, e);
+  /* the omp backend's 32-byte and 64-byte Laplacian kernels (TESSERA_OMP_LAPLACE_WIDE, read
+   * at each apply; doc/backends.md), each against the assembled matrix */
+  for (int wide = 0; wide <= 1; ++wide)
+    for (int dim = 2; dim <= 3; ++dim)
+      for (int k = 1; k <= 6; ++k) {
+        const double lower[3] = {0, 0, 0}, upper[3] = {3, 2, 1};
+        const int coarse[3] = {3, 2, 1};
+        ts_mesh mesh;
+        ts_fe fe;
+        ts_dofs dofs;
+        csr Ac, Au;
+        ts_mesh_create_box(dim, lower, upper, coarse, dim == 2 ? 1 : 0, &mesh);
+        ts_fe_create_q(dim, k, &fe);
+        ts_dofs_create(mesh, fe, dim == 2 ? 1 : 0, &dofs);
+        assemble(dofs, 1, &Ac);
+        assemble(dofs, 0, &Au);
+        setenv("TESSERA_OMP_LAPLACE_WIDE", wide ? "1" : "0", 1);
+        for (int mode = 0; mode < 4; ++mode) {
+          double e = check(b, dofs, TS_DOUBLE, mode, &Ac, &Au);
+          ok(e <= 1e-12, "%dD Q%d %s (double, %lld DoFs, WIDE=%d): relative difference %.2e", dim,
+             k, modes[mode], (long long)dofs->count, wide, e);
+        }
+        double e = check(b, dofs, TS_SINGLE, 0, &Ac, &Au);
+        ok(e <= 1e-5, "%dD Q%d apply (single, WIDE=%d): relative difference %.2e", dim, k, wide, e);
+        csr_free(&Ac);
+        csr_free(&Au);
+        ts_dofs_destroy(&dofs);
+        ts_fe_destroy(&fe);
+        ts_mesh_destroy(&mesh);
       }
-      double e = check(b, dofs, TS_SINGLE, 0, &Ac, &Au);
-      ok(e <= 1e-5, "%dD Q%d apply (single): relative difference %.2e", dim, k, e);
-      csr_free(&Ac);
-      csr_free(&Au);
-      ts_dofs_destroy(&dofs);
-      ts_fe_destroy(&fe);
-      ts_mesh_destroy(&mesh);
-    }
   ts_backend_destroy(&b);
   return exit_status();
 }

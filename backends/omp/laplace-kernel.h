@@ -1,8 +1,9 @@
-/* laplace-kernel.h -- the omp backend's Laplacian kernels, written once for both precisions:
- * laplace.c includes this file with REAL = double (V: 8 lanes) and REAL = float (V: 16
- * lanes); FN(name) names the instance.  See laplace.c for the algorithm. */
+/* laplace-kernel.h -- the omp backend's Laplacian kernels, written once for both precisions
+ * and two vector widths: laplace.c includes this file with REAL = double (V: 8 or 4 lanes)
+ * and REAL = float (V: 16 or 8 lanes); FN(name) names the instance and WORKER_ATTR gives
+ * the hot worker's target attribute.  See laplace.c for the algorithm. */
 #ifndef REAL
-#error "define REAL, V, VU, VL and FN before including laplace-kernel.h"
+#error "define REAL, V, VU, VL, FN and WORKER_ATTR before including laplace-kernel.h"
 #endif
 
 /* A (k+1)x(k+1) 1D matrix, scaled, in plain form (a) and in even-odd form:
@@ -335,7 +336,7 @@ static void FN(range_generic)(const FN(ctx) *c, REAL *wk, int64_t pb, int64_t pe
 
 /* The hot entry: each thread of the parallel region calls it once.  Zero y (add = 0),
  * then two phases over this thread's pencils separated by barriers (see laplace.c). */
-TS_CLONES static void FN(worker)(const FN(ctx) *c) {
+WORKER_ATTR static void FN(worker)(const FN(ctx) *c) {
   const int T = omp_get_num_threads(), t = omp_get_thread_num();
   REAL *wk = c->work + (size_t)t * c->work_reals;
   /* pencils and their conflict distance G: pencils closer than G+1 in index may share rows */
@@ -408,6 +409,7 @@ TS_CLONES static void FN(worker)(const FN(ctx) *c) {
 }
 #undef FN_CASE
 
+#ifndef LAPLACE_APPLY_ONLY /* the half-width instances share the full-width diagonal */
 /* d = diag(A) from the diagonals of the assembled 1D matrices dm[e], dk[e] (length n[e]):
  * the Kronecker structure gives d = sum_d scale_d (x)_e (e == d ? dk : dm). */
 static void FN(diagonal)(const ts_laplace_plan *pl, double *const *dm, double *const *dk,
@@ -434,6 +436,7 @@ static void FN(diagonal)(const ts_laplace_plan *pl, double *const *dm, double *c
     }
   }
 }
+#endif
 
 /* Plain and even-odd forms of s * A (see FN(mat)). */
 static void FN(mat_init)(FN(mat) *m, const double *A, double s, int k) {

@@ -22,7 +22,11 @@
  * pass: the first pencil touching a row stores, the others add; only the few rows shared
  * by two threads are zeroed first.  The hot worker is compiled for x86-64-v4 (AVX-512),
  * x86-64-v3 (AVX2) and baseline x86-64, picked at load time (target_clones; define
- * TS_OMP_NO_CLONES to compile one version for the -march given).
+ * TS_OMP_NO_CLONES to compile one version for the -march given).  On a processor with AVX2
+ * but no AVX-512 a half-width instance runs instead (VL = 4 doubles or 8 floats, one
+ * 32-byte register per V): with 64-byte vectors every V takes two of the 16 AVX2
+ * registers, and the coefficients of step 1 and the even-odd halves of a line no longer
+ * fit (see bench/results/2026-11-26-omp-2core-dealii.md).
  *
  * Dirichlet rows (plan->constrained): x is read as zero there, their rows are skipped and
  * finally set to y = x (y += x).  If a 1D matrix is not centro-symmetric (to 1e-12), a
@@ -43,8 +47,10 @@
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
     !defined(TS_OMP_NO_CLONES)
 #define TS_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define TS_HALF_WIDTH 1
 #else
 #define TS_CLONES
+#define TS_HALF_WIDTH 0
 #endif
 
 #define HMAX ((TS_MAX_DEGREE + 1) / 2) /* h = (k+1)/2 <= 5 */
@@ -61,6 +67,7 @@ typedef double vd8u __attribute__((vector_size(64), aligned(8), may_alias));
 typedef float vf16 __attribute__((vector_size(64)));
 typedef float vf16u __attribute__((vector_size(64), aligned(4), may_alias));
 
+#define WORKER_ATTR TS_CLONES
 #define REAL double
 #define V vd8
 #define VU vd8u
@@ -83,6 +90,51 @@ typedef float vf16u __attribute__((vector_size(64), aligned(4), may_alias));
 #undef VU
 #undef VL
 #undef FN
+#undef WORKER_ATTR
+
+#if TS_HALF_WIDTH
+typedef double vd4 __attribute__((vector_size(32)));
+typedef double vd4u __attribute__((vector_size(32), aligned(8), may_alias));
+typedef float vf8 __attribute__((vector_size(32)));
+typedef float vf8u __attribute__((vector_size(32), aligned(4), may_alias));
+
+#define WORKER_ATTR __attribute__((target("arch=x86-64-v3")))
+#define LAPLACE_APPLY_ONLY
+#define REAL double
+#define V vd4
+#define VU vd4u
+#define VL 4
+#define FN(name) name##_d4
+#include "laplace-kernel.h"
+#undef REAL
+#undef V
+#undef VU
+#undef VL
+#undef FN
+#define REAL float
+#define V vf8
+#define VU vf8u
+#define VL 8
+#define FN(name) name##_f8
+#include "laplace-kernel.h"
+#undef REAL
+#undef V
+#undef VU
+#undef VL
+#undef FN
+#undef LAPLACE_APPLY_ONLY
+#undef WORKER_ATTR
+
+/* The half-width instances: on AVX2 and FMA without AVX-512.  TESSERA_OMP_LAPLACE_WIDE=1
+ * asks for the 64-byte ones, =0 for the half-width ones wherever AVX2 and FMA are there (to
+ * compare and cross-check the two). */
+static int use_half_width(void) {
+  const char *wide = getenv("TESSERA_OMP_LAPLACE_WIDE");
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 0;
+  if (wide && (wide[0] == '0' || wide[0] == '1')) return wide[0] == '0';
+  return !__builtin_cpu_supports("avx512f");
+}
+#endif
 
 /* the work space cache of the calling thread: grown, never shrunk */
 static _Thread_local void *laplace_work = NULL;
@@ -181,6 +233,14 @@ int ts_omp_laplace_apply(const ts_laplace_plan *plan, ts_precision p, const void
     snprintf(err, errlen, "omp laplace apply: x and y are the same vector (in-place apply is not supported)");
     return TS_ERR_ARG;
   }
+#if TS_HALF_WIDTH
+  if (use_half_width()) {
+    if (p == TS_DOUBLE)
+      rc = apply_d4(plan, (const double *)x, (double *)y, add, centro, &laplace_work, &laplace_work_bytes);
+    else
+      rc = apply_f8(plan, (const float *)x, (float *)y, add, centro, &laplace_work, &laplace_work_bytes);
+  } else
+#endif
   if (p == TS_DOUBLE)
     rc = apply_d(plan, (const double *)x, (double *)y, add, centro, &laplace_work, &laplace_work_bytes);
   else
