@@ -39,8 +39,9 @@ int ts_vec_destroy(ts_vec *v) {
 
 /* Backend memory is addressed by byte offsets (include/tessera/backend.h, mem_alloc). */
 void ts_vec_view_init(struct ts_vec_s *view, ts_vec x, int64_t offset, int64_t n) {
+  const int64_t bytes = offset * (int64_t)ts_precision_size(x->precision);
   *view = (struct ts_vec_s){.backend = x->backend, .n = n, .precision = x->precision,
-                            .data = (char *)x->data + offset * (int64_t)ts_precision_size(x->precision),
+                            .data = x->data ? (char *)x->data + bytes : NULL, /* empty x */
                             .is_view = 1};
 }
 
