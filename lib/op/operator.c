@@ -1,7 +1,6 @@
 /* operator.c -- ts_operator: a linear operator given by an implementation table
  * (apply, diagonal, flop count); the operator families live in their own files. */
 #include <math.h>
-#include <string.h>
 #include "../tessera-impl.h"
 
 int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
@@ -30,13 +29,13 @@ int ts_operator_destroy(ts_operator *op) {
   return 0;
 }
 
-/* v fits op as its input (entries = columns) or as its output or diagonal (= rows) */
-static int check_vector(ts_operator op, ts_vec v, const char *which) {
+/* v fits op as its input (is_input: entries = columns) or as its output or diagonal (rows) */
+static int check_vector(ts_operator op, ts_vec v, const char *which, int is_input) {
   const char *name = op->ops->name;
-  const int64_t want = strcmp(which, "input") ? op->n : op->cols;
+  const int64_t want = is_input ? op->cols : op->n;
   TS_CHECK_ARG(v, "operator '%s': %s vector is NULL", name, which);
   TS_CHECK_ARG(v->n == want, "operator '%s': %s vector has %lld entries, the operator %lld %s",
-               name, which, (long long)v->n, (long long)want, want == op->n ? "rows" : "columns");
+               name, which, (long long)v->n, (long long)want, is_input ? "columns" : "rows");
   TS_CHECK_ARG(v->backend == op->backend,
                "operator '%s': %s vector lives on backend %s, the operator on backend %s (use "
                "one ts_backend for objects that work together)",
@@ -48,8 +47,8 @@ static int check_vector(ts_operator op, ts_vec v, const char *which) {
 }
 
 int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y) {
-  TS_CALL(check_vector(op, x, "input"));
-  TS_CALL(check_vector(op, y, "output"));
+  TS_CALL(check_vector(op, x, "input", 1));
+  TS_CALL(check_vector(op, y, "output", 0));
   TS_CHECK_ARG(x != y && (x->data != y->data || !x->n || !y->n),
                "operator '%s': input and output must be different vectors", op->ops->name);
   return 0;
@@ -82,7 +81,7 @@ int ts_operator_diagonal(ts_operator op, ts_vec d) {
   TS_CHECK_NOT_NULL(op);
   TS_CHECK_ARG(op->n == op->cols, "operator '%s' has %lld rows and %lld columns: a diagonal "
                "needs a square operator", op->ops->name, (long long)op->n, (long long)op->cols);
-  TS_CALL(check_vector(op, d, "diagonal"));
+  TS_CALL(check_vector(op, d, "diagonal", 0));
   if (!op->ops->diagonal)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' cannot compute its diagonal",
                     op->ops->name);
