@@ -132,6 +132,9 @@ double ts_max_abs(int count, const double *a);
 int ts_error_unreachable(const char *method, int iteration, double rtol, double attainable);
 /** The label of a Krylov method in messages and logs ("CG", "FGMRES"), "?" if unknown. */
 const char *ts_solver_label(ts_solver_type type);
+/** 1 if the Krylov method accepts TS_SIDE_LEFT, 0 if it takes its preconditioner from the
+ *  right only (or the type is unknown). */
+int ts_solver_takes_left_side(ts_solver_type type);
 
 /* ---------------------------------------------------------------- backend.c */
 

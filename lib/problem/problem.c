@@ -1326,7 +1326,7 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   p->max_iterations = get_int(solver, "max-iterations", 10000);
   p->restart = get_int(solver, "restart", 50);
   p->side = attribute_is(solver, "side", "left") ? TS_SIDE_LEFT : TS_SIDE_RIGHT;
-  if (p->side == TS_SIDE_LEFT && p->solver != TS_SOLVER_GMRES && p->solver != TS_SOLVER_CG) {
+  if (p->side == TS_SIDE_LEFT && !ts_solver_takes_left_side(p->solver)) {
     where(r, solver, "side", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"%s\" side=\"left\">: %s takes its "
                     "preconditioner from the right; allowed: side=\"right\", or type=\"gmres\" "

@@ -7,8 +7,8 @@
 
 static const ts_krylov_method methods[] = {
     {TS_SOLVER_CG, "cg", "CG",
-     "conjugate gradients: symmetric positive definite A and P; ||b - A x|| <= rtol ||b||", 0,
-     ts_cg_solve},
+     "conjugate gradients: symmetric positive definite A and P; ||b - A x|| <= rtol ||b||", 1,
+     ts_cg_solve}, /* takes the left side and ignores it: P is applied symmetrically */
     {TS_SOLVER_GMRES, "gmres", "GMRES",
      "restarted GMRES(m): any A; P from the right (flexible update, true residual) or the left "
      "(preconditioned residual)", 1, ts_gmres_solve},
@@ -60,4 +60,9 @@ const char *ts_solver_type_name(ts_solver_type type) {
 const char *ts_solver_label(ts_solver_type type) {
   const ts_krylov_method *m = ts_krylov_method_of(type);
   return m ? m->label : "?";
+}
+
+int ts_solver_takes_left_side(ts_solver_type type) {
+  const ts_krylov_method *m = ts_krylov_method_of(type);
+  return m && m->left_side;
 }

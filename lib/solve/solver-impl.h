@@ -14,7 +14,7 @@ typedef struct ts_krylov_method {
   const char *name;    /* as in XML and on the command line: "cg" */
   const char *label;   /* in messages: "CG" */
   const char *summary; /* one line for documentation and --help */
-  int left_side;       /* 1: accepts TS_SIDE_LEFT */
+  int left_side;       /* 1: accepts TS_SIDE_LEFT (CG accepts and ignores it) */
   int (*solve)(ts_solver s, ts_vec b, ts_vec x);
 } ts_krylov_method;
 

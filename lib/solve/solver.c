@@ -58,7 +58,7 @@ int ts_solver_set_side(ts_solver s, ts_side side) {
   TS_CHECK_ARG(side == TS_SIDE_RIGHT || side == TS_SIDE_LEFT,
                "solver: preconditioner side %d unknown, allowed right (%d) or left (%d)", (int)side,
                (int)TS_SIDE_RIGHT, (int)TS_SIDE_LEFT);
-  TS_CHECK_ARG(side == TS_SIDE_RIGHT || s->method->left_side || s->method->type == TS_SOLVER_CG,
+  TS_CHECK_ARG(side == TS_SIDE_RIGHT || s->method->left_side,
                "%s: preconditioner side left is not available for this method, allowed: right "
                "(left preconditioning: solver type gmres)", s->method->label);
   s->side = side;
