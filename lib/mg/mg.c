@@ -367,10 +367,11 @@ void ts_mg_reset_timings(ts_mg mg) {
   }
   for (int i = 0; i < mg->n_levels; ++i) {
     ts_mg_level_timing *t = &mg->levels[i].timing;
-    const int level = t->level;
+    const int level = t->level, degree = t->degree;
     const int64_t dofs = t->dofs;
     memset(t, 0, sizeof *t);
     t->level = level;
+    t->degree = degree;
     t->dofs = dofs;
   }
 }
