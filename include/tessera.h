@@ -226,6 +226,12 @@ typedef struct ts_vec_s *ts_vec;
 /** @brief A vector of n entries of precision p in the backend's memory, set to zero. */
 int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v);
 int ts_vec_destroy(ts_vec *v);
+/** @brief A view of the entries offset .. offset+n-1 of x: a vector of its own that shares
+ *  x's memory (no copy: writing through the view changes x), on x's backend, in x's
+ *  precision; the field of a block vector [x_0; x_1; ...] is a view.  x must outlive the
+ *  view; ts_vec_destroy on the view frees nothing of x.  Views of views are allowed.
+ *  @return 0, or TS_ERR_ARG naming the range when it is not inside x */
+int ts_vec_create_view(ts_vec x, int64_t offset, int64_t n, ts_vec *view);
 int64_t ts_vec_size(ts_vec v);
 ts_precision ts_vec_precision(ts_vec v);
 /** @brief Copy n doubles from host memory into v (converting to v's precision). */
@@ -304,8 +310,28 @@ int ts_operator_diagonal(ts_operator op, ts_vec d);
 /** @brief y = A x without the boundary constraints (all rows and columns of the
  *  unconstrained matrix), for lifting inhomogeneous Dirichlet data to the right side. */
 int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y);
-/** @brief Number of rows. */
+/** @brief Number of rows (entries of the output vector). */
 int64_t ts_operator_size(ts_operator op);
+/** @brief Number of columns (entries of the input vector); = ts_operator_size for a square
+ *  operator, the only kind a solver or preconditioner takes. */
+int64_t ts_operator_columns(ts_operator op);
+/** @brief The block operator A = [A_00 .. A_0c-1; ..; A_r-1,0 .. A_r-1,c-1] on block vectors
+ *  x = [x_0; ..; x_c-1] (the blocks stored one after the other, no gaps; each block is a
+ *  view, ts_vec_create_view): y_i = sum_j A_ij x_j, matrix-free on the blocks' backend.
+ *  A block-diagonal preconditioner is a block operator with preconditioners on the
+ *  diagonal.
+ *  @param rows, cols  block rows and columns, 1..16 each
+ *  @param blocks      rows*cols operators, row-major (blocks[i*cols + j] = A_ij), borrowed
+ *                     (they must outlive A); NULL is a zero block.  Every block row and
+ *                     column needs one operator; the operators of a block row agree in
+ *                     their rows, those of a block column in their columns, and all share
+ *                     one backend and precision
+ *  @param op          the new operator: ts_operator_size = sum of the block rows' sizes,
+ *                     ts_operator_columns = sum of the block columns'; its diagonal
+ *                     (ts_operator_diagonal, so Jacobi) exists when every diagonal block is
+ *                     square and has one
+ *  @return 0, or TS_ERR_ARG naming the block that does not fit */
+int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_operator *op);
 /** @brief Precision the operator is applied in. */
 ts_precision ts_operator_precision(ts_operator op);
 /** @brief Floating-point operations of one application (counted, for benchmarks). */
@@ -380,7 +406,18 @@ int ts_smoother_destroy(ts_smoother *smoother);
 
 typedef struct ts_solver_s *ts_solver;
 
-typedef enum { TS_SOLVER_CG = 0, TS_SOLVER_GMRES = 1 } ts_solver_type;
+/** The Krylov methods (one file each in lib/solve/; doc/user-guide.md, "Solvers"). */
+typedef enum {
+  TS_SOLVER_CG = 0,     /**< "cg": conjugate gradients; A and P symmetric positive definite */
+  TS_SOLVER_GMRES = 1,  /**< "gmres": restarted GMRES(m), any A; P right (the flexible update,
+                             so a P that is linear only up to rounding is fine) or left */
+  TS_SOLVER_FGMRES = 2, /**< "fgmres": flexible GMRES(m), P from the right and allowed to
+                             change from one application to the next; right side only */
+  TS_SOLVER_MINRES = 3  /**< "minres": MINRES for symmetric, possibly indefinite A (saddle
+                             points) with a symmetric positive definite P; short recurrences
+                             (7 work vectors); converged when the P-norm of the residual
+                             ||r||_P = sqrt(r.P r) <= rtol ||r0||_P */
+} ts_solver_type;
 
 /** Called after each iteration with the iteration number and relative residual;
  *  returning non-zero stops the solve with TS_ERR_ARG ("stopped by monitor").  A second
@@ -391,8 +428,13 @@ typedef int (*ts_monitor_fn)(void *ctx, int iteration, double relative_residual)
 
 int ts_solver_create(ts_solver_type type, ts_solver *solver);
 int ts_solver_destroy(ts_solver *solver);
-/** @brief "cg" or "gmres" into *type; TS_ERR_ARG naming the allowed values otherwise. */
+/** @brief "cg", "gmres", "fgmres" or "minres" into *type; TS_ERR_ARG naming the allowed
+ *  values otherwise. */
 int ts_solver_type_from_name(const char *name, ts_solver_type *type);
+/** @brief The name of a solver type ("cg"), or "" for an unknown one. */
+const char *ts_solver_type_name(ts_solver_type type);
+/** @brief The names of all solver types, comma separated ("cg, gmres, fgmres, minres"). */
+const char *ts_solver_type_names(void);
 /** @brief The operator A (borrowed: it must outlive the solver). */
 int ts_solver_set_operator(ts_solver solver, ts_operator A);
 /** @brief A preconditioner P ~ A^{-1} (borrowed; NULL for none).  GMRES preconditions
@@ -408,12 +450,13 @@ typedef enum {
                           converged when ||P r|| <= rtol ||P r0||, so the residuals that
                           the solver reports are preconditioned ones */
 } ts_side;
-/** @brief GMRES: the preconditioner's side (TS_SIDE_RIGHT by default); CG ignores it. */
+/** @brief GMRES: the preconditioner's side (TS_SIDE_RIGHT by default); CG ignores it;
+ *  FGMRES and MINRES refuse TS_SIDE_LEFT (TS_ERR_ARG). */
 int ts_solver_set_side(ts_solver solver, ts_side side);
 /** @brief "left" or "right" into *side; TS_ERR_ARG naming the allowed values otherwise. */
 int ts_side_from_name(const char *name, ts_side *side);
-/** @brief Stop when ||r|| <= rtol ||b|| (GMRES with TS_SIDE_LEFT: ||P r|| <= rtol ||P r0||);
- *  fail after max_iterations. */
+/** @brief Stop when ||r|| <= rtol ||b|| (GMRES with TS_SIDE_LEFT: ||P r|| <= rtol ||P r0||;
+ *  MINRES: ||r||_P <= rtol ||r0||_P); fail after max_iterations. */
 int ts_solver_set_tolerances(ts_solver solver, double rtol, int max_iterations);
 /** @brief GMRES restart length m (default 50). */
 int ts_solver_set_restart(ts_solver solver, int restart);
@@ -428,7 +471,7 @@ int ts_solver_solve(ts_solver solver, ts_vec b, ts_vec x);
 /** @brief Iterations of the last solve. */
 int ts_solver_iterations(ts_solver solver);
 /** @brief Final relative residual ||r|| / ||b|| of the last solve, the true one (GMRES with
- *  TS_SIDE_LEFT: ||P r|| / ||P r0||). */
+ *  TS_SIDE_LEFT: ||P r|| / ||P r0||; MINRES: ||r||_P / ||r0||_P). */
 double ts_solver_relative_residual(ts_solver solver);
 /** @brief Relative residuals, entry 0 is the initial one (borrowed; *count entries). */
 const double *ts_solver_history(ts_solver solver, int *count);

@@ -130,6 +130,8 @@ double ts_max_abs(int count, const double *a);
  *  its true relative residual stopped improving at `attainable` by iteration `iteration`;
  *  the message names both and suggests a tolerance (doc/accuracy.md). */
 int ts_error_unreachable(const char *method, int iteration, double rtol, double attainable);
+/** The label of a Krylov method in messages and logs ("CG", "FGMRES"), "?" if unknown. */
+const char *ts_solver_label(ts_solver_type type);
 
 /* ---------------------------------------------------------------- backend.c */
 
@@ -251,7 +253,12 @@ struct ts_vec_s {
   int64_t n;
   ts_precision precision;
   void *data;                   /* backend memory */
+  int is_view;                  /* 1: data lies in another vector's memory (not freed) */
 };
+
+/** Make *view a view of entries offset .. offset+n-1 of x in place (no allocation: for
+ *  views that live on the stack for one operation); the caller checks the range. */
+void ts_vec_view_init(struct ts_vec_s *view, ts_vec x, int64_t offset, int64_t n);
 
 /* ---------------------------------------------------------------- operators */
 
@@ -268,7 +275,8 @@ typedef struct ts_operator_ops {
 struct ts_operator_s {
   const ts_operator_ops *ops;
   ts_backend backend;           /* borrowed */
-  int64_t n;
+  int64_t n;                    /* rows: entries of the output */
+  int64_t cols;                 /* entries of the input (= n for a square operator) */
   ts_precision precision;
   void *data;                   /* owned by the implementation */
 };
@@ -276,6 +284,10 @@ struct ts_operator_s {
 /** Allocate an operator shell; ops->destroy frees data. */
 int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
                              ts_precision p, void *data, ts_operator *op);
+/** The same for an operator of `rows` outputs and `cols` inputs (rows != cols: a
+ *  rectangular block such as B of a saddle-point system). */
+int ts_operator_create_shell_rect(ts_backend backend, const ts_operator_ops *ops, int64_t rows,
+                                  int64_t cols, ts_precision p, void *data, ts_operator *op);
 /** Check that x and y fit op (size, backend, precision) and say which does not. */
 int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y);
 

@@ -32,8 +32,30 @@ int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v) {
 int ts_vec_destroy(ts_vec *v) {
   if (!v || !*v) return 0;
   ts_backend b = (*v)->backend;
-  if ((*v)->data) b->ops.mem_free(&b->ops, (*v)->data);
+  if ((*v)->data && !(*v)->is_view) b->ops.mem_free(&b->ops, (*v)->data);
   ts_free(v);
+  return 0;
+}
+
+/* Backend memory is addressed by byte offsets (include/tessera/backend.h, mem_alloc). */
+void ts_vec_view_init(struct ts_vec_s *view, ts_vec x, int64_t offset, int64_t n) {
+  *view = (struct ts_vec_s){.backend = x->backend, .n = n, .precision = x->precision,
+                            .data = (char *)x->data + offset * (int64_t)ts_precision_size(x->precision),
+                            .is_view = 1};
+}
+
+int ts_vec_create_view(ts_vec x, int64_t offset, int64_t n, ts_vec *view) {
+  TS_CHECK_NOT_NULL(view);
+  *view = NULL;
+  TS_CHECK_NOT_NULL(x);
+  TS_CHECK_ARG(offset >= 0 && n >= 0 && offset <= x->n - n,
+               "ts_vec_create_view: offset %lld and size %lld do not fit inside the vector's "
+               "%lld entries (allowed: offset >= 0, size >= 0, offset + size <= %lld)",
+               (long long)offset, (long long)n, (long long)x->n, (long long)x->n);
+  ts_vec v;
+  TS_CALL(ts_calloc(1, sizeof *v, "vector view", &v));
+  ts_vec_view_init(v, x, offset, n);
+  *view = v;
   return 0;
 }
 

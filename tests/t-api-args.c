@@ -223,6 +223,11 @@ static void vectors(fixture *f) {
   EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_create(f->b, 5, TS_DOUBLE, NULL));
   EXPECT(0, "", ts_vec_destroy(NULL));
   EXPECT_MINUS_ONE(ts_vec_size(NULL));
+  ts_vec view;
+  EXPECT_CREATE("'x' is NULL", view, ts_vec_create_view(NULL, 0, 1, &view));
+  EXPECT_CREATE("offset -1 and size 2 do not fit", view, ts_vec_create_view(f->x, -1, 2, &view));
+  EXPECT_CREATE("offset + size <= 25", view, ts_vec_create_view(f->x, 20, 6, &view));
+  EXPECT(TS_ERR_ARG, "'view' is NULL", ts_vec_create_view(f->x, 0, 1, NULL));
   expect_fallback((ts_error_clear(), ts_vec_precision(NULL)) == TS_PRECISION_INVALID, "ts_vec_precision(NULL)");
   EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_set_from_host(NULL, f->host));
   EXPECT(TS_ERR_ARG, "'values' is NULL", ts_vec_set_from_host(f->x, NULL));
@@ -295,6 +300,11 @@ static void operators(fixture *f) {
   EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_apply_unconstrained(NULL, f->x, f->y));
   EXPECT(TS_ERR_ARG, "output vector is NULL", ts_operator_apply_unconstrained(f->A, f->x, NULL));
   EXPECT_MINUS_ONE(ts_operator_size(NULL));
+  EXPECT_MINUS_ONE(ts_operator_columns(NULL));
+  ts_operator blk;
+  EXPECT_CREATE("'blocks' is NULL", blk, ts_operator_create_block(1, 1, NULL, &blk));
+  EXPECT_CREATE("0 x 1 blocks, allowed 1..16", blk, ts_operator_create_block(0, 1, &f->A, &blk));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_block(1, 1, &f->A, NULL));
   expect_fallback((ts_error_clear(), ts_operator_precision(NULL)) == TS_PRECISION_INVALID,
                   "ts_operator_precision(NULL)");
   EXPECT_NAN(ts_operator_flops(NULL));
@@ -354,7 +364,7 @@ static void solvers(fixture *f) {
   EXPECT(TS_ERR_ARG, "'solver' is NULL", ts_solver_create(TS_SOLVER_CG, NULL));
   EXPECT(0, "", ts_solver_destroy(NULL));
   EXPECT(TS_ERR_ARG, "'(null)' unknown", ts_solver_type_from_name(NULL, &type));
-  EXPECT(TS_ERR_ARG, "'bicg' unknown, allowed: cg, gmres", ts_solver_type_from_name("bicg", &type));
+  EXPECT(TS_ERR_ARG, "'bicg' unknown, allowed: cg, gmres, fgmres, minres", ts_solver_type_from_name("bicg", &type));
   EXPECT(TS_ERR_ARG, "'type' is NULL", ts_solver_type_from_name("cg", NULL));
   EXPECT(TS_ERR_ARG, "'s' is NULL", ts_solver_set_operator(NULL, f->A));
   EXPECT(TS_ERR_ARG, "operator is NULL", ts_solver_set_operator(f->solver, NULL));

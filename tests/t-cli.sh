@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 32 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 33 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -164,6 +164,16 @@ strip_times() { sed -E 's/"setup_phases": \{[^}]*\}//g; s/"([a-z_]*seconds|threa
 "$tessera" run "$ex3" --json --set mesh/levels=2 --threads 1 >"$work/one.json" 2>&1
 [ "$(strip_times "$work/default.json")" = "$(strip_times "$work/one.json")" ] && grep -q '"threads": 1,' "$work/one.json"
 ok $? "--threads 1: the same iterations, residuals and errors as the default"
+# solver/type=minres with the V-cycle (symmetric positive definite): CG's L2 error
+l2() { sed -n 's/^{"problem": .*"l2_error": \([0-9.e+-]*\), "h1_error".*/\1/p' "$1"; }
+for t in cg minres; do
+  "$tessera" run "$top_srcdir/examples/poisson-2d.xml" --json --set mesh/levels=2 \
+    --set solver/type=$t --set solver/preconditioner=mg --set solver/rtol=1e-12 >"$work/$t.json" 2>&1
+done
+awk -v a="$(l2 "$work/cg.json")" -v b="$(l2 "$work/minres.json")" \
+  'BEGIN { exit !(a > 0 && b > 0 && (a - b) ^ 2 <= (1e-6 * a) ^ 2) }' &&
+  grep -q '"converged": true' "$work/minres.json"
+ok $? "MINRES + V-cycle: converged, the L2 error of CG + V-cycle ($(l2 "$work/minres.json"))"
 for v in 0 -3 abc 100000; do
   run 2 "--threads $v is refused with the allowed range" "--threads $v: give an integer 1.." run "$ex3" --threads "$v"
 done

@@ -28,7 +28,7 @@ cases_stokes="stokes-rt-2d.xml 2 3
 stokes-rt-2d.xml 4 2
 stokes-rt-3d.xml 1 2
 stokes-rt-3d.xml 2 2"
-generic="t-laplace-assembled t-krylov t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg t-mg-pcoarse"
+generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg t-mg-pcoarse"
 # the Poisson error down to round-off, compared with omp's (doc/accuracy.md)
 generic="$generic t-accuracy"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle

@@ -250,7 +250,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     for (int q = 0; q < H; ++q) {
       ue[q] = u[q] + u[K - q];
       uo[q] = u[q] - u[K - q];
-      ud[q] = ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]);
+      ud[q] = D ? ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]) : ue[q];
     }
     const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
 #pragma unroll
@@ -286,7 +286,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
         const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
         ae[q] = a0 + a1;
         ao[q] = a0 - a1;
-        ad[q] = ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac);
+        ad[q] = D ? ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac) : ae[q];
         be[q] = b0 + b1;
         bo[q] = b0 - b1;
       }

@@ -308,7 +308,8 @@ typedef struct ts_backend_ops {
   int (*describe)(struct ts_backend_ops *ops, char *buf, size_t len);
   int (*finalize)(struct ts_backend_ops *ops);
 
-  /* memory (required) */
+  /* memory (required): ptr + k bytes must be a valid backend pointer for 0 <= k < bytes
+   * (views of vectors, ts_vec_create_view, address entries by byte offsets) */
   int (*mem_alloc)(struct ts_backend_ops *ops, size_t bytes, void **ptr);
   int (*mem_free)(struct ts_backend_ops *ops, void *ptr);
   int (*mem_available)(struct ts_backend_ops *ops, size_t *bytes);

@@ -1,15 +1,22 @@
 /* operator.c -- ts_operator: a linear operator given by an implementation table
  * (apply, diagonal, flop count); the operator families live in their own files. */
 #include <math.h>
+#include <string.h>
 #include "../tessera-impl.h"
 
 int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
                              ts_precision p, void *data, ts_operator *op) {
+  return ts_operator_create_shell_rect(backend, ops, n, n, p, data, op);
+}
+
+int ts_operator_create_shell_rect(ts_backend backend, const ts_operator_ops *ops, int64_t rows,
+                                  int64_t cols, ts_precision p, void *data, ts_operator *op) {
   ts_operator o;
   TS_CALL(ts_calloc(1, sizeof *o, "operator", &o));
   o->ops = ops;
   o->backend = backend;
-  o->n = n;
+  o->n = rows;
+  o->cols = cols;
   o->precision = p;
   o->data = data;
   *op = o;
@@ -23,11 +30,13 @@ int ts_operator_destroy(ts_operator *op) {
   return 0;
 }
 
+/* v fits op as its input (entries = columns) or as its output or diagonal (= rows) */
 static int check_vector(ts_operator op, ts_vec v, const char *which) {
   const char *name = op->ops->name;
+  const int64_t want = strcmp(which, "input") ? op->n : op->cols;
   TS_CHECK_ARG(v, "operator '%s': %s vector is NULL", name, which);
-  TS_CHECK_ARG(v->n == op->n, "operator '%s': %s vector has %lld entries, the operator %lld",
-               name, which, (long long)v->n, (long long)op->n);
+  TS_CHECK_ARG(v->n == want, "operator '%s': %s vector has %lld entries, the operator %lld %s",
+               name, which, (long long)v->n, (long long)want, want == op->n ? "rows" : "columns");
   TS_CHECK_ARG(v->backend == op->backend,
                "operator '%s': %s vector lives on backend %s, the operator on backend %s (use "
                "one ts_backend for objects that work together)",
@@ -41,8 +50,8 @@ static int check_vector(ts_operator op, ts_vec v, const char *which) {
 int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y) {
   TS_CALL(check_vector(op, x, "input"));
   TS_CALL(check_vector(op, y, "output"));
-  TS_CHECK_ARG(x != y, "operator '%s': input and output must be different vectors",
-               op->ops->name);
+  TS_CHECK_ARG(x != y && (x->data != y->data || !x->n || !y->n),
+               "operator '%s': input and output must be different vectors", op->ops->name);
   return 0;
 }
 
@@ -71,6 +80,8 @@ int ts_operator_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
 
 int ts_operator_diagonal(ts_operator op, ts_vec d) {
   TS_CHECK_NOT_NULL(op);
+  TS_CHECK_ARG(op->n == op->cols, "operator '%s' has %lld rows and %lld columns: a diagonal "
+               "needs a square operator", op->ops->name, (long long)op->n, (long long)op->cols);
   TS_CALL(check_vector(op, d, "diagonal"));
   if (!op->ops->diagonal)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' cannot compute its diagonal",
@@ -82,6 +93,11 @@ int ts_operator_diagonal(ts_operator op, ts_vec d) {
 int64_t ts_operator_size(ts_operator op) {
   TS_GETTER_NOT_NULL(op, -1);
   return op->n;
+}
+
+int64_t ts_operator_columns(ts_operator op) {
+  TS_GETTER_NOT_NULL(op, -1);
+  return op->cols;
 }
 
 ts_precision ts_operator_precision(ts_operator op) {

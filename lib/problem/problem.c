@@ -1099,10 +1099,12 @@ static const char *const direction_names[3] = {"x", "y", "z"};
 static int check_stokes_solver(reader *r, struct ts_problem_s *p, int has_preconditioner) {
   char loc[1200];
   xmlNodePtr solver = child_element(r->root, "solver");
-  if (p->solver != TS_SOLVER_GMRES || p->fmg) {
+  if ((p->solver != TS_SOLVER_GMRES && p->solver != TS_SOLVER_FGMRES) || p->fmg) {
     where(r, solver, "type", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"%s\"> with <stokes>: allowed type=\"gmres\" "
-                    "(the Stokes system is indefinite)", loc, p->fmg ? "fmg" : "cg");
+                    "or \"fgmres\" (the Stokes system [A B^T; -B 0] is indefinite and not "
+                    "symmetric, doc/stokes.md section 3)", loc,
+                    p->fmg ? "fmg" : ts_solver_type_name(p->solver));
   }
   if (!has_preconditioner) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
   if (strcmp(p->preconditioner, "mg") && strcmp(p->preconditioner, "none")) {
@@ -1322,9 +1324,13 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
                     loc, cells, p->levels, p->degree, count, (unsigned long long)MAX_DOFS);
   }
 
-  /* <solver>; defaults as documented in the schema (type: cg for Poisson, gmres for Stokes) */
-  const int gmres = has_attribute(solver, "type") ? attribute_is(solver, "type", "gmres") : p->stokes;
-  p->solver = gmres ? TS_SOLVER_GMRES : TS_SOLVER_CG;
+  /* <solver>; defaults as documented in the schema (type: cg for Poisson, gmres for Stokes;
+   * type="fmg" is full multigrid, fill_multigrid) */
+  p->solver = p->stokes ? TS_SOLVER_GMRES : TS_SOLVER_CG;
+  if (has_attribute(solver, "type") && !attribute_is(solver, "type", "fmg")) {
+    get_text(solver, "type", text, sizeof text);
+    TS_CALL(ts_solver_type_from_name(text, &p->solver)); /* the schema allows the same names */
+  }
   snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
   TS_CALL(copy_value(r, solver, "preconditioner", p->preconditioner, sizeof p->preconditioner));
   p->rtol = get_double(solver, "rtol", 1e-10);
@@ -1337,6 +1343,13 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   p->max_iterations = get_int(solver, "max-iterations", 10000);
   p->restart = get_int(solver, "restart", 50);
   p->side = attribute_is(solver, "side", "left") ? TS_SIDE_LEFT : TS_SIDE_RIGHT;
+  if (p->side == TS_SIDE_LEFT && p->solver != TS_SOLVER_GMRES && p->solver != TS_SOLVER_CG) {
+    where(r, solver, "side", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"%s\" side=\"left\">: %s takes its "
+                    "preconditioner from the right; allowed: side=\"right\", or type=\"gmres\" "
+                    "for left preconditioning", loc, ts_solver_type_name(p->solver),
+                    ts_solver_type_name(p->solver));
+  }
   p->precision = attribute_is(solver, "precision", "single") ? TS_SINGLE : TS_DOUBLE;
 
   /* <backend> */
@@ -1448,13 +1461,14 @@ int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
   if (!n)
     return TS_ERROR(TS_ERR_INPUT, "problem '%s': the finest level has more than 2^40 DoFs",
                     problem->name);
-  uint64_t vectors = problem->solver == TS_SOLVER_GMRES ? (uint64_t)problem->restart + 5 : 6;
+  const int gmres = problem->solver == TS_SOLVER_GMRES || problem->solver == TS_SOLVER_FGMRES;
+  uint64_t vectors = gmres ? (uint64_t)problem->restart + 5 : problem->solver == TS_SOLVER_MINRES ? 9 : 6;
   uint64_t scalar = ts_precision_size(problem->precision);
   /* GMRES keeps restart more vectors with a preconditioner (flexible form);
    * the hierarchy holds 3 vectors per level (a geometric series: at most 2 finest ones in
    * total in 2D, 8/7 in 3D, so 6 finest vectors bound it) in the V-cycle precision, 2
    * double work vectors, and the smoother's own data, bounded by 2 more vectors. */
-  if (problem->solver == TS_SOLVER_GMRES && !problem->fmg && strcmp(problem->preconditioner, "none"))
+  if (gmres && !problem->fmg && strcmp(problem->preconditioner, "none"))
     vectors += (uint64_t)problem->restart;
   if (problem->use_mg)
     vectors += 2 + ts_precision_size(problem->mg.precision); /* 8 (or 4 single) finest vectors */

@@ -46,7 +46,7 @@ static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, in
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, TS_DOUBLE, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, TS_DOUBLE, &o->x));
   TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE], ts_vec_set_from_host(o->b, o->host));
-  TS_CALL(ts_solver_create(TS_SOLVER_GMRES, &o->solver));
+  TS_CALL(ts_solver_create(p->solver, &o->solver));
   TS_CALL(ts_solver_set_operator(o->solver, stokes));
   if (p->use_mg) TS_CALL(ts_solver_set_preconditioner(o->solver, ts_mg_preconditioner(o->mg)));
   TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
@@ -101,7 +101,7 @@ static void print_stokes_header(ts_problem p, ts_backend backend, ts_mesh mesh, 
           p->degree, p->penalty);
   for (int l = p->first_level; l <= p->levels; ++l)
     fprintf(log, " %d: %lld%s", l, (long long)stokes_dofs(p, mesh, l), l < p->levels ? "," : "\n");
-  fprintf(log, "  solver GMRES(%d), preconditioner %s (%s), rtol %.1e\n", p->restart,
+  fprintf(log, "  solver %s(%d), preconditioner %s (%s), rtol %.1e\n", ts_solver_label(p->solver), p->restart,
           p->preconditioner, p->side == TS_SIDE_LEFT ? "left" : "right", p->rtol);
   if (p->use_mg)
     fprintf(log, "  multigrid: levels %d..finest, V(1,1), vertex-patch smoother with the %s local "

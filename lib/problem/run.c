@@ -142,7 +142,7 @@ static void print_header(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *l
   if (p->fmg) fprintf(log, "  solver full multigrid, rtol %.1e\n", p->rtol);
   else
   fprintf(log, "  solver %s, preconditioner %s, rtol %.1e, %s precision\n",
-          p->solver == TS_SOLVER_CG ? "CG" : "GMRES", p->preconditioner, p->rtol,
+          ts_solver_label(p->solver), p->preconditioner, p->rtol,
           ts_precision_name(p->precision));
   if (p->use_mg)
     fprintf(log, "  multigrid: levels %d..finest, coarse degree %s, V(1,1), smoother %s, %s "

@@ -42,8 +42,7 @@ int ts_cg_solve(ts_solver s, ts_vec b, ts_vec x) {
   TS_CALL(ts_solver_record(s, 0, rnorm / bnorm));
   if (rnorm <= s->rtol * bnorm) return 0;
   TS_CALL(start_directions(s, r, z, p, &rz));
-  double parted = INFINITY;        /* the true residual when r last claimed convergence */
-  double claim = s->rtol * bnorm;  /* the residual r must reach to be checked */
+  ts_claim claim = ts_claim_start(s, bnorm);
 
   for (int it = 1; it <= s->max_iterations; ++it) {
     if (!(rz > 0.0))
@@ -61,15 +60,11 @@ int ts_cg_solve(ts_solver s, ts_vec b, ts_vec x) {
     TS_CALL(ts_vec_axpby(-alpha, q, 1.0, r));
     TS_CALL(ts_vec_norm(r, &rnorm));
     TS_CALL(ts_solver_record(s, it, rnorm / bnorm));
-    if (rnorm <= claim) { /* claimed: confirm with the true residual */
+    if (rnorm <= claim.level) { /* claimed: confirm with the true residual */
+      int converged;
       TS_CALL(true_residual(s, b, x, r, &rnorm));
-      TS_CALL(ts_solver_record_true(s, it, rnorm / bnorm));
-      if (rnorm <= s->rtol * bnorm) return 0;
-      if (rnorm > 0.5 * parted) return ts_solver_unreachable(s, it, fmin(rnorm, parted) / bnorm);
-      parted = rnorm;
-      /* the next check once r has fallen tenfold: a true residual that is not at its floor
-       * falls with it */
-      claim = fmax(s->rtol * bnorm, 0.1 * rnorm);
+      TS_CALL(ts_solver_confirm(s, it, rnorm, &claim, &converged));
+      if (converged) return 0;
       TS_CALL(start_directions(s, r, z, p, &rz));
       continue;
     }

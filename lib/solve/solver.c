@@ -8,11 +8,12 @@
 int ts_solver_create(ts_solver_type type, ts_solver *solver) {
   TS_CHECK_NOT_NULL(solver);
   *solver = NULL;
-  TS_CHECK_ARG(type == TS_SOLVER_CG || type == TS_SOLVER_GMRES,
-               "solver: type %d unknown, allowed TS_SOLVER_CG or TS_SOLVER_GMRES", (int)type);
+  const ts_krylov_method *method = ts_krylov_method_of(type);
+  TS_CHECK_ARG(method, "solver: type %d unknown, allowed TS_SOLVER_CG, TS_SOLVER_GMRES, "
+               "TS_SOLVER_FGMRES or TS_SOLVER_MINRES (%s)", (int)type, ts_solver_type_names());
   ts_solver s;
   TS_CALL(ts_calloc(1, sizeof *s, "solver", &s));
-  s->type = type;
+  s->method = method;
   s->rtol = 1e-10;
   s->max_iterations = 10000;
   s->restart = 50;
@@ -34,23 +35,20 @@ int ts_solver_destroy(ts_solver *solver) {
   return 0;
 }
 
-int ts_solver_type_from_name(const char *name, ts_solver_type *type) {
-  TS_CHECK_NOT_NULL(type);
-  if (name && strcmp(name, "cg") == 0) *type = TS_SOLVER_CG;
-  else if (name && strcmp(name, "gmres") == 0) *type = TS_SOLVER_GMRES;
-  else return TS_ERROR(TS_ERR_ARG, "solver type '%s' unknown, allowed: cg, gmres", name ? name : "(null)");
-  return 0;
-}
-
 int ts_solver_set_operator(ts_solver s, ts_operator A) {
   TS_CHECK_NOT_NULL(s);
   TS_CHECK_ARG(A, "solver: operator is NULL");
+  TS_CHECK_ARG(A->n == A->cols, "solver: operator '%s' has %lld rows and %lld columns, a "
+               "solver needs a square one", A->ops->name, (long long)A->n, (long long)A->cols);
   s->A = A;
   return 0;
 }
 
 int ts_solver_set_preconditioner(ts_solver s, ts_operator P) {
   TS_CHECK_NOT_NULL(s);
+  TS_CHECK_ARG(!P || P->n == P->cols, "solver: preconditioner '%s' has %lld rows and %lld "
+               "columns, it must be square", P ? P->ops->name : "", (long long)(P ? P->n : 0),
+               (long long)(P ? P->cols : 0));
   s->P = P;
   return 0;
 }
@@ -60,6 +58,9 @@ int ts_solver_set_side(ts_solver s, ts_side side) {
   TS_CHECK_ARG(side == TS_SIDE_RIGHT || side == TS_SIDE_LEFT,
                "solver: preconditioner side %d unknown, allowed right (%d) or left (%d)", (int)side,
                (int)TS_SIDE_RIGHT, (int)TS_SIDE_LEFT);
+  TS_CHECK_ARG(side == TS_SIDE_RIGHT || s->method->left_side || s->method->type == TS_SOLVER_CG,
+               "%s: preconditioner side left is not available for this method, allowed: right "
+               "(left preconditioning: solver type gmres)", s->method->label);
   s->side = side;
   return 0;
 }
@@ -121,7 +122,7 @@ int ts_solver_record(ts_solver s, int iteration, double relative_residual) {
   if (!isfinite(relative_residual))
     return TS_ERROR(TS_ERR_NAN, "%s: the residual is %g at iteration %d (NaN or overflow: is "
                     "the operator or preconditioner broken?)",
-                    s->type == TS_SOLVER_CG ? "CG" : "GMRES", relative_residual, iteration);
+                    s->method->label, relative_residual, iteration);
   if (s->monitor && s->monitor(s->monitor_ctx, iteration, relative_residual))
     return TS_ERROR(TS_ERR_ARG, "solve stopped by the monitor at iteration %d", iteration);
   return 0;
@@ -133,8 +134,24 @@ int ts_solver_record_true(ts_solver s, int iteration, double relative_residual) 
 }
 
 int ts_solver_unreachable(ts_solver s, int iteration, double attainable) {
-  return ts_error_unreachable(s->type == TS_SOLVER_CG ? "CG" : "GMRES", iteration, s->rtol,
+  return ts_error_unreachable(s->method->label, iteration, s->rtol,
                               attainable);
+}
+
+ts_claim ts_claim_start(ts_solver s, double reference) {
+  return (ts_claim){.reference = reference, .level = s->rtol * reference, .parted = INFINITY};
+}
+
+int ts_solver_confirm(ts_solver s, int it, double true_norm, ts_claim *claim, int *converged) {
+  const double ref = claim->reference;
+  TS_CALL(ts_solver_record_true(s, it, true_norm / ref));
+  *converged = true_norm <= s->rtol * ref;
+  if (*converged) return 0;
+  if (true_norm > 0.5 * claim->parted)
+    return ts_solver_unreachable(s, it, fmin(true_norm, claim->parted) / ref);
+  claim->parted = true_norm;
+  claim->level = fmax(s->rtol * ref, 0.1 * true_norm);
+  return 0;
 }
 
 int ts_error_unreachable(const char *method, int iteration, double rtol, double attainable) {
@@ -161,8 +178,7 @@ int ts_solver_solve(ts_solver s, ts_vec b, ts_vec x) {
   s->history_count = 0;
   s->iterations = 0;
   s->relative_residual = 0.0;
-  if (s->type == TS_SOLVER_CG) TS_CALL(ts_cg_solve(s, b, x));
-  else TS_CALL(ts_gmres_solve(s, b, x));
+  TS_CALL(s->method->solve(s, b, x));
   return 0;
 }
 
