@@ -512,7 +512,20 @@ typedef struct ts_mg_options {
   double coarse_tolerance;       /**< Q_k: the relative tolerance of the coarse-level solve
                                       (Jacobi-preconditioned CG in double), in (0, 1)
                                       (TS_MG_COARSE_TOLERANCE); Stokes solves it directly */
+  int coarse_degree;             /**< Q_k: the degree of the coarsest level.  Below coarse_level
+                                      the degree is halved (k/2 rounded down) on the same cells
+                                      until it reaches coarse_degree (p-multigrid, doc/multigrid.md),
+                                      with the same smoother on every degree level; 1..k, k adds
+                                      no degree level; TS_MG_COARSE_DEGREE_AUTO (default): 1 when
+                                      the coarse level has more than TS_MG_COARSE_DEGREE_AUTO_DOFS
+                                      DoFs and an interior vertex, else k.  Stokes: AUTO only */
 } ts_mg_options;
+
+/** ts_mg_options.coarse_degree: chosen by the size of the coarse level (the default). */
+#define TS_MG_COARSE_DEGREE_AUTO 0
+/** Above this many DoFs on the coarse level (Q_k on the cells of coarse_level) the automatic
+ *  coarse degree adds degree levels down to Q1 (doc/multigrid.md, "The coarse level"). */
+#define TS_MG_COARSE_DEGREE_AUTO_DOFS 10000
 
 /** The default relative tolerance of the Q_k coarse-level CG: an exact coarse solve to
  *  rounding, so that the V-cycle is a linear operator to that accuracy and CG preconditioned
@@ -541,7 +554,10 @@ const char *ts_setup_phase_name(ts_setup_phase phase);
 
 /** Time spent on one level of the hierarchy since creation or the last reset. */
 typedef struct ts_mg_level_timing {
-  int level;                     /**< mesh level */
+  int level;                     /**< level of the hierarchy: the mesh level, or for the degree
+                                      levels below coarse_level coarse_level-1, coarse_level-2, ..
+                                      (on the mesh of coarse_level) */
+  int degree;                    /**< k of the level's Q_k */
   int64_t dofs;                  /**< DoFs on the level */
   double smooth_seconds;         /**< pre- and post-smoothing */
   double residual_seconds;       /**< r = b - A x */
@@ -620,9 +636,11 @@ ts_smoother ts_mg_smoother(ts_mg mg, int level);
 /** @brief The system operator (Laplacian or Stokes) of a level in the level precision
  *  (borrowed). */
 ts_operator ts_mg_level_operator(ts_mg mg, int level);
-/** @brief The coarsest level of the hierarchy. */
+/** @brief The coarsest level of the hierarchy: options.coarse_level minus the number of
+ *  degree levels below it (the levels of the ts_mg_* functions are numbered so that level
+ *  l-1 is the next coarser one; see ts_mg_level_timing.level). */
 int ts_mg_coarse_level(ts_mg mg);
-/** @brief Timing of one level (coarse_level..finest) since creation or the last reset. */
+/** @brief Timing of one level (ts_mg_coarse_level..finest) since creation or the last reset. */
 int ts_mg_level_timing_get(ts_mg mg, int level, ts_mg_level_timing *timing);
 /** @brief Set every level's timing to zero. */
 void ts_mg_reset_timings(ts_mg mg);

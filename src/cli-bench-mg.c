@@ -66,7 +66,7 @@ static void stokes_smoothing_counts(int dim, int64_t n, double operator_flops,
 static void vcycle_counts(ts_mg mg, const cli_bench_mg_config *c, int k, cli_bench_mg_result *r) {
   const ts_mg_options *o = &c->options;
   const double size = (double)ts_precision_size(o->precision);
-  const int coarse = ts_mg_coarse_level(mg);
+  const int coarse = o->coarse_level; /* the mesh levels (degree levels below it not counted) */
   r->vcycle_flops = r->vcycle_bytes = 0;
   for (int l = coarse + 1; l <= r->level; ++l) {
     ts_operator A = ts_mg_level_operator(mg, l);

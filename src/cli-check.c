@@ -193,11 +193,12 @@ static int smooth_stokes_direct(const check_context *c, ts_backend b, ts_precisi
 }
 
 /* Multigrid: the problem's hierarchy (Laplacian or Stokes) with its levels in precision p,
- * from coarse_level. */
+ * from coarse_level (another than the problem's: without degree levels below it). */
 static int check_mg_create(const check_context *c, ts_backend b, ts_precision p,
                            int coarse_level, ts_mg *mg) {
   ts_mg_options o = c->set.mg;
   o.precision = p;
+  if (coarse_level != o.coarse_level && !c->set.stokes) o.coarse_degree = c->set.degree;
   o.coarse_level = coarse_level;
   if (c->set.stokes) return ts_mg_create_stokes(b, c->mesh, c->set.degree, c->set.level, &o, mg);
   return ts_mg_create(b, c->mesh, c->fe, c->set.level, &o, mg);

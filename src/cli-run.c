@@ -25,7 +25,8 @@ static void run_help(void) {
          "                     K, M, G, T (powers of 1024), e.g. 500M, 2G; or unlimited\n"
          "                     (default 1G).  Checked, with the output directory, before\n"
          "                     the solve\n"
-         "  --verbose          after the summary, each level's setup time by phase\n"
+         "  --verbose          after the summary, each level's setup time by phase and, with\n"
+         "                     multigrid, the finest solve's time per multigrid level\n"
          "  --quiet            print only errors\n"
          "  --json             print one JSON object with the results instead of the log\n"
          "The .vtu output path of the file is relative to the current directory; the log\n"
@@ -164,6 +165,20 @@ static void print_setup_phases(const ts_report *report) {
   }
 }
 
+/* --verbose with multigrid: the finest solve's seconds per level of the hierarchy (degree
+ * levels below the coarse mesh level included) */
+static void print_mg_levels(const ts_report *report) {
+  if (!report->mg_levels) return;
+  printf("\n multigrid levels of the finest solve (seconds)\n level degree        dofs     smooth"
+         "   residual   transfer     coarse  steps\n");
+  for (int i = report->mg_levels - 1; i >= 0; --i) {
+    const ts_mg_level_timing *t = &report->mg_timing[i];
+    printf(" %5d %6d %11lld %10.3f %10.3f %10.3f %10.3f %6ld\n", t->level, t->degree,
+           (long long)t->dofs, t->smooth_seconds, t->residual_seconds, t->transfer_seconds,
+           t->coarse_seconds, t->smoothing_steps);
+  }
+}
+
 /* The results; a solve that stopped short of rtol (code TS_ERR_NOT_CONVERGED) keeps them,
  * with "converged": false and the error's name and message. */
 static void print_json(ts_problem p, ts_backend b, const ts_report *report, int code) {
@@ -198,9 +213,9 @@ static void print_json(ts_problem p, ts_backend b, const ts_report *report, int 
     printf(", \"multigrid\": {\"iterations\": %d, \"levels\": [", fin->iterations);
     for (int i = 0; i < report->mg_levels; ++i) {
       const ts_mg_level_timing *t = &report->mg_timing[i];
-      printf("%s{\"level\": %d, \"dofs\": %lld, \"smooth_seconds\": %.6f, "
+      printf("%s{\"level\": %d, \"degree\": %d, \"dofs\": %lld, \"smooth_seconds\": %.6f, "
              "\"residual_seconds\": %.6f, \"transfer_seconds\": %.6f, \"coarse_seconds\": %.6f, "
-             "\"smoothing_steps\": %ld}", i ? ", " : "", t->level, (long long)t->dofs,
+             "\"smoothing_steps\": %ld}", i ? ", " : "", t->level, t->degree, (long long)t->dofs,
              t->smooth_seconds, t->residual_seconds, t->transfer_seconds, t->coarse_seconds,
              t->smoothing_steps);
     }
@@ -235,7 +250,10 @@ int cli_run(int argc, char **argv) {
   if (!ierr) ierr = ts_problem_solve(p, b, o.quiet || o.json ? NULL : stdout, report);
   const int kept = ierr == TS_ERR_NOT_CONVERGED && report && report->n_levels > 0;
   if (ierr) status = cli_fail(ierr);
-  if (o.verbose && !o.quiet && !o.json && (!ierr || kept)) print_setup_phases(report);
+  if (o.verbose && !o.quiet && !o.json && (!ierr || kept)) {
+    print_setup_phases(report);
+    print_mg_levels(report);
+  }
   if (o.json && (!ierr || kept)) print_json(p, b, report, ierr);
   else if (o.json) print_json_error(ierr, status);
   free(report);

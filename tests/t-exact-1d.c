@@ -3,7 +3,8 @@
  * not just to a few ulp: a row sum of a few ulp acts as a zero-order term that the solve
  * amplifies by h^-2), is symmetric and centro-symmetric, and gives the linear function its
  * energy 1; the basis values sum to 1 and the derivatives to 0 at any point; the
- * prolongation reproduces constants exactly and x^p, p <= k, to round-off; the 2-cell patch
+ * prolongation reproduces constants exactly and x^p, p <= k, to round-off (also from every
+ * lower degree on one cell: the degree levels of p-multigrid); the 2-cell patch
  * matrices stay exact and their fast-diagonalization eigenvectors give S^T M S = I and
  * S^T K S = Lambda.  For RT_k x DGQ_k, k = 0..9: the continuous and DG stiffness, the
  * assembled interior SIPG rows and the divergence annihilate constants, and both
@@ -103,6 +104,48 @@ static void check_transfer(int k) {
   ts_mesh_destroy(&mesh);
 }
 
+/* The transfer from every lower degree c to Q_k on one cell (degree levels): rows sum to
+ * exactly 1, x^p, p <= c, interpolated at the Q_k points to 1e-14 */
+static void check_degree_transfer(int k) {
+  const double lower[2] = {0, 0}, upper[2] = {1, 1};
+  const int cells[2] = {1, 1};
+  ts_mesh mesh;
+  ts_fe fine_fe;
+  ts_dofs f;
+  ts_mesh_create_box(2, lower, upper, cells, 0, &mesh);
+  ts_fe_create_q(2, k, &fine_fe);
+  ts_dofs_create(mesh, fine_fe, 0, &f);
+  const double *pf = ts_fe_points_1d(fine_fe);
+  double sums = 0.0, reproduce = 0.0;
+  int ierr = 0;
+  for (int c = 1; c < k; ++c) {
+    ts_fe coarse_fe;
+    ts_dofs cd;
+    ts_transfer_plan plan;
+    double storage[TS_TRANSFER_1D_SIZE];
+    ts_fe_create_q(2, c, &coarse_fe);
+    ts_dofs_create(mesh, coarse_fe, 0, &cd);
+    ierr |= ts_transfer_plan_init(cd, f, &plan, storage);
+    ierr |= plan.coarse_degree != c || plan.fine_per_cell != k;
+    const double *pc = ts_fe_points_1d(coarse_fe);
+    for (int power = 0; power <= c; ++power)
+      for (int r = 0; r <= k; ++r) {
+        double s = 0.0;
+        for (int j = 0; j <= c; ++j) s += plan.interpolation_1d[r * (c + 1) + j] * pow(pc[j], power);
+        reproduce = fmax(reproduce, fabs(s - pow(pf[r], power)));
+      }
+    sums = fmax(sums, row_sum_error_ulp(k + 1, c + 1, plan.interpolation_1d, 1.0));
+    ts_dofs_destroy(&cd);
+    ts_fe_destroy(&coarse_fe);
+  }
+  ok(!ierr && sums <= EXACT && reproduce <= 1e-14,
+     "Q1..Q%d -> Q%d on one cell: rows sum to 1 (%.2g ulp), x^p, p <= c, to %.1e", k - 1, k,
+     sums, reproduce);
+  ts_dofs_destroy(&f);
+  ts_fe_destroy(&fine_fe);
+  ts_mesh_destroy(&mesh);
+}
+
 /* The vertex patch (2 cells): the assembled matrices' interior rows still sum to 0, and the
  * generalized eigenvectors of the interior blocks diagonalize them (S^T M S = I,
  * S^T K S = Lambda, to 64 ulp of the largest eigenvalue). */
@@ -191,7 +234,7 @@ static void check_stokes(int k) {
 }
 
 int main(void) {
-  plan(10 * 4 + 10 * 2);
+  plan(10 * 4 + 9 + 10 * 2);
   for (int k = 1; k <= 10; ++k) {
     double nodes[TS_MAX_POINTS], weights[TS_MAX_POINTS];
     ts_gauss_lobatto_rule(k + 1, nodes, weights);
@@ -199,6 +242,7 @@ int main(void) {
     check_tabulation(k, nodes);
     check_transfer(k);
     check_patch(k, nodes);
+    if (k >= 2) check_degree_transfer(k);
   }
   for (int k = 0; k <= 9; ++k) check_stokes(k);
   return exit_status();

@@ -28,7 +28,7 @@ cases_stokes="stokes-rt-2d.xml 2 3
 stokes-rt-2d.xml 4 2
 stokes-rt-3d.xml 1 2
 stokes-rt-3d.xml 2 2"
-generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg"
+generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg t-mg-pcoarse"
 # the Poisson error down to round-off, compared with omp's (doc/accuracy.md)
 generic="$generic t-accuracy"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
@@ -59,12 +59,14 @@ ng=$(echo $generic | wc -w)
 echo "1..$(( nb * (n2 + n3 + ns + ng + 3) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
-check() { # backend file degree levels
+check() { # backend file degree levels [more --set options]
   i=$((i + 1))
-  out=$("$tessera" check "$2" --backend "$1" --set element/degree=$3 --set mesh/levels=$4 2>&1)
+  cb=$1 cf=$2 ck=$3 cl=$4
+  shift 4
+  out=$("$tessera" check "$cf" --backend "$cb" --set element/degree=$ck --set mesh/levels=$cl "$@" 2>&1)
   st=$?
   echo "$out" | sed 's/^/# /'
-  what="$1 vs omp: $(basename "$2") degree $3 level $4${TESSERA_GPU_LAPLACE:+ (TESSERA_GPU_LAPLACE=$TESSERA_GPU_LAPLACE)}"
+  what="$cb vs omp: $(basename "$cf") degree $ck level $cl${*:+ $*}${TESSERA_GPU_LAPLACE:+ (TESSERA_GPU_LAPLACE=$TESSERA_GPU_LAPLACE)}"
   if [ $st -eq 0 ] && ! echo "$out" | grep -q '^FAIL'; then echo "ok $i - $what"
   else echo "not ok $i - $what (exit $st)"; fi
 }
@@ -82,6 +84,13 @@ END
   # 3D GMRES + V-cycle (vertex-patch smoother) solves
   check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 2 3
   check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 4 3
+  # degree levels below the coarse mesh level (p-multigrid): Q7 -> Q3 -> Q1 (the plain
+  # transfer kernel) and Q4 -> Q2 -> Q1 (the tiled one), V-cycles and solves
+  check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 7 1 --set "mesh/cells=3 3 4" \
+    --set multigrid/coarse-degree=1
+  check "$b" "$srcdir/examples/poisson-3d-gmres-mg.xml" 4 1 --set "mesh/cells=3 3 4" \
+    --set multigrid/coarse-degree=1
+  check "$b" "$srcdir/examples/poisson-2d.xml" 7 2 --set multigrid/coarse-degree=1
   while read f k l; do check "$b" "$srcdir/examples/$f" $k $l; done <<END
 $cases_stokes
 END

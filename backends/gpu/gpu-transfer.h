@@ -4,7 +4,13 @@
  * the degree K.  Included by backends/cuda/transfer-*.cu and backends/hip/transfer-*.cpp,
  * which instantiate it (TS_GPU_TRANSFER_INSTANTIATE).
  *
- * Math.  P = P_{dim-1} (x) ... (x) P_0 with the global 1D matrices P_d: fine point
+ * Two kernels.  A plan with m = fine_per_cell = 2 kc (the levels of one degree, and degree
+ * levels Q_2kc -> Q_kc on one mesh) runs the tiled kernel below, templated on K = kc.  Any
+ * other plan (degree levels such as Q7 -> Q3 -> Q1 on one mesh: small, latency-bound levels
+ * below the coarse mesh level) runs the plain kernel at the end of the file, with kc and m
+ * at run time: one thread per output entry.
+ *
+ * Math of the tiled kernel.  P = P_{dim-1} (x) ... (x) P_0 with the global 1D matrices P_d: fine point
  * f = 2K c + r of coarse cell c (r = 0..2K; the last cell owns r = 2K) has the value
  * sum_b I[r][b] u[K c + b], I = plan->interpolation_1d ((2K+1) x (K+1)).  A fine point on
  * a cell boundary is one row of P_d (I[0] and I[2K] are unit rows, so both cells give the
@@ -365,22 +371,174 @@ static inline int ts_gpu_transfer_check(const ts_transfer_plan *pl, char *err) {
              pl ? "plan->interpolation_1d" : "plan");
     return TS_ERR_ARG;
   }
-  if (pl->dim < 2 || pl->dim > 3 || pl->degree < 1 || pl->degree > TS_MAX_DEGREE) {
+  const int kc = pl->coarse_degree, m = pl->fine_per_cell;
+  if (pl->dim < 2 || pl->dim > 3 || kc < 1 || kc > TS_MAX_DEGREE || m < 1 ||
+      m > 2 * TS_MAX_DEGREE) {
     snprintf(err, TS_BACKEND_ERROR_SIZE,
-             "%s transfer: plan->dim = %d and degree = %d, expected dim 2..3 and degree 1..%d",
-             TS_GPU_NAME, pl->dim, pl->degree, TS_MAX_DEGREE);
+             "%s transfer: plan->dim = %d, coarse_degree = %d and fine_per_cell = %d, expected "
+             "dim 2..3, coarse_degree 1..%d and fine_per_cell 1..%d", TS_GPU_NAME, pl->dim, kc, m,
+             TS_MAX_DEGREE, 2 * TS_MAX_DEGREE);
     return TS_ERR_ARG;
   }
   for (int d = 0; d < pl->dim; ++d)
-    if (pl->coarse_cells[d] < 1 || pl->coarse_n[d] != pl->degree * pl->coarse_cells[d] + 1 ||
-        pl->fine_n[d] != 2 * pl->degree * pl->coarse_cells[d] + 1) {
+    if (pl->coarse_cells[d] < 1 || pl->coarse_n[d] != kc * pl->coarse_cells[d] + 1 ||
+        pl->fine_n[d] != m * pl->coarse_cells[d] + 1) {
       snprintf(err, TS_BACKEND_ERROR_SIZE,
                "%s transfer: direction %d has %lld coarse cells, %lld coarse and %lld fine DoFs: "
-               "expected cells >= 1, coarse = degree*cells+1, fine = 2*degree*cells+1 (degree %d)",
+               "expected cells >= 1, coarse = coarse_degree*cells+1, fine = fine_per_cell*cells+1 "
+               "(coarse_degree %d, fine_per_cell %d)",
                TS_GPU_NAME, d, (long long)pl->coarse_cells[d], (long long)pl->coarse_n[d],
-               (long long)pl->fine_n[d], pl->degree);
+               (long long)pl->fine_n[d], kc, m);
       return TS_ERR_ARG;
     }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- any kc and m */
+
+/* The kernel parameters of the plain kernel: the (m+1) x (kc+1) matrix in precision R,
+ * kc, m and the level sizes. */
+template <typename R>
+struct ts_gpu_transfer_any_args {
+  R I[(2 * TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  int kc, m;
+  int64_t cells[3], nc[3], nf[3];
+  int constrained, add;
+};
+
+#define TS_GPU_TRANSFER_ANY_THREADS 256
+
+/* Entry (f, j) of the global 1D prolongation of one direction: fine point f belongs to cell
+ * c = min(f / m, cells - 1) as its row r = f - m c; coarse node j is its column b = j - kc c
+ * if 0 <= b <= kc, else the entry is zero. */
+template <typename R>
+__device__ __forceinline__ R ts_gpu_transfer_weight(const R *sI, int kc, int m, int64_t cells,
+                                                    int64_t f, int64_t j) {
+  const int64_t c = min(f / m, cells - 1), b = j - kc * c;
+  return b >= 0 && b <= kc ? sI[(f - m * c) * (kc + 1) + b] : R(0);
+}
+
+/* (i0, i1, i2) of linear index i in an array of n[] entries per direction; sets *boundary
+ * when an index is the first or the last of its direction (d < DIM) */
+template <int DIM>
+__device__ __forceinline__ void ts_gpu_transfer_split(int64_t i, const int64_t *n, int64_t *x,
+                                                      bool *boundary) {
+  *boundary = false;
+  for (int d = 0; d < 3; ++d) {
+    x[d] = d < DIM ? i % n[d] : 0;
+    if (d < DIM) {
+      i /= n[d];
+      *boundary = *boundary || x[d] == 0 || x[d] == n[d] - 1;
+    }
+  }
+}
+
+/* fine = P coarse (add: +=), one thread per fine entry: the (kc+1)^DIM coarse nodes of the
+ * owner cell, Dirichlet entries read and written as zero. */
+template <typename R, int DIM>
+__global__ void __launch_bounds__(TS_GPU_TRANSFER_ANY_THREADS)
+    ts_gpu_prolongate_any_kernel(const ts_gpu_transfer_any_args<R> g, const R *__restrict__ in,
+                                 R *__restrict__ out) {
+  __shared__ R sI[(2 * TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  const int kc = g.kc, m = g.m, N = kc + 1;
+  for (int i = threadIdx.x; i < (m + 1) * N; i += blockDim.x) sI[i] = g.I[i];
+  __syncthreads();
+  const int64_t total = g.nf[0] * g.nf[1] * g.nf[2];
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t f[3], c[3];
+    bool fine_boundary;
+    ts_gpu_transfer_split<DIM>(i, g.nf, f, &fine_boundary);
+    if (g.constrained && fine_boundary) {
+      if (!g.add) out[i] = 0;
+      continue;
+    }
+    for (int d = 0; d < 3; ++d) c[d] = d < DIM ? min(f[d] / m, g.cells[d] - 1) : 0;
+    R s = 0;
+    for (int b2 = 0; b2 < (DIM == 3 ? N : 1); ++b2)
+      for (int b1 = 0; b1 < N; ++b1)
+        for (int b0 = 0; b0 < N; ++b0) {
+          const int64_t j[3] = {kc * c[0] + b0, kc * c[1] + b1, DIM == 3 ? kc * c[2] + b2 : 0};
+          bool zero = false;
+          R w = 1;
+          for (int d = 0; d < DIM; ++d) {
+            zero = zero || (g.constrained && (j[d] == 0 || j[d] == g.nc[d] - 1));
+            w *= ts_gpu_transfer_weight(sI, kc, m, g.cells[d], f[d], j[d]);
+          }
+          if (!zero) s += w * in[j[0] + g.nc[0] * (j[1] + g.nc[1] * j[2])];
+        }
+    out[i] = g.add ? out[i] + s : s;
+  }
+}
+
+/* coarse = P^T fine (add: +=), one thread per coarse entry: the fine points of the cells
+ * around the coarse node (each fine point counted once, by its owner cell), Dirichlet
+ * entries read and written as zero. */
+template <typename R, int DIM>
+__global__ void __launch_bounds__(TS_GPU_TRANSFER_ANY_THREADS)
+    ts_gpu_restrict_any_kernel(const ts_gpu_transfer_any_args<R> g, const R *__restrict__ in,
+                               R *__restrict__ out) {
+  __shared__ R sI[(2 * TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  const int kc = g.kc, m = g.m;
+  for (int i = threadIdx.x; i < (m + 1) * (kc + 1); i += blockDim.x) sI[i] = g.I[i];
+  __syncthreads();
+  const int64_t total = g.nc[0] * g.nc[1] * g.nc[2];
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t j[3], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    bool coarse_boundary;
+    ts_gpu_transfer_split<DIM>(i, g.nc, j, &coarse_boundary);
+    if (g.constrained && coarse_boundary) {
+      if (!g.add) out[i] = 0;
+      continue;
+    }
+    /* the fine points of the cells that hold node j: cells (j-1)/kc .. j/kc */
+    for (int d = 0; d < DIM; ++d) {
+      lo[d] = m * (j[d] == 0 ? 0 : (j[d] - 1) / kc);
+      hi[d] = m * (min(j[d] / kc, g.cells[d] - 1) + 1);
+    }
+    R s = 0;
+    for (int64_t f2 = lo[2]; f2 <= hi[2]; ++f2)
+      for (int64_t f1 = lo[1]; f1 <= hi[1]; ++f1)
+        for (int64_t f0 = lo[0]; f0 <= hi[0]; ++f0) {
+          const int64_t f[3] = {f0, f1, f2};
+          bool zero = false;
+          R w = 1;
+          for (int d = 0; d < DIM; ++d) {
+            zero = zero || (g.constrained && (f[d] == 0 || f[d] == g.nf[d] - 1));
+            w *= ts_gpu_transfer_weight(sI, kc, m, g.cells[d], f[d], j[d]);
+          }
+          if (!zero && w != R(0)) s += w * in[f0 + g.nf[0] * (f1 + g.nf[1] * f2)];
+        }
+    out[i] = g.add ? out[i] + s : s;
+  }
+}
+
+/* Launch the plain kernel for dimension DIM. */
+template <typename R, int DIM>
+static int ts_gpu_transfer_any_launch(const ts_transfer_plan *pl, int restrict_, const R *in,
+                                      R *out, int add, char *err) {
+  ts_gpu_transfer_any_args<R> g;
+  g.kc = pl->coarse_degree;
+  g.m = pl->fine_per_cell;
+  for (int i = 0; i < (g.m + 1) * (g.kc + 1); ++i) g.I[i] = (R)pl->interpolation_1d[i];
+  for (int d = 0; d < 3; ++d) {
+    g.cells[d] = d < DIM ? pl->coarse_cells[d] : 1;
+    g.nc[d] = d < DIM ? pl->coarse_n[d] : 1;
+    g.nf[d] = d < DIM ? pl->fine_n[d] : 1;
+  }
+  g.constrained = pl->constrained != 0;
+  g.add = add != 0;
+  const int64_t n = restrict_ ? g.nc[0] * g.nc[1] * g.nc[2] : g.nf[0] * g.nf[1] * g.nf[2];
+  const int64_t blocks = (n + TS_GPU_TRANSFER_ANY_THREADS - 1) / TS_GPU_TRANSFER_ANY_THREADS;
+  const unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535); /* grid-stride loops */
+  if (restrict_) {
+    ts_gpu_restrict_any_kernel<R, DIM><<<grid, TS_GPU_TRANSFER_ANY_THREADS>>>(g, in, out);
+    GPU_CHECK_LAUNCH(err, "ts_gpu_restrict_any_kernel");
+  } else {
+    ts_gpu_prolongate_any_kernel<R, DIM><<<grid, TS_GPU_TRANSFER_ANY_THREADS>>>(g, in, out);
+    GPU_CHECK_LAUNCH(err, "ts_gpu_prolongate_any_kernel");
+  }
   return 0;
 }
 
@@ -397,7 +555,11 @@ int ts_gpu_transfer(const ts_transfer_plan *pl, int restrict_, const R *in, R *o
              TS_GPU_NAME);
     return TS_ERR_ARG;
   }
-  switch (pl->degree) {
+  if (pl->fine_per_cell != 2 * pl->coarse_degree) {
+    if (pl->dim == 3) return ts_gpu_transfer_any_launch<R, 3>(pl, restrict_, in, out, add, err);
+    return ts_gpu_transfer_any_launch<R, 2>(pl, restrict_, in, out, add, err);
+  }
+  switch (pl->coarse_degree) {
     case 1: return ts_gpu_transfer_degree<R, 1>(pl, restrict_, in, out, add, err);
     case 2: return ts_gpu_transfer_degree<R, 2>(pl, restrict_, in, out, add, err);
     case 3: return ts_gpu_transfer_degree<R, 3>(pl, restrict_, in, out, add, err);

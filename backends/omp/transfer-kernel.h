@@ -26,7 +26,7 @@ static void TR(contract)(int dim, const int *shape, int dir, const REAL *B, int 
 }
 
 /* The linear index of the local node (r0,r1,r2) of cell c with `per` nodes per cell step
- * (k coarse, 2k fine) in an array of n[] nodes per direction; sets *boundary. */
+ * (kc coarse, m fine) in an array of n[] nodes per direction; sets *boundary. */
 static inline int64_t TR(node)(int dim, const int64_t *c, const int *r, int per,
                                const int64_t *n, int *boundary) {
   int64_t index = 0, stride = 1;
@@ -51,7 +51,8 @@ static inline void TR(split)(int dim, int local, int m, int *r) {
 /* fine = P coarse (add: fine += P coarse): every fine node is written by the one coarse cell
  * that owns it, so cells run in parallel without races. */
 static void TR(prolongate)(const ts_transfer_plan *plan, const REAL *in, REAL *out, int add) {
-  const int dim = plan->dim, k = plan->degree, nc = k + 1, nf = 2 * k + 1;
+  const int dim = plan->dim, kc = plan->coarse_degree, m = plan->fine_per_cell;
+  const int nc = kc + 1, nf = m + 1;
   REAL B[(2 * TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
   for (int i = 0; i < nf * nc; ++i) B[i] = (REAL)plan->interpolation_1d[i];
   int64_t cells = 1, cnodes = 1, fnodes = 1;
@@ -72,7 +73,7 @@ static void TR(prolongate)(const ts_transfer_plan *plan, const REAL *in, REAL *o
     for (int l = 0; l < (int)cnodes; ++l) {
       int r[3], boundary;
       TR(split)(dim, l, nc, r);
-      const int64_t g = TR(node)(dim, c, r, k, plan->coarse_n, &boundary);
+      const int64_t g = TR(node)(dim, c, r, kc, plan->coarse_n, &boundary);
       a[l] = plan->constrained && boundary ? (REAL)0 : in[g];
     }
     int shape[3] = {nc, nc, nc};
@@ -88,9 +89,9 @@ static void TR(prolongate)(const ts_transfer_plan *plan, const REAL *in, REAL *o
       int r[3], boundary, owned = 1;
       TR(split)(dim, l, nf, r);
       for (int d = 0; d < dim; ++d)
-        if (r[d] == 2 * k && c[d] != plan->coarse_cells[d] - 1) owned = 0;
+        if (r[d] == m && c[d] != plan->coarse_cells[d] - 1) owned = 0;
       if (!owned) continue;
-      const int64_t g = TR(node)(dim, c, r, 2 * k, plan->fine_n, &boundary);
+      const int64_t g = TR(node)(dim, c, r, m, plan->fine_n, &boundary);
       if (plan->constrained && boundary) {
         if (!add) out[g] = 0;
       } else {
@@ -105,7 +106,8 @@ static void TR(prolongate)(const ts_transfer_plan *plan, const REAL *in, REAL *o
  * the last direction) share coarse nodes, so the layers of one parity run in parallel and
  * each thread walks its layer in order. */
 static void TR(restriction)(const ts_transfer_plan *plan, const REAL *in, REAL *out, int add) {
-  const int dim = plan->dim, k = plan->degree, nc = k + 1, nf = 2 * k + 1;
+  const int dim = plan->dim, kc = plan->coarse_degree, m = plan->fine_per_cell;
+  const int nc = kc + 1, nf = m + 1;
   REAL B[(2 * TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
   for (int i = 0; i < nf * nc; ++i) B[i] = (REAL)plan->interpolation_1d[i];
   int64_t n_coarse = 1, cnodes = 1, fnodes = 1, per_layer = 1;
@@ -137,8 +139,8 @@ static void TR(restriction)(const ts_transfer_plan *plan, const REAL *in, REAL *
           int r[3], boundary, owned = 1;
           TR(split)(dim, l, nf, r);
           for (int d = 0; d < dim; ++d)
-            if (r[d] == 2 * k && c[d] != plan->coarse_cells[d] - 1) owned = 0;
-          const int64_t g = TR(node)(dim, c, r, 2 * k, plan->fine_n, &boundary);
+            if (r[d] == m && c[d] != plan->coarse_cells[d] - 1) owned = 0;
+          const int64_t g = TR(node)(dim, c, r, m, plan->fine_n, &boundary);
           a[l] = !owned || (plan->constrained && boundary) ? (REAL)0 : in[g];
         }
         int shape[3] = {nf, nf, nf};
@@ -153,7 +155,7 @@ static void TR(restriction)(const ts_transfer_plan *plan, const REAL *in, REAL *
         for (int l = 0; l < (int)cnodes; ++l) {
           int r[3], boundary;
           TR(split)(dim, l, nc, r);
-          const int64_t g = TR(node)(dim, c, r, k, plan->coarse_n, &boundary);
+          const int64_t g = TR(node)(dim, c, r, kc, plan->coarse_n, &boundary);
           if (!(plan->constrained && boundary)) out[g] += src[l];
         }
       }

@@ -1,10 +1,11 @@
-/* transfer.c -- the omp backend's multigrid transfer between two levels of a Q_k box
- * hierarchy (ts_transfer_plan): prolongation fine = P coarse and restriction
- * coarse = P^T fine, for double and float.
+/* transfer.c -- the omp backend's multigrid transfer between two levels of a box hierarchy
+ * (ts_transfer_plan: Q_k on the next coarser mesh, or a lower degree on the same mesh):
+ * prolongation fine = P coarse and restriction coarse = P^T fine, for double and float.
  *
- * Algorithm.  Per coarse cell, the cell's (k+1)^dim coarse values are mapped to the
- * (2k+1)^dim fine values of its 2^dim children by three (two in 2D) one-dimensional
- * contractions with the (2k+1)x(k+1) matrix of the plan (sum factorization).  Prolongation
+ * Algorithm.  Per coarse cell, the cell's (kc+1)^dim coarse values are mapped to its
+ * (m+1)^dim fine values (m = fine_per_cell: 2k for the 2^dim children of one degree, kf for
+ * the same cell of degree kf) by three (two in 2D) one-dimensional contractions with the
+ * (m+1)x(kc+1) matrix of the plan (sum factorization).  Prolongation
  * writes only the fine nodes the cell owns (each fine node has exactly one owner), so cells
  * run in parallel.  Restriction reads only owned fine nodes (so shared nodes count once),
  * applies the transposed contractions and adds into the coarse nodes; cells that share
@@ -28,17 +29,21 @@
 
 int ts_omp_transfer(const ts_transfer_plan *plan, ts_precision p, int restrict_, const void *in,
                     void *out, int add, char *err, size_t errlen) {
-  if (plan->dim < 2 || plan->dim > 3 || plan->degree < 1 || plan->degree > TS_MAX_DEGREE) {
-    snprintf(err, errlen, "transfer: dim %d and degree %d, allowed dim 2..3 and degree 1..%d",
-             plan->dim, plan->degree, TS_MAX_DEGREE);
+  const int kc = plan->coarse_degree, m = plan->fine_per_cell;
+  if (plan->dim < 2 || plan->dim > 3 || kc < 1 || kc > TS_MAX_DEGREE || m < 1 ||
+      m > 2 * TS_MAX_DEGREE) {
+    snprintf(err, errlen, "transfer: dim %d, coarse_degree %d and fine_per_cell %d, allowed dim "
+             "2..3, coarse_degree 1..%d and fine_per_cell 1..%d", plan->dim, kc, m, TS_MAX_DEGREE,
+             2 * TS_MAX_DEGREE);
     return TS_ERR_ARG;
   }
   for (int d = 0; d < plan->dim; ++d)
-    if (plan->coarse_cells[d] < 1 || plan->coarse_n[d] != plan->degree * plan->coarse_cells[d] + 1 ||
-        plan->fine_n[d] != 2 * plan->degree * plan->coarse_cells[d] + 1) {
+    if (plan->coarse_cells[d] < 1 || plan->coarse_n[d] != kc * plan->coarse_cells[d] + 1 ||
+        plan->fine_n[d] != m * plan->coarse_cells[d] + 1) {
       snprintf(err, errlen, "transfer: direction %d has %lld coarse cells, %lld coarse and %lld "
-               "fine DoFs: inconsistent for degree %d", d, (long long)plan->coarse_cells[d],
-               (long long)plan->coarse_n[d], (long long)plan->fine_n[d], plan->degree);
+               "fine DoFs: inconsistent for coarse_degree %d and fine_per_cell %d", d,
+               (long long)plan->coarse_cells[d], (long long)plan->coarse_n[d],
+               (long long)plan->fine_n[d], kc, m);
       return TS_ERR_ARG;
     }
   if (p == TS_SINGLE) {

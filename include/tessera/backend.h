@@ -31,8 +31,8 @@ extern "C" {
 #endif
 
 /* ABI 4: the exported tessera_backend_abi, read before the register function is called;
- * ABI 5: vec_tensor */
-#define TS_BACKEND_ABI_VERSION 5
+ * ABI 5: vec_tensor; ABI 6: ts_transfer_plan between degrees (coarse_degree, fine_per_cell) */
+#define TS_BACKEND_ABI_VERSION 6
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -63,24 +63,29 @@ typedef struct ts_backend_ceilings {
   double fp64_flops_per_second;
   double fp32_flops_per_second;
 } ts_backend_ceilings;
-/* multigrid transfer (ABI 2) */
-/** Plan for the transfer between a coarse level and the next finer level of a Q_k box
- *  hierarchy.  Prolongation is the embedding of coarse Q_k into fine Q_k: per coarse cell
- *  and direction the (2k+1)x(k+1) matrix interpolation_1d gives the values at the 2k+1 fine
- *  support points of the cell's two children (left child's k+1 points, then the right
- *  child's last k) of the k+1 coarse basis functions; the cell operator is the tensor
- *  product of it over the directions.  Fine DoF (f0,f1,f2) with f_d = 2k c_d + r_d belongs
- *  to coarse cell c = (c_d) (the last cell in each direction also owns r_d = 2k).
- *  Restriction is the exact transpose.  With `constrained`, coarse and fine DoFs on the box
- *  boundary are Dirichlet DoFs: their entries are read as zero and written as zero, so that
- *  P maps V_{c,0} into V_{f,0} and R = P^T. */
+/* multigrid transfer (ABI 2; between degrees: ABI 6) */
+/** Plan for the transfer from a coarse Q_kc level to a fine Q_kf level of a box hierarchy
+ *  whose fine cells are the coarse cells (degree coarsening: kf > kc, refinement 1) or their
+ *  halves (mesh coarsening: refinement 2, kf = kc).  Prolongation is the embedding of the
+ *  coarse space into the fine one: per coarse cell and direction the (m+1)x(kc+1) matrix
+ *  interpolation_1d, m = fine_per_cell = refinement * kf, gives the values of the kc+1
+ *  coarse basis functions at the m+1 fine support points of the cell (left to right; with
+ *  refinement 2 the left child's kf+1 points, then the right child's last kf); the cell
+ *  operator is the tensor product of it over the directions.  Fine DoF (f0,f1,f2) with
+ *  f_d = m c_d + r_d belongs to coarse cell c = (c_d) (the last cell in each direction also
+ *  owns r_d = m); coarse DoF kc c_d + b_d is local node b_d of cell c.  Restriction is the
+ *  exact transpose.  With `constrained`, coarse and fine DoFs on the box boundary are
+ *  Dirichlet DoFs: their entries are read as zero and written as zero, so that P maps
+ *  V_{c,0} into V_{f,0} and R = P^T. */
 typedef struct ts_transfer_plan {
   int dim;                 /* 2 or 3 */
-  int degree;              /* k = 1..TS_MAX_DEGREE on both levels */
-  int64_t coarse_cells[3]; /* coarse cells per direction (1 beyond dim); fine = 2x */
-  int64_t coarse_n[3];     /* coarse DoFs per direction, k*cells+1 (1 beyond dim) */
-  int64_t fine_n[3];       /* fine DoFs per direction, 2k*cells+1 (1 beyond dim) */
-  const double *interpolation_1d; /* (2k+1) x (k+1), row-major */
+  int coarse_degree;       /* kc = 1..TS_MAX_DEGREE: kc+1 coarse nodes per cell and direction */
+  int fine_per_cell;       /* m = 1..2 TS_MAX_DEGREE: fine node steps per coarse cell and
+                              direction (2k between the levels of one degree) */
+  int64_t coarse_cells[3]; /* coarse cells per direction (1 beyond dim) */
+  int64_t coarse_n[3];     /* coarse DoFs per direction, kc*cells+1 (1 beyond dim) */
+  int64_t fine_n[3];       /* fine DoFs per direction, m*cells+1 (1 beyond dim) */
+  const double *interpolation_1d; /* (m+1) x (kc+1), row-major */
   int constrained;         /* 1: homogeneous Dirichlet DoFs on the box boundary */
 } ts_transfer_plan;
 /* ---------------------------------------------------------------- vertex-patch smoother */

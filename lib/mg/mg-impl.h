@@ -11,8 +11,9 @@
 #define TS_MG_MAX_LEVELS 32
 #define TS_TRANSFER_1D_SIZE ((2 * TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1))
 
-/** Fill the transfer plan from the coarse to the fine level (fine = coarse refined once,
- *  same Q_k); the 1D interpolation matrix lives in storage (TS_TRANSFER_1D_SIZE doubles). */
+/** Fill the transfer plan from the coarse to the fine level (fine = coarse refined once with
+ *  the same degree, or the same cells with a higher degree); the 1D interpolation matrix
+ *  lives in storage (TS_TRANSFER_1D_SIZE doubles). */
 int ts_transfer_plan_init(ts_dofs coarse, ts_dofs fine, ts_transfer_plan *plan, double *storage);
 /** Check that in and out are vectors of the backend, of one precision, with the sizes of the
  *  transfer's input and output (restriction: fine in, coarse out; prolongation: the reverse). */
@@ -38,6 +39,10 @@ int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *pl
 
 /** One level of the hierarchy; vectors and operator in the V-cycle precision. */
 typedef struct ts_mg_level {
+  int mesh_level;                 /* the mesh level of its cells */
+  int degree;                     /* k of its Q_k (Stokes: of the velocity element) */
+  ts_fe own_fe;                   /* a degree level's Q_k (owned); NULL on the mesh levels,
+                                     which use mg->fe */
   ts_dofs dofs;                   /* Q_k, or the velocity RT_k of Stokes */
   ts_dofs pressure_dofs;          /* Stokes: DGQ_k; NULL otherwise */
   ts_operator A;
@@ -53,8 +58,11 @@ typedef struct ts_mg_level {
   ts_mg_level_timing timing;
 } ts_mg_level;
 
-/** What a discretization supplies to the hierarchy; hierarchy level i is mesh level
- *  mg->coarse + i.  Functions fill mg->levels[i] fields and return an error code. */
+/** What a discretization supplies to the hierarchy; hierarchy level i is the level
+ *  levels[i].mesh_level of the mesh with the degree levels[i].degree: the first
+ *  mg->degree_levels levels are degree levels on the mesh level mg->coarse, the others mesh
+ *  levels mg->coarse, mg->coarse + 1, ..  Functions fill mg->levels[i] fields and return an
+ *  error code. */
 typedef struct ts_mg_discretization {
   const char *name;
   /* levels[i].dofs (and .pressure_dofs) */
@@ -69,8 +77,8 @@ typedef struct ts_mg_discretization {
   /* restrict_ = 0: out (level i) = P in (level i-1), += with add; 1: out (level i-1) = P^T in */
   int (*transfer_apply)(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
   /* the coarse solve: a Krylov solver of this type, Jacobi-preconditioned, to the options'
-   * coarse_tolerance, unless create_coarse_inverse is given: then the operator it makes
-   * (double) applies A_0^{-1} */
+   * coarse_tolerance, unless create_coarse_inverse is given and makes an operator (double)
+   * that applies A_0^{-1} (it may leave *inverse NULL: then the Krylov solver) */
   ts_solver_type coarse_solver;
   int (*create_coarse_inverse)(ts_mg mg, ts_operator A0, ts_operator *inverse);
   /* NULL, or post-process the V-cycle output (double, finest level) */
@@ -87,7 +95,10 @@ struct ts_mg_s {
   void *discretization_data;      /* owned; freed by discretization->destroy */
   ts_mg_options options;
   int coarse, finest, n_levels;
-  ts_mg_level levels[TS_MG_MAX_LEVELS]; /* levels[i] is mesh level coarse + i */
+  int degree_levels;              /* degree levels below the mesh level `coarse` */
+  int lowest;                     /* the number of levels[0] in the ts_mg_* functions:
+                                     coarse - degree_levels (levels[i] is lowest + i) */
+  ts_mg_level levels[TS_MG_MAX_LEVELS];
   ts_operator A;                  /* finest system operator in double (owned unless borrowed) */
   int own_A;
   ts_operator preconditioner;     /* the V-cycle as an operator on double vectors */
@@ -106,12 +117,13 @@ struct ts_mg_s {
 
 /** Check the options common to every discretization (levels, precision). */
 int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o);
-/** Build the hierarchy on levels options->coarse_level..finest of mesh for a
- *  discretization (data: its discretization_data, owned by mg from here on, also on error;
- *  fe stored in mg->fe). */
+/** Build the hierarchy on levels options->coarse_level..finest of mesh, below them
+ *  n_degrees degree levels on the mesh level coarse_level with degrees[0] < .. <
+ *  degrees[n_degrees-1] (coarsest first), for a discretization (data: its
+ *  discretization_data, owned by mg from here on, also on error; fe stored in mg->fe). */
 int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest,
-                           const ts_mg_options *options, const ts_mg_discretization *disc,
-                           void *data, ts_mg *mg);
+                           const ts_mg_options *options, int n_degrees, const int *degrees,
+                           const ts_mg_discretization *disc, void *data, ts_mg *mg);
 /** A_0^{-1} by LU of the assembled matrix of A (double, at most 8000 rows, on the host);
  *  with null_vector (host, A->n values) z, A is singular by z (A z = 0, A^T z = 0) and the
  *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z

@@ -20,8 +20,8 @@ typedef struct stokes_transfer {
 static int create_dofs(ts_mg mg, int i) {
   stokes_data *data = mg->discretization_data;
   ts_mg_level *l = &mg->levels[i];
-  TS_CALL(ts_dofs_create(mg->mesh, data->velocity_fe, mg->coarse + i, &l->dofs));
-  TS_CALL(ts_dofs_create(mg->mesh, data->pressure_fe, mg->coarse + i, &l->pressure_dofs));
+  TS_CALL(ts_dofs_create(mg->mesh, data->velocity_fe, l->mesh_level, &l->dofs));
+  TS_CALL(ts_dofs_create(mg->mesh, data->pressure_fe, l->mesh_level, &l->pressure_dofs));
   return 0;
 }
 
@@ -116,6 +116,10 @@ static int check_options(ts_mesh mesh, int degree, int finest, const ts_mg_optio
   TS_CHECK_ARG(o->stokes_cg_tolerance > 0.0 && o->stokes_cg_tolerance < 1.0,
                "Stokes multigrid: stokes_cg_tolerance = %g (the patch pressure CG), allowed "
                "0 < tolerance < 1", o->stokes_cg_tolerance);
+  TS_CHECK_ARG(o->coarse_degree == TS_MG_COARSE_DEGREE_AUTO,
+               "Stokes multigrid: coarse_degree = %d, allowed only TS_MG_COARSE_DEGREE_AUTO (%d): "
+               "the degree levels are built for Q_k only", o->coarse_degree,
+               TS_MG_COARSE_DEGREE_AUTO);
   TS_CALL(ts_mg_check_common_options(mesh, finest, o));
   int64_t cells[3];
   TS_CALL(ts_mesh_cells(mesh, o->coarse_level, cells));
@@ -152,7 +156,7 @@ int ts_mg_create_stokes(ts_backend backend, ts_mesh mesh, int degree, int finest
   TS_CALL(check_options(mesh, degree, finest_level, &o));
   stokes_data *data = NULL;
   TS_CALL(create_data(ts_mesh_dim(mesh), degree, &data));
-  TS_CALL(ts_mg_create_hierarchy(backend, mesh, data->velocity_fe, finest_level, &o,
+  TS_CALL(ts_mg_create_hierarchy(backend, mesh, data->velocity_fe, finest_level, &o, 0, NULL,
                                  &stokes_discretization, data, mg));
   return 0;
 }

@@ -28,6 +28,7 @@ void ts_mg_options_default(ts_mg_options *o) {
   o->stokes_penalty = TS_STOKES_DEFAULT_PENALTY;
   o->stokes_cg_tolerance = TS_STOKES_PATCH_CG_TOLERANCE;
   o->coarse_tolerance = TS_MG_COARSE_TOLERANCE;
+  o->coarse_degree = TS_MG_COARSE_DEGREE_AUTO;
 }
 
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
@@ -140,7 +141,8 @@ static int setup_level(ts_mg mg, int i) {
   TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], disc->create_operator(mg, i, p, &l->A));
   const int64_t n = l->A->n;
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], create_level_vectors(mg, i, p, n));
-  l->timing.level = mg->coarse + i;
+  l->timing.level = mg->lowest + i;
+  l->timing.degree = l->degree;
   l->timing.dofs = n;
   if (p != TS_DOUBLE && i < mg->n_levels - 1)
     TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], disc->create_operator(mg, i, TS_DOUBLE, &l->Ad));
@@ -173,7 +175,7 @@ static int setup_coarse_solver(ts_mg mg) {
   if (disc->create_coarse_inverse) {
     TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_COARSE],
                   disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
-    return 0;
+    if (mg->coarse_inverse) return 0;
   }
   TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_COARSE],
                 ts_operator_create_jacobi(mg->coarse_A, &mg->coarse_P));
@@ -212,9 +214,18 @@ static int mg_setup(ts_mg mg) {
   return 0;
 }
 
+/* Which mesh level and degree each level of the hierarchy has. */
+static void assign_levels(ts_mg m, int n_degrees, const int *degrees) {
+  for (int i = 0; i < m->n_levels; ++i) {
+    ts_mg_level *l = &m->levels[i];
+    l->mesh_level = m->coarse + (i < n_degrees ? 0 : i - n_degrees);
+    l->degree = i < n_degrees ? degrees[i] : m->fe->degree;
+  }
+}
+
 int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest,
-                           const ts_mg_options *options, const ts_mg_discretization *disc,
-                           void *data, ts_mg *mg) {
+                           const ts_mg_options *options, int n_degrees, const int *degrees,
+                           const ts_mg_discretization *disc, void *data, ts_mg *mg) {
   ts_mg m;
   int ierr = ts_calloc(1, sizeof *m, "multigrid hierarchy", &m);
   if (ierr) {
@@ -229,7 +240,10 @@ int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int fines
   m->options = *options;
   m->coarse = options->coarse_level;
   m->finest = finest;
-  m->n_levels = finest - options->coarse_level + 1;
+  m->degree_levels = n_degrees;
+  m->lowest = m->coarse - n_degrees;
+  m->n_levels = finest - options->coarse_level + 1 + n_degrees;
+  assign_levels(m, n_degrees, degrees);
   ierr = mg_setup(m);
   if (ierr) {
     ts_mg_destroy(&m);
@@ -266,6 +280,7 @@ int ts_mg_destroy(ts_mg *mg) {
     ts_operator_destroy(&l->A);
     ts_dofs_destroy(&l->dofs);
     ts_dofs_destroy(&l->pressure_dofs);
+    ts_fe_destroy(&l->own_fe);
   }
   if (m->discretization->destroy) m->discretization->destroy(m->discretization_data);
   ts_free(mg);
@@ -296,43 +311,43 @@ ts_operator ts_mg_preconditioner(ts_mg mg) {
 
 int ts_mg_coarse_level(ts_mg mg) {
   TS_GETTER_NOT_NULL(mg, -1);
-  return mg->coarse;
+  return mg->lowest;
 }
 
 static int level_index(ts_mg mg, int level, const char *what, int lowest) {
   if (!mg) return TS_ERROR(TS_ERR_ARG, "%s: multigrid object is NULL", what);
-  if (level < mg->coarse + lowest || level > mg->finest)
-    return TS_ERROR(TS_ERR_ARG, "%s: level %d, allowed %d..%d", what, level, mg->coarse + lowest,
+  if (level < mg->lowest + lowest || level > mg->finest)
+    return TS_ERROR(TS_ERR_ARG, "%s: level %d, allowed %d..%d", what, level, mg->lowest + lowest,
                     mg->finest);
   return 0;
 }
 
 ts_smoother ts_mg_smoother(ts_mg mg, int level) {
   if (level_index(mg, level, "ts_mg_smoother", 0)) return NULL; /* TS_ERR_ARG recorded */
-  return mg->levels[level - mg->coarse].smoother;
+  return mg->levels[level - mg->lowest].smoother;
 }
 
 ts_operator ts_mg_level_operator(ts_mg mg, int level) {
   if (level_index(mg, level, "ts_mg_level_operator", 0)) return NULL; /* TS_ERR_ARG recorded */
-  return mg->levels[level - mg->coarse].A;
+  return mg->levels[level - mg->lowest].A;
 }
 
 int ts_mg_prolongate(ts_mg mg, int level, ts_vec coarse, ts_vec fine) {
   TS_CALL(level_index(mg, level, "ts_mg_prolongate", 1));
-  TS_CALL(ts_mg_transfer(mg, level - mg->coarse, 0, coarse, fine, 0));
+  TS_CALL(ts_mg_transfer(mg, level - mg->lowest, 0, coarse, fine, 0));
   return 0;
 }
 
 int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse) {
   TS_CALL(level_index(mg, level, "ts_mg_restrict", 1));
-  TS_CALL(ts_mg_transfer(mg, level - mg->coarse, 1, fine, coarse, 0));
+  TS_CALL(ts_mg_transfer(mg, level - mg->lowest, 1, fine, coarse, 0));
   return 0;
 }
 
 int ts_mg_level_timing_get(ts_mg mg, int level, ts_mg_level_timing *timing) {
   TS_CHECK_NOT_NULL(timing);
   TS_CALL(level_index(mg, level, "ts_mg_level_timing_get", 0));
-  *timing = mg->levels[level - mg->coarse].timing;
+  *timing = mg->levels[level - mg->lowest].timing;
   return 0;
 }
 
@@ -352,10 +367,11 @@ void ts_mg_reset_timings(ts_mg mg) {
   }
   for (int i = 0; i < mg->n_levels; ++i) {
     ts_mg_level_timing *t = &mg->levels[i].timing;
-    const int level = t->level;
+    const int level = t->level, degree = t->degree;
     const int64_t dofs = t->dofs;
     memset(t, 0, sizeof *t);
     t->level = level;
+    t->degree = degree;
     t->dofs = dofs;
   }
 }

@@ -1,34 +1,60 @@
 /* transfer.c -- the grid transfer between two levels of a Q_k box hierarchy (paper 002,
- * section 2.1): prolongation is the embedding of the coarse Q_k space into the fine one,
- * which on a Cartesian box is the tensor product of a 1D interpolation per coarse cell;
- * restriction is its transpose.  This file prepares the plan (the (2k+1)x(k+1) matrix of
- * coarse basis values at the fine support points of a cell's two children); the backend's
- * `transfer` kernel applies it. */
+ * section 2.1): prolongation is the embedding of the coarse space into the fine one, which
+ * on a Cartesian box is the tensor product of a 1D interpolation per coarse cell;
+ * restriction is its transpose.  The fine level is the coarse mesh refined once with the
+ * same degree (h-coarsening) or the same mesh with a higher degree (degree coarsening,
+ * p-multigrid).  This file prepares the plan (the (m+1)x(kc+1) matrix of coarse basis values
+ * at the m+1 fine support points of a coarse cell); the backend's `transfer` kernel applies
+ * it. */
 #include <math.h>
 #include "mg-impl.h"
 
+/* The fine cells per coarse cell along every direction (1 or 2), or 0 if they differ by
+ * direction or are neither. */
+static int refinement(ts_dofs coarse, ts_dofs fine) {
+  const int64_t r = fine->cells[0] / coarse->cells[0];
+  for (int d = 0; d < coarse->dim; ++d)
+    if (fine->cells[d] != r * coarse->cells[d]) return 0;
+  return r == 1 || r == 2 ? (int)r : 0;
+}
+
+/* Row r of the 1D matrix: the kc+1 coarse basis functions (Gauss-Lobatto points pc) at fine
+ * point r of the cell: point r - q kf of child q (points pf of degree kf) of the `refine`
+ * children.  The rows sum to exactly 1 (ts_lagrange_eval), so constants are reproduced to
+ * the last bit. */
+static void interpolation_row(int kc, const double *pc, int kf, const double *pf, int refine,
+                              int r, double *row) {
+  const int q = r / kf < refine - 1 ? r / kf : refine - 1;
+  const double x = (q + pf[r - q * kf]) / refine;
+  ts_lagrange_eval(kc + 1, pc, x, row, NULL);
+}
+
 int ts_transfer_plan_init(ts_dofs coarse, ts_dofs fine, ts_transfer_plan *plan, double *storage) {
-  TS_CHECK_ARG(coarse->dim == fine->dim && coarse->degree == fine->degree,
-               "transfer: coarse level is %dD Q%d, fine level %dD Q%d: they must agree",
+  TS_CHECK_ARG(coarse->dim == fine->dim && coarse->degree <= fine->degree,
+               "transfer: coarse level is %dD Q%d, fine level %dD Q%d: the dimensions must agree "
+               "and the fine degree be at least the coarse one",
                coarse->dim, coarse->degree, fine->dim, fine->degree);
-  const int dim = coarse->dim, k = coarse->degree, n1 = k + 1;
-  for (int d = 0; d < dim; ++d)
-    TS_CHECK_ARG(fine->cells[d] == 2 * coarse->cells[d],
-                 "transfer: direction %d has %lld coarse and %lld fine cells, need fine = 2 coarse",
-                 d, (long long)coarse->cells[d], (long long)fine->cells[d]);
+  const int dim = coarse->dim, kc = coarse->degree, kf = fine->degree;
+  const int refine = refinement(coarse, fine);
+  TS_CHECK_ARG(refine == 2 ? kf == kc : refine == 1 && kf > kc,
+               "transfer: %lld x %lld x %lld coarse cells of Q%d, %lld x %lld x %lld fine cells of "
+               "Q%d: allowed the same cells with a higher fine degree, or twice the cells in every "
+               "direction with the same degree",
+               (long long)coarse->cells[0], (long long)coarse->cells[1],
+               (long long)coarse->cells[2], kc, (long long)fine->cells[0],
+               (long long)fine->cells[1], (long long)fine->cells[2], kf);
+  const int m = refine * kf;
   plan->dim = dim;
-  plan->degree = k;
+  plan->coarse_degree = kc;
+  plan->fine_per_cell = m;
   for (int d = 0; d < 3; ++d) {
     plan->coarse_cells[d] = coarse->cells[d];
     plan->coarse_n[d] = coarse->n[d];
     plan->fine_n[d] = fine->n[d];
   }
-  /* row r: fine point r of the cell (child 0: x = p_r / 2; child 1: x = (1 + p_{r-k}) / 2) */
-  const double *p = coarse->fe->points;
-  for (int r = 0; r <= 2 * k; ++r) {
-    const double x = r <= k ? 0.5 * p[r] : 0.5 * (1.0 + p[r - k]);
-    ts_lagrange_eval(n1, p, x, storage + r * n1, NULL);
-  }
+  for (int r = 0; r <= m; ++r)
+    interpolation_row(kc, coarse->fe->points, kf, fine->fe->points, refine, r,
+                      storage + r * (kc + 1));
   plan->interpolation_1d = storage;
   plan->constrained = 1;
   return 0;

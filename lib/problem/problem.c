@@ -1115,6 +1115,22 @@ static int check_stokes_solver(reader *r, struct ts_problem_s *p, int has_precon
   return 0;
 }
 
+/* <multigrid coarse-degree>: "auto" or 1..the element's degree, Q_k only */
+static int fill_coarse_degree(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
+  char loc[1200], word[64];
+  if (!get_text(mg, "coarse-degree", word, sizeof word) || !strcmp(word, "auto")) return 0;
+  where(r, mg, "coarse-degree", node_line(mg), loc, sizeof loc);
+  if (p->stokes)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-degree=\"%s\">: the degree levels are "
+                    "built for Q_k only; not allowed with <stokes> (allowed: \"auto\")", loc, word);
+  p->mg.coarse_degree = get_int(mg, "coarse-degree", 0);
+  if (p->mg.coarse_degree > p->degree)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-degree=\"%d\">: allowed \"auto\" or "
+                    "1..%d (the element's degree; %d adds no degree level)", loc,
+                    p->mg.coarse_degree, p->degree, p->degree);
+  return 0;
+}
+
 /* <poisson rhs>, <solver type="fmg">, preconditioner="mg", <multigrid>;
  * the consistency the schema cannot check. */
 static int fill_multigrid(reader *r, struct ts_problem_s *p) {
@@ -1166,6 +1182,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
     }
     p->mg.coarse_tolerance = get_double(mg, "coarse-tolerance", 0);
   }
+  TS_CALL(fill_coarse_degree(r, p, mg));
   if (has_attribute(mg, "local-solver")) {
     p->stokes_direct = attribute_is(mg, "local-solver", "direct");
     if (!p->stokes) {

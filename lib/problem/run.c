@@ -114,7 +114,15 @@ static int solve_level(ts_problem p, const ts_solution *u, level_objects *o, FIL
   return solve_error ? ts_error_trace(solve_error, __FILE__, __LINE__, "solve") : 0;
 }
 
+/* "auto" or the coarse degree of the multigrid options */
+static const char *coarse_degree_text(const ts_mg_options *o, char *buf, size_t len) {
+  if (o->coarse_degree == TS_MG_COARSE_DEGREE_AUTO) snprintf(buf, len, "auto");
+  else snprintf(buf, len, "%d", o->coarse_degree);
+  return buf;
+}
+
 static void print_header(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log) {
+  char degree[16];
   fprintf(log, "Tessera %s: problem '%s'%s%s\n", ts_version(), p->name, *p->source ? " from " : "",
           p->source);
   if (p->rhs_one) fprintf(log, "  Poisson, right side f = 1, zero boundary values; %dD box [", p->dim);
@@ -137,8 +145,8 @@ static void print_header(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *l
           ts_solver_label(p->solver), p->preconditioner, p->rtol,
           ts_precision_name(p->precision));
   if (p->use_mg)
-    fprintf(log, "  multigrid: levels %d..finest, V(1,1), smoother %s, %s precision V-cycle\n",
-            p->mg.coarse_level,
+    fprintf(log, "  multigrid: levels %d..finest, coarse degree %s, V(1,1), smoother %s, %s "
+            "precision V-cycle\n", p->mg.coarse_level, coarse_degree_text(&p->mg, degree, sizeof degree),
             p->mg.smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev"
             : p->mg.variant == TS_PATCH_FUSED          ? "vertex-patch (fused)"
                                                        : "vertex-patch (separate)",
