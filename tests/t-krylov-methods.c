@@ -129,9 +129,17 @@ int main(void) {
   ts_vec_set(x, 0.0);
   ts_vec_set(y, 0.0);
   int e1 = ts_solver_solve(gm, b, x), e2 = ts_solver_solve(fg, b, y);
-  ok(!e1 && !e2 && ts_solver_iterations(gm) == ts_solver_iterations(fg) && distance(x, y, t) == 0.0,
-     "FGMRES(30)+Jacobi = GMRES(30)+Jacobi from the right: %d iterations both, same iterate",
-     ts_solver_iterations(fg));
+  /* The same arithmetic: identical on omp.  A GPU Laplacian sums face contributions with
+   * atomics, so its rounding differs from one application to the next and the two runs
+   * drift apart: then both still stop within one iteration of each other, and since both
+   * residuals are below 1e-10 ||b||, the iterates differ by at most about cond(D^{-1} A)
+   * 2e-10 relative, and cond(D^{-1} A) ~ (k^2 / h)^2 < 5e4 here (Q3 on 16 x 24 cells). */
+  const int exact = strcmp(tap_backend(), "omp") == 0;
+  const int its_gm = ts_solver_iterations(gm), its_fg = ts_solver_iterations(fg);
+  const double apart = distance(x, y, t);
+  ok(!e1 && !e2 && abs(its_gm - its_fg) <= (exact ? 0 : 1) && apart <= (exact ? 0.0 : 1e-5),
+     "FGMRES(30)+Jacobi = GMRES(30)+Jacobi from the right: %d and %d iterations, iterates "
+     "%.1e apart (%s)", its_gm, its_fg, apart, exact ? "identical on omp" : "<= 1e-5");
 
   /* MINRES on the SPD Laplacian: the CG solution, P-norm residual below rtol, monotone */
   ts_solver cg = make_solver(TS_SOLVER_CG, A, P, 1e-11);
