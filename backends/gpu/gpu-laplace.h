@@ -60,6 +60,8 @@ struct ts_gpu_lap_args {
   R s0, s1, s2;
   int64_t cells0, cells1, cells2, n0, n1, n2;
   int constrained;
+  int add; /* column kernel: y += A x (else y = A x) */
+  int zc;  /* column kernel: cells per column chunk along direction 2 */
 };
 
 template <typename R>
@@ -353,6 +355,253 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
   }
 }
 
+/* Adds v into y[q] with an atomic (shared is set: another block adds into q too; y[q] was
+ * zeroed first when add = 0) or with a plain store (this block is q's only writer). */
+template <typename R>
+__device__ __forceinline__ void ts_gpu_put(R *q, R v, bool shared, int add) {
+  if (shared) ts_gpu_atomic_add(q, v);
+  else if (add) *q += v;
+  else *q = v;
+}
+
+/* The 3D even-odd kernel walking a column of cells: the block holds CPB cells along
+ * direction 0 (threads and sweeps as in ts_gpu_laplace3_eo_kernel) and walks g.zc cells
+ * along direction 2, so that most results are written once with a plain store:
+ *  - z-faces: the top plane (z = K) of a cell's result stays in the direction-0 threads'
+ *    registers (clo, chi) and is added into the bottom plane (z = 0) of the next cell; the
+ *    x values of that plane are kept too (u[K] becomes the next u[0]);
+ *  - x-faces inside the block: the thread (p = 0, cc) passes its column i = K through
+ *    shared memory (sx) to (p = 0, cc + 1), which adds it to its column i = 0;
+ *  - only the DoFs that other blocks write too are added with atomics: the block's
+ *    y-faces (j = 0, K towards another row of cells), its first and last x-face, and the
+ *    bottom and top planes of the chunk.  ts_gpu_laplace_zero_faces zeroes those (and only
+ *    those, a superset) when add = 0, instead of all of y. */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_laplace3_col(const ts_gpu_lap_args<R, K> &g,
+                                                    const R *__restrict__ x, R *__restrict__ y) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, CPB = S::CPB, H = N / 2, HE = (N + 1) / 2;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
+  __shared__ R sa[N * ZS], sb[N * ZS], sp[N * ZS], sq[N * ZS], sx[N * N * CPB];
+  const int t = threadIdx.x;
+  const int i = t % N, c = (t / N) % CPB, j = t / (N * CPB);
+  /* cell and DoF coordinates in int (a launch has fewer than 2^31 blocks, a direction fewer
+   * than 2^31 DoFs), only the flat DoF indices in int64_t: fewer registers for the walk */
+  const int cells0 = (int)g.cells0, cells1 = (int)g.cells1, cells2 = (int)g.cells2;
+  const int n0 = (int)g.n0, n1 = (int)g.n1, n2 = (int)g.n2;
+  const int rowblocks = (cells0 + CPB - 1) / CPB;
+  const int b = blockIdx.x, cb = b % rowblocks, rest = b / rowblocks;
+  const int c1 = rest % cells1, z0 = rest / cells1 * g.zc;
+  const int z1 = z0 + g.zc < cells2 ? z0 + g.zc : cells2;
+  const int64_t zs = g.n0 * g.n1;
+  /* direction-2 role: the column (i, j) of cell c */
+  const int c0 = cb * CPB + c, g0 = c0 * K + i, g1 = c1 * K + j;
+  const bool bnd01 = g.constrained && (g0 == 0 || g0 == n0 - 1 || g1 == 0 || g1 == n1 - 1);
+  const bool load = c0 < cells0 && !bnd01; /* else the column is read as zero */
+  const R *xc = x + g0 + g.n0 * (g1 + g.n1 * ((int64_t)z0 * K));
+  /* direction-0 role (the first HE N CPB threads): the columns i = p and i = K-p of the
+   * row (cc, jj), as in ts_gpu_laplace3_eo_kernel */
+  const int p = t % HE, r = t / HE, cc = r % CPB, jj = r / CPB;
+  const int cc0 = cb * CPB + cc, gj = c1 * K + jj;
+  const bool w0 = t < HE * N * CPB && cc0 < cells0 && !(g.constrained && (gj == 0 || gj == n1 - 1));
+  const int glo = cc0 * K + p, ghi = cc0 * K + (K - p);
+  /* i = K of a cell followed by another of the block goes to that cell (sx) */
+  const bool handed = p == 0 && cc < CPB - 1 && cc0 < cells0 - 1;
+  const bool wlo = w0 && !(g.constrained && (glo == 0 || glo == n0 - 1));
+  const bool whi = w0 && p != K - p && !handed && !(g.constrained && (ghi == 0 || ghi == n0 - 1));
+  /* shared with the block before / after along direction 0, or along direction 1 */
+  const bool alo = p == 0 && cc == 0 && cb > 0;
+  const bool ahi = p == 0 && cc == CPB - 1 && cc0 < cells0 - 1;
+  const bool yface = (jj == 0 && c1 > 0) || (jj == K && c1 < cells1 - 1);
+  R u[N];
+#pragma unroll
+  for (int z = 0; z < N; ++z) u[z] = load ? xc[z * zs] : R(0);
+  R clo = R(0), chi = R(0); /* the previous cell's plane z = K (columns lo, hi) */
+  for (int c2 = z0; c2 < z1; ++c2) {
+    if (g.constrained) {
+      if (c2 == 0) u[0] = R(0);
+      if (c2 == cells2 - 1) u[K] = R(0); /* the last cell: no next u[0] */
+    }
+    /* direction 2 in registers (as ts_gpu_laplace3_eo_kernel) */
+    {
+      R ue[H + 1], uo[H + 1], ud[H + 1];
+#pragma unroll
+      for (int q = 0; q < H; ++q) {
+        ue[q] = u[q] + u[K - q];
+        uo[q] = u[q] - u[K - q];
+        ud[q] = ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]);
+      }
+      const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
+#pragma unroll
+      for (int z = 0; z < HE; ++z) {
+        R lo, hi;
+        ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
+        sa[z * ZS + t] = lo;
+        sa[(K - z) * ZS + t] = hi;
+        ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ud, uo, umd, lo, hi);
+        sb[z * ZS + t] = lo;
+        sb[(K - z) * ZS + t] = hi;
+      }
+    }
+    __syncthreads();
+    /* direction 1 (as ts_gpu_laplace3_eo_kernel) */
+    if (j < HE) {
+      R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
+#pragma unroll
+      for (int q = 0; q <= H; ++q) {
+        em[q] = g.eM[j][q];
+        om[q] = g.oM[j][q];
+        es[q] = g.eS[j][q];
+        os[q] = g.oS[j][q];
+      }
+      const int col = i + N * c;
+#pragma unroll
+      for (int z = 0; z < N; ++z) {
+        R ae[H + 1], ao[H + 1], ad[H + 1], be[H + 1], bo[H + 1];
+        const R ac = sa[z * ZS + col];
+#pragma unroll
+        for (int q = 0; q < H; ++q) {
+          const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
+          const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
+          ae[q] = a0 + a1;
+          ao[q] = a0 - a1;
+          ad[q] = ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac);
+          be[q] = b0 + b1;
+          bo[q] = b0 - b1;
+        }
+        const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
+        const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
+        R sl, sh, ml, mh, ql, qh;
+        ts_gpu_eo_pair<R, K>(es, os, ad, ao, ts_gpu_dif<D>(am, ac), sl, sh); /* K1 a */
+        ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
+        ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
+        const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
+        sp[lo] = g.s1 * sl + g.s2 * ml;
+        sq[lo] = g.s0 * ql;
+        sp[hi] = g.s1 * sh + g.s2 * mh;
+        sq[hi] = g.s0 * qh;
+      }
+    }
+    /* the next cell's column, loaded while this cell's direction-0 sweep runs (its plane
+     * z = 0 is this one's z = K, which is zeroed above only in the box's last cell) */
+    if (c2 + 1 < z1) {
+      xc += K * zs;
+      u[0] = u[K];
+#pragma unroll
+      for (int z = 1; z < N; ++z) u[z] = load ? xc[z * zs] : R(0);
+    }
+    __syncthreads();
+    /* direction 0: the cell's results of the columns lo (i = p) and hi (i = K-p), written
+     * at once except the column i = 0 of a cell after another one of the block, which waits
+     * for that cell's column i = K (sx) */
+    const bool last = c2 == z1 - 1;
+    R ylo[N]; /* the waiting column (p = 0, cc > 0) */
+    if (w0) {
+      R em[H + 1], om[H + 1], es[H + 1], os[H + 1]; /* rows p of the even-odd forms */
+#pragma unroll
+      for (int q = 0; q <= H; ++q) {
+        em[q] = g.eM[p][q];
+        om[q] = g.oM[p][q];
+        es[q] = g.eS[p][q];
+        os[q] = g.oS[p][q];
+      }
+      const int row = N * (cc + CPB * jj);
+      R *yr = y + g.n0 * (gj + g.n1 * ((int64_t)c2 * K));
+#pragma unroll
+      for (int z = 0; z < N; ++z) {
+        R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
+        const R qc = sq[z * ZS + row];
+#pragma unroll
+        for (int q = 0; q < H; ++q) {
+          const R p0 = sp[z * ZS + row + q], p1 = sp[z * ZS + row + K - q];
+          const R q0 = sq[z * ZS + row + q], q1 = sq[z * ZS + row + K - q];
+          pe[q] = p0 + p1;
+          po[q] = p0 - p1;
+          qe[q] = ts_gpu_dif<D>(q0, qc) + ts_gpu_dif<D>(q1, qc);
+          qo[q] = q0 - q1;
+        }
+        const R pm = (N & 1) ? sp[z * ZS + row + H] : R(0);
+        const R qm = (N & 1) ? ts_gpu_dif<D>(sq[z * ZS + row + H], qc) : R(0);
+        R ml, mh, kl, kh;
+        ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
+        ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
+        R lo = ml + kl, hi = mh + kh;
+        /* the z-face: add the previous cell's top plane; keep this one's for the next
+         * cell (the top plane is written here only at the end of the chunk) */
+        if (z == 0) {
+          lo += clo;
+          hi += chi;
+        }
+        if (z == K) {
+          clo = lo;
+          chi = hi;
+        }
+        if (p == 0) sx[(z * N + jj) * CPB + cc] = hi;
+        ylo[z] = lo;
+        const int gz = c2 * K + z;
+        if ((z == K && !last) || (g.constrained && (gz == 0 || gz == n2 - 1))) continue;
+        /* the chunk's bottom and top planes are shared with the chunks below and above */
+        const bool sh = yface || (z == 0 && c2 == z0 && c2 > 0) || (z == K && c2 < cells2 - 1);
+        if (wlo && !(p == 0 && cc > 0)) ts_gpu_put(yr + z * zs + glo, lo, sh || alo, g.add);
+        if (whi) ts_gpu_put(yr + z * zs + ghi, hi, sh || ahi, g.add);
+      }
+    }
+    __syncthreads();
+    if (wlo && p == 0 && cc > 0) {
+      /* the x-face: add the column i = K of the cell before in the block */
+      R *yr = y + g.n0 * (gj + g.n1 * ((int64_t)c2 * K));
+#pragma unroll
+      for (int z = 0; z < N; ++z) {
+        const int gz = c2 * K + z;
+        if ((z == K && !last) || (g.constrained && (gz == 0 || gz == n2 - 1))) continue;
+        const bool sh = yface || (z == 0 && c2 == z0 && c2 > 0) || (z == K && c2 < cells2 - 1);
+        ts_gpu_put(yr + z * zs + glo, ylo[z] + sx[(z * N + jj) * CPB + cc - 1], sh, g.add);
+      }
+    }
+  }
+}
+
+/* EXPERIMENT: the column kernel without a minimum of blocks per SM (V = 0) and with the
+ * blocks per SM of the one-layer even-odd kernel in double (V = 1) or one fewer (V = 2). */
+template <int K, int V>
+struct ts_gpu_col_minb {
+  static constexpr int EO[11] = {1, 16, 10, 8, 8, 5, 5, 5, 3, 5, 4};
+  static constexpr int value = V == 1 ? EO[K] : EO[K] > 1 ? EO[K] - 1 : 1;
+};
+
+template <typename R, int K>
+__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
+    ts_gpu_laplace3_col_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
+                               R *__restrict__ y) {
+  ts_gpu_laplace3_col<R, K>(g, x, y);
+}
+
+template <typename R, int K, int V>
+__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS), (ts_gpu_col_minb<K, V>::value))
+    ts_gpu_laplace3_colb_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
+                                R *__restrict__ y) {
+  ts_gpu_laplace3_col<R, K>(g, x, y);
+}
+
+/* Zeroes the DoFs that ts_gpu_laplace3_col_kernel adds into with atomics (for y = A x):
+ * one warp per row of DoFs along direction 0 (r = g1 + n1 g2); whole rows on the y-faces
+ * (g1 a multiple of K) and on the chunks' z-planes (g2 a multiple of zk = zc K), else the
+ * block boundaries g0 = m xk (xk = CPB K). */
+template <typename R>
+__global__ void ts_gpu_laplace_zero_faces_kernel(int64_t n0, int64_t n1, int64_t rows, int K,
+                                                 int64_t xk, int64_t zk, R *__restrict__ y) {
+  const int lane = threadIdx.x % 32;
+  for (int64_t r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; r < rows;
+       r += (int64_t)gridDim.x * blockDim.x / 32) {
+    R *yr = y + r * n0;
+    if ((r % n1) % K == 0 || (r / n1) % zk == 0)
+      for (int64_t i = lane; i < n0; i += 32) yr[i] = R(0);
+    else
+      for (int64_t i = (lane + 1) * xk; i < n0; i += 32 * xk) yr[i] = R(0);
+  }
+}
+
 template <typename R, int K>
 __global__ void __launch_bounds__((ts_gpu_lap_shape<2, K>::THREADS))
     ts_gpu_laplace2_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
@@ -498,9 +747,43 @@ static inline bool ts_gpu_laplace_plain(void) {
   return cached != 0;
 }
 
-/* Host side: launch the cell kernel of degree K. */
+/* TESSERA_GPU_LAPLACE=eo selects the even-odd kernel of one cell layer per block (before
+ * the column kernel), TESSERA_GPU_LAPLACE_ZC the column kernel's chunk length (cells along
+ * direction 2; 0: the whole column): experiment switches, measured in the same run. */
+static inline bool ts_gpu_laplace_eo(void) {
+  static int cached = -1;
+  if (cached < 0) {
+    const char *v = getenv("TESSERA_GPU_LAPLACE");
+    cached = v && !strcmp(v, "eo");
+  }
+  return cached != 0;
+}
+
+/* EXPERIMENT: TESSERA_GPU_LAPLACE_MINB=0, 1, 2 (ts_gpu_col_minb; default 1). */
+static inline int ts_gpu_laplace_minb(void) {
+  static int cached = -1;
+  if (cached < 0) {
+    const char *v = getenv("TESSERA_GPU_LAPLACE_MINB");
+    cached = v ? atoi(v) : 1;
+    if (cached < 0 || cached > 2) cached = 1;
+  }
+  return cached;
+}
+
+static inline int ts_gpu_laplace_zc(void) {
+  static int cached = -1;
+  if (cached < 0) {
+    const char *v = getenv("TESSERA_GPU_LAPLACE_ZC");
+    cached = v ? atoi(v) : 8;
+    if (cached < 0) cached = 8;
+  }
+  return cached;
+}
+
+/* Host side: launch the cell kernel of degree K (y zeroed first when add = 0). */
 template <typename R, int K>
-static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, char *err) {
+static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int add,
+                                char *err) {
   ts_gpu_lap_args<R, K> g;
   constexpr int N = K + 1;
   for (int q = 0; q < N * N; ++q) {
@@ -546,6 +829,31 @@ static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, cha
   g.n1 = pl->n[1];
   g.n2 = pl->n[2];
   g.constrained = pl->constrained != 0;
+  g.add = add;
+  const size_t bytes = (size_t)pl->n_dofs * sizeof(R);
+  if (pl->dim == 3 && centro && !ts_gpu_laplace_plain() && !ts_gpu_laplace_eo()) {
+    using S = ts_gpu_lap_shape<3, K>;
+    const int zc = ts_gpu_laplace_zc();
+    g.zc = zc > 0 && zc < pl->cells[2] ? zc : (int)pl->cells[2];
+    const int64_t rowblocks = (pl->cells[0] + S::CPB - 1) / S::CPB;
+    const int64_t blocks = rowblocks * pl->cells[1] * ((pl->cells[2] + g.zc - 1) / g.zc);
+    if (!add) {
+      const int64_t rows = pl->n[1] * pl->n[2];
+      ts_gpu_laplace_zero_faces_kernel<R><<<(unsigned)((rows + 7) / 8), 256>>>(
+          pl->n[0], pl->n[1], rows, K, (int64_t)S::CPB * K, (int64_t)g.zc * K, y);
+      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_zero_faces_kernel");
+    }
+    const int mb = ts_gpu_laplace_minb();
+    if (mb == 0)
+      ts_gpu_laplace3_col_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    else if (mb == 1)
+      ts_gpu_laplace3_colb_kernel<R, K, 1><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    else
+      ts_gpu_laplace3_colb_kernel<R, K, 2><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_col_kernel");
+    return 0;
+  }
+  if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, bytes, 0));
   if (pl->dim == 3) {
     using S = ts_gpu_lap_shape<3, K>;
     const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1] * pl->cells[2];
@@ -626,18 +934,17 @@ int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, c
              TS_GPU_NAME);
     return TS_ERR_ARG;
   }
-  if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, (size_t)pl->n_dofs * sizeof(R), 0));
   switch (pl->degree) {
-    case 1: rc = ts_gpu_laplace_cells<R, 1>(pl, x, y, err); break;
-    case 2: rc = ts_gpu_laplace_cells<R, 2>(pl, x, y, err); break;
-    case 3: rc = ts_gpu_laplace_cells<R, 3>(pl, x, y, err); break;
-    case 4: rc = ts_gpu_laplace_cells<R, 4>(pl, x, y, err); break;
-    case 5: rc = ts_gpu_laplace_cells<R, 5>(pl, x, y, err); break;
-    case 6: rc = ts_gpu_laplace_cells<R, 6>(pl, x, y, err); break;
-    case 7: rc = ts_gpu_laplace_cells<R, 7>(pl, x, y, err); break;
-    case 8: rc = ts_gpu_laplace_cells<R, 8>(pl, x, y, err); break;
-    case 9: rc = ts_gpu_laplace_cells<R, 9>(pl, x, y, err); break;
-    case 10: rc = ts_gpu_laplace_cells<R, 10>(pl, x, y, err); break;
+    case 1: rc = ts_gpu_laplace_cells<R, 1>(pl, x, y, add, err); break;
+    case 2: rc = ts_gpu_laplace_cells<R, 2>(pl, x, y, add, err); break;
+    case 3: rc = ts_gpu_laplace_cells<R, 3>(pl, x, y, add, err); break;
+    case 4: rc = ts_gpu_laplace_cells<R, 4>(pl, x, y, add, err); break;
+    case 5: rc = ts_gpu_laplace_cells<R, 5>(pl, x, y, add, err); break;
+    case 6: rc = ts_gpu_laplace_cells<R, 6>(pl, x, y, add, err); break;
+    case 7: rc = ts_gpu_laplace_cells<R, 7>(pl, x, y, add, err); break;
+    case 8: rc = ts_gpu_laplace_cells<R, 8>(pl, x, y, add, err); break;
+    case 9: rc = ts_gpu_laplace_cells<R, 9>(pl, x, y, add, err); break;
+    case 10: rc = ts_gpu_laplace_cells<R, 10>(pl, x, y, add, err); break;
   }
   if (rc) return rc;
   if (pl->constrained) {
