@@ -17,7 +17,9 @@
  * no bank conflicts.  The 1D matrices are kernel parameters (constant bank, uniform
  * loads).  The cells' results are added into y with atomics (y is zeroed first when
  * add = 0); Dirichlet DoFs (plan->constrained) are read as zero and skipped, and a second
- * kernel sets their rows to y = x (y += x).
+ * kernel sets their rows to y = x (y += x).  In 3D at K <= 2 a block instead walks a chunk
+ * of cells along direction 2 and writes most results with plain stores
+ * (ts_gpu_laplace3_col_kernel).
  *
  * Accuracy (doc/accuracy.md).  The rows of the 1D stiffness matrices sum to exactly 0
  * (lib/poly/exact-sums.c), so K v = K (v - c) for any constant c.  In double precision and
@@ -206,6 +208,115 @@ __device__ __forceinline__ void ts_gpu_eo_pair(const R *e, const R *o, const R *
   hi = E - O;
 }
 
+/* The rows a of the even-odd forms in registers (a run-time row of the constant bank read
+ * directly in the sweep would serialize the warp). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_rows(const ts_gpu_lap_args<R, K> &g, int a, R *em,
+                                               R *om, R *es, R *os) {
+#pragma unroll
+  for (int q = 0; q <= K / 2; ++q) {
+    em[q] = g.eM[a][q];
+    om[q] = g.oM[a][q];
+    es[q] = g.eS[a][q];
+    os[q] = g.oS[a][q];
+  }
+}
+
+/* Direction 2 of the 3D even-odd kernels, in registers: a = M2 u, b = K2 u (uniform
+ * constant-bank rows) into the thread's slot t of every plane of sa, sb; the even part of
+ * the differences u - u_0 for K2 (the odd part is the same). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_sweep2(const ts_gpu_lap_args<R, K> &g, const R *u,
+                                                 R *sa, R *sb, int t) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, H = N / 2, HE = (N + 1) / 2, ZS = N * S::CPB * N;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  R ue[H + 1], uo[H + 1], ud[H + 1];
+#pragma unroll
+  for (int q = 0; q < H; ++q) {
+    ue[q] = u[q] + u[K - q];
+    uo[q] = u[q] - u[K - q];
+    ud[q] = ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]);
+  }
+  const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
+#pragma unroll
+  for (int z = 0; z < HE; ++z) {
+    R lo, hi;
+    ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
+    sa[z * ZS + t] = lo;
+    sa[(K - z) * ZS + t] = hi;
+    ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ud, uo, umd, lo, hi);
+    sb[z * ZS + t] = lo;
+    sb[(K - z) * ZS + t] = hi;
+  }
+}
+
+/* Direction 1 of the 3D even-odd kernels by the thread (i, c, j < HE) (col = i + N c):
+ * P = s1 K1 a + s2 M1 b, Q = s0 M1 a at the rows j and K-j of every plane, into sp, sq. */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_sweep1(const ts_gpu_lap_args<R, K> &g, const R *sa,
+                                                 const R *sb, R *sp, R *sq, int col, int j) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, CPB = S::CPB, H = N / 2, ZS = N * CPB * N;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
+  ts_gpu_eo_rows<R, K>(g, j, em, om, es, os);
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    R ae[H + 1], ao[H + 1], ad[H + 1], be[H + 1], bo[H + 1];
+    const R ac = sa[z * ZS + col]; /* a_0, for the differences of K1 a */
+#pragma unroll
+    for (int q = 0; q < H; ++q) {
+      const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
+      const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
+      ae[q] = a0 + a1;
+      ao[q] = a0 - a1;
+      ad[q] = ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac);
+      be[q] = b0 + b1;
+      bo[q] = b0 - b1;
+    }
+    const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
+    const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
+    R sl, sh, ml, mh, ql, qh;
+    ts_gpu_eo_pair<R, K>(es, os, ad, ao, ts_gpu_dif<D>(am, ac), sl, sh); /* K1 a */
+    ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
+    ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
+    const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
+    sp[lo] = g.s1 * sl + g.s2 * ml;
+    sq[lo] = g.s0 * ql;
+    sp[hi] = g.s1 * sh + g.s2 * mh; /* the middle row (j = K-j) writes the same value */
+    sq[hi] = g.s0 * qh;
+  }
+}
+
+/* Direction 0 of the 3D even-odd kernels on one line (P, Q: its N values in shared
+ * memory), with the rows p of the even-odd forms: y = M0 P + K0 Q at i = p (lo) and
+ * i = K-p (hi). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_line0(const R *em, const R *om, const R *es,
+                                                const R *os, const R *P, const R *Q, R &lo,
+                                                R &hi) {
+  constexpr int N = K + 1, H = N / 2;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
+  const R qc = Q[0]; /* Q_0, for the differences of K0 Q */
+#pragma unroll
+  for (int q = 0; q < H; ++q) {
+    const R p0 = P[q], p1 = P[K - q], q0 = Q[q], q1 = Q[K - q];
+    pe[q] = p0 + p1;
+    po[q] = p0 - p1;
+    qe[q] = ts_gpu_dif<D>(q0, qc) + ts_gpu_dif<D>(q1, qc);
+    qo[q] = q0 - q1;
+  }
+  const R pm = (N & 1) ? P[H] : R(0);
+  const R qm = (N & 1) ? ts_gpu_dif<D>(Q[H], qc) : R(0);
+  R ml, mh, kl, kh;
+  ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
+  ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
+  lo = ml + kl;
+  hi = mh + kh;
+}
+
 /* The 3D kernel with the even-odd decomposition (centro-symmetric 1D matrices, the
  * Gauss-Lobatto case): direction 2 in registers with half the multiply-adds; direction 1
  * by the threads j <= K/2 only, each producing the outputs j and K-j from one pass over
@@ -219,7 +330,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
                               R *__restrict__ y) {
   using S = ts_gpu_lap_shape<3, K>;
   constexpr int N = S::N, CPB = S::CPB, H = N / 2, HE = (N + 1) / 2;
-  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
   __shared__ R sa[N * N * CPB * N], sb[N * N * CPB * N], sp[N * N * CPB * N],
       sq[N * N * CPB * N];
   const int t = threadIdx.x;
@@ -243,68 +354,9 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     if (c2 == 0) u[0] = R(0);
     if (c2 == g.cells2 - 1) u[K] = R(0);
   }
-  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
-  /* direction 2 in registers, even-odd: a = M2 u, b = K2 u (uniform constant-bank rows);
-   * the even part of the differences u - u_0 for K2 (the odd part is the same) */
-  {
-    R ue[H + 1], uo[H + 1], ud[H + 1];
-#pragma unroll
-    for (int q = 0; q < H; ++q) {
-      ue[q] = u[q] + u[K - q];
-      uo[q] = u[q] - u[K - q];
-      ud[q] = ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]);
-    }
-    const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
-#pragma unroll
-    for (int z = 0; z < HE; ++z) {
-      R lo, hi;
-      ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
-      sa[z * ZS + t] = lo;
-      sa[(K - z) * ZS + t] = hi;
-      ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ud, uo, umd, lo, hi);
-      sb[z * ZS + t] = lo;
-      sb[(K - z) * ZS + t] = hi;
-    }
-  }
+  ts_gpu_eo_sweep2<R, K>(g, u, sa, sb, t);
   __syncthreads();
-  /* direction 1, threads j < HE: P = s1 K1 a + s2 M1 b, Q = s0 M1 a at rows j and K-j */
-  if (j < HE) {
-    R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
-#pragma unroll
-    for (int q = 0; q <= H; ++q) {
-      em[q] = g.eM[j][q];
-      om[q] = g.oM[j][q];
-      es[q] = g.eS[j][q];
-      os[q] = g.oS[j][q];
-    }
-    const int col = i + N * c;
-#pragma unroll
-    for (int z = 0; z < N; ++z) {
-      R ae[H + 1], ao[H + 1], ad[H + 1], be[H + 1], bo[H + 1];
-      const R ac = sa[z * ZS + col]; /* a_0, for the differences of K1 a */
-#pragma unroll
-      for (int q = 0; q < H; ++q) {
-        const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
-        const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
-        ae[q] = a0 + a1;
-        ao[q] = a0 - a1;
-        ad[q] = ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac);
-        be[q] = b0 + b1;
-        bo[q] = b0 - b1;
-      }
-      const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
-      const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
-      R sl, sh, ml, mh, ql, qh;
-      ts_gpu_eo_pair<R, K>(es, os, ad, ao, ts_gpu_dif<D>(am, ac), sl, sh); /* K1 a */
-      ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
-      ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
-      const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
-      sp[lo] = g.s1 * sl + g.s2 * ml;
-      sq[lo] = g.s0 * ql;
-      sp[hi] = g.s1 * sh + g.s2 * mh; /* the middle row (j = K-j) writes the same value */
-      sq[hi] = g.s0 * qh;
-    }
-  }
+  if (j < HE) ts_gpu_eo_sweep1<R, K>(g, sa, sb, sp, sq, i + N * c, j);
   __syncthreads();
   /* direction 0, even-odd, by the first HE N CPB threads (packed into as few warps as
    * possible): thread (p, c, j) produces y at i = p and i = K-p for every z */
@@ -317,13 +369,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     const bool bj = g.constrained && (gj == 0 || gj == g.n1 - 1);
     if (bj) return;
     R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
-#pragma unroll
-    for (int q = 0; q <= H; ++q) {
-      em[q] = g.eM[p][q];
-      om[q] = g.oM[p][q];
-      es[q] = g.eS[p][q];
-      os[q] = g.oS[p][q];
-    }
+    ts_gpu_eo_rows<R, K>(g, p, em, om, es, os);
     const int row = N * (cc + CPB * jj);
     const int64_t glo = cc0 * K + p, ghi = cc0 * K + (K - p);
     const bool wlo = !(g.constrained && (glo == 0 || glo == g.n0 - 1));
@@ -332,25 +378,11 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
 #pragma unroll
     for (int z = 0; z < N; ++z) {
       if (g.constrained && ((z == 0 && c2 == 0) || (z == K && c2 == g.cells2 - 1))) continue;
-      R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
-      const R qc = sq[z * ZS + row]; /* Q_0, for the differences of K0 Q */
-#pragma unroll
-      for (int q = 0; q < H; ++q) {
-        const R p0 = sp[z * ZS + row + q], p1 = sp[z * ZS + row + K - q];
-        const R q0 = sq[z * ZS + row + q], q1 = sq[z * ZS + row + K - q];
-        pe[q] = p0 + p1;
-        po[q] = p0 - p1;
-        qe[q] = ts_gpu_dif<D>(q0, qc) + ts_gpu_dif<D>(q1, qc);
-        qo[q] = q0 - q1;
-      }
-      const R pm = (N & 1) ? sp[z * ZS + row + H] : R(0);
-      const R qm = (N & 1) ? ts_gpu_dif<D>(sq[z * ZS + row + H], qc) : R(0);
-      R ml, mh, kl, kh;
-      ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
-      ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
+      R lo, hi;
+      ts_gpu_eo_line0<R, K>(em, om, es, os, sp + z * ZS + row, sq + z * ZS + row, lo, hi);
       R *yz = y + rbase + z * zs;
-      if (wlo) ts_gpu_atomic_add(yz + glo, ml + kl);
-      if (whi) ts_gpu_atomic_add(yz + ghi, mh + kh);
+      if (wlo) ts_gpu_atomic_add(yz + glo, lo);
+      if (whi) ts_gpu_atomic_add(yz + ghi, hi);
     }
   }
 }
@@ -364,6 +396,15 @@ __device__ __forceinline__ void ts_gpu_put(R *q, R v, bool shared, int add) {
   else *q = v;
 }
 
+/* The column kernel serves the degrees K <= TS_GPU_LAPLACE_COLUMN_MAX_DEGREE, where a DoF
+ * receives many cell contributions ((K+1)^3 / K^3 atomics on average: 8 at K = 1, 3.4 at
+ * K = 2); from K = 3 on the one-layer kernel above is faster (its atomics and the zeroing
+ * of y are not what bounds it: shared memory and latency are; H200, 2026-11-26,
+ * bench/results/2026-11-26-h200-laplace-column.md).  TS_GPU_LAPLACE_COLUMN_CELLS: the
+ * chunk walked by one block (8 beat 4, 16 and the whole column there). */
+#define TS_GPU_LAPLACE_COLUMN_MAX_DEGREE 2
+#define TS_GPU_LAPLACE_COLUMN_CELLS 8
+
 /* The 3D even-odd kernel walking a column of cells: the block holds CPB cells along
  * direction 0 (threads and sweeps as in ts_gpu_laplace3_eo_kernel) and walks g.zc cells
  * along direction 2, so that most results are written once with a plain store:
@@ -374,14 +415,14 @@ __device__ __forceinline__ void ts_gpu_put(R *q, R v, bool shared, int add) {
  *    shared memory (sx) to (p = 0, cc + 1), which adds it to its column i = 0;
  *  - only the DoFs that other blocks write too are added with atomics: the block's
  *    y-faces (j = 0, K towards another row of cells), its first and last x-face, and the
- *    bottom and top planes of the chunk.  ts_gpu_laplace_zero_faces zeroes those (and only
- *    those, a superset) when add = 0, instead of all of y. */
+ *    bottom and top planes of the chunk.  ts_gpu_laplace_zero_faces_kernel zeroes those (and
+ *    little more) when add = 0, instead of all of y. */
 template <typename R, int K>
-__device__ __forceinline__ void ts_gpu_laplace3_col(const ts_gpu_lap_args<R, K> &g,
-                                                    const R *__restrict__ x, R *__restrict__ y) {
+__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
+    ts_gpu_laplace3_col_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
+                               R *__restrict__ y) {
   using S = ts_gpu_lap_shape<3, K>;
   constexpr int N = S::N, CPB = S::CPB, H = N / 2, HE = (N + 1) / 2;
-  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
   constexpr int ZS = N * CPB * N; /* shared stride between z planes */
   __shared__ R sa[N * ZS], sb[N * ZS], sp[N * ZS], sq[N * ZS], sx[N * N * CPB];
   const int t = threadIdx.x;
@@ -423,66 +464,9 @@ __device__ __forceinline__ void ts_gpu_laplace3_col(const ts_gpu_lap_args<R, K> 
       if (c2 == 0) u[0] = R(0);
       if (c2 == cells2 - 1) u[K] = R(0); /* the last cell: no next u[0] */
     }
-    /* direction 2 in registers (as ts_gpu_laplace3_eo_kernel) */
-    {
-      R ue[H + 1], uo[H + 1], ud[H + 1];
-#pragma unroll
-      for (int q = 0; q < H; ++q) {
-        ue[q] = u[q] + u[K - q];
-        uo[q] = u[q] - u[K - q];
-        ud[q] = ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]);
-      }
-      const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
-#pragma unroll
-      for (int z = 0; z < HE; ++z) {
-        R lo, hi;
-        ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
-        sa[z * ZS + t] = lo;
-        sa[(K - z) * ZS + t] = hi;
-        ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ud, uo, umd, lo, hi);
-        sb[z * ZS + t] = lo;
-        sb[(K - z) * ZS + t] = hi;
-      }
-    }
+    ts_gpu_eo_sweep2<R, K>(g, u, sa, sb, t);
     __syncthreads();
-    /* direction 1 (as ts_gpu_laplace3_eo_kernel) */
-    if (j < HE) {
-      R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
-#pragma unroll
-      for (int q = 0; q <= H; ++q) {
-        em[q] = g.eM[j][q];
-        om[q] = g.oM[j][q];
-        es[q] = g.eS[j][q];
-        os[q] = g.oS[j][q];
-      }
-      const int col = i + N * c;
-#pragma unroll
-      for (int z = 0; z < N; ++z) {
-        R ae[H + 1], ao[H + 1], ad[H + 1], be[H + 1], bo[H + 1];
-        const R ac = sa[z * ZS + col];
-#pragma unroll
-        for (int q = 0; q < H; ++q) {
-          const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
-          const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
-          ae[q] = a0 + a1;
-          ao[q] = a0 - a1;
-          ad[q] = ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac);
-          be[q] = b0 + b1;
-          bo[q] = b0 - b1;
-        }
-        const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
-        const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
-        R sl, sh, ml, mh, ql, qh;
-        ts_gpu_eo_pair<R, K>(es, os, ad, ao, ts_gpu_dif<D>(am, ac), sl, sh); /* K1 a */
-        ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
-        ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
-        const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
-        sp[lo] = g.s1 * sl + g.s2 * ml;
-        sq[lo] = g.s0 * ql;
-        sp[hi] = g.s1 * sh + g.s2 * mh;
-        sq[hi] = g.s0 * qh;
-      }
-    }
+    if (j < HE) ts_gpu_eo_sweep1<R, K>(g, sa, sb, sp, sq, i + N * c, j);
     /* the next cell's column, loaded while this cell's direction-0 sweep runs (its plane
      * z = 0 is this one's z = K, which is zeroed above only in the box's last cell) */
     if (c2 + 1 < z1) {
@@ -498,35 +482,14 @@ __device__ __forceinline__ void ts_gpu_laplace3_col(const ts_gpu_lap_args<R, K> 
     const bool last = c2 == z1 - 1;
     R ylo[N]; /* the waiting column (p = 0, cc > 0) */
     if (w0) {
-      R em[H + 1], om[H + 1], es[H + 1], os[H + 1]; /* rows p of the even-odd forms */
-#pragma unroll
-      for (int q = 0; q <= H; ++q) {
-        em[q] = g.eM[p][q];
-        om[q] = g.oM[p][q];
-        es[q] = g.eS[p][q];
-        os[q] = g.oS[p][q];
-      }
+      R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
+      ts_gpu_eo_rows<R, K>(g, p, em, om, es, os);
       const int row = N * (cc + CPB * jj);
       R *yr = y + g.n0 * (gj + g.n1 * ((int64_t)c2 * K));
 #pragma unroll
       for (int z = 0; z < N; ++z) {
-        R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
-        const R qc = sq[z * ZS + row];
-#pragma unroll
-        for (int q = 0; q < H; ++q) {
-          const R p0 = sp[z * ZS + row + q], p1 = sp[z * ZS + row + K - q];
-          const R q0 = sq[z * ZS + row + q], q1 = sq[z * ZS + row + K - q];
-          pe[q] = p0 + p1;
-          po[q] = p0 - p1;
-          qe[q] = ts_gpu_dif<D>(q0, qc) + ts_gpu_dif<D>(q1, qc);
-          qo[q] = q0 - q1;
-        }
-        const R pm = (N & 1) ? sp[z * ZS + row + H] : R(0);
-        const R qm = (N & 1) ? ts_gpu_dif<D>(sq[z * ZS + row + H], qc) : R(0);
-        R ml, mh, kl, kh;
-        ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
-        ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
-        R lo = ml + kl, hi = mh + kh;
+        R lo, hi;
+        ts_gpu_eo_line0<R, K>(em, om, es, os, sp + z * ZS + row, sq + z * ZS + row, lo, hi);
         /* the z-face: add the previous cell's top plane; keep this one's for the next
          * cell (the top plane is written here only at the end of the chunk) */
         if (z == 0) {
@@ -560,28 +523,6 @@ __device__ __forceinline__ void ts_gpu_laplace3_col(const ts_gpu_lap_args<R, K> 
       }
     }
   }
-}
-
-/* EXPERIMENT: the column kernel without a minimum of blocks per SM (V = 0) and with the
- * blocks per SM of the one-layer even-odd kernel in double (V = 1) or one fewer (V = 2). */
-template <int K, int V>
-struct ts_gpu_col_minb {
-  static constexpr int EO[11] = {1, 16, 10, 8, 8, 5, 5, 5, 3, 5, 4};
-  static constexpr int value = V == 1 ? EO[K] : EO[K] > 1 ? EO[K] - 1 : 1;
-};
-
-template <typename R, int K>
-__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
-    ts_gpu_laplace3_col_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
-                               R *__restrict__ y) {
-  ts_gpu_laplace3_col<R, K>(g, x, y);
-}
-
-template <typename R, int K, int V>
-__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS), (ts_gpu_col_minb<K, V>::value))
-    ts_gpu_laplace3_colb_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
-                                R *__restrict__ y) {
-  ts_gpu_laplace3_col<R, K>(g, x, y);
 }
 
 /* Zeroes the DoFs that ts_gpu_laplace3_col_kernel adds into with atomics (for y = A x):
@@ -747,39 +688,6 @@ static inline bool ts_gpu_laplace_plain(void) {
   return cached != 0;
 }
 
-/* TESSERA_GPU_LAPLACE=eo selects the even-odd kernel of one cell layer per block (before
- * the column kernel), TESSERA_GPU_LAPLACE_ZC the column kernel's chunk length (cells along
- * direction 2; 0: the whole column): experiment switches, measured in the same run. */
-static inline bool ts_gpu_laplace_eo(void) {
-  static int cached = -1;
-  if (cached < 0) {
-    const char *v = getenv("TESSERA_GPU_LAPLACE");
-    cached = v && !strcmp(v, "eo");
-  }
-  return cached != 0;
-}
-
-/* EXPERIMENT: TESSERA_GPU_LAPLACE_MINB=0, 1, 2 (ts_gpu_col_minb; default 1). */
-static inline int ts_gpu_laplace_minb(void) {
-  static int cached = -1;
-  if (cached < 0) {
-    const char *v = getenv("TESSERA_GPU_LAPLACE_MINB");
-    cached = v ? atoi(v) : 1;
-    if (cached < 0 || cached > 2) cached = 1;
-  }
-  return cached;
-}
-
-static inline int ts_gpu_laplace_zc(void) {
-  static int cached = -1;
-  if (cached < 0) {
-    const char *v = getenv("TESSERA_GPU_LAPLACE_ZC");
-    cached = v ? atoi(v) : 8;
-    if (cached < 0) cached = 8;
-  }
-  return cached;
-}
-
 /* Host side: launch the cell kernel of degree K (y zeroed first when add = 0). */
 template <typename R, int K>
 static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int add,
@@ -831,39 +739,37 @@ static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int
   g.constrained = pl->constrained != 0;
   g.add = add;
   const size_t bytes = (size_t)pl->n_dofs * sizeof(R);
-  if (pl->dim == 3 && centro && !ts_gpu_laplace_plain() && !ts_gpu_laplace_eo()) {
-    using S = ts_gpu_lap_shape<3, K>;
-    const int zc = ts_gpu_laplace_zc();
-    g.zc = zc > 0 && zc < pl->cells[2] ? zc : (int)pl->cells[2];
-    const int64_t rowblocks = (pl->cells[0] + S::CPB - 1) / S::CPB;
-    const int64_t blocks = rowblocks * pl->cells[1] * ((pl->cells[2] + g.zc - 1) / g.zc);
-    if (!add) {
-      const int64_t rows = pl->n[1] * pl->n[2];
-      ts_gpu_laplace_zero_faces_kernel<R><<<(unsigned)((rows + 7) / 8), 256>>>(
-          pl->n[0], pl->n[1], rows, K, (int64_t)S::CPB * K, (int64_t)g.zc * K, y);
-      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_zero_faces_kernel");
-    }
-    const int mb = ts_gpu_laplace_minb();
-    if (mb == 0)
+  if constexpr (K <= TS_GPU_LAPLACE_COLUMN_MAX_DEGREE) {
+    if (pl->dim == 3 && centro && !ts_gpu_laplace_plain()) {
+      using S = ts_gpu_lap_shape<3, K>;
+      g.zc = pl->cells[2] < TS_GPU_LAPLACE_COLUMN_CELLS ? (int)pl->cells[2]
+                                                        : TS_GPU_LAPLACE_COLUMN_CELLS;
+      const int64_t rowblocks = (pl->cells[0] + S::CPB - 1) / S::CPB;
+      const int64_t blocks = rowblocks * pl->cells[1] * ((pl->cells[2] + g.zc - 1) / g.zc);
+      if (!add) {
+        const int64_t rows = pl->n[1] * pl->n[2];
+        ts_gpu_laplace_zero_faces_kernel<R><<<(unsigned)((rows + 7) / 8), 256>>>(
+            pl->n[0], pl->n[1], rows, K, (int64_t)S::CPB * K, (int64_t)g.zc * K, y);
+        GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_zero_faces_kernel");
+      }
       ts_gpu_laplace3_col_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
-    else if (mb == 1)
-      ts_gpu_laplace3_colb_kernel<R, K, 1><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
-    else
-      ts_gpu_laplace3_colb_kernel<R, K, 2><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
-    GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_col_kernel");
-    return 0;
+      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_col_kernel");
+      return 0;
+    }
   }
   if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, bytes, 0));
   if (pl->dim == 3) {
     using S = ts_gpu_lap_shape<3, K>;
     const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1] * pl->cells[2];
-    if (centro && !ts_gpu_laplace_plain()) {
-      ts_gpu_laplace3_eo_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
-      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_eo_kernel");
-    } else {
-      ts_gpu_laplace3_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
-      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_kernel");
+    if constexpr (K > TS_GPU_LAPLACE_COLUMN_MAX_DEGREE) {
+      if (centro && !ts_gpu_laplace_plain()) {
+        ts_gpu_laplace3_eo_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+        GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_eo_kernel");
+        return 0;
+      }
     }
+    ts_gpu_laplace3_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_kernel");
   } else {
     using S = ts_gpu_lap_shape<2, K>;
     const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1];
