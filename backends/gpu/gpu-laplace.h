@@ -428,7 +428,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
   const int t = threadIdx.x;
   const int i = t % N, c = (t / N) % CPB, j = t / (N * CPB);
   /* cell and DoF coordinates in int (a launch has fewer than 2^31 blocks, a direction fewer
-   * than 2^31 DoFs), only the flat DoF indices in int64_t: fewer registers for the walk */
+   * than 2^31 DoFs), only the flat DoF indices in int64_t */
   const int cells0 = (int)g.cells0, cells1 = (int)g.cells1, cells2 = (int)g.cells2;
   const int n0 = (int)g.n0, n1 = (int)g.n1, n2 = (int)g.n2;
   const int rowblocks = (cells0 + CPB - 1) / CPB;
