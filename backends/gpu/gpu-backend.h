@@ -271,49 +271,43 @@ static int gpu_vec_pointwise_mult(ts_backend_ops *ops, ts_precision p, int64_t n
   return 0;
 }
 
-/* The factors go to the device in one temporary buffer (setup work: a few thousand values). */
+/* The factors go to the device in one temporary buffer (setup work: a few thousand values),
+ * staged on the host so that one copy carries them. */
 static int gpu_vec_tensor(ts_backend_ops *ops, ts_precision p, int dim, const int64_t *n,
                           const double *const *factors, void *x) {
-  const int64_t n2 = dim == 3 ? n[2] : 1, total = n[0] * n[1] * n2;
-  const double one = 1.0;
-  double *f = NULL;
+  const int64_t n2 = dim == 3 ? n[2] : 1, total = n[0] * n[1] * n2, length = n[0] + n[1] + n2;
   if (total <= 0) return 0;
-  GPU_CHECK(ops->error, "vec_tensor (factor buffer)",
-            gpuMalloc((void **)&f, (size_t)(n[0] + n[1] + n2) * sizeof(double)));
-  int rc = 0;
-  const int64_t offset[3] = {0, n[0], n[0] + n[1]};
-  for (int d = 0; d < 3 && !rc; ++d) {
-    const double *src = d < dim ? factors[d] : &one;
-    const int64_t len = d < dim ? n[d] : 1;
-    const gpuError_t e = gpuMemcpy(f + offset[d], src, (size_t)len * sizeof(double),
-                                   gpuMemcpyHostToDevice);
-    if (e != gpuSuccess) {
-      snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s vec_tensor (factor %d): %s", TS_GPU_NAME, d,
-               gpuGetErrorString(e));
-      rc = TS_ERR_BACKEND;
-    }
+  double *host = (double *)malloc((size_t)length * sizeof(double)), *f = NULL;
+  if (!host) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s vec_tensor: no host memory for %lld factor values",
+             TS_GPU_NAME, (long long)length);
+    return TS_ERR_MEMORY;
   }
-  if (!rc) {
+  memcpy(host, factors[0], (size_t)n[0] * sizeof(double));
+  memcpy(host + n[0], factors[1], (size_t)n[1] * sizeof(double));
+  if (dim == 3) memcpy(host + n[0] + n[1], factors[2], (size_t)n2 * sizeof(double));
+  else host[n[0] + n[1]] = 1.0;
+  gpuError_t e = gpuMalloc((void **)&f, (size_t)length * sizeof(double));
+  if (e == gpuSuccess)
+    e = gpuMemcpy(f, host, (size_t)length * sizeof(double), gpuMemcpyHostToDevice);
+  free(host);
+  if (e == gpuSuccess) {
     if (p == TS_SINGLE)
       ts_gpu_vec_tensor_kernel<float><<<ts_gpu_blocks(total), TS_GPU_VEC_THREADS>>>(
           n[0], n[1], n2, f, (float *)x);
     else
       ts_gpu_vec_tensor_kernel<double><<<ts_gpu_blocks(total), TS_GPU_VEC_THREADS>>>(
           n[0], n[1], n2, f, (double *)x);
-    const gpuError_t e = gpuGetLastError();
-    if (e != gpuSuccess) {
-      snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s ts_gpu_vec_tensor_kernel: %s", TS_GPU_NAME,
-               gpuGetErrorString(e));
-      rc = TS_ERR_BACKEND;
-    }
+    e = gpuGetLastError();
   }
-  const gpuError_t e = gpuFree(f); /* waits for the kernel */
-  if (e != gpuSuccess && !rc) {
-    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s vec_tensor (free): %s", TS_GPU_NAME,
+  const gpuError_t freed = f ? gpuFree(f) : gpuSuccess; /* gpuFree waits for the kernel */
+  if (e == gpuSuccess) e = freed;
+  if (e != gpuSuccess) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s vec_tensor: %s", TS_GPU_NAME,
              gpuGetErrorString(e));
-    rc = TS_ERR_BACKEND;
+    return TS_ERR_BACKEND;
   }
-  return rc;
+  return 0;
 }
 
 static int gpu_vec_dot(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,

@@ -17,7 +17,9 @@
  * no bank conflicts.  The 1D matrices are kernel parameters (constant bank, uniform
  * loads).  The cells' results are added into y with atomics (y is zeroed first when
  * add = 0); Dirichlet DoFs (plan->constrained) are read as zero and skipped, and a second
- * kernel sets their rows to y = x (y += x).
+ * kernel sets their rows to y = x (y += x).  In 3D at K <= 2 a block instead walks a chunk
+ * of cells along direction 2 and writes most results with plain stores
+ * (ts_gpu_laplace3_col_kernel).
  *
  * Accuracy (doc/accuracy.md).  The rows of the 1D stiffness matrices sum to exactly 0
  * (lib/poly/exact-sums.c), so K v = K (v - c) for any constant c.  In double precision and
@@ -60,6 +62,8 @@ struct ts_gpu_lap_args {
   R s0, s1, s2;
   int64_t cells0, cells1, cells2, n0, n1, n2;
   int constrained;
+  int add; /* column kernel: y += A x (else y = A x) */
+  int zc;  /* column kernel: cells per column chunk along direction 2 */
 };
 
 template <typename R>
@@ -204,6 +208,115 @@ __device__ __forceinline__ void ts_gpu_eo_pair(const R *e, const R *o, const R *
   hi = E - O;
 }
 
+/* The rows a of the even-odd forms in registers (a run-time row of the constant bank read
+ * directly in the sweep would serialize the warp). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_rows(const ts_gpu_lap_args<R, K> &g, int a, R *em,
+                                               R *om, R *es, R *os) {
+#pragma unroll
+  for (int q = 0; q <= K / 2; ++q) {
+    em[q] = g.eM[a][q];
+    om[q] = g.oM[a][q];
+    es[q] = g.eS[a][q];
+    os[q] = g.oS[a][q];
+  }
+}
+
+/* Direction 2 of the 3D even-odd kernels, in registers: a = M2 u, b = K2 u (uniform
+ * constant-bank rows) into the thread's slot t of every plane of sa, sb; the even part of
+ * the differences u - u_0 for K2 (the odd part is the same). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_sweep2(const ts_gpu_lap_args<R, K> &g, const R *u,
+                                                 R *sa, R *sb, int t) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, H = N / 2, HE = (N + 1) / 2, ZS = N * S::CPB * N;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  R ue[H + 1], uo[H + 1], ud[H + 1];
+#pragma unroll
+  for (int q = 0; q < H; ++q) {
+    ue[q] = u[q] + u[K - q];
+    uo[q] = u[q] - u[K - q];
+    ud[q] = ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]);
+  }
+  const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
+#pragma unroll
+  for (int z = 0; z < HE; ++z) {
+    R lo, hi;
+    ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
+    sa[z * ZS + t] = lo;
+    sa[(K - z) * ZS + t] = hi;
+    ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ud, uo, umd, lo, hi);
+    sb[z * ZS + t] = lo;
+    sb[(K - z) * ZS + t] = hi;
+  }
+}
+
+/* Direction 1 of the 3D even-odd kernels by the thread (i, c, j < HE) (col = i + N c):
+ * P = s1 K1 a + s2 M1 b, Q = s0 M1 a at the rows j and K-j of every plane, into sp, sq. */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_sweep1(const ts_gpu_lap_args<R, K> &g, const R *sa,
+                                                 const R *sb, R *sp, R *sq, int col, int j) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, CPB = S::CPB, H = N / 2, ZS = N * CPB * N;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
+  ts_gpu_eo_rows<R, K>(g, j, em, om, es, os);
+#pragma unroll
+  for (int z = 0; z < N; ++z) {
+    R ae[H + 1], ao[H + 1], ad[H + 1], be[H + 1], bo[H + 1];
+    const R ac = sa[z * ZS + col]; /* a_0, for the differences of K1 a */
+#pragma unroll
+    for (int q = 0; q < H; ++q) {
+      const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
+      const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
+      ae[q] = a0 + a1;
+      ao[q] = a0 - a1;
+      ad[q] = ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac);
+      be[q] = b0 + b1;
+      bo[q] = b0 - b1;
+    }
+    const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
+    const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
+    R sl, sh, ml, mh, ql, qh;
+    ts_gpu_eo_pair<R, K>(es, os, ad, ao, ts_gpu_dif<D>(am, ac), sl, sh); /* K1 a */
+    ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
+    ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
+    const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
+    sp[lo] = g.s1 * sl + g.s2 * ml;
+    sq[lo] = g.s0 * ql;
+    sp[hi] = g.s1 * sh + g.s2 * mh; /* the middle row (j = K-j) writes the same value */
+    sq[hi] = g.s0 * qh;
+  }
+}
+
+/* Direction 0 of the 3D even-odd kernels on one line (P, Q: its N values in shared
+ * memory), with the rows p of the even-odd forms: y = M0 P + K0 Q at i = p (lo) and
+ * i = K-p (hi). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_eo_line0(const R *em, const R *om, const R *es,
+                                                const R *os, const R *P, const R *Q, R &lo,
+                                                R &hi) {
+  constexpr int N = K + 1, H = N / 2;
+  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
+  const R qc = Q[0]; /* Q_0, for the differences of K0 Q */
+#pragma unroll
+  for (int q = 0; q < H; ++q) {
+    const R p0 = P[q], p1 = P[K - q], q0 = Q[q], q1 = Q[K - q];
+    pe[q] = p0 + p1;
+    po[q] = p0 - p1;
+    qe[q] = ts_gpu_dif<D>(q0, qc) + ts_gpu_dif<D>(q1, qc);
+    qo[q] = q0 - q1;
+  }
+  const R pm = (N & 1) ? P[H] : R(0);
+  const R qm = (N & 1) ? ts_gpu_dif<D>(Q[H], qc) : R(0);
+  R ml, mh, kl, kh;
+  ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
+  ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
+  lo = ml + kl;
+  hi = mh + kh;
+}
+
 /* The 3D kernel with the even-odd decomposition (centro-symmetric 1D matrices, the
  * Gauss-Lobatto case): direction 2 in registers with half the multiply-adds; direction 1
  * by the threads j <= K/2 only, each producing the outputs j and K-j from one pass over
@@ -217,7 +330,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
                               R *__restrict__ y) {
   using S = ts_gpu_lap_shape<3, K>;
   constexpr int N = S::N, CPB = S::CPB, H = N / 2, HE = (N + 1) / 2;
-  constexpr bool D = ts_gpu_lap_diff<R, K>::on;
+  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
   __shared__ R sa[N * N * CPB * N], sb[N * N * CPB * N], sp[N * N * CPB * N],
       sq[N * N * CPB * N];
   const int t = threadIdx.x;
@@ -241,68 +354,9 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     if (c2 == 0) u[0] = R(0);
     if (c2 == g.cells2 - 1) u[K] = R(0);
   }
-  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
-  /* direction 2 in registers, even-odd: a = M2 u, b = K2 u (uniform constant-bank rows);
-   * the even part of the differences u - u_0 for K2 (the odd part is the same) */
-  {
-    R ue[H + 1], uo[H + 1], ud[H + 1];
-#pragma unroll
-    for (int q = 0; q < H; ++q) {
-      ue[q] = u[q] + u[K - q];
-      uo[q] = u[q] - u[K - q];
-      ud[q] = D ? ts_gpu_dif<D>(u[q], u[0]) + ts_gpu_dif<D>(u[K - q], u[0]) : ue[q];
-    }
-    const R um = u[H], umd = ts_gpu_dif<D>(u[H], u[0]);
-#pragma unroll
-    for (int z = 0; z < HE; ++z) {
-      R lo, hi;
-      ts_gpu_eo_pair<R, K>(g.eM[z], g.oM[z], ue, uo, um, lo, hi);
-      sa[z * ZS + t] = lo;
-      sa[(K - z) * ZS + t] = hi;
-      ts_gpu_eo_pair<R, K>(g.eS[z], g.oS[z], ud, uo, umd, lo, hi);
-      sb[z * ZS + t] = lo;
-      sb[(K - z) * ZS + t] = hi;
-    }
-  }
+  ts_gpu_eo_sweep2<R, K>(g, u, sa, sb, t);
   __syncthreads();
-  /* direction 1, threads j < HE: P = s1 K1 a + s2 M1 b, Q = s0 M1 a at rows j and K-j */
-  if (j < HE) {
-    R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
-#pragma unroll
-    for (int q = 0; q <= H; ++q) {
-      em[q] = g.eM[j][q];
-      om[q] = g.oM[j][q];
-      es[q] = g.eS[j][q];
-      os[q] = g.oS[j][q];
-    }
-    const int col = i + N * c;
-#pragma unroll
-    for (int z = 0; z < N; ++z) {
-      R ae[H + 1], ao[H + 1], ad[H + 1], be[H + 1], bo[H + 1];
-      const R ac = sa[z * ZS + col]; /* a_0, for the differences of K1 a */
-#pragma unroll
-      for (int q = 0; q < H; ++q) {
-        const R a0 = sa[z * ZS + q * N * CPB + col], a1 = sa[z * ZS + (K - q) * N * CPB + col];
-        const R b0 = sb[z * ZS + q * N * CPB + col], b1 = sb[z * ZS + (K - q) * N * CPB + col];
-        ae[q] = a0 + a1;
-        ao[q] = a0 - a1;
-        ad[q] = D ? ts_gpu_dif<D>(a0, ac) + ts_gpu_dif<D>(a1, ac) : ae[q];
-        be[q] = b0 + b1;
-        bo[q] = b0 - b1;
-      }
-      const R am = (N & 1) ? sa[z * ZS + H * N * CPB + col] : R(0);
-      const R bm = (N & 1) ? sb[z * ZS + H * N * CPB + col] : R(0);
-      R sl, sh, ml, mh, ql, qh;
-      ts_gpu_eo_pair<R, K>(es, os, ad, ao, ts_gpu_dif<D>(am, ac), sl, sh); /* K1 a */
-      ts_gpu_eo_pair<R, K>(em, om, be, bo, bm, ml, mh); /* M1 b */
-      ts_gpu_eo_pair<R, K>(em, om, ae, ao, am, ql, qh); /* M1 a */
-      const int lo = z * ZS + j * N * CPB + col, hi = z * ZS + (K - j) * N * CPB + col;
-      sp[lo] = g.s1 * sl + g.s2 * ml;
-      sq[lo] = g.s0 * ql;
-      sp[hi] = g.s1 * sh + g.s2 * mh; /* the middle row (j = K-j) writes the same value */
-      sq[hi] = g.s0 * qh;
-    }
-  }
+  if (j < HE) ts_gpu_eo_sweep1<R, K>(g, sa, sb, sp, sq, i + N * c, j);
   __syncthreads();
   /* direction 0, even-odd, by the first HE N CPB threads (packed into as few warps as
    * possible): thread (p, c, j) produces y at i = p and i = K-p for every z */
@@ -315,13 +369,7 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
     const bool bj = g.constrained && (gj == 0 || gj == g.n1 - 1);
     if (bj) return;
     R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
-#pragma unroll
-    for (int q = 0; q <= H; ++q) {
-      em[q] = g.eM[p][q];
-      om[q] = g.oM[p][q];
-      es[q] = g.eS[p][q];
-      os[q] = g.oS[p][q];
-    }
+    ts_gpu_eo_rows<R, K>(g, p, em, om, es, os);
     const int row = N * (cc + CPB * jj);
     const int64_t glo = cc0 * K + p, ghi = cc0 * K + (K - p);
     const bool wlo = !(g.constrained && (glo == 0 || glo == g.n0 - 1));
@@ -330,26 +378,168 @@ __global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
 #pragma unroll
     for (int z = 0; z < N; ++z) {
       if (g.constrained && ((z == 0 && c2 == 0) || (z == K && c2 == g.cells2 - 1))) continue;
-      R pe[H + 1], po[H + 1], qe[H + 1], qo[H + 1];
-      const R qc = sq[z * ZS + row]; /* Q_0, for the differences of K0 Q */
-#pragma unroll
-      for (int q = 0; q < H; ++q) {
-        const R p0 = sp[z * ZS + row + q], p1 = sp[z * ZS + row + K - q];
-        const R q0 = sq[z * ZS + row + q], q1 = sq[z * ZS + row + K - q];
-        pe[q] = p0 + p1;
-        po[q] = p0 - p1;
-        qe[q] = ts_gpu_dif<D>(q0, qc) + ts_gpu_dif<D>(q1, qc);
-        qo[q] = q0 - q1;
-      }
-      const R pm = (N & 1) ? sp[z * ZS + row + H] : R(0);
-      const R qm = (N & 1) ? ts_gpu_dif<D>(sq[z * ZS + row + H], qc) : R(0);
-      R ml, mh, kl, kh;
-      ts_gpu_eo_pair<R, K>(em, om, pe, po, pm, ml, mh); /* M0 P */
-      ts_gpu_eo_pair<R, K>(es, os, qe, qo, qm, kl, kh); /* K0 Q */
+      R lo, hi;
+      ts_gpu_eo_line0<R, K>(em, om, es, os, sp + z * ZS + row, sq + z * ZS + row, lo, hi);
       R *yz = y + rbase + z * zs;
-      if (wlo) ts_gpu_atomic_add(yz + glo, ml + kl);
-      if (whi) ts_gpu_atomic_add(yz + ghi, mh + kh);
+      if (wlo) ts_gpu_atomic_add(yz + glo, lo);
+      if (whi) ts_gpu_atomic_add(yz + ghi, hi);
     }
+  }
+}
+
+/* Adds v into y[q] with an atomic (shared is set: another block adds into q too; y[q] was
+ * zeroed first when add = 0) or with a plain store (this block is q's only writer). */
+template <typename R>
+__device__ __forceinline__ void ts_gpu_put(R *q, R v, bool shared, int add) {
+  if (shared) ts_gpu_atomic_add(q, v);
+  else if (add) *q += v;
+  else *q = v;
+}
+
+/* The column kernel serves the degrees K <= TS_GPU_LAPLACE_COLUMN_MAX_DEGREE, where a DoF
+ * receives many cell contributions ((K+1)^3 / K^3 atomics on average: 8 at K = 1, 3.4 at
+ * K = 2); from K = 3 on the one-layer kernel above is faster (its atomics and the zeroing
+ * of y are not what bounds it: shared memory and latency are; H200, 2026-11-26,
+ * bench/results/2026-11-26-h200-laplace-column.md).  TS_GPU_LAPLACE_COLUMN_CELLS: the
+ * chunk walked by one block (8 beat 4, 16 and the whole column there). */
+#define TS_GPU_LAPLACE_COLUMN_MAX_DEGREE 2
+#define TS_GPU_LAPLACE_COLUMN_CELLS 8
+
+/* The 3D even-odd kernel walking a column of cells: the block holds CPB cells along
+ * direction 0 (threads and sweeps as in ts_gpu_laplace3_eo_kernel) and walks g.zc cells
+ * along direction 2, so that most results are written once with a plain store:
+ *  - z-faces: the top plane (z = K) of a cell's result stays in the direction-0 threads'
+ *    registers (clo, chi) and is added into the bottom plane (z = 0) of the next cell; the
+ *    x values of that plane are kept too (u[K] becomes the next u[0]);
+ *  - x-faces inside the block: the thread (p = 0, cc) passes its column i = K through
+ *    shared memory (sx) to (p = 0, cc + 1), which adds it to its column i = 0;
+ *  - only the DoFs that other blocks write too are added with atomics: the block's
+ *    y-faces (j = 0, K towards another row of cells), its first and last x-face, and the
+ *    bottom and top planes of the chunk.  ts_gpu_laplace_zero_faces_kernel zeroes those (and
+ *    little more) when add = 0, instead of all of y. */
+template <typename R, int K>
+__global__ void __launch_bounds__((ts_gpu_lap_shape<3, K>::THREADS))
+    ts_gpu_laplace3_col_kernel(const ts_gpu_lap_args<R, K> g, const R *__restrict__ x,
+                               R *__restrict__ y) {
+  using S = ts_gpu_lap_shape<3, K>;
+  constexpr int N = S::N, CPB = S::CPB, H = N / 2, HE = (N + 1) / 2;
+  constexpr int ZS = N * CPB * N; /* shared stride between z planes */
+  __shared__ R sa[N * ZS], sb[N * ZS], sp[N * ZS], sq[N * ZS], sx[N * N * CPB];
+  const int t = threadIdx.x;
+  const int i = t % N, c = (t / N) % CPB, j = t / (N * CPB);
+  /* cell and DoF coordinates in int (a launch has fewer than 2^31 blocks, a direction fewer
+   * than 2^31 DoFs), only the flat DoF indices in int64_t */
+  const int cells0 = (int)g.cells0, cells1 = (int)g.cells1, cells2 = (int)g.cells2;
+  const int n0 = (int)g.n0, n1 = (int)g.n1, n2 = (int)g.n2;
+  const int rowblocks = (cells0 + CPB - 1) / CPB;
+  const int b = blockIdx.x, cb = b % rowblocks, rest = b / rowblocks;
+  const int c1 = rest % cells1, z0 = rest / cells1 * g.zc;
+  const int z1 = z0 + g.zc < cells2 ? z0 + g.zc : cells2;
+  const int64_t zs = g.n0 * g.n1;
+  /* direction-2 role: the column (i, j) of cell c */
+  const int c0 = cb * CPB + c, g0 = c0 * K + i, g1 = c1 * K + j;
+  const bool bnd01 = g.constrained && (g0 == 0 || g0 == n0 - 1 || g1 == 0 || g1 == n1 - 1);
+  const bool load = c0 < cells0 && !bnd01; /* else the column is read as zero */
+  const R *xc = x + g0 + g.n0 * (g1 + g.n1 * ((int64_t)z0 * K));
+  /* direction-0 role (the first HE N CPB threads): the columns i = p and i = K-p of the
+   * row (cc, jj), as in ts_gpu_laplace3_eo_kernel */
+  const int p = t % HE, r = t / HE, cc = r % CPB, jj = r / CPB;
+  const int cc0 = cb * CPB + cc, gj = c1 * K + jj;
+  const bool w0 = t < HE * N * CPB && cc0 < cells0 && !(g.constrained && (gj == 0 || gj == n1 - 1));
+  const int glo = cc0 * K + p, ghi = cc0 * K + (K - p);
+  /* i = K of a cell followed by another of the block goes to that cell (sx) */
+  const bool handed = p == 0 && cc < CPB - 1 && cc0 < cells0 - 1;
+  const bool wlo = w0 && !(g.constrained && (glo == 0 || glo == n0 - 1));
+  const bool whi = w0 && p != K - p && !handed && !(g.constrained && (ghi == 0 || ghi == n0 - 1));
+  /* shared with the block before / after along direction 0, or along direction 1 */
+  const bool alo = p == 0 && cc == 0 && cb > 0;
+  const bool ahi = p == 0 && cc == CPB - 1 && cc0 < cells0 - 1;
+  const bool yface = (jj == 0 && c1 > 0) || (jj == K && c1 < cells1 - 1);
+  R u[N];
+#pragma unroll
+  for (int z = 0; z < N; ++z) u[z] = load ? xc[z * zs] : R(0);
+  R clo = R(0), chi = R(0); /* the previous cell's plane z = K (columns lo, hi) */
+  for (int c2 = z0; c2 < z1; ++c2) {
+    if (g.constrained) {
+      if (c2 == 0) u[0] = R(0);
+      if (c2 == cells2 - 1) u[K] = R(0); /* the last cell: no next u[0] */
+    }
+    ts_gpu_eo_sweep2<R, K>(g, u, sa, sb, t);
+    __syncthreads();
+    if (j < HE) ts_gpu_eo_sweep1<R, K>(g, sa, sb, sp, sq, i + N * c, j);
+    /* the next cell's column, loaded while this cell's direction-0 sweep runs (its plane
+     * z = 0 is this one's z = K, which is zeroed above only in the box's last cell) */
+    if (c2 + 1 < z1) {
+      xc += K * zs;
+      u[0] = u[K];
+#pragma unroll
+      for (int z = 1; z < N; ++z) u[z] = load ? xc[z * zs] : R(0);
+    }
+    __syncthreads();
+    /* direction 0: the cell's results of the columns lo (i = p) and hi (i = K-p), written
+     * at once except the column i = 0 of a cell after another one of the block, which waits
+     * for that cell's column i = K (sx) */
+    const bool last = c2 == z1 - 1;
+    R ylo[N]; /* the waiting column (p = 0, cc > 0) */
+    if (w0) {
+      R em[H + 1], om[H + 1], es[H + 1], os[H + 1];
+      ts_gpu_eo_rows<R, K>(g, p, em, om, es, os);
+      const int row = N * (cc + CPB * jj);
+      R *yr = y + g.n0 * (gj + g.n1 * ((int64_t)c2 * K));
+#pragma unroll
+      for (int z = 0; z < N; ++z) {
+        R lo, hi;
+        ts_gpu_eo_line0<R, K>(em, om, es, os, sp + z * ZS + row, sq + z * ZS + row, lo, hi);
+        /* the z-face: add the previous cell's top plane; keep this one's for the next
+         * cell (the top plane is written here only at the end of the chunk) */
+        if (z == 0) {
+          lo += clo;
+          hi += chi;
+        }
+        if (z == K) {
+          clo = lo;
+          chi = hi;
+        }
+        if (p == 0) sx[(z * N + jj) * CPB + cc] = hi;
+        ylo[z] = lo;
+        const int gz = c2 * K + z;
+        if ((z == K && !last) || (g.constrained && (gz == 0 || gz == n2 - 1))) continue;
+        /* the chunk's bottom and top planes are shared with the chunks below and above */
+        const bool sh = yface || (z == 0 && c2 == z0 && c2 > 0) || (z == K && c2 < cells2 - 1);
+        if (wlo && !(p == 0 && cc > 0)) ts_gpu_put(yr + z * zs + glo, lo, sh || alo, g.add);
+        if (whi) ts_gpu_put(yr + z * zs + ghi, hi, sh || ahi, g.add);
+      }
+    }
+    __syncthreads();
+    if (wlo && p == 0 && cc > 0) {
+      /* the x-face: add the column i = K of the cell before in the block */
+      R *yr = y + g.n0 * (gj + g.n1 * ((int64_t)c2 * K));
+#pragma unroll
+      for (int z = 0; z < N; ++z) {
+        const int gz = c2 * K + z;
+        if ((z == K && !last) || (g.constrained && (gz == 0 || gz == n2 - 1))) continue;
+        const bool sh = yface || (z == 0 && c2 == z0 && c2 > 0) || (z == K && c2 < cells2 - 1);
+        ts_gpu_put(yr + z * zs + glo, ylo[z] + sx[(z * N + jj) * CPB + cc - 1], sh, g.add);
+      }
+    }
+  }
+}
+
+/* Zeroes the DoFs that ts_gpu_laplace3_col_kernel adds into with atomics (for y = A x):
+ * one warp per row of DoFs along direction 0 (r = g1 + n1 g2); whole rows on the y-faces
+ * (g1 a multiple of K) and on the chunks' z-planes (g2 a multiple of zk = zc K), else the
+ * block boundaries g0 = m xk (xk = CPB K). */
+template <typename R>
+__global__ void ts_gpu_laplace_zero_faces_kernel(int64_t n0, int64_t n1, int64_t rows, int K,
+                                                 int64_t xk, int64_t zk, R *__restrict__ y) {
+  const int lane = threadIdx.x % 32;
+  for (int64_t r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; r < rows;
+       r += (int64_t)gridDim.x * blockDim.x / 32) {
+    R *yr = y + r * n0;
+    if ((r % n1) % K == 0 || (r / n1) % zk == 0)
+      for (int64_t i = lane; i < n0; i += 32) yr[i] = R(0);
+    else
+      for (int64_t i = (lane + 1) * xk; i < n0; i += 32 * xk) yr[i] = R(0);
   }
 }
 
@@ -498,9 +688,10 @@ static inline bool ts_gpu_laplace_plain(void) {
   return cached != 0;
 }
 
-/* Host side: launch the cell kernel of degree K. */
+/* Host side: launch the cell kernel of degree K (y zeroed first when add = 0). */
 template <typename R, int K>
-static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, char *err) {
+static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int add,
+                                char *err) {
   ts_gpu_lap_args<R, K> g;
   constexpr int N = K + 1;
   for (int q = 0; q < N * N; ++q) {
@@ -546,16 +737,39 @@ static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, cha
   g.n1 = pl->n[1];
   g.n2 = pl->n[2];
   g.constrained = pl->constrained != 0;
+  g.add = add;
+  const size_t bytes = (size_t)pl->n_dofs * sizeof(R);
+  if constexpr (K <= TS_GPU_LAPLACE_COLUMN_MAX_DEGREE) {
+    if (pl->dim == 3 && centro && !ts_gpu_laplace_plain()) {
+      using S = ts_gpu_lap_shape<3, K>;
+      g.zc = pl->cells[2] < TS_GPU_LAPLACE_COLUMN_CELLS ? (int)pl->cells[2]
+                                                        : TS_GPU_LAPLACE_COLUMN_CELLS;
+      const int64_t rowblocks = (pl->cells[0] + S::CPB - 1) / S::CPB;
+      const int64_t blocks = rowblocks * pl->cells[1] * ((pl->cells[2] + g.zc - 1) / g.zc);
+      if (!add) {
+        const int64_t rows = pl->n[1] * pl->n[2];
+        ts_gpu_laplace_zero_faces_kernel<R><<<(unsigned)((rows + 7) / 8), 256>>>(
+            pl->n[0], pl->n[1], rows, K, (int64_t)S::CPB * K, (int64_t)g.zc * K, y);
+        GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_zero_faces_kernel");
+      }
+      ts_gpu_laplace3_col_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_col_kernel");
+      return 0;
+    }
+  }
+  if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, bytes, 0));
   if (pl->dim == 3) {
     using S = ts_gpu_lap_shape<3, K>;
     const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1] * pl->cells[2];
-    if (centro && !ts_gpu_laplace_plain()) {
-      ts_gpu_laplace3_eo_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
-      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_eo_kernel");
-    } else {
-      ts_gpu_laplace3_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
-      GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_kernel");
+    if constexpr (K > TS_GPU_LAPLACE_COLUMN_MAX_DEGREE) {
+      if (centro && !ts_gpu_laplace_plain()) {
+        ts_gpu_laplace3_eo_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+        GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_eo_kernel");
+        return 0;
+      }
     }
+    ts_gpu_laplace3_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_kernel");
   } else {
     using S = ts_gpu_lap_shape<2, K>;
     const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1];
@@ -626,18 +840,17 @@ int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, c
              TS_GPU_NAME);
     return TS_ERR_ARG;
   }
-  if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, (size_t)pl->n_dofs * sizeof(R), 0));
   switch (pl->degree) {
-    case 1: rc = ts_gpu_laplace_cells<R, 1>(pl, x, y, err); break;
-    case 2: rc = ts_gpu_laplace_cells<R, 2>(pl, x, y, err); break;
-    case 3: rc = ts_gpu_laplace_cells<R, 3>(pl, x, y, err); break;
-    case 4: rc = ts_gpu_laplace_cells<R, 4>(pl, x, y, err); break;
-    case 5: rc = ts_gpu_laplace_cells<R, 5>(pl, x, y, err); break;
-    case 6: rc = ts_gpu_laplace_cells<R, 6>(pl, x, y, err); break;
-    case 7: rc = ts_gpu_laplace_cells<R, 7>(pl, x, y, err); break;
-    case 8: rc = ts_gpu_laplace_cells<R, 8>(pl, x, y, err); break;
-    case 9: rc = ts_gpu_laplace_cells<R, 9>(pl, x, y, err); break;
-    case 10: rc = ts_gpu_laplace_cells<R, 10>(pl, x, y, err); break;
+    case 1: rc = ts_gpu_laplace_cells<R, 1>(pl, x, y, add, err); break;
+    case 2: rc = ts_gpu_laplace_cells<R, 2>(pl, x, y, add, err); break;
+    case 3: rc = ts_gpu_laplace_cells<R, 3>(pl, x, y, add, err); break;
+    case 4: rc = ts_gpu_laplace_cells<R, 4>(pl, x, y, add, err); break;
+    case 5: rc = ts_gpu_laplace_cells<R, 5>(pl, x, y, add, err); break;
+    case 6: rc = ts_gpu_laplace_cells<R, 6>(pl, x, y, add, err); break;
+    case 7: rc = ts_gpu_laplace_cells<R, 7>(pl, x, y, add, err); break;
+    case 8: rc = ts_gpu_laplace_cells<R, 8>(pl, x, y, add, err); break;
+    case 9: rc = ts_gpu_laplace_cells<R, 9>(pl, x, y, add, err); break;
+    case 10: rc = ts_gpu_laplace_cells<R, 10>(pl, x, y, add, err); break;
   }
   if (rc) return rc;
   if (pl->constrained) {
