@@ -124,7 +124,7 @@ int main(void) {
      "an unknown backend: the known and the available ones are listed: %s", msg);
   /* the bad-ABI module's register function aborts: reaching the next line means it never ran */
   msg = open_error("badabi");
-  ok(strstr(msg, "ABI 1005") && strstr(msg, "tessera_badabi.so") && strstr(msg, "ABI 5"),
+  ok(strstr(msg, "ABI 1005") && strstr(msg, "tessera_badabi.so") && strstr(msg, "ABI 6"),
      "wrong ABI refused before registration, naming the file: %s", msg);
   msg = open_error("incomplete");
   ok(strstr(msg, "tessera_incomplete.so") && strstr(msg, "mem_free") && strstr(msg, "vec_set") &&
