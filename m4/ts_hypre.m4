@@ -40,7 +40,7 @@ AC_DEFUN([TS_CHECK_HYPRE], [
     AS_IF([test $ts_hypre = yes],
       [AC_MSG_CHECKING([hypre's version])
        ts_hypre_version=`echo '#include <HYPRE_config.h>
-HYPRE_RELEASE_VERSION' | $CPP $CPPFLAGS - 2>/dev/null | sed -n 's/^"\(.*\)"$/\1/p' | sed 1q`
+HYPRE_RELEASE_VERSION' | $CC -E $CPPFLAGS - 2>/dev/null | sed -n 's/^"\(.*\)"$/\1/p' | sed 1q`
        AC_MSG_RESULT([$ts_hypre_version])])
     CPPFLAGS=$ts_save_CPPFLAGS
     LIBS=$ts_save_LIBS
