@@ -1,6 +1,6 @@
 /* t-boomeramg.c -- hypre's BoomerAMG as a preconditioner (ts_operator_create_boomeramg) for
  * CG on the Poisson problem, Q1 assembled (ts_matrix_assemble_laplace) on the unit square and
- * cube, refined over four levels: the CG iterations stay bounded (at most 15, growing by at
+ * cube with f = 1, refined over four levels: the CG iterations stay bounded (at most 15, growing by at
  * most 2 from one level to the next), and the solution equals the one of CG with Jacobi to
  * the tolerance; the V-cycle is a symmetric operator (x . P y = y . P x); a non-square matrix
  * is refused.  Built without hypre: the function reports TS_ERR_UNSUPPORTED and the rest is
@@ -72,13 +72,11 @@ static double asymmetry(ts_backend backend, ts_operator P) {
 /* One level: CG + BoomerAMG and CG + Jacobi on the matrix-free Q1 Laplacian; returns the
  * BoomerAMG iterations (-1 on failure). */
 static int run_level(ts_backend backend, ts_mesh mesh, ts_fe fe, int dim, int level) {
-  const ts_solution *sine = NULL;
   ts_dofs dofs = NULL;
   ts_matrix A = NULL;
   ts_operator laplace = NULL, amg = NULL, jacobi = NULL;
   ts_vec b = NULL, x0 = NULL, x_amg = NULL, x_jacobi = NULL;
-  int ierr = ts_solution_by_name("sine", &sine);
-  if (!ierr) ierr = ts_dofs_create(mesh, fe, level, &dofs);
+  int ierr = ts_dofs_create(mesh, fe, level, &dofs);
   const int64_t n = ierr ? 0 : ts_dofs_count(dofs);
   if (!ierr) ierr = ts_operator_create_laplace(backend, dofs, TS_DOUBLE, &laplace);
   if (!ierr) ierr = ts_matrix_assemble_laplace(dofs, &A);
@@ -88,12 +86,16 @@ static int run_level(ts_backend backend, ts_mesh mesh, ts_fe fe, int dim, int le
   if (!ierr) ierr = ts_vec_create(backend, n, TS_DOUBLE, &x0);
   if (!ierr) ierr = ts_vec_create(backend, n, TS_DOUBLE, &x_amg);
   if (!ierr) ierr = ts_vec_create(backend, n, TS_DOUBLE, &x_jacobi);
-  if (!ierr) ierr = ts_assemble_rhs(laplace, dofs, sine, b, x0);
+  /* f = 1 (not the sine, whose load vector is an eigenvector of the Q1 matrix on a uniform
+   * mesh: CG + Jacobi would converge in one step) */
+  if (!ierr) ierr = ts_assemble_rhs(laplace, dofs, ts_rhs_one(), b, x0);
   if (ierr) diag("%dD level %d: %s", dim, level, ts_error_message());
   const int iterations = ierr ? -1 : solve(laplace, amg, b, x_amg);
   const int jacobi_iterations = ierr ? -1 : solve(laplace, jacobi, b, x_jacobi);
   const double difference = ierr ? INFINITY : relative_difference(x_amg, x_jacobi);
-  ok(iterations > 0 && jacobi_iterations > 0 && difference <= 1e-8,
+  /* both solves reach RTOL: the solutions differ by at most about cond(A) RTOL, and cond(A)
+   * < 1000 on these levels (4 / (pi h)^2, h >= 1/32) */
+  ok(iterations > 0 && jacobi_iterations > 0 && difference <= 1000 * RTOL,
      "%dD Q1 level %d (%lld DoFs): CG + BoomerAMG %d iterations, CG + Jacobi %d, solutions "
      "differ by %.2e", dim, level, (long long)n, iterations, jacobi_iterations, difference);
   if (level == 2) {
