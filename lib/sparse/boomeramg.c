@@ -15,6 +15,18 @@
 #include <stdlib.h>
 #include "sparse-impl.h"
 
+/* the arguments of ts_operator_create_boomeramg, checked in both builds; *P = NULL */
+static int check_arguments(ts_backend backend, ts_matrix A, ts_operator *P) {
+  TS_CHECK_NOT_NULL(P);
+  *P = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_ARG(A->rows == A->cols,
+               "ts_operator_create_boomeramg: argument 'A' is %lld x %lld, a square matrix is "
+               "required", (long long)A->rows, (long long)A->cols);
+  return 0;
+}
+
 #ifdef HAVE_HYPRE
 /* HYPRE_config.h defines hypre's own PACKAGE_* macros: drop Tessera's (unused here) */
 #undef PACKAGE
@@ -226,13 +238,7 @@ static int setup(ts_backend backend, ts_matrix A, boomeramg_data *data) {
 }
 
 int ts_operator_create_boomeramg(ts_backend backend, ts_matrix A, ts_operator *P) {
-  TS_CHECK_NOT_NULL(P);
-  *P = NULL;
-  TS_CHECK_NOT_NULL(backend);
-  TS_CHECK_NOT_NULL(A);
-  TS_CHECK_ARG(A->rows == A->cols,
-               "ts_operator_create_boomeramg: argument 'A' is %lld x %lld, a square matrix is "
-               "required", (long long)A->rows, (long long)A->cols);
+  TS_CALL(check_arguments(backend, A, P));
   TS_CALL(ensure_started());
   boomeramg_data *data;
   TS_CALL(ts_calloc(1, sizeof *data, "BoomerAMG preconditioner", &data));
@@ -250,8 +256,7 @@ int ts_operator_create_boomeramg(ts_backend backend, ts_matrix A, ts_operator *P
 const char *ts_hypre_version(void) { return ""; }
 
 int ts_operator_create_boomeramg(ts_backend backend, ts_matrix A, ts_operator *P) {
-  TS_CHECK_NOT_NULL(P);
-  *P = NULL;
+  TS_CALL(check_arguments(backend, A, P));
   return TS_ERROR(TS_ERR_UNSUPPORTED,
                   "ts_operator_create_boomeramg: built without hypre: configure --with-hypre "
                   "(apt-get install libhypre-dev mpi-default-dev)");
