@@ -8,7 +8,8 @@
  * the result back.
  *
  * MPI: hypre's Debian build is an MPI build.  MPI is initialized on first use when the
- * program has not done it (MPI_Initialized), and then finalized at exit (atexit), after
+ * program has not done it (MPI_Initialized), with MPI_THREAD_SERIALIZED (the preconditioner
+ * may be applied from any thread, one at a time), and then finalized at exit (atexit), after
  * hypre's own finalization; a program that initializes MPI itself keeps control of it.
  * Without hypre (configure --without-hypre) the function reports TS_ERR_UNSUPPORTED. */
 #include "config.h"
@@ -89,7 +90,7 @@ static void start(void) {
   start_failed_call = "MPI_Initialized";
   if (!start_error && !initialized) {
     int provided = 0;
-    start_error = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    start_error = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
     start_failed_call = "MPI_Init_thread";
     mpi_started_here = !start_error;
   }
