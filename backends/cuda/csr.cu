@@ -1,6 +1,7 @@
 /* csr.cu -- the cuda backend's CSR sparse matrix: device copies of the row offsets, column
  * indices (64-bit) and values made once by ts_cuda_csr_create, and y = A x by cuSPARSE's
- * generic SpMV (CSR descriptor, CUSPARSE_SPMV_ALG_DEFAULT: deterministic) on the default
+ * generic SpMV (CSR descriptor, CUSPARSE_SPMV_CSR_ALG2: bit-wise the same result on every
+ * run, where the default CSR_ALG1 is not guaranteed to be) on the default
  * stream, in double or single precision.  Every CUDA and cuSPARSE call is checked. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +89,7 @@ static int prepare_spmv(cuda_csr *a, char *err) {
   const void *beta = a->precision == TS_SINGLE ? (const void *)&zero_f : (const void *)&zero;
   if (s == CUSPARSE_STATUS_SUCCESS)
     s = cusparseSpMV_bufferSize(a->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, a->matrix,
-                                a->x, beta, a->y, t, CUSPARSE_SPMV_ALG_DEFAULT, &buffer_bytes);
+                                a->x, beta, a->y, t, CUSPARSE_SPMV_CSR_ALG2, &buffer_bytes);
   e = gpuFree(x);
   const gpuError_t e2 = gpuFree(y);
   CUSPARSE_CHECK(err, "csr_create (SpMV work space size)", s);
@@ -147,7 +148,7 @@ int ts_cuda_csr_apply(void *handle, const void *x, void *y, int add, char *err) 
                  cusparseSpMV(a->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
                               single ? (const void *)&one_f : (const void *)&one, a->matrix, a->x,
                               single ? (const void *)&beta_f : (const void *)&beta, a->y, t,
-                              CUSPARSE_SPMV_ALG_DEFAULT, a->buffer));
+                              CUSPARSE_SPMV_CSR_ALG2, a->buffer));
   GPU_CHECK_LAUNCH(err, "cusparseSpMV");
   return 0;
 }
