@@ -67,27 +67,24 @@ static int check_triplets(int64_t rows, int64_t cols, int64_t count, const int64
   return 0;
 }
 
-/* Bucket the triplets by row (counting sort, stable), sort each row by column, and merge
- * equal columns into one entry: first the offsets of the merged rows, then the entries. */
-static int build_from_triplets(ts_matrix A, int64_t count, const int64_t *row_indices,
-                               const int64_t *col_indices, const double *values) {
-  int64_t *start;
-  row_entry *entries;
-  TS_CALL(ts_calloc((size_t)A->rows + 1, sizeof *start, "triplet row starts", &start));
-  int ierr = ts_calloc(count ? (size_t)count : 1, sizeof *entries, "triplet sort", &entries);
-  if (ierr) {
-    free(start);
-    return ierr;
-  }
+/* The triplets of each row in input order (a stable counting sort by row): row i's are
+ * entries[start[i] .. start[i+1]-1].  A's row offsets serve as the buckets' fill pointers. */
+static void bucket_by_row(ts_matrix A, int64_t count, const int64_t *row_indices,
+                          const int64_t *col_indices, int64_t *start, row_entry *entries) {
   for (int64_t t = 0; t < count; ++t) ++start[row_indices[t] + 1];
   for (int64_t i = 0; i < A->rows; ++i) start[i + 1] += start[i];
-  int64_t *fill = A->row_offsets; /* borrowed as the fill pointers of the buckets */
+  int64_t *fill = A->row_offsets;
   for (int64_t i = 0; i < A->rows; ++i) fill[i] = start[i];
   for (int64_t t = 0; t < count; ++t) {
     row_entry *e = &entries[fill[row_indices[t]]++];
     e->column = col_indices[t];
     e->triplet = t;
   }
+}
+
+/* Sort each row's triplets by column and set A's row offsets to the merged rows' lengths
+ * (one entry per distinct column). */
+static void sort_rows(ts_matrix A, const int64_t *start, row_entry *entries) {
   A->row_offsets[0] = 0;
   for (int64_t i = 0; i < A->rows; ++i) {
     row_entry *row = entries + start[i];
@@ -97,8 +94,12 @@ static int build_from_triplets(ts_matrix A, int64_t count, const int64_t *row_in
     for (int64_t e = 0; e < length; ++e) distinct += e == 0 || row[e].column != row[e - 1].column;
     A->row_offsets[i + 1] = A->row_offsets[i] + distinct;
   }
-  ierr = ts_matrix_alloc_entries(A);
-  for (int64_t i = 0; !ierr && i < A->rows; ++i) {
+}
+
+/* A's columns and values: the triplets of one column summed (in input order) */
+static void merge_rows(ts_matrix A, const int64_t *start, const row_entry *entries,
+                       const double *values) {
+  for (int64_t i = 0; i < A->rows; ++i) {
     int64_t out = A->row_offsets[i] - 1;
     for (int64_t e = start[i]; e < start[i + 1]; ++e) {
       if (e == start[i] || entries[e].column != entries[e - 1].column) {
@@ -108,6 +109,20 @@ static int build_from_triplets(ts_matrix A, int64_t count, const int64_t *row_in
       A->values[out] += values[entries[e].triplet];
     }
   }
+}
+
+static int build_from_triplets(ts_matrix A, int64_t count, const int64_t *row_indices,
+                               const int64_t *col_indices, const double *values) {
+  int64_t *start;
+  row_entry *entries = NULL;
+  TS_CALL(ts_calloc((size_t)A->rows + 1, sizeof *start, "triplet row starts", &start));
+  int ierr = ts_calloc(count ? (size_t)count : 1, sizeof *entries, "triplet sort", &entries);
+  if (!ierr) {
+    bucket_by_row(A, count, row_indices, col_indices, start, entries);
+    sort_rows(A, start, entries);
+    ierr = ts_matrix_alloc_entries(A);
+  }
+  if (!ierr) merge_rows(A, start, entries, values);
   free(start);
   free(entries);
   return ierr;
