@@ -238,8 +238,20 @@ static int setup(ts_backend backend, ts_matrix A, boomeramg_data *data) {
   return 0;
 }
 
+/* hypre stores a process's entry count in HYPRE_Int (32 bits unless built with
+ * --enable-bigint or --enable-mixedint) */
+static int check_fits_hypre(ts_matrix A) {
+  const int64_t most = sizeof(HYPRE_Int) < sizeof(int64_t) ? INT32_MAX : INT64_MAX;
+  TS_CHECK_ARG(A->nonzeros <= most,
+               "ts_operator_create_boomeramg: argument 'A' has %lld entries, this hypre build "
+               "(%d-bit HYPRE_Int) takes at most %lld", (long long)A->nonzeros,
+               (int)(8 * sizeof(HYPRE_Int)), (long long)most);
+  return 0;
+}
+
 int ts_operator_create_boomeramg(ts_backend backend, ts_matrix A, ts_operator *P) {
   TS_CALL(check_arguments(backend, A, P));
+  TS_CALL(check_fits_hypre(A));
   TS_CALL(ensure_started());
   boomeramg_data *data;
   TS_CALL(ts_calloc(1, sizeof *data, "BoomerAMG preconditioner", &data));
