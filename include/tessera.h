@@ -336,8 +336,81 @@ int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_o
 ts_precision ts_operator_precision(ts_operator op);
 /** @brief Floating-point operations of one application (counted, for benchmarks). */
 double ts_operator_flops(ts_operator op);
-/** @brief A short name ("laplace", "jacobi", "stokes"). */
+/** @brief A short name ("laplace", "jacobi", "stokes", "matrix", "boomeramg"). */
 const char *ts_operator_name(ts_operator op);
+
+/* ---------------------------------------------------------------- sparse matrices */
+
+/** A sparse matrix in compressed sparse row (CSR) form, stored on the host in double
+ *  (lib/sparse/): 0-based int64_t indices, the columns of a row ascending, no duplicates.
+ *  Built once (from triplets or assembled from a matrix-free operator's cell matrices), then
+ *  applied on a backend (ts_operator_create_matrix) or given to an algebraic preconditioner
+ *  (ts_operator_create_boomeramg). */
+typedef struct ts_matrix_s *ts_matrix;
+
+/** @brief A rows x cols matrix from `count` triplets (row_indices[t], col_indices[t],
+ *  values[t]): entries given more than once are summed (as in finite element assembly);
+ *  entries not given are zero.  An explicit zero is kept as a stored entry.
+ *  @param rows, cols    1 .. INT32_MAX each (hypre and cuSPARSE take 32-bit rows)
+ *  @param count         number of triplets, >= 0 (the three arrays may be NULL when 0)
+ *  @param row_indices   count row indices in 0 .. rows-1
+ *  @param col_indices   count column indices in 0 .. cols-1
+ *  @param values        count finite values
+ *  @param A             the new matrix
+ *  @return 0, TS_ERR_ARG naming the argument (and the triplet, the value found and the
+ *          range allowed), TS_ERR_MEMORY */
+int ts_matrix_create_triplets(int64_t rows, int64_t cols, int64_t count,
+                              const int64_t *row_indices, const int64_t *col_indices,
+                              const double *values, ts_matrix *A);
+/** @brief The matrix of ts_operator_create_laplace on dofs (Q_k), assembled from its cell
+ *  matrices A_K = sum_d scale[d] (x)_e (e == d ? K_1d : M_1d) (the same 1D matrices as the
+ *  matrix-free plan), with the same Dirichlet treatment: the rows and columns of the
+ *  boundary DoFs are those of the identity.  Symmetric positive definite; (2k+1)^dim
+ *  entries per interior row at most.
+ *  @return 0, TS_ERR_ARG (NULL arguments, not a Q_k DoF handler, more than INT32_MAX DoFs),
+ *          TS_ERR_MEMORY */
+int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A);
+int ts_matrix_destroy(ts_matrix *A);
+/** @brief Number of rows. */
+int64_t ts_matrix_rows(ts_matrix A);
+/** @brief Number of columns. */
+int64_t ts_matrix_columns(ts_matrix A);
+/** @brief Number of stored entries. */
+int64_t ts_matrix_nonzeros(ts_matrix A);
+/** @brief The CSR arrays (borrowed, valid while A lives): row i holds entries
+ *  row_offsets[i] .. row_offsets[i+1]-1 of columns and values (rows + 1 offsets).  Any
+ *  output pointer may be NULL. */
+int ts_matrix_csr(ts_matrix A, const int64_t **row_offsets, const int64_t **columns,
+                  const double **values);
+/** @brief y = A x as an operator on the backend (sparse matrix-vector product: the omp
+ *  backend's OpenMP loop, cuSPARSE on cuda), in precision p (the values rounded once).  The
+ *  backend copies the CSR arrays into its memory here, once: A may be destroyed afterwards.
+ *  Its diagonal (ts_operator_diagonal, so ts_operator_create_jacobi) is A's.
+ *  @return 0, TS_ERR_ARG naming the argument, TS_ERR_UNSUPPORTED if the backend has no CSR
+ *          kernel, TS_ERR_MEMORY */
+int ts_operator_create_matrix(ts_backend backend, ts_matrix A, ts_precision p, ts_operator *op);
+
+/* ---------------------------------------------------------------- algebraic multigrid */
+
+/** @brief One V-cycle of hypre's BoomerAMG (algebraic multigrid) for the square matrix A,
+ *  from a zero initial guess, as a preconditioner P ~ A^{-1} on double vectors of the
+ *  backend: symmetric positive definite for a symmetric positive definite A, so a
+ *  preconditioner for CG.  Set up once here, on the host in double (hypre's ParCSR on
+ *  MPI_COMM_SELF of one process; MPI is initialized here if the program has not, and
+ *  finalized at exit then).  Options: HMIS coarsening, extended+i interpolation (at most 4
+ *  entries per row), hybrid symmetric Gauss-Seidel relaxation (one sweep down and up),
+ *  strong threshold 0.25 in 2D and 0.5 in 3D (the dimension of a matrix from
+ *  ts_matrix_assemble_laplace; 0.25 for one from triplets), Gaussian elimination on the
+ *  coarsest level, one V-cycle per application (max iterations 1, tolerance 0).  hypre runs on the host: on a GPU backend
+ *  every application copies r to the host and P r back (`tessera info` says so).  A is
+ *  copied: it may be destroyed afterwards.
+ *  @return 0, TS_ERR_ARG naming the argument (A not square), TS_ERR_UNSUPPORTED when
+ *          Tessera was built without hypre ("configure --with-hypre"), TS_ERR_BACKEND when
+ *          hypre or MPI fail (naming the call), TS_ERR_MEMORY */
+int ts_operator_create_boomeramg(ts_backend backend, ts_matrix A, ts_operator *P);
+/** @brief The version of the hypre library Tessera was built with ("2.26.0"), or "" when
+ *  built without hypre (then ts_operator_create_boomeramg fails with TS_ERR_UNSUPPORTED). */
+const char *ts_hypre_version(void);
 
 /* ---------------------------------------------------------------- smoothers */
 

@@ -56,10 +56,19 @@ TSEOF
     AC_MSG_RESULT([$ts_cuda_libdir])
     # the static runtime: the module then needs only the driver (libcuda.so) at run time
     CUDA_LIBS="-L$ts_cuda_libdir -lcudart_static -lrt -lpthread -ldl -lstdc++"
+    # cuSPARSE (the CSR sparse matrix-vector product) is linked as a shared library from
+    # the same folder, with a run path to it (Makefile.am)
+    AC_MSG_CHECKING([for cuSPARSE (libcusparse.so) in $ts_cuda_libdir])
+    AS_IF([test -f "$ts_cuda_libdir/libcusparse.so" && test -f "$ts_cuda_home/include/cusparse.h" -o -f "$ts_cuda_top/include/cusparse.h"],
+      [AC_MSG_RESULT([yes])],
+      [AC_MSG_RESULT([no])
+       AC_MSG_ERROR([--with-cuda: cuSPARSE (libcusparse.so, cusparse.h) not found in the toolkit; install the toolkit's cusparse development package (cuda-toolkit includes it)])])
+    CUDA_LIBDIR=$ts_cuda_libdir
     ts_cuda=yes
   ])
   AC_SUBST([NVCC])
   AC_SUBST([NVCC_FLAGS])
   AC_SUBST([CUDA_LIBS])
+  AC_SUBST([CUDA_LIBDIR])
   AM_CONDITIONAL([TS_CUDA], [test "x$ts_cuda" = xyes])
 ])

@@ -9,8 +9,8 @@ int cli_info(int argc, char **argv) {
   char *names = NULL;
   if (argc > 1) {
     if (!strcmp(argv[1], "--help")) {
-      printf("usage: tessera info\n  prints the version, the backends found, their devices and the "
-             "file each backend was loaded from\n");
+      printf("usage: tessera info\n  prints the version, the backends found, their devices, the "
+             "file each backend was loaded from and the optional features (hypre)\n");
       return CLI_OK;
     }
     return cli_usage_error("info", "unexpected argument '%s'", argv[1]);
@@ -30,5 +30,11 @@ int cli_info(int argc, char **argv) {
     ts_backend_destroy(&b);
   }
   free(names);
+  if (*ts_hypre_version())
+    printf("features: hypre %s: BoomerAMG (ts_operator_create_boomeramg) on the host; on a GPU "
+           "backend each application copies its vectors to the host and back\n",
+           ts_hypre_version());
+  else
+    printf("features: hypre: no (built without hypre: configure --with-hypre)\n");
   return CLI_OK;
 }

@@ -311,6 +311,36 @@ static void operators(fixture *f) {
   EXPECT_EMPTY(ts_operator_name(NULL));
 }
 
+static void sparse_matrices(fixture *f) {
+  const int64_t i[1] = {0}, j[1] = {1};
+  const double v[1] = {2.0};
+  ts_matrix M = NULL, rect = NULL;
+  ts_operator op;
+  if (ts_matrix_create_triplets(2, 3, 1, i, j, v, &rect)) diag("%s", ts_error_message());
+  EXPECT_CREATE("'rows' is 0", M, ts_matrix_create_triplets(0, 3, 0, NULL, NULL, NULL, &M));
+  EXPECT_CREATE("'cols' is -1", M, ts_matrix_create_triplets(2, -1, 0, NULL, NULL, NULL, &M));
+  EXPECT_CREATE("'count' is -1", M, ts_matrix_create_triplets(2, 3, -1, NULL, NULL, NULL, &M));
+  EXPECT_CREATE("'values' is NULL", M, ts_matrix_create_triplets(2, 3, 1, i, j, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_create_triplets(2, 3, 1, i, j, v, NULL));
+  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_laplace(NULL, &M));
+  EXPECT_CREATE("only Q_k", M, ts_matrix_assemble_laplace(f->vel, &M));
+  EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_assemble_laplace(f->dofs, NULL));
+  EXPECT(0, "", ts_matrix_destroy(NULL));
+  EXPECT_MINUS_ONE(ts_matrix_rows(NULL));
+  EXPECT_MINUS_ONE(ts_matrix_columns(NULL));
+  EXPECT_MINUS_ONE(ts_matrix_nonzeros(NULL));
+  EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_csr(NULL, NULL, NULL, NULL));
+  EXPECT_CREATE("'backend' is NULL", op, ts_operator_create_matrix(NULL, rect, TS_DOUBLE, &op));
+  EXPECT_CREATE("'A' is NULL", op, ts_operator_create_matrix(f->b, NULL, TS_DOUBLE, &op));
+  EXPECT_CREATE("'p' is 7", op, ts_operator_create_matrix(f->b, rect, (ts_precision)7, &op));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_matrix(f->b, rect, TS_DOUBLE, NULL));
+  EXPECT_CREATE("'backend' is NULL", op, ts_operator_create_boomeramg(NULL, rect, &op));
+  EXPECT_CREATE("'A' is NULL", op, ts_operator_create_boomeramg(f->b, NULL, &op));
+  EXPECT_CREATE("'A' is 2 x 3", op, ts_operator_create_boomeramg(f->b, rect, &op));
+  EXPECT(TS_ERR_ARG, "'P' is NULL", ts_operator_create_boomeramg(f->b, rect, NULL));
+  ts_matrix_destroy(&rect);
+}
+
 static void smoothers(fixture *f) {
   ts_smoother s;
   EXPECT_CREATE("the operator A is NULL", s, ts_smoother_create_vertex_patch(NULL, f->dofs, TS_PATCH_FUSED, &s));
@@ -571,6 +601,7 @@ int main(void) {
   dof_handlers(&f);
   vectors(&f);
   operators(&f);
+  sparse_matrices(&f);
   smoothers(&f);
   solvers(&f);
   multigrid(&f);

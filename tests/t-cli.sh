@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 33 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 34 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -90,6 +90,7 @@ ex_stokes="$top_srcdir/examples/stokes-rt-2d.xml"
 run 0 "Stokes with GMRES preconditioned from the left" "preconditioner mg (left)" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set solver/side=left --set multigrid/local-tolerance=1e-8 --set output/vtu="$work/left.vtu"
 run 1 "Stokes output to a missing directory names the file" "$work/nosuchdir/s.vtu': cannot create a file in the directory '$work/nosuchdir'" run "$ex_stokes" --set convergence/first-level=2 --set mesh/levels=2 --set output/vtu="$work/nosuchdir/s.vtu"
 run 0 "info lists omp" "omp    OpenMP" info
+run 0 "info lists the optional features (hypre)" "features: hypre" info
 run 0 "bench measures the Laplacian" "GDoF/s" bench --dofs 2e4 --degrees 2-3 --seconds 0.05
 # bench --problem stokes: the Stokes operator (one row per degree of the comma list), the
 # multigrid (smoothing step, V-cycle, GMRES + V-cycle to 1e-8), DoFs = velocity + pressure

@@ -28,7 +28,7 @@ clean_env() { env -u LD_LIBRARY_PATH -u TESSERA_BACKEND_PATH "$@"; }
 # the make of the build tree, started afresh (the job server of the make running this test
 # is not ours)
 install_tree() { (cd "$builddir" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $make install "$@"); }
-echo "1..22"
+echo "1..23"
 
 install_tree prefix="$prefix" >"$work/install.log" 2>&1
 st=$?; [ $st -eq 0 ] || show "$work/install.log"
@@ -70,6 +70,15 @@ st=$?; show "$work/info"
 ok $? "the installed tessera info finds the omp backend"
 grep -qF "loaded from $prefix/lib/tessera/tessera_omp.so" "$work/info"
 ok $? "tessera info names the installed module $prefix/lib/tessera/tessera_omp.so"
+# hypre: a static link needs it (and MPI), so tessera.pc's Libs.private names it when the
+# installed tessera was built with it
+if grep -q '^features: hypre [0-9]' "$work/info"; then
+  pc --static --libs | grep -q -- '-lHYPRE'
+  ok $? "tessera info lists hypre, and tessera.pc's Libs.private names -lHYPRE: $(pc --static --libs)"
+else
+  grep -q '^features: hypre: no' "$work/info"
+  ok $? "tessera info says it was built without hypre"
+fi
 clean_env "$prefix/bin/tessera" run "$top_srcdir/examples/poisson-2d.xml" >"$work/run" 2>&1
 st=$?; show "$work/run" 8
 [ $st -eq 0 ] && grep -q "L2 error" "$work/run"

@@ -20,6 +20,9 @@
 #include "gpu-ceilings.h"
 #include "gpu-patch-cache.h"
 #include "gpu-stokes-work.h"
+#ifndef TS_GPU_HIP
+#include "../cuda/cuda-csr.h"
+#endif
 
 /* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
 template <typename R>
@@ -419,6 +422,23 @@ static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
   return ts_gpu_measure_ceilings(c, ops->error);
 }
 
+#ifndef TS_GPU_HIP
+/* CSR sparse matrix by cuSPARSE (backends/cuda/csr.cu; the hip backend has none yet, so it
+ * reports TS_ERR_UNSUPPORTED for sparse matrices) */
+static int gpu_csr_create(ts_backend_ops *ops, const ts_csr_plan *plan, ts_precision p,
+                          void **handle) {
+  return ts_cuda_csr_create(plan, p, handle, ops->error);
+}
+
+static int gpu_csr_apply(ts_backend_ops *ops, void *handle, const void *x, void *y, int add) {
+  return ts_cuda_csr_apply(handle, x, y, add, ops->error);
+}
+
+static int gpu_csr_destroy(ts_backend_ops *ops, void *handle) {
+  return ts_cuda_csr_destroy(handle, ops->error);
+}
+#endif
+
 TS_BACKEND_DEFINE_ABI;
 
 extern "C" int tessera_backend_register(ts_backend_ops *ops);
@@ -450,5 +470,10 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->stokes_apply = gpu_stokes_apply;
   ops->field_transfer = gpu_field_transfer;
   ops->stokes_patch_smooth = gpu_stokes_patch_smooth;
+#ifndef TS_GPU_HIP
+  ops->csr_create = gpu_csr_create;
+  ops->csr_apply = gpu_csr_apply;
+  ops->csr_destroy = gpu_csr_destroy;
+#endif
   return 0;
 }

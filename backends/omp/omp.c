@@ -11,6 +11,7 @@
 #include "omp-patch.h"
 #include "omp-stokes.h"
 #include "omp-stokes-patch.h"
+#include "omp-csr.h"
 #include "omp-threads.h"
 #include "tessera/backend.h"
 
@@ -211,6 +212,23 @@ static int omp_stokes_patch_smooth(ts_backend_ops *ops, const ts_stokes_patch_pl
   return ts_omp_stokes_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* CSR sparse matrix (csr.c) */
+static int omp_csr_create(ts_backend_ops *ops, const ts_csr_plan *plan, ts_precision p,
+                          void **handle) {
+  return ts_omp_csr_create(plan, p, handle, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
+static int omp_csr_apply(ts_backend_ops *ops, void *handle, const void *x, void *y, int add) {
+  (void)ops;
+  return ts_omp_csr_apply(handle, x, y, add);
+}
+
+static int omp_csr_destroy(ts_backend_ops *ops, void *handle) {
+  (void)ops;
+  ts_omp_csr_destroy(handle);
+  return 0;
+}
+
 TS_BACKEND_DEFINE_ABI;
 
 int tessera_backend_register(ts_backend_ops *ops);
@@ -242,6 +260,9 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->field_transfer = omp_field_transfer;
   ops->patch_smooth = omp_patch_smooth; /* vertex-patch smoother */
   ops->stokes_apply = omp_stokes_apply;
+  ops->csr_create = omp_csr_create; /* sparse matrices */
+  ops->csr_apply = omp_csr_apply;
+  ops->csr_destroy = omp_csr_destroy;
   ops->stokes_patch_smooth = omp_stokes_patch_smooth; /* Stokes vertex-patch smoother */
   return 0;
 }

@@ -31,8 +31,9 @@ extern "C" {
 #endif
 
 /* ABI 4: the exported tessera_backend_abi, read before the register function is called;
- * ABI 5: vec_tensor; ABI 6: ts_transfer_plan between degrees (coarse_degree, fine_per_cell) */
-#define TS_BACKEND_ABI_VERSION 6
+ * ABI 5: vec_tensor; ABI 6: ts_transfer_plan between degrees (coarse_degree, fine_per_cell);
+ * ABI 7: the CSR sparse matrix (csr_create, csr_apply, csr_destroy) */
+#define TS_BACKEND_ABI_VERSION 7
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -295,6 +296,20 @@ typedef struct ts_stokes_patch_plan {
   const double *pseudo_inverse[TS_STOKES_PATCH_MAX_KINDS];
 } ts_stokes_patch_plan;
 
+/* ---------------------------------------------------------------- CSR sparse matrices (ABI 6) */
+
+/** A sparse matrix in compressed sparse row form, as lib/sparse/csr.c stores it on the host:
+ *  row i holds the entries row_offsets[i] .. row_offsets[i+1]-1 of columns[] and values[]
+ *  (0-based, columns ascending within a row, no duplicates).  The arrays are host memory of
+ *  the caller, read during csr_create only: the backend keeps its own copy. */
+typedef struct ts_csr_plan {
+  int64_t rows, cols;           /* y has rows entries, x has cols */
+  int64_t nonzeros;             /* row_offsets[rows] */
+  const int64_t *row_offsets;   /* rows + 1 */
+  const int64_t *columns;       /* nonzeros */
+  const double *values;         /* nonzeros, rounded to the handle's precision by csr_create */
+} ts_csr_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -361,6 +376,14 @@ typedef struct ts_backend_ops {
    * factors[d] are host arrays of n[d] doubles (the caller's, read during the call only) */
   int (*vec_tensor)(struct ts_backend_ops *ops, ts_precision p, int dim, const int64_t *n,
                     const double *const *factors, void *x);
+  /* CSR sparse matrix (ABI 6), all three or none: csr_create copies the plan's arrays into
+   * backend memory once, the values in precision p, and returns an opaque handle;
+   * csr_apply: y = A x (add = 1: y += A x), x of plan->cols and y of plan->rows entries of
+   * the handle's precision; csr_destroy frees the handle (NULL allowed) */
+  int (*csr_create)(struct ts_backend_ops *ops, const ts_csr_plan *plan, ts_precision p,
+                    void **handle);
+  int (*csr_apply)(struct ts_backend_ops *ops, void *handle, const void *x, void *y, int add);
+  int (*csr_destroy)(struct ts_backend_ops *ops, void *handle);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */
