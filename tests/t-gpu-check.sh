@@ -33,6 +33,9 @@ generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-r
 generic="$generic t-accuracy"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
 generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg"
+# preconditioner objects: each kind against what it wraps; MINRES + block-diagonal and FGMRES +
+# block-triangular on Stokes
+generic="$generic t-pc t-pc-stokes"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
