@@ -522,7 +522,11 @@ static void valid_error(void *data, TS_XML_ERROR *e) {
     xmlNodePtr parent = node->parent, first = NULL;
     for (xmlNodePtr s = node->prev; s; s = s->prev)
       if (s->type == XML_ELEMENT_NODE && !xmlStrcmp(s->name, node->name)) first = s;
-    if (parent == r->root && first) {
+    char siblings[300] = "", tag[80];
+    snprintf(tag, sizeof tag, "<%s>", element);
+    if (parent && parent != r->root && parent->type == XML_ELEMENT_NODE)
+      element_children(r, (const char *)parent->name, siblings, sizeof siblings);
+    if (first && (parent == r->root || strstr(siblings, tag))) {
       snprintf(hint, sizeof hint, " (<%s> may appear only once; it is already at line %ld)",
                element, node_line(first));
     } else if (parent == r->root) {
@@ -1179,7 +1183,10 @@ static int check_pc_kind(reader *r, xmlNodePtr e, const char *kind, ts_pc_place 
                     ts_pc_type_names(), allowed);
   }
   *rule = ts_pc_rule_find(kind);
-  if (!*rule || !((*rule)->places & 1u << place))
+  if (!*rule)
+    return pc_error(r, e, "type", place, "%s is a kind for programs (ts_pc_create_%s), not for "
+                    "problem files; allowed here: %s", kind, kind, allowed);
+  if (!((*rule)->places & 1u << place))
     return pc_error(r, e, "type", place, "%s is not allowed here; allowed here: %s", kind,
                     allowed);
   return 0;
