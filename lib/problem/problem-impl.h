@@ -100,7 +100,7 @@ struct ts_problem_s {
 };
 
 /* problem.c: what a problem file may hold (doc/xml-reference.md): problem files are a few
- * hundred bytes, and the schema's elements have at most 7 attributes. */
+ * hundred bytes, and the schema's elements have at most 8 attributes. */
 #define TS_PROBLEM_MAX_BYTES ((size_t)1 << 20)
 #define TS_PROBLEM_MAX_ATTRIBUTES 64
 /* problem.c: ts_problem_read_xml from the bytes of a file, checked as a file's are; name is
