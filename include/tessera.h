@@ -298,6 +298,31 @@ int ts_stokes_pressure_mean(ts_operator stokes, ts_vec x, double *mean);
  *  @param x       a vector of the operator's size and precision, changed in place
  *  @return 0, or TS_ERR_ARG if stokes is not a Stokes operator or x does not fit */
 int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x);
+/** @brief Block (row, col) of the Stokes operator Acal = [A B^T; -B 0] (doc/stokes.md
+ *  section 3) as a matrix-free operator: (0,0) is A (velocity x velocity, symmetric positive
+ *  definite, identity rows and columns on the constrained normal boundary velocity), (0,1)
+ *  is B^T (velocity rows, pressure columns), (1,0) is -B (pressure rows, velocity columns:
+ *  (-B u)_q = +(q, div u), B_{q,u} = -(q, div u) as in doc/stokes.md).  Each application
+ *  costs one full Stokes application (the other block of the input is zero); the (0,0)
+ *  block also has its diagonal (ts_operator_diagonal, so Jacobi and Chebyshev), from the
+ *  Kronecker form of doc/stokes.md section 4.
+ *  @param stokes  an operator from ts_operator_create_stokes (borrowed: it must outlive
+ *                 the block)
+ *  @param row, col  0 (velocity) or 1 (pressure); (1,1) is the zero block and refused
+ *                 (pass NULL to ts_operator_create_block)
+ *  @param block   the new operator, in the precision and on the backend of stokes
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed */
+int ts_operator_create_stokes_block(ts_operator stokes, int row, int col, ts_operator *block);
+/** @brief The symmetric form of the Stokes system for MINRES: [A B^T; B 0] = diag(I, -I) Acal
+ *  (doc/stokes.md section 3: the pressure rows change sign), a block operator
+ *  (ts_operator_create_block) of the blocks of ts_operator_create_stokes_block, B = -(block
+ *  (1,0)).  Symmetric and indefinite, singular by the constant pressure like Acal; a right
+ *  side b of Acal x = b is one of this form after its pressure block changes sign.  Costs
+ *  three Stokes applications.
+ *  @param stokes  an operator from ts_operator_create_stokes (borrowed)
+ *  @param op      the new operator (it owns its blocks)
+ *  @return 0, or TS_ERR_ARG if stokes is NULL or not a Stokes operator */
+int ts_operator_create_stokes_symmetric(ts_operator stokes, ts_operator *op);
 /** @brief The Jacobi preconditioner: the inverse of A's diagonal, applied entrywise. */
 int ts_operator_create_jacobi(ts_operator A, ts_operator *jacobi);
 int ts_operator_destroy(ts_operator *op);
@@ -548,6 +573,93 @@ int ts_solver_iterations(ts_solver solver);
 double ts_solver_relative_residual(ts_solver solver);
 /** @brief Relative residuals, entry 0 is the initial one (borrowed; *count entries). */
 const double *ts_solver_history(ts_solver solver, int *count);
+
+/* ---------------------------------------------------------------- preconditioners */
+
+/** A preconditioner P ~ A^{-1} (one file per kind in lib/pc/; doc/extending.md, "Adding a
+ *  preconditioner").  Kinds compose: the block kinds take other preconditioners as their
+ *  blocks, and ts_pc_operator makes any of them an operator that solvers and block
+ *  operators take unchanged.  A preconditioner borrows what it is made from (operators,
+ *  hierarchies, inner preconditioners): they must outlive it. */
+typedef struct ts_pc_s *ts_pc;
+/** (the multigrid hierarchy of the next section) */
+typedef struct ts_mg_s *ts_mg;
+
+/** Shapes of the block-triangular preconditioner. */
+typedef enum {
+  TS_PC_LOWER = 0, /**< z_0 = A~^{-1} r_0, z_1 = S~^{-1} (r_1 - C z_0), C the (1,0) block */
+  TS_PC_UPPER = 1  /**< z_1 = S~^{-1} r_1, z_0 = A~^{-1} (r_0 - C z_1), C the (0,1) block */
+} ts_pc_shape;
+
+/** @brief Jacobi: z = D^{-1} r, D the diagonal of A (computed at creation and by ts_pc_setup).
+ *  @return 0, TS_ERR_ARG (NULL, A not square, a zero diagonal entry), TS_ERR_UNSUPPORTED
+ *          (A has no diagonal) */
+int ts_pc_create_jacobi(ts_operator A, ts_pc *pc);
+/** @brief Chebyshev: z = S(0, r) for the Chebyshev smoother of the given degree on D^{-1} A
+ *  (ts_smoother_create_chebyshev; its eigenvalue estimate runs at creation and by
+ *  ts_pc_setup): a fixed polynomial in D^{-1} A times D^{-1}, symmetric positive definite for
+ *  a symmetric positive definite A.
+ *  @param degree  matrix-vector products per application, 1..20 */
+int ts_pc_create_chebyshev(ts_operator A, int degree, ts_pc *pc);
+/** @brief Multigrid: one V-cycle of mg from a zero initial guess (ts_mg_preconditioner), on
+ *  the double vectors of the finest level. */
+int ts_pc_create_mg(ts_mg mg, ts_pc *pc);
+/** @brief Any square operator as a preconditioner, z = P r (user code composes its own). */
+int ts_pc_create_operator(ts_operator P, ts_pc *pc);
+/** @brief An inner Krylov solve: z ~ A^{-1} r by a solver of the given type from z = 0,
+ *  preconditioned by inner (NULL: none), stopped at rtol or after max_iterations (an inner
+ *  solve that stops short of rtol is no error: its iterate is z).  Not a fixed linear
+ *  operator: use it inside FGMRES, or with rtol small enough that it is one to the outer
+ *  solver's accuracy (MINRES, CG).
+ *  @param type            TS_SOLVER_CG for a symmetric positive definite A, any other type
+ *  @param rtol            in (0, 1)
+ *  @param max_iterations  >= 1 */
+int ts_pc_create_krylov(ts_operator A, ts_solver_type type, ts_pc inner, double rtol,
+                        int max_iterations, ts_pc *pc);
+/** @brief The inverse pressure mass matrix of a Stokes operator, on pressure vectors
+ *  (ts_dofs_count of the pressure DoFs entries): M_p is diagonal (cell volume times the
+ *  tensor Gauss weights, the DGQ_k basis being orthogonal under its Gauss rule; doc/stokes.md
+ *  section 4), spectrally equivalent to the Schur complement B A^{-1} B^T, so the pressure
+ *  block of the block preconditioners.
+ *  @param stokes  an operator from ts_operator_create_stokes (borrowed) */
+int ts_pc_create_pressure_mass(ts_operator stokes, ts_pc *pc);
+/** @brief Block-diagonal: z_i = P_i r_i on block vectors [r_0; ..; r_{n-1}] (the blocks one
+ *  after the other, as ts_operator_create_block).
+ *  @param n         blocks, 1..16
+ *  @param diagonal  n preconditioners (borrowed), all on one backend and in one precision */
+int ts_pc_create_block_diagonal(int n, const ts_pc *diagonal, ts_pc *pc);
+/** @brief Block-triangular on 2x2 block vectors: with the shape TS_PC_LOWER z_0 = A~^{-1} r_0,
+ *  z_1 = S~^{-1} (r_1 - C z_0); with TS_PC_UPPER z_1 = S~^{-1} r_1, z_0 = A~^{-1} (r_0 - C z_1).
+ *  For K = [A G; C' 0] the exact choices A~ = A and S~ = -C' A^{-1} G (the Schur complement)
+ *  make K P (upper, C = G) and P K (lower, C = C') unit upper/lower triangular, so GMRES
+ *  converges in two steps.  For the Stokes operator Acal = [A B^T; -B 0] the Schur complement
+ *  is B A^{-1} B^T, positive and spectrally equivalent to the pressure mass: S~^{-1} =
+ *  ts_pc_create_pressure_mass, C = ts_operator_create_stokes_block (0,1) (upper) or (1,0)
+ *  (lower).  Not symmetric: use it with GMRES or FGMRES.
+ *  @param shape      TS_PC_LOWER or TS_PC_UPPER
+ *  @param a_inverse  A~^{-1} on block 0 (borrowed)
+ *  @param coupling   C, block 1 x block 0 (lower) or block 0 x block 1 (upper) (borrowed)
+ *  @param s_inverse  S~^{-1} on block 1 (borrowed) */
+int ts_pc_create_block_triangular(ts_pc_shape shape, ts_pc a_inverse, ts_operator coupling,
+                                  ts_pc s_inverse, ts_pc *pc);
+/** @brief Redo what the preconditioner computes from its operator at creation (Jacobi's
+ *  diagonal, Chebyshev's eigenvalue estimate; the block kinds set up their blocks), after the
+ *  operator changed. */
+int ts_pc_setup(ts_pc pc);
+/** @brief z = P r (r and z of the preconditioner's size, backend and precision; distinct). */
+int ts_pc_apply(ts_pc pc, ts_vec r, ts_vec z);
+/** @brief The preconditioner as an operator whose apply is ts_pc_apply (borrowed: it lives
+ *  as long as pc), for ts_solver_set_preconditioner and ts_operator_create_block. */
+ts_operator ts_pc_operator(ts_pc pc);
+/** @brief The kind's name ("jacobi", "block-diagonal", ...), as in ts_pc_type_names. */
+const char *ts_pc_name(ts_pc pc);
+/** @brief The names of all kinds, comma separated ("jacobi, chebyshev, ..."). */
+const char *ts_pc_type_names(void);
+/** @brief 0 if name is one of ts_pc_type_names, else TS_ERR_ARG naming it and the allowed ones. */
+int ts_pc_type_check(const char *name);
+int ts_pc_destroy(ts_pc *pc);
+/** @brief ts_solver_set_preconditioner(solver, ts_pc_operator(pc)); NULL pc for none. */
+int ts_solver_set_pc(ts_solver solver, ts_pc pc);
 
 /* ---------------------------------------------------------------- geometric multigrid */
 

@@ -309,6 +309,11 @@ int ts_stokes_plan_init(ts_dofs velocity, ts_dofs pressure, double penalty, ts_s
                         ts_stokes_1d *storage);
 /** The plan of a Stokes operator (borrowed), for tests and backend checks. */
 int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan);
+/** The number of pressure DoFs of a Stokes operator, or TS_ERR_ARG naming `caller` if stokes
+ *  is not one. */
+int ts_stokes_pressure_count(ts_operator stokes, const char *caller, int64_t *count);
+/** The diagonal of the pressure mass matrix M_p (d: the pressure DoFs' entries). */
+int ts_stokes_pressure_mass_diagonal(ts_operator stokes, ts_vec d);
 
 /* ---------------------------------------------------------------- mg/smoother.c */
 

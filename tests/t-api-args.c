@@ -341,6 +341,67 @@ static void sparse_matrices(fixture *f) {
   ts_matrix_destroy(&rect);
 }
 
+static void preconditioners(fixture *f) {
+  ts_pc pc, jac = NULL;
+  ts_operator op, bt = NULL;
+  EXPECT_CREATE("'stokes' is NULL", op, ts_operator_create_stokes_block(NULL, 0, 0, &op));
+  EXPECT_CREATE("the operator is laplace", op, ts_operator_create_stokes_block(f->A, 0, 0, &op));
+  EXPECT_CREATE("block (1,1), allowed (0,0) A", op, ts_operator_create_stokes_block(f->stokes, 1, 1, &op));
+  EXPECT_CREATE("block (2,0)", op, ts_operator_create_stokes_block(f->stokes, 2, 0, &op));
+  EXPECT(TS_ERR_ARG, "'block' is NULL", ts_operator_create_stokes_block(f->stokes, 0, 0, NULL));
+  EXPECT_CREATE("'stokes' is NULL", op, ts_operator_create_stokes_symmetric(NULL, &op));
+  EXPECT_CREATE("the operator is laplace", op, ts_operator_create_stokes_symmetric(f->A, &op));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_stokes_symmetric(f->stokes, NULL));
+  EXPECT(0, "", ts_operator_create_stokes_block(f->stokes, 0, 1, &bt));
+  EXPECT_CREATE("'A' is NULL", pc, ts_pc_create_jacobi(NULL, &pc));
+  EXPECT_CREATE("a preconditioner needs a square one", pc, ts_pc_create_jacobi(bt, &pc));
+  pc = (ts_pc)&pc;
+  EXPECT(TS_ERR_UNSUPPORTED, "cannot compute its diagonal", ts_pc_create_jacobi(f->stokes, &pc));
+  ok(pc == NULL, "ts_pc_create_jacobi of an operator without a diagonal leaves the handle NULL");
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_jacobi(f->A, NULL));
+  EXPECT_CREATE("'A' is NULL", pc, ts_pc_create_chebyshev(NULL, 3, &pc));
+  EXPECT_CREATE("degree = 0, allowed 1..20", pc, ts_pc_create_chebyshev(f->A, 0, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_chebyshev(f->A, 3, NULL));
+  EXPECT_CREATE("'mg' is NULL", pc, ts_pc_create_mg(NULL, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_mg(f->mg, NULL));
+  EXPECT_CREATE("'P' is NULL", pc, ts_pc_create_operator(NULL, &pc));
+  EXPECT_CREATE("needs a square one", pc, ts_pc_create_operator(bt, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_operator(f->A, NULL));
+  EXPECT_CREATE("'A' is NULL", pc, ts_pc_create_krylov(NULL, TS_SOLVER_CG, NULL, 1e-6, 10, &pc));
+  EXPECT_CREATE("type 9 unknown", pc, ts_pc_create_krylov(f->A, (ts_solver_type)9, NULL, 1e-6, 10, &pc));
+  EXPECT_CREATE("rtol = 2, allowed 0 < rtol < 1", pc, ts_pc_create_krylov(f->A, TS_SOLVER_CG, NULL, 2.0, 10, &pc));
+  EXPECT_CREATE("max_iterations = 0", pc, ts_pc_create_krylov(f->A, TS_SOLVER_CG, NULL, 1e-6, 0, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_krylov(f->A, TS_SOLVER_CG, NULL, 1e-6, 10, NULL));
+  EXPECT_CREATE("the operator is NULL", pc, ts_pc_create_pressure_mass(NULL, &pc));
+  EXPECT_CREATE("the operator is laplace", pc, ts_pc_create_pressure_mass(f->A, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_pressure_mass(f->stokes, NULL));
+  EXPECT(0, "", ts_pc_create_jacobi(f->A, &jac));
+  const ts_pc two[2] = {jac, NULL};
+  EXPECT_CREATE("'diagonal' is NULL", pc, ts_pc_create_block_diagonal(1, NULL, &pc));
+  EXPECT_CREATE("n = 0 blocks, allowed 1..16", pc, ts_pc_create_block_diagonal(0, two, &pc));
+  EXPECT_CREATE("diagonal[1] is NULL", pc, ts_pc_create_block_diagonal(2, two, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_block_diagonal(1, two, NULL));
+  EXPECT_CREATE("shape = 5, allowed TS_PC_LOWER", pc, ts_pc_create_block_triangular((ts_pc_shape)5, jac, f->A, jac, &pc));
+  EXPECT_CREATE("'a_inverse' is NULL", pc, ts_pc_create_block_triangular(TS_PC_LOWER, NULL, f->A, jac, &pc));
+  EXPECT_CREATE("'coupling' is NULL", pc, ts_pc_create_block_triangular(TS_PC_LOWER, jac, NULL, jac, &pc));
+  EXPECT_CREATE("'s_inverse' is NULL", pc, ts_pc_create_block_triangular(TS_PC_LOWER, jac, f->A, NULL, &pc));
+  EXPECT_CREATE("the lower shape needs 25 x 25", pc, ts_pc_create_block_triangular(TS_PC_LOWER, jac, bt, jac, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_block_triangular(TS_PC_UPPER, jac, f->A, jac, NULL));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_setup(NULL));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_apply(NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "input vector is NULL", ts_pc_apply(jac, NULL, f->y));
+  EXPECT(TS_ERR_ARG, "24 entries", ts_pc_apply(jac, f->short_vec, f->y));
+  EXPECT(TS_ERR_ARG, "single precision", ts_pc_apply(jac, f->s, f->y));
+  EXPECT(TS_ERR_ARG, "different vectors", ts_pc_apply(jac, f->x, f->x));
+  EXPECT_NULL(ts_pc_operator(NULL));
+  EXPECT_EMPTY(ts_pc_name(NULL));
+  EXPECT(TS_ERR_ARG, "'(null)' unknown, allowed: jacobi", ts_pc_type_check(NULL));
+  EXPECT(TS_ERR_ARG, "'solver' is NULL", ts_solver_set_pc(NULL, jac));
+  EXPECT(0, "", ts_pc_destroy(NULL));
+  ts_pc_destroy(&jac);
+  ts_operator_destroy(&bt);
+}
+
 static void smoothers(fixture *f) {
   ts_smoother s;
   EXPECT_CREATE("the operator A is NULL", s, ts_smoother_create_vertex_patch(NULL, f->dofs, TS_PATCH_FUSED, &s));
@@ -602,6 +663,7 @@ int main(void) {
   vectors(&f);
   operators(&f);
   sparse_matrices(&f);
+  preconditioners(&f);
   smoothers(&f);
   solvers(&f);
   multigrid(&f);

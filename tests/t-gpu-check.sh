@@ -35,6 +35,9 @@ generic="$generic t-accuracy"
 generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg"
 # sparse matrices: the assembled Laplacian (cuSPARSE on cuda) vs matrix-free, CG + BoomerAMG
 generic="$generic t-sparse t-boomeramg"
+# preconditioner objects: each kind against what it wraps; MINRES + block-diagonal and FGMRES +
+# block-triangular on Stokes
+generic="$generic t-pc t-pc-stokes"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"

@@ -121,12 +121,23 @@ static const ts_operator_ops stokes_ops = {
     .destroy = stokes_destroy,
 };
 
+/* The tensor Gauss weight prod_d w_{a_d} of pressure DoF `local` (index within the pressure
+ * block; a_d its index in direction d, a_d mod (k+1) within the cell). */
+static double pressure_weight(const stokes_data *data, int64_t local) {
+  const ts_stokes_plan *p = &data->plan;
+  const int k1 = p->degree + 1;
+  const int64_t a[3] = {local % p->n_p[0], local / p->n_p[0] % p->n_p[1],
+                        local / (p->n_p[0] * p->n_p[1])};
+  double weight = 1.0;
+  for (int d = 0; d < p->dim; ++d) weight *= data->matrices.gauss_weights[a[d] % k1];
+  return weight;
+}
+
 /* The pressure-mean vectors of doc/stokes.md section 6: weights W_q / sum W (the tensor
  * Gauss weights; with equal cells their sum is prod_d cells_d) and the indicator of the
  * pressure block, both zero on the velocity. */
 static int create_mean_vectors(ts_operator op, stokes_data *data) {
   const ts_stokes_plan *p = &data->plan;
-  const int k1 = p->degree + 1;
   const int64_t first = p->offset[p->dim], n = p->n_dofs;
   double *w = NULL, *indicator = NULL;
   TS_CALL(ts_calloc((size_t)n, sizeof *w, "pressure mean weights", &w));
@@ -134,12 +145,7 @@ static int create_mean_vectors(ts_operator op, stokes_data *data) {
   if (!ierr) {
     const double cells = (double)(p->cells[0] * p->cells[1] * p->cells[2]);
     for (int64_t q = first; q < n; ++q) {
-      const int64_t local = q - first;
-      const int64_t a[3] = {local % p->n_p[0], local / p->n_p[0] % p->n_p[1],
-                            local / (p->n_p[0] * p->n_p[1])};
-      double weight = 1.0 / cells;
-      for (int d = 0; d < p->dim; ++d) weight *= data->matrices.gauss_weights[a[d] % k1];
-      w[q] = weight;
+      w[q] = pressure_weight(data, q - first) / cells;
       indicator[q] = 1.0;
     }
     ierr = ts_vec_create(op->backend, n, op->precision, &data->mean_weights);
@@ -213,4 +219,30 @@ int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x) {
   TS_CALL(ts_stokes_pressure_mean(stokes, x, &mean));
   TS_CALL(ts_vec_axpby(-mean, data->pressure_indicator, 1.0, x));
   return 0;
+}
+
+int ts_stokes_pressure_count(ts_operator stokes, const char *caller, int64_t *count) {
+  stokes_data *data = NULL;
+  TS_CALL(stokes_data_of(stokes, caller, &data));
+  *count = data->plan.n_dofs - data->plan.offset[data->plan.dim];
+  return 0;
+}
+
+/* M_p = diag(|K| prod_d w_{a_d}): the DGQ_k Gauss-Lagrange basis is orthogonal under its
+ * Gauss rule (doc/stokes.md section 4, dg_mass); |K| = div_scale[0] h_0 = div_scale[0]^2 /
+ * scale[0] (section 4: div_scale[0] = |K| / h_0, scale[0] = |K| / h_0^2). */
+int ts_stokes_pressure_mass_diagonal(ts_operator stokes, ts_vec d) {
+  int64_t n;
+  TS_CALL(ts_stokes_pressure_count(stokes, __func__, &n));
+  const stokes_data *data = stokes->data;
+  const ts_stokes_plan *p = &data->plan;
+  TS_CHECK_ARG(d && d->n == n, "%s: the diagonal needs %lld entries (the pressure DoFs)",
+               __func__, (long long)n);
+  const double volume = p->div_scale[0] * p->div_scale[0] / p->scale[0];
+  double *m;
+  TS_CALL(ts_calloc((size_t)n, sizeof *m, "pressure mass", &m));
+  for (int64_t q = 0; q < n; ++q) m[q] = volume * pressure_weight(data, q);
+  const int ierr = ts_vec_set_from_host(d, m);
+  ts_free(&m);
+  return ierr;
 }

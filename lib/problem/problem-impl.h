@@ -5,6 +5,58 @@
 
 #include "../tessera-impl.h"
 
+/* ---------------------------------------------------------------- preconditioner trees */
+/* The <preconditioner> elements below <solver> (doc/xml-reference.md) as a tree of nodes in
+ * an array, node 0 the root; preconditioner="jacobi|mg" is a tree of one node, "none" an
+ * empty one.  pc-tree.c holds the rules (which kind may stand where, with which attributes
+ * and children) that the reader checks and the runners build by. */
+#define TS_PC_TREE_MAX 16       /* nodes of one tree */
+#define TS_PC_CHILDREN_MAX 2    /* children of one node: the 2x2 Stokes blocks */
+
+/* What a node's preconditioner approximates the inverse of. */
+typedef enum {
+  TS_PC_PLACE_POISSON,          /* the Laplacian of <poisson> */
+  TS_PC_PLACE_STOKES,           /* the Stokes system of <stokes> */
+  TS_PC_PLACE_VELOCITY,         /* its velocity block A */
+  TS_PC_PLACE_PRESSURE,         /* its Schur complement B A^{-1} B^T (the pressure block) */
+  TS_PC_PLACES
+} ts_pc_place;
+
+typedef struct ts_pc_node {
+  char kind[24];                /* a name of ts_pc_type_names */
+  ts_pc_place place;
+  int degree;                   /* chebyshev */
+  ts_pc_shape form;             /* block-triangular */
+  ts_solver_type method;        /* krylov: the inner solver, its tolerance and limit */
+  double rtol;
+  int max_iterations;
+  int n_children;
+  int children[TS_PC_CHILDREN_MAX]; /* indices into the tree, in block order */
+} ts_pc_node;
+
+/* The rule of a kind in a problem file: where it may stand, its attributes besides type,
+ * and its children (each at child_place, or at its own place for TS_PC_PLACES). */
+typedef struct ts_pc_rule {
+  const char *kind;
+  unsigned places;              /* bit 1 << place for each place allowed */
+  const char *attributes;       /* space-separated ("" for none) */
+  int min_children, max_children;
+  ts_pc_place child_place[TS_PC_CHILDREN_MAX];
+} ts_pc_rule;
+
+/* pc-tree.c: the rule of kind, NULL if a problem file cannot name it */
+const ts_pc_rule *ts_pc_rule_find(const char *kind);
+/* pc-tree.c: the kinds a problem file may name at place, ", "-separated into out */
+void ts_pc_place_kinds(ts_pc_place place, char *out, size_t cap);
+/* pc-tree.c: "the velocity block A", ... for messages */
+const char *ts_pc_place_name(ts_pc_place place);
+
+/* The preconditioners of a tree, built on one level (pc-tree.c). */
+typedef struct ts_pc_built {
+  ts_pc pc[TS_PC_TREE_MAX];     /* pc[i] from node i (parents borrow their children) */
+  ts_operator block[2][2];      /* the Stokes blocks the nodes act on, made when needed */
+} ts_pc_built;
+
 struct ts_problem_s {
   char name[128];
   char source[1024];            /* the file it was read from */
@@ -22,7 +74,9 @@ struct ts_problem_s {
   char solution[32];
   /* <solver> */
   ts_solver_type solver;
-  char preconditioner[16];      /* "none" or "jacobi" */
+  char preconditioner[24];      /* for the log: "none", or the root kind of pc_tree */
+  ts_pc_node pc_tree[TS_PC_TREE_MAX]; /* <preconditioner> or preconditioner="..." */
+  int pc_nodes;                 /* 0: no preconditioner */
   double rtol;
   int max_iterations;
   int restart;
@@ -46,7 +100,7 @@ struct ts_problem_s {
 };
 
 /* problem.c: what a problem file may hold (doc/xml-reference.md): problem files are a few
- * hundred bytes, and the schema's elements have at most 7 attributes. */
+ * hundred bytes, and the schema's elements have at most 8 attributes. */
 #define TS_PROBLEM_MAX_BYTES ((size_t)1 << 20)
 #define TS_PROBLEM_MAX_ATTRIBUTES 64
 /* problem.c: ts_problem_read_xml from the bytes of a file, checked as a file's are; name is
@@ -88,6 +142,13 @@ int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int sub
                         int exact);
 int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
                                int subdivisions);
+
+/* pc-tree.c: the preconditioners of p's tree on one level, bottom-up: A the level's
+ * operator (Poisson: the Laplacian; Stokes: Acal), mg its hierarchy (NULL unless p uses
+ * multigrid).  On error nothing is left (built is zeroed).  built->pc[0] is the root, NULL
+ * for an empty tree. */
+int ts_pc_built_create(ts_problem p, ts_operator A, ts_mg mg, ts_pc_built *built);
+void ts_pc_built_destroy(ts_pc_built *built);
 
 /* run-stokes.c: ts_problem_solve for <stokes> problems, on the levels of the study */
 int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log,

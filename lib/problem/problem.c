@@ -223,9 +223,15 @@ static xmlNodePtr xs_child(xmlNodePtr n, const char *local) {
   return NULL;
 }
 
-/* The anonymous complexType of the element declaration NAME. */
+/* The complexType of the element declaration NAME: its anonymous one, or the named one of
+ * its type="..." (the recursive <preconditioner>). */
 static xmlNodePtr schema_element_type(reader *r, const char *name) {
-  return xs_child(xs_find(schema_root(r), "element", name), "complexType");
+  xmlNodePtr decl = xs_find(schema_root(r), "element", name);
+  xmlChar *type = decl ? xmlGetProp(decl, BAD_CAST "type") : NULL;
+  xmlNodePtr ct = type ? xs_find(schema_root(r), "complexType", (const char *)type)
+                       : xs_child(decl, "complexType");
+  xmlFree(type);
+  return ct;
 }
 
 /* Append ", "-separated s to out. */
@@ -357,6 +363,20 @@ static void element_attributes(reader *r, const char *element, char *out, size_t
     if (!is_xs(c, "attribute")) continue;
     xmlChar *name = xmlGetProp(c, BAD_CAST "name");
     if (name) list_append(out, cap, (const char *)name);
+    xmlFree(name);
+  }
+}
+
+/* The child elements of ELEMENT (its complexType's xs:sequence), as "<a>, <b>". */
+static void element_children(reader *r, const char *element, char *out, size_t cap) {
+  out[0] = 0;
+  xmlNodePtr sequence = xs_child(schema_element_type(r, element), "sequence");
+  for (xmlNodePtr c = sequence ? sequence->children : NULL; c; c = c->next) {
+    xmlChar *name = is_xs(c, "element") ? xmlGetProp(c, BAD_CAST "name") : NULL;
+    if (!name) continue;
+    char tag[80];
+    snprintf(tag, sizeof tag, "<%s>", (const char *)name);
+    list_append(out, cap, tag);
     xmlFree(name);
   }
 }
@@ -502,7 +522,11 @@ static void valid_error(void *data, TS_XML_ERROR *e) {
     xmlNodePtr parent = node->parent, first = NULL;
     for (xmlNodePtr s = node->prev; s; s = s->prev)
       if (s->type == XML_ELEMENT_NODE && !xmlStrcmp(s->name, node->name)) first = s;
-    if (parent == r->root && first) {
+    char siblings[300] = "", tag[80];
+    snprintf(tag, sizeof tag, "<%s>", element);
+    if (parent && parent != r->root && parent->type == XML_ELEMENT_NODE)
+      element_children(r, (const char *)parent->name, siblings, sizeof siblings);
+    if (first && (parent == r->root || strstr(siblings, tag))) {
       snprintf(hint, sizeof hint, " (<%s> may appear only once; it is already at line %ld)",
                element, node_line(first));
     } else if (parent == r->root) {
@@ -510,7 +534,10 @@ static void valid_error(void *data, TS_XML_ERROR *e) {
       root_children(r, 0, 0, names, sizeof names);
       snprintf(hint, sizeof hint, " (<%s> allows: %s)", ROOT_NAME, names);
     } else if (parent && parent->type == XML_ELEMENT_NODE) {
-      snprintf(hint, sizeof hint, " (<%s> has no child elements)", (const char *)parent->name);
+      char names[300];
+      element_children(r, (const char *)parent->name, names, sizeof names);
+      snprintf(hint, sizeof hint, names[0] ? " (<%s> allows: %s)" : " (<%s> has no child elements)",
+               (const char *)parent->name, names);
     }
   } else if (!attr[0] && strstr(rest, "Missing child element")) {
     char names[300];
@@ -1094,20 +1121,170 @@ static int fill_equation(reader *r, struct ts_problem_s *p) {
 
 static const char *const direction_names[3] = {"x", "y", "z"};
 
-/* Stokes is solved by GMRES, preconditioned by the V-cycle (default) or not at all: the
+/* ---------------------------------------------------------------- <preconditioner> trees */
+/* <solver><preconditioner type="KIND" ...> nested as the preconditioners nest; the rules of
+ * each kind (where it may stand, its attributes, its children) are pc-tree.c's. */
+
+static int is_pc_element(xmlNodePtr n) {
+  return n && n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST "preconditioner");
+}
+
+/* 1-based position of e among its parent's <preconditioner> children */
+static int pc_position(xmlNodePtr e) {
+  int k = 1;
+  for (xmlNodePtr s = e->prev; s; s = s->prev) k += is_pc_element(s);
+  return k;
+}
+
+/* "solver/preconditioner/preconditioner[2]": where e is, for messages */
+static void pc_path(xmlNodePtr e, char *out, size_t cap) {
+  if (!is_pc_element(e->parent)) {
+    snprintf(out, cap, "solver/preconditioner");
+    return;
+  }
+  pc_path(e->parent, out, cap);
+  const size_t n = strlen(out);
+  snprintf(out + n, cap - n, "/preconditioner[%d]", pc_position(e));
+}
+
+/* TS_ERR_INPUT: "FILE:LINE: <preconditioner type="KIND"> at PATH (PLACE): WHAT" */
+static int pc_error(reader *r, xmlNodePtr e, const char *attr, ts_pc_place place,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int pc_error(reader *r, xmlNodePtr e, const char *attr, ts_pc_place place,
+                    const char *fmt, ...) {
+  char loc[1200], path[400], kind[64] = "", what[600];
+  where(r, e, attr, node_line(e), loc, sizeof loc);
+  pc_path(e, path, sizeof path);
+  get_text(e, "type", kind, sizeof kind);
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(what, sizeof what, fmt, args);
+  va_end(args);
+  return TS_ERROR(TS_ERR_INPUT, "%s: <preconditioner type=\"%s\"> at %s (%s): %s", loc, kind, path,
+                  ts_pc_place_name(place), what);
+}
+
+/* 1 if word is one of the space-separated words of list */
+static int word_in(const char *list, const char *word) {
+  const size_t n = strlen(word);
+  for (const char *p = list; (p = strstr(p, word)); p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return 1;
+  return 0;
+}
+
+/* The kind names a kind of the registry (ts_pc_type_check) that may stand at place. */
+static int check_pc_kind(reader *r, xmlNodePtr e, const char *kind, ts_pc_place place,
+                         const ts_pc_rule **rule) {
+  char allowed[200];
+  ts_pc_place_kinds(place, allowed, sizeof allowed);
+  if (ts_pc_type_check(kind)) {
+    ts_error_clear();
+    return pc_error(r, e, "type", place, "unknown kind (the kinds: %s); allowed here: %s",
+                    ts_pc_type_names(), allowed);
+  }
+  *rule = ts_pc_rule_find(kind);
+  if (!*rule)
+    return pc_error(r, e, "type", place, "%s is a kind for programs (ts_pc_create_%s), not for "
+                    "problem files; allowed here: %s", kind, kind, allowed);
+  if (!((*rule)->places & 1u << place))
+    return pc_error(r, e, "type", place, "%s is not allowed here; allowed here: %s", kind,
+                    allowed);
+  return 0;
+}
+
+/* Every attribute of e is type or one of the rule's. */
+static int check_pc_attributes(reader *r, xmlNodePtr e, const ts_pc_rule *rule,
+                               ts_pc_place place) {
+  for (xmlAttrPtr a = e->properties; a; a = a->next) {
+    const char *name = (const char *)a->name;
+    if (!strcmp(name, "type") || word_in(rule->attributes, name)) continue;
+    return pc_error(r, e, name, place, "%s=\"...\" is not an attribute of %s (%s)", name,
+                    rule->kind, *rule->attributes ? rule->attributes : "it has none but type");
+  }
+  return 0;
+}
+
+/* The attributes into node n (defaults as in doc/xml-reference.md). */
+static int fill_pc_attributes(xmlNodePtr e, ts_pc_node *n) {
+  char method[16] = "cg";
+  n->degree = get_int(e, "degree", 3);
+  n->form = attribute_is(e, "form", "lower") ? TS_PC_LOWER : TS_PC_UPPER;
+  get_text(e, "solver", method, sizeof method);
+  TS_CALL(ts_solver_type_from_name(method, &n->method)); /* the schema allows the same names */
+  n->rtol = get_double(e, "tolerance", 1e-10);
+  n->max_iterations = get_int(e, "max-iterations", 1000);
+  return 0;
+}
+
+/* e and its children into p->pc_tree, e at *index (numbered before its children). */
+static int read_pc_node(reader *r, struct ts_problem_s *p, xmlNodePtr e, ts_pc_place place,
+                        int *index) {
+  char kind[64];
+  const ts_pc_rule *rule = NULL;
+  get_text(e, "type", kind, sizeof kind);
+  TS_CALL(check_pc_kind(r, e, kind, place, &rule));
+  TS_CALL(check_pc_attributes(r, e, rule, place));
+  int n_children = 0;
+  for (xmlNodePtr c = e->children; c; c = c->next) n_children += is_pc_element(c);
+  if (n_children < rule->min_children || n_children > rule->max_children)
+    return pc_error(r, e, NULL, place, "%d child <preconditioner> element%s; %s takes %s",
+                    n_children, n_children == 1 ? "" : "s", rule->kind,
+                    rule->max_children == 0   ? "none"
+                    : rule->min_children == 2 ? "exactly 2, in block order: the velocity block's, "
+                                                "then the pressure block's"
+                                              : "at most 1, the inner solve's preconditioner");
+  if (p->pc_nodes == TS_PC_TREE_MAX)
+    return pc_error(r, e, NULL, place, "more than %d preconditioners in one tree",
+                    TS_PC_TREE_MAX);
+  *index = p->pc_nodes++;
+  ts_pc_node *n = &p->pc_tree[*index];
+  snprintf(n->kind, sizeof n->kind, "%s", rule->kind);
+  n->place = place;
+  TS_CALL(fill_pc_attributes(e, n));
+  for (xmlNodePtr c = e->children; c; c = c->next) {
+    if (!is_pc_element(c)) continue;
+    const ts_pc_place child = rule->child_place[n->n_children];
+    TS_CALL(read_pc_node(r, p, c, child == TS_PC_PLACES ? place : child,
+                         &n->children[n->n_children]));
+    n->n_children++;
+  }
+  return 0;
+}
+
+/* preconditioner="KIND" (checked by the schema and the callers) as a tree of one node */
+static void attribute_pc_tree(struct ts_problem_s *p) {
+  p->pc_nodes = strcmp(p->preconditioner, "none") != 0;
+  if (!p->pc_nodes) return;
+  ts_pc_node *n = &p->pc_tree[0];
+  snprintf(n->kind, sizeof n->kind, "%s", p->preconditioner);
+  n->place = p->stokes ? TS_PC_PLACE_STOKES : TS_PC_PLACE_POISSON;
+}
+
+/* 1 if a node of the tree is of kind */
+static int pc_tree_has(const struct ts_problem_s *p, const char *kind) {
+  for (int i = 0; i < p->pc_nodes; ++i)
+    if (!strcmp(p->pc_tree[i].kind, kind)) return 1;
+  return 0;
+}
+
+/* Stokes is solved by GMRES or FGMRES, preconditioned by the V-cycle (default), a block
+ * kind or nothing, or by MINRES on the symmetric form with the block-diagonal kind: the
  * system is indefinite and nonsymmetric (doc/stokes.md section 3), and has no diagonal. */
-static int check_stokes_solver(reader *r, struct ts_problem_s *p, int has_preconditioner) {
+static int check_stokes_solver(reader *r, struct ts_problem_s *p) {
   char loc[1200];
   xmlNodePtr solver = child_element(r->root, "solver");
-  if ((p->solver != TS_SOLVER_GMRES && p->solver != TS_SOLVER_FGMRES) || p->fmg) {
+  const int gmres = p->solver == TS_SOLVER_GMRES || p->solver == TS_SOLVER_FGMRES;
+  const int minres = p->solver == TS_SOLVER_MINRES && !strcmp(p->preconditioner, "block-diagonal");
+  if ((!gmres && !minres) || p->fmg) {
     where(r, solver, "type", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"%s\"> with <stokes>: allowed type=\"gmres\" "
                     "or \"fgmres\" (the Stokes system [A B^T; -B 0] is indefinite and not "
-                    "symmetric, doc/stokes.md section 3)", loc,
+                    "symmetric, doc/stokes.md section 3), or \"minres\" with <preconditioner "
+                    "type=\"block-diagonal\"> (on the symmetric form [A B^T; B 0])", loc,
                     p->fmg ? "fmg" : ts_solver_type_name(p->solver));
   }
-  if (!has_preconditioner) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
-  if (strcmp(p->preconditioner, "mg") && strcmp(p->preconditioner, "none")) {
+  if (has_attribute(solver, "preconditioner") && strcmp(p->preconditioner, "mg") &&
+      strcmp(p->preconditioner, "none")) {
     where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver preconditioner=\"%s\"> with <stokes>: allowed \"mg\" "
                     "or \"none\"", loc, p->preconditioner);
@@ -1128,6 +1305,36 @@ static int fill_coarse_degree(reader *r, struct ts_problem_s *p, xmlNodePtr mg) 
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-degree=\"%d\">: allowed \"auto\" or "
                     "1..%d (the element's degree; %d adds no degree level)", loc,
                     p->mg.coarse_degree, p->degree, p->degree);
+  return 0;
+}
+
+/* preconditioner="..." or <preconditioner>, not both; into p->pc_tree and its label */
+static int fill_preconditioner(reader *r, struct ts_problem_s *p) {
+  char loc[1200];
+  xmlNodePtr solver = child_element(r->root, "solver");
+  xmlNodePtr element = child_element(solver, "preconditioner");
+  const int has_attribute_form = has_attribute(solver, "preconditioner");
+  if (element && has_attribute_form) {
+    where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver preconditioner=\"%s\"> and a <preconditioner> "
+                    "element: allowed one of them (the attribute for \"none\", \"jacobi\" or "
+                    "\"mg\", the element for any tree)", loc, p->preconditioner);
+  }
+  if (element && p->fmg) {
+    where(r, element, NULL, node_line(element), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"fmg\"> with a <preconditioner> element: "
+                    "full multigrid takes no preconditioner; allowed: leave it out", loc);
+  }
+  if (p->stokes && !element && !has_attribute_form)
+    snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
+  if (!element) {
+    attribute_pc_tree(p);
+    return 0;
+  }
+  int root;
+  TS_CALL(read_pc_node(r, p, element, p->stokes ? TS_PC_PLACE_STOKES : TS_PC_PLACE_POISSON,
+                       &root));
+  snprintf(p->preconditioner, sizeof p->preconditioner, "%s", p->pc_tree[root].kind);
   return 0;
 }
 
@@ -1153,8 +1360,9 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                     "takes no preconditioner; allowed: leave it out or \"mg\"", loc, p->preconditioner);
   }
   if (p->fmg) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
-  if (p->stokes) TS_CALL(check_stokes_solver(r, p, has_pre));
-  p->use_mg = p->fmg || !strcmp(p->preconditioner, "mg");
+  TS_CALL(fill_preconditioner(r, p));
+  if (p->stokes) TS_CALL(check_stokes_solver(r, p));
+  p->use_mg = p->fmg || pc_tree_has(p, "mg");
   if (p->use_mg && p->precision != TS_DOUBLE) {
     where(r, solver, "precision", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver precision=\"single\"> with multigrid: the outer "
@@ -1165,7 +1373,8 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   if (mg && !p->use_mg) {
     where(r, mg, NULL, node_line(mg), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid> is given but nothing uses it; allowed with "
-                    "<solver type=\"fmg\"> or <solver preconditioner=\"mg\">", loc);
+                    "<solver type=\"fmg\">, <solver preconditioner=\"mg\"> or <preconditioner "
+                    "type=\"mg\">", loc);
   }
   if (!mg) return 0;
   if (attribute_is(mg, "smoother", "chebyshev")) p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
@@ -1448,12 +1657,41 @@ int ts_problem_destroy(ts_problem *problem) {
   return 0;
 }
 
+/* Vectors of the finest level's size that a solver of type keeps: x, b, r, p, A p and the
+ * preconditioned residual or the Jacobi diagonal for CG; 9 for MINRES; restart + 5 for
+ * GMRES (restart + 1 Krylov basis vectors, x, b, w and the preconditioner's work vector),
+ * restart more with a preconditioner (the flexible form). */
+static uint64_t solver_vectors(ts_solver_type type, int restart, int preconditioned) {
+  if (type == TS_SOLVER_GMRES || type == TS_SOLVER_FGMRES)
+    return (uint64_t)restart * (preconditioned ? 2 : 1) + 5;
+  return type == TS_SOLVER_MINRES ? 9 : 6;
+}
+
+/* What the preconditioner tree keeps beyond the solver and the hierarchy, bounded in vectors
+ * of the finest level's size: an inner solve its solver's (at ts_solver_create's restart,
+ * 50), Chebyshev its diagonal and work vector, a node on the Stokes system or its blocks one
+ * (a diagonal, a work vector) and the blocks' padded inputs and outputs 2 in all (Jacobi and
+ * the V-cycle on the whole Poisson or Stokes system are counted with the solver and the
+ * hierarchy). */
+static uint64_t pc_tree_vectors(const struct ts_problem_s *p) {
+  uint64_t vectors = 0;
+  for (int i = 0; i < p->pc_nodes; ++i) {
+    const ts_pc_node *n = &p->pc_tree[i];
+    if (!strcmp(n->kind, "krylov"))
+      vectors += solver_vectors(n->method, 50, n->n_children);
+    else if (!strcmp(n->kind, "chebyshev"))
+      vectors += 2;
+    else if (n->place != TS_PC_PLACE_POISSON && strcmp(n->kind, "mg"))
+      vectors += 1 + 2 * (i == 0);
+  }
+  return vectors;
+}
+
 /* The finest level's needs, in bytes:
  *   bytes = vectors * n_dofs * sizeof(scalar) + 2 * 8 * n_dofs
- * with vectors = 6 for CG (x, b, r, p, A p, and the preconditioned residual or the Jacobi
- * diagonal) and restart + 5 for GMRES (restart + 1 Krylov basis vectors, x, b, w and the
- * preconditioner's work vector), sizeof(scalar) = 8 or 4 for double or single precision,
- * and two double-precision host copies (the solution read back and the exact values). */
+ * with vectors those of the solver (solver_vectors) and the preconditioner tree
+ * (pc_tree_vectors), sizeof(scalar) = 8 or 4 for double or single precision, and two
+ * double-precision host copies (the solution read back and the exact values). */
 int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
   TS_CHECK_ARG(problem, "ts_problem_memory_estimate: problem is NULL");
   TS_CHECK_ARG(bytes, "ts_problem_memory_estimate: bytes is NULL");
@@ -1461,18 +1699,17 @@ int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
   if (!n)
     return TS_ERROR(TS_ERR_INPUT, "problem '%s': the finest level has more than 2^40 DoFs",
                     problem->name);
-  const int gmres = problem->solver == TS_SOLVER_GMRES || problem->solver == TS_SOLVER_FGMRES;
-  uint64_t vectors = gmres ? (uint64_t)problem->restart + 5 : problem->solver == TS_SOLVER_MINRES ? 9 : 6;
+  uint64_t vectors = solver_vectors(problem->solver, problem->restart,
+                                    !problem->fmg && problem->pc_nodes);
   uint64_t scalar = ts_precision_size(problem->precision);
-  /* GMRES keeps restart more vectors with a preconditioner (flexible form);
-   * the hierarchy holds 3 vectors per level (a geometric series: at most 2 finest ones in
+  /* the hierarchy holds 3 vectors per level (a geometric series: at most 2 finest ones in
    * total in 2D, 8/7 in 3D, so 6 finest vectors bound it) in the V-cycle precision, 2
    * double work vectors, and the smoother's own data, bounded by 2 more vectors. */
-  if (gmres && !problem->fmg && strcmp(problem->preconditioner, "none"))
-    vectors += (uint64_t)problem->restart;
   if (problem->use_mg)
     vectors += 2 + ts_precision_size(problem->mg.precision); /* 8 (or 4 single) finest vectors */
-  /* n <= 2^40 and vectors * scalar + 16 <= 1005 * 8 + 16 < 2^13: no overflow in 64 bits. */
+  vectors += pc_tree_vectors(problem);
+  /* n <= 2^40 and vectors * scalar + 16 < 2^15 (restart <= 1000, at most 16 nodes of at most
+   * 105 vectors): no overflow in 64 bits. */
   uint64_t total = n * (vectors * scalar + 16);
   if (total > SIZE_MAX)
     return TS_ERROR(TS_ERR_MEMORY,

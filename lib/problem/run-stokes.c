@@ -1,7 +1,8 @@
 /* run-stokes.c -- solving a Stokes problem description (paper 000): on each level of the
  * study the multigrid hierarchy of RT_k x DGQ_k (operator, vertex-patch smoother with the
  * chosen local solver, transfers), the right side of the manufactured solution (11)-(13),
- * GMRES preconditioned by one V-cycle (or not at all), the pressure mean removed, and the
+ * GMRES preconditioned by one V-cycle (or not at all) or the solver and preconditioner tree of
+ * the problem (MINRES on the symmetric form), the pressure mean removed, and the
  * L2 errors of velocity and pressure; on the finest level the .vtu output asked for. */
 #include <math.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 /* Everything one level's solve owns; stokes_level_free releases whatever was created. */
 typedef struct stokes_level {
   ts_mg mg;                     /* owns the DoF handlers and the operator */
+  ts_operator symmetric;        /* MINRES: [A B^T; B 0] */
+  ts_pc_built pcs;              /* the problem's preconditioner tree */
   ts_vec b, x;
   ts_solver solver;
   double *host;
@@ -17,6 +20,8 @@ typedef struct stokes_level {
 
 static void stokes_level_free(stokes_level *o) {
   ts_solver_destroy(&o->solver);
+  ts_pc_built_destroy(&o->pcs);
+  ts_operator_destroy(&o->symmetric);
   ts_vec_destroy(&o->b);
   ts_vec_destroy(&o->x);
   ts_mg_destroy(&o->mg);
@@ -28,6 +33,16 @@ void ts_problem_mg_options(ts_problem p, ts_mg_options *options) {
   if (!p->stokes) return;
   options->stokes_solver = p->stokes_direct ? TS_STOKES_PATCH_DIRECT : TS_STOKES_PATCH_SCHUR;
   options->stokes_penalty = p->penalty;
+}
+
+/* MINRES solves the symmetric form [A B^T; B 0] x = diag(I, -I) b, the same solution as
+ * Acal x = b since [A B^T; B 0] = diag(I, -I) Acal (doc/stokes.md section 12): the pressure
+ * rows of the right side b_host change sign. */
+static int use_symmetric_form(stokes_level *o, double *b_host) {
+  TS_CALL(ts_operator_create_stokes_symmetric(ts_mg_operator(o->mg), &o->symmetric));
+  const int64_t n = ts_operator_size(o->symmetric);
+  for (int64_t i = ts_dofs_count(ts_mg_dofs(o->mg)); i < n; ++i) b_host[i] = -b_host[i];
+  return 0;
 }
 
 static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
@@ -45,10 +60,13 @@ static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, in
                                                                 ts_mg_pressure_dofs(o->mg), s, o->host));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, TS_DOUBLE, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, TS_DOUBLE, &o->x));
+  if (p->solver == TS_SOLVER_MINRES)
+    TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], use_symmetric_form(o, o->host));
   TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE], ts_vec_set_from_host(o->b, o->host));
+  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_pc_built_create(p, stokes, o->mg, &o->pcs));
   TS_CALL(ts_solver_create(p->solver, &o->solver));
-  TS_CALL(ts_solver_set_operator(o->solver, stokes));
-  if (p->use_mg) TS_CALL(ts_solver_set_preconditioner(o->solver, ts_mg_preconditioner(o->mg)));
+  TS_CALL(ts_solver_set_operator(o->solver, o->symmetric ? o->symmetric : stokes));
+  TS_CALL(ts_solver_set_pc(o->solver, o->pcs.pc[0]));
   TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
   TS_CALL(ts_solver_set_restart(o->solver, p->restart));
   TS_CALL(ts_solver_set_side(o->solver, p->side));

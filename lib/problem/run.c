@@ -9,9 +9,10 @@
 
 /* Everything one level's solve owns; level_free releases whatever was created. */
 typedef struct level_objects {
-  ts_mg mg;                     /* the hierarchy (owns dofs, A and P then) */
+  ts_mg mg;                     /* the hierarchy (owns dofs and A then) */
   ts_dofs dofs;
-  ts_operator A, P;
+  ts_operator A;
+  ts_pc_built pcs;              /* the problem's preconditioner tree */
   ts_vec b, x, x0;
   ts_solver solver;
   double *host;
@@ -19,15 +20,15 @@ typedef struct level_objects {
 
 static void level_free(level_objects *o) {
   ts_solver_destroy(&o->solver);
+  ts_pc_built_destroy(&o->pcs);
   ts_vec_destroy(&o->b);
   ts_vec_destroy(&o->x);
   ts_vec_destroy(&o->x0);
   if (o->mg) { /* borrowed from the hierarchy */
-    o->P = o->A = NULL;
+    o->A = NULL;
     o->dofs = NULL;
     ts_mg_destroy(&o->mg);
   }
-  ts_operator_destroy(&o->P);
   ts_operator_destroy(&o->A);
   ts_dofs_destroy(&o->dofs);
   ts_free(&o->host);
@@ -61,23 +62,21 @@ static int setup_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe,
     TS_CALL(ts_problem_add_mg_phases(o->mg, t));
     o->dofs = ts_mg_dofs(o->mg);
     o->A = ts_mg_operator(o->mg);
-    o->P = ts_mg_preconditioner(o->mg);
   } else {
     TS_CALL_TIMED(&t[TS_SETUP_DOFS], ts_dofs_create(mesh, fe, level, &o->dofs));
     TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
                   ts_operator_create_laplace(backend, o->dofs, p->precision, &o->A));
   }
-  if (strcmp(p->preconditioner, "jacobi") == 0)
-    TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_operator_create_jacobi(o->A, &o->P));
   const int64_t n = ts_dofs_count(o->dofs);
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, p->precision, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, p->precision, &o->x));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, p->precision, &o->x0));
   TS_CALL(ts_assemble_rhs_timed(o->A, o->dofs, u, o->b, o->x0, t));
   if (p->fmg) return 0;
+  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_pc_built_create(p, o->A, o->mg, &o->pcs));
   TS_CALL(ts_solver_create(p->solver, &o->solver));
   TS_CALL(ts_solver_set_operator(o->solver, o->A));
-  TS_CALL(ts_solver_set_preconditioner(o->solver, o->P));
+  TS_CALL(ts_solver_set_pc(o->solver, o->pcs.pc[0]));
   TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
   TS_CALL(ts_solver_set_restart(o->solver, p->restart));
   TS_CALL(ts_solver_set_side(o->solver, p->side));

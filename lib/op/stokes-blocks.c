@@ -1,0 +1,202 @@
+/* stokes-blocks.c -- the blocks of the Stokes operator Acal = [A B^T; -B 0] (doc/stokes.md
+ * section 3) as operators, and the symmetric form [A B^T; B 0] = diag(I, -I) Acal for MINRES.
+ * A block applies the whole Stokes operator to its input padded with a zero block and keeps
+ * one block of the output (one Stokes application; no kernel of its own).  The diagonal of
+ * A comes from its Kronecker form (doc/stokes.md section 4). */
+#include <math.h>
+#include "../tessera-impl.h"
+
+typedef struct stokes_block {
+  ts_operator stokes;   /* borrowed */
+  int row, col;         /* 0 velocity, 1 pressure */
+  double sign;          /* the block is sign * Acal_{row,col} */
+  int64_t offset[3];    /* 0, the velocity DoFs, all DoFs */
+  ts_vec x, y;          /* the full input (zero outside block col) and output */
+} stokes_block;
+
+/* y (+)= sign Acal_{row,col} x: x into block col of the full input, one Stokes application */
+static int stokes_block_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  stokes_block *b = op->data;
+  struct ts_vec_s x_col, y_row;
+  ts_vec_view_init(&x_col, b->x, b->offset[b->col], x->n);
+  ts_vec_view_init(&y_row, b->y, b->offset[b->row], y->n);
+  TS_CALL(ts_vec_copy(x, &x_col));
+  TS_CALL(ts_operator_apply(b->stokes, b->x, b->y));
+  TS_CALL(ts_vec_axpby(b->sign, &y_row, add ? 1.0 : 0.0, y));
+  return 0;
+}
+
+/* The diagonal of the assembled 1D factors of component i in direction d (n_u[i][d]
+ * entries; doc/stokes.md section 4): along i Kc (stiffness) or Mc (mass) assembled
+ * continuously, across i the SIPG cell blocks by the cell's boundary faces (stiffness) or
+ * the DG mass. */
+static void factor_diagonal(const ts_stokes_plan *p, int i, int d, int stiffness, double *out) {
+  const int k1 = p->degree + 1, k2 = p->degree + 2;
+  const int64_t cells = p->cells[d];
+  for (int64_t g = 0; g < p->n_u[i][d]; ++g) out[g] = 0.0;
+  for (int64_t c = 0; c < cells; ++c) {
+    if (d == i) {
+      const double *m = stiffness ? p->continuous_stiffness : p->continuous_mass;
+      for (int a = 0; a < k2; ++a) out[c * k1 + a] += m[a * k2 + a];
+    } else {
+      const int kind = (c == 0 ? 1 : 0) + (c == cells - 1 ? 2 : 0);
+      for (int a = 0; a < k1; ++a)
+        out[c * k1 + a] = stiffness ? p->sipg_diag[kind][a * k1 + a] : p->dg_mass[a];
+    }
+  }
+}
+
+/* diag(A_i) = sum_d scale[d] diag(L_{i,d}) (x) (x)_{e != d} diag(M_{i,e}); 1 on the
+ * constrained normal boundary DoFs (identity rows) */
+static void component_diagonal(const ts_stokes_plan *p, int i, double *factors[3][2],
+                               double *out) {
+  for (int d = 0; d < p->dim; ++d) {
+    factor_diagonal(p, i, d, 1, factors[d][1]);
+    factor_diagonal(p, i, d, 0, factors[d][0]);
+  }
+  const int64_t *n = p->n_u[i];
+  for (int64_t j = 0; j < n[0] * n[1] * n[2]; ++j) {
+    const int64_t a[3] = {j % n[0], j / n[0] % n[1], j / (n[0] * n[1])};
+    double sum = 0.0;
+    for (int d = 0; d < p->dim; ++d) {
+      double term = p->scale[d];
+      for (int e = 0; e < p->dim; ++e) term *= factors[e][e == d][a[e]];
+      sum += term;
+    }
+    const int constrained = p->constrained && (a[i] == 0 || a[i] == n[i] - 1);
+    out[j] = constrained ? 1.0 : sum;
+  }
+}
+
+static int velocity_diagonal(ts_operator op, ts_vec d) {
+  const stokes_block *b = op->data;
+  const ts_stokes_plan *p;
+  TS_CALL(ts_operator_stokes_plan(b->stokes, &p));
+  int64_t longest = 0;
+  for (int i = 0; i < p->dim; ++i)
+    for (int e = 0; e < p->dim; ++e) longest = p->n_u[i][e] > longest ? p->n_u[i][e] : longest;
+  double *host = NULL, *storage = NULL;
+  int ierr = ts_calloc((size_t)op->n, sizeof *host, "velocity diagonal", &host);
+  if (!ierr) ierr = ts_calloc((size_t)(6 * longest), sizeof *storage, "1D diagonals", &storage);
+  if (!ierr) {
+    double *factors[3][2];
+    for (int e = 0; e < 3; ++e)
+      for (int s = 0; s < 2; ++s) factors[e][s] = storage + (2 * e + s) * longest;
+    for (int i = 0; i < p->dim; ++i) component_diagonal(p, i, factors, host + p->offset[i]);
+    ierr = ts_vec_set_from_host(d, host);
+  }
+  ts_free(&host);
+  ts_free(&storage);
+  return ierr;
+}
+
+static void stokes_block_destroy(ts_operator op) {
+  stokes_block *b = op->data;
+  ts_vec_destroy(&b->x);
+  ts_vec_destroy(&b->y);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops velocity_block_ops = {.name = "stokes-velocity",
+                                                   .apply = stokes_block_apply,
+                                                   .diagonal = velocity_diagonal,
+                                                   .destroy = stokes_block_destroy};
+static const ts_operator_ops coupling_block_ops = {.name = "stokes-coupling",
+                                                   .apply = stokes_block_apply,
+                                                   .destroy = stokes_block_destroy};
+
+/* sign * Acal_{row,col} (row, col checked) */
+static int create_block(ts_operator stokes, int row, int col, double sign, ts_operator *block) {
+  int64_t n_p;
+  TS_CALL(ts_stokes_pressure_count(stokes, "ts_operator_create_stokes_block", &n_p));
+  stokes_block *b;
+  TS_CALL(ts_calloc(1, sizeof *b, "Stokes block", &b));
+  *b = (stokes_block){.stokes = stokes, .row = row, .col = col, .sign = sign,
+                      .offset = {0, stokes->n - n_p, stokes->n}};
+  int ierr = ts_vec_create(stokes->backend, stokes->n, stokes->precision, &b->x);
+  if (!ierr) ierr = ts_vec_create(stokes->backend, stokes->n, stokes->precision, &b->y);
+  if (!ierr) ierr = ts_vec_set(b->x, 0.0);
+  if (!ierr)
+    ierr = ts_operator_create_shell_rect(stokes->backend,
+                                         row == 0 && col == 0 ? &velocity_block_ops
+                                                              : &coupling_block_ops,
+                                         b->offset[row + 1] - b->offset[row],
+                                         b->offset[col + 1] - b->offset[col], stokes->precision, b,
+                                         block);
+  if (ierr) {
+    ts_vec_destroy(&b->x);
+    ts_vec_destroy(&b->y);
+    ts_free(&b);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Stokes block");
+  }
+  return 0;
+}
+
+int ts_operator_create_stokes_block(ts_operator stokes, int row, int col, ts_operator *block) {
+  TS_CHECK_NOT_NULL(block);
+  *block = NULL;
+  TS_CHECK_NOT_NULL(stokes);
+  TS_CHECK_ARG(row >= 0 && row <= 1 && col >= 0 && col <= 1 && row + col < 2,
+               "%s: block (%d,%d), allowed (0,0) A, (0,1) B^T or (1,0) -B (the (1,1) block is "
+               "zero)", __func__, row, col);
+  TS_CALL(create_block(stokes, row, col, 1.0, block));
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the symmetric form */
+
+typedef struct stokes_symmetric {
+  ts_operator blocks[4];  /* A, B^T, B, NULL (owned) */
+  ts_operator block;      /* [A B^T; B 0] (owned) */
+} stokes_symmetric;
+
+static int symmetric_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  const stokes_symmetric *s = op->data;
+  TS_CALL(s->block->ops->apply(s->block, x, y, add));
+  return 0;
+}
+
+static double symmetric_flops(ts_operator op) {
+  const stokes_symmetric *s = op->data;
+  return ts_operator_flops(s->block);
+}
+
+static void symmetric_destroy(ts_operator op) {
+  stokes_symmetric *s = op->data;
+  ts_operator_destroy(&s->block);
+  for (int i = 0; i < 4; ++i) ts_operator_destroy(&s->blocks[i]);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops symmetric_ops = {.name = "stokes-symmetric",
+                                              .apply = symmetric_apply,
+                                              .flops = symmetric_flops,
+                                              .destroy = symmetric_destroy};
+
+/* [A B^T; B 0] with B = -Acal_{1,0} (doc/stokes.md section 3: diag(I, -I) Acal) */
+static int create_symmetric_blocks(ts_operator stokes, stokes_symmetric *s) {
+  TS_CALL(create_block(stokes, 0, 0, 1.0, &s->blocks[0]));
+  TS_CALL(create_block(stokes, 0, 1, 1.0, &s->blocks[1]));
+  TS_CALL(create_block(stokes, 1, 0, -1.0, &s->blocks[2]));
+  TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->block));
+  return 0;
+}
+
+int ts_operator_create_stokes_symmetric(ts_operator stokes, ts_operator *op) {
+  TS_CHECK_NOT_NULL(op);
+  *op = NULL;
+  TS_CHECK_NOT_NULL(stokes);
+  stokes_symmetric *s;
+  TS_CALL(ts_calloc(1, sizeof *s, "symmetric Stokes operator", &s));
+  int ierr = create_symmetric_blocks(stokes, s);
+  if (!ierr)
+    ierr = ts_operator_create_shell(stokes->backend, &symmetric_ops, stokes->n, stokes->precision,
+                                    s, op);
+  if (ierr) {
+    ts_operator_destroy(&s->block);
+    for (int i = 0; i < 4; ++i) ts_operator_destroy(&s->blocks[i]);
+    ts_free(&s);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "symmetric Stokes operator");
+  }
+  return 0;
+}

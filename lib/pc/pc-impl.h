@@ -1,0 +1,38 @@
+/* pc-impl.h -- the preconditioner object shared by the files of lib/pc (private): pc.c (the
+ * generic object, its operator and the registry of kinds) and one file per kind. */
+#ifndef TESSERA_PC_IMPL_H
+#define TESSERA_PC_IMPL_H
+
+#include "../tessera-impl.h"
+
+/** The implementation table of a preconditioner kind. */
+typedef struct ts_pc_ops {
+  const char *name;                            /* as in ts_pc_type_names and XML */
+  int (*setup)(ts_pc pc);                      /* NULL: nothing computed from the operator */
+  int (*apply)(ts_pc pc, ts_vec r, ts_vec z);  /* z = P r, vectors checked */
+  void (*destroy)(ts_pc pc);                   /* frees data */
+} ts_pc_ops;
+
+struct ts_pc_s {
+  const ts_pc_ops *ops;
+  ts_operator op;               /* the pc as an operator (owned; its data is the pc) */
+  ts_vec scratch;               /* for the operator's apply_add, made at its first use */
+  void *data;                   /* owned by the implementation */
+};
+
+/** Allocate a preconditioner of n entries on backend in precision p and run ops->setup;
+ *  ops->destroy frees data, also when this fails (*pc is then NULL). */
+int ts_pc_create_shell(const ts_pc_ops *ops, ts_backend backend, int64_t n, ts_precision p,
+                       void *data, ts_pc *pc);
+/** TS_ERR_ARG naming `caller` and `what` unless pc is a preconditioner. */
+int ts_pc_check(ts_pc pc, const char *caller, const char *what);
+
+/** TS_ERR_ARG naming `caller` unless A (not NULL) is square. */
+int ts_pc_check_square(ts_operator A, const char *caller);
+
+/** The kinds (one file each). */
+extern const ts_pc_ops ts_pc_jacobi_ops, ts_pc_chebyshev_ops, ts_pc_mg_ops, ts_pc_operator_ops,
+    ts_pc_krylov_ops, ts_pc_pressure_mass_ops, ts_pc_block_diagonal_ops,
+    ts_pc_block_triangular_ops;
+
+#endif

@@ -1,0 +1,171 @@
+/* pc-tree.c -- the <preconditioner> trees of problem files (doc/xml-reference.md): the rules
+ * the reader checks (which kind may stand where, its attributes and its children) and the
+ * construction of a tree's ts_pc objects on one level, children before their parents. */
+#include <string.h>
+#include "problem-impl.h"
+
+/* What the nodes of one tree are made from. */
+typedef struct pc_inputs {
+  ts_operator A;                /* Poisson: the Laplacian; Stokes: Acal */
+  ts_mg mg;                     /* the hierarchy, for mg */
+} pc_inputs;
+
+typedef int (*pc_create)(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc);
+
+/* The Stokes block (row, col) of in->A, made at its first use. */
+static int stokes_block(const pc_inputs *in, ts_pc_built *b, int row, int col, ts_operator *op) {
+  if (!b->block[row][col])
+    TS_CALL(ts_operator_create_stokes_block(in->A, row, col, &b->block[row][col]));
+  *op = b->block[row][col];
+  return 0;
+}
+
+/* The operator a node at its place approximates the inverse of (not the pressure block:
+ * it has no operator of its own, pressure-mass reads Acal). */
+static int place_operator(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                          ts_operator *op) {
+  if (n->place == TS_PC_PLACE_VELOCITY) return stokes_block(in, b, 0, 0, op);
+  *op = in->A;
+  return 0;
+}
+
+/* child k's preconditioner, NULL if the node has no such child */
+static ts_pc child_pc(const ts_pc_node *n, const ts_pc_built *b, int k) {
+  return k < n->n_children ? b->pc[n->children[k]] : NULL;
+}
+
+static int create_jacobi(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
+  ts_operator op = NULL;
+  TS_CALL(place_operator(n, in, b, &op));
+  TS_CALL(ts_pc_create_jacobi(op, pc));
+  return 0;
+}
+
+static int create_chebyshev(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
+  ts_operator op = NULL;
+  TS_CALL(place_operator(n, in, b, &op));
+  TS_CALL(ts_pc_create_chebyshev(op, n->degree, pc));
+  return 0;
+}
+
+static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
+  (void)n, (void)b;
+  TS_CALL(ts_pc_create_mg(in->mg, pc));
+  return 0;
+}
+
+static int create_krylov(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
+  ts_operator op = NULL;
+  TS_CALL(place_operator(n, in, b, &op));
+  TS_CALL(ts_pc_create_krylov(op, n->method, child_pc(n, b, 0), n->rtol, n->max_iterations, pc));
+  return 0;
+}
+
+static int create_pressure_mass(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                                ts_pc *pc) {
+  (void)n, (void)b;
+  TS_CALL(ts_pc_create_pressure_mass(in->A, pc));
+  return 0;
+}
+
+static int create_block_diagonal(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                                 ts_pc *pc) {
+  (void)in;
+  const ts_pc diagonal[TS_PC_CHILDREN_MAX] = {child_pc(n, b, 0), child_pc(n, b, 1)};
+  TS_CALL(ts_pc_create_block_diagonal(n->n_children, diagonal, pc));
+  return 0;
+}
+
+/* upper: C = B^T, block (0,1); lower: C = -B, block (1,0) (tessera.h) */
+static int create_block_triangular(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                                   ts_pc *pc) {
+  const int upper = n->form == TS_PC_UPPER;
+  ts_operator coupling = NULL;
+  TS_CALL(stokes_block(in, b, upper ? 0 : 1, upper ? 1 : 0, &coupling));
+  TS_CALL(ts_pc_create_block_triangular(n->form, child_pc(n, b, 0), coupling,
+                                        child_pc(n, b, 1), pc));
+  return 0;
+}
+
+#define ON(place) (1u << (place))
+#define SPD_PLACES (ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY))
+#define STOKES_BLOCKS {TS_PC_PLACE_VELOCITY, TS_PC_PLACE_PRESSURE}
+
+/* The kinds a problem file names (all of ts_pc_type_names but "operator", which user code
+ * composes); a krylov node's child stands at its own place (TS_PC_PLACES). */
+static const struct {
+  ts_pc_rule rule;
+  pc_create create;
+} kinds[] = {
+    {{"jacobi", SPD_PLACES, "", 0, 0, {0}}, create_jacobi},
+    {{"chebyshev", SPD_PLACES, "degree", 0, 0, {0}}, create_chebyshev},
+    {{"mg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_STOKES), "", 0, 0, {0}}, create_mg},
+    {{"krylov", SPD_PLACES, "solver tolerance max-iterations", 0, 1, {TS_PC_PLACES}},
+     create_krylov},
+    {{"pressure-mass", ON(TS_PC_PLACE_PRESSURE), "", 0, 0, {0}}, create_pressure_mass},
+    {{"block-diagonal", ON(TS_PC_PLACE_STOKES), "", 2, 2, STOKES_BLOCKS}, create_block_diagonal},
+    {{"block-triangular", ON(TS_PC_PLACE_STOKES), "form", 2, 2, STOKES_BLOCKS},
+     create_block_triangular},
+};
+enum { n_kinds = sizeof kinds / sizeof kinds[0] };
+
+static int kind_index(const char *kind) {
+  for (int i = 0; kind && i < n_kinds; ++i)
+    if (!strcmp(kind, kinds[i].rule.kind)) return i;
+  return -1;
+}
+
+const ts_pc_rule *ts_pc_rule_find(const char *kind) {
+  const int i = kind_index(kind);
+  return i < 0 ? NULL : &kinds[i].rule;
+}
+
+void ts_pc_place_kinds(ts_pc_place place, char *out, size_t cap) {
+  size_t used = 0;
+  if (cap) out[0] = 0;
+  for (int i = 0; i < n_kinds; ++i) {
+    if (!(kinds[i].rule.places & ON(place)) || used >= cap) continue;
+    const int n = snprintf(out + used, cap - used, "%s%s", used ? ", " : "", kinds[i].rule.kind);
+    used += n > 0 ? (size_t)n : 0;
+  }
+}
+
+const char *ts_pc_place_name(ts_pc_place place) {
+  static const char *const names[TS_PC_PLACES] = {
+      "the Laplacian of <poisson>", "the Stokes system of <stokes>",
+      "the velocity block A of <stokes>", "the pressure block (Schur complement) of <stokes>"};
+  return place < TS_PC_PLACES ? names[place] : "(no place)";
+}
+
+/* node i after its children */
+static int create_node(ts_problem p, int i, const pc_inputs *in, ts_pc_built *b) {
+  const ts_pc_node *n = &p->pc_tree[i];
+  for (int k = 0; k < n->n_children; ++k) TS_CALL(create_node(p, n->children[k], in, b));
+  const int kind = kind_index(n->kind);
+  TS_CHECK_ARG(kind >= 0, "preconditioner tree node %d: kind '%s' unknown", i, n->kind);
+  TS_CALL(kinds[kind].create(n, in, b, &b->pc[i]));
+  return 0;
+}
+
+void ts_pc_built_destroy(ts_pc_built *built) {
+  if (!built) return;
+  /* parents (lower indices: the reader numbers a node before its children) first */
+  for (int i = 0; i < TS_PC_TREE_MAX; ++i) ts_pc_destroy(&built->pc[i]);
+  for (int row = 0; row < 2; ++row)
+    for (int col = 0; col < 2; ++col) ts_operator_destroy(&built->block[row][col]);
+}
+
+int ts_pc_built_create(ts_problem p, ts_operator A, ts_mg mg, ts_pc_built *built) {
+  TS_CHECK_NOT_NULL(built);
+  memset(built, 0, sizeof *built);
+  TS_CHECK_NOT_NULL(p);
+  TS_CHECK_NOT_NULL(A);
+  if (!p->pc_nodes) return 0;
+  const pc_inputs in = {A, mg};
+  const int ierr = create_node(p, 0, &in, built);
+  if (ierr) {
+    ts_pc_built_destroy(built);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "the problem's preconditioner");
+  }
+  return 0;
+}
