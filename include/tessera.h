@@ -604,6 +604,13 @@ int ts_pc_create_chebyshev(ts_operator A, int degree, ts_pc *pc);
 /** @brief Multigrid: one V-cycle of mg from a zero initial guess (ts_mg_preconditioner), on
  *  the double vectors of the finest level. */
 int ts_pc_create_mg(ts_mg mg, ts_pc *pc);
+/** @brief Algebraic multigrid: one hypre BoomerAMG V-cycle on the assembled matrix A
+ *  (ts_operator_create_boomeramg: its options, and on a GPU backend the copy of r and z
+ *  through the host per application), e.g. A = ts_matrix_assemble_laplace of the operator's
+ *  DoF handler.  A is copied into hypre: it may be destroyed afterwards.
+ *  @return 0, TS_ERR_ARG (NULL arguments, A not square), TS_ERR_UNSUPPORTED (built without
+ *          hypre), TS_ERR_BACKEND (hypre or MPI failed) */
+int ts_pc_create_boomeramg(ts_backend backend, ts_matrix A, ts_pc *pc);
 /** @brief Any square operator as a preconditioner, z = P r (user code composes its own). */
 int ts_pc_create_operator(ts_operator P, ts_pc *pc);
 /** @brief An inner Krylov solve: z ~ A^{-1} r by a solver of the given type from z = 0,

@@ -387,6 +387,9 @@ static void preconditioners(fixture *f) {
   EXPECT_CREATE("'s_inverse' is NULL", pc, ts_pc_create_block_triangular(TS_PC_LOWER, jac, f->A, NULL, &pc));
   EXPECT_CREATE("the lower shape needs 25 x 25", pc, ts_pc_create_block_triangular(TS_PC_LOWER, jac, bt, jac, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_block_triangular(TS_PC_UPPER, jac, f->A, jac, NULL));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_boomeramg(f->b, NULL, NULL));
+  EXPECT_CREATE("'backend' is NULL", pc, ts_pc_create_boomeramg(NULL, NULL, &pc));
+  EXPECT_CREATE("'A' is NULL", pc, ts_pc_create_boomeramg(f->b, NULL, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_setup(NULL));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_apply(NULL, f->x, f->y));
   EXPECT(TS_ERR_ARG, "input vector is NULL", ts_pc_apply(jac, NULL, f->y));

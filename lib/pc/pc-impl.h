@@ -33,6 +33,6 @@ int ts_pc_check_square(ts_operator A, const char *caller);
 /** The kinds (one file each). */
 extern const ts_pc_ops ts_pc_jacobi_ops, ts_pc_chebyshev_ops, ts_pc_mg_ops, ts_pc_operator_ops,
     ts_pc_krylov_ops, ts_pc_pressure_mass_ops, ts_pc_block_diagonal_ops,
-    ts_pc_block_triangular_ops;
+    ts_pc_block_triangular_ops, ts_pc_boomeramg_ops;
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
     {&ts_pc_pressure_mass_ops, "the inverse pressure mass of a Stokes operator"},
     {&ts_pc_block_diagonal_ops, "one preconditioner per diagonal block"},
     {&ts_pc_block_triangular_ops, "2x2 block lower or upper triangular with a Schur complement"},
+    {&ts_pc_boomeramg_ops, "one algebraic multigrid V-cycle (hypre BoomerAMG) on an assembled matrix"},
 };
 enum { n_kinds = sizeof kinds / sizeof kinds[0] };
 

@@ -8,6 +8,7 @@
 typedef struct pc_inputs {
   ts_operator A;                /* Poisson: the Laplacian; Stokes: Acal */
   ts_mg mg;                     /* the hierarchy, for mg */
+  ts_dofs dofs;                 /* Poisson: A's DoF handler, for boomeramg's assembly */
 } pc_inputs;
 
 typedef int (*pc_create)(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc);
@@ -52,6 +53,17 @@ static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, t
   (void)n, (void)b;
   TS_CALL(ts_pc_create_mg(in->mg, pc));
   return 0;
+}
+
+/* the Laplacian assembled from its cell matrices (lib/sparse), handed to hypre and dropped */
+static int create_boomeramg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                            ts_pc *pc) {
+  (void)n, (void)b;
+  ts_matrix matrix = NULL;
+  TS_CALL(ts_matrix_assemble_laplace(in->dofs, &matrix));
+  const int ierr = ts_pc_create_boomeramg(in->A->backend, matrix, pc);
+  ts_matrix_destroy(&matrix);
+  return ierr;
 }
 
 static int create_krylov(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
@@ -100,6 +112,7 @@ static const struct {
     {{"jacobi", SPD_PLACES, "", 0, 0, {0}}, create_jacobi},
     {{"chebyshev", SPD_PLACES, "degree", 0, 0, {0}}, create_chebyshev},
     {{"mg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_STOKES), "", 0, 0, {0}}, create_mg},
+    {{"boomeramg", ON(TS_PC_PLACE_POISSON), "", 0, 0, {0}}, create_boomeramg},
     {{"krylov", SPD_PLACES, "solver tolerance max-iterations", 0, 1, {TS_PC_PLACES}},
      create_krylov},
     {{"pressure-mass", ON(TS_PC_PLACE_PRESSURE), "", 0, 0, {0}}, create_pressure_mass},
@@ -155,13 +168,14 @@ void ts_pc_built_destroy(ts_pc_built *built) {
     for (int col = 0; col < 2; ++col) ts_operator_destroy(&built->block[row][col]);
 }
 
-int ts_pc_built_create(ts_problem p, ts_operator A, ts_mg mg, ts_pc_built *built) {
+int ts_pc_built_create(ts_problem p, ts_operator A, ts_dofs dofs, ts_mg mg,
+                       ts_pc_built *built) {
   TS_CHECK_NOT_NULL(built);
   memset(built, 0, sizeof *built);
   TS_CHECK_NOT_NULL(p);
   TS_CHECK_NOT_NULL(A);
   if (!p->pc_nodes) return 0;
-  const pc_inputs in = {A, mg};
+  const pc_inputs in = {A, mg, dofs};
   const int ierr = create_node(p, 0, &in, built);
   if (ierr) {
     ts_pc_built_destroy(built);

@@ -144,10 +144,12 @@ int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
                                int subdivisions);
 
 /* pc-tree.c: the preconditioners of p's tree on one level, bottom-up: A the level's
- * operator (Poisson: the Laplacian; Stokes: Acal), mg its hierarchy (NULL unless p uses
+ * operator (Poisson: the Laplacian; Stokes: Acal), dofs its DoF handler (Poisson, for
+ * boomeramg's assembled matrix; NULL for Stokes), mg its hierarchy (NULL unless p uses
  * multigrid).  On error nothing is left (built is zeroed).  built->pc[0] is the root, NULL
  * for an empty tree. */
-int ts_pc_built_create(ts_problem p, ts_operator A, ts_mg mg, ts_pc_built *built);
+int ts_pc_built_create(ts_problem p, ts_operator A, ts_dofs dofs, ts_mg mg,
+                       ts_pc_built *built);
 void ts_pc_built_destroy(ts_pc_built *built);
 
 /* run-stokes.c: ts_problem_solve for <stokes> problems, on the levels of the study */

@@ -63,7 +63,7 @@ static int setup_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, in
   if (p->solver == TS_SOLVER_MINRES)
     TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], use_symmetric_form(o, o->host));
   TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE], ts_vec_set_from_host(o->b, o->host));
-  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_pc_built_create(p, stokes, o->mg, &o->pcs));
+  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_pc_built_create(p, stokes, NULL, o->mg, &o->pcs));
   TS_CALL(ts_solver_create(p->solver, &o->solver));
   TS_CALL(ts_solver_set_operator(o->solver, o->symmetric ? o->symmetric : stokes));
   TS_CALL(ts_solver_set_pc(o->solver, o->pcs.pc[0]));

@@ -73,7 +73,7 @@ static int setup_level(ts_problem p, ts_backend backend, ts_mesh mesh, ts_fe fe,
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(backend, n, p->precision, &o->x0));
   TS_CALL(ts_assemble_rhs_timed(o->A, o->dofs, u, o->b, o->x0, t));
   if (p->fmg) return 0;
-  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_pc_built_create(p, o->A, o->mg, &o->pcs));
+  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], ts_pc_built_create(p, o->A, o->dofs, o->mg, &o->pcs));
   TS_CALL(ts_solver_create(p->solver, &o->solver));
   TS_CALL(ts_solver_set_operator(o->solver, o->A));
   TS_CALL(ts_solver_set_pc(o->solver, o->pcs.pc[0]));
