@@ -226,6 +226,11 @@ static double vec_difference(ts_vec a, ts_vec b) {
   return result;
 }
 
+/* What "the same arithmetic" may differ by: nothing on omp; on a GPU backend the Laplacian
+ * sums face contributions with atomics, so two applications to the same vector can differ
+ * in the last bits (t-krylov-methods: the same). */
+static double same_arithmetic(void) { return strcmp(tap_backend(), "omp") ? 1e-14 : 0.0; }
+
 /* z = P r by the pc against w = the reference application (already in l->w) */
 static void same_as(laplace_setup *l, ts_pc pc, int ierr, const char *what, double tolerance) {
   if (!ierr) ierr = ts_pc_apply(pc, l->r, l->z);
@@ -251,11 +256,11 @@ static void single_kinds(ts_backend be, laplace_setup *l) {
   if (!ierr) ierr = ts_vec_set(l->w, 0.0);
   if (!ierr) ierr = ts_smoother_apply(cheb, l->r, l->w);
   if (!ierr) ierr = ts_pc_create_chebyshev(l->A, 4, &pc);
-  same_as(l, pc, ierr, "the Chebyshev smoother from zero", 0.0);
+  same_as(l, pc, ierr, "the Chebyshev smoother from zero", same_arithmetic());
   ts_pc_destroy(&pc);
   ierr = ts_operator_apply(ts_mg_preconditioner(l->mg), l->r, l->w);
   if (!ierr) ierr = ts_pc_create_mg(l->mg, &pc);
-  same_as(l, pc, ierr, "the V-cycle", 0.0);
+  same_as(l, pc, ierr, "the V-cycle", same_arithmetic());
   /* CG with the pc object takes the iterations of CG with the V-cycle operator */
   ts_solver s = NULL;
   int its[2] = {-1, -2};
@@ -271,7 +276,8 @@ static void single_kinds(ts_backend be, laplace_setup *l) {
     res[i] = ts_solver_relative_residual(s);
   }
   if (ierr) diag("%s", ts_error_message());
-  ok(!ierr && its[0] == its[1] && res[0] == res[1],
+  ok(!ierr && its[0] == its[1] &&
+         fabs(res[0] - res[1]) <= (same_arithmetic() ? 1e-6 : 0.0) * res[0],
      "CG + ts_solver_set_pc(mg): %d iterations to %.3e, with the V-cycle operator %d to %.3e",
      its[1], res[1], its[0], res[0]);
   ts_pc_destroy(&pc);
@@ -313,7 +319,7 @@ static void block_kinds(ts_backend be, laplace_setup *l) {
   if (!ierr) ierr = ts_pc_apply(cheb, r1, w1);
   if (!ierr) ierr = ts_operator_apply(ts_pc_operator(pc), l->r2, l->z2);
   double d = ierr ? INFINITY : vec_difference(l->z2, l->w2);
-  ok(!ierr && d == 0.0, "pc 'block-diagonal' (Jacobi, Chebyshev) = the blocks' applications "
+  ok(!ierr && d <= same_arithmetic(), "pc 'block-diagonal' (Jacobi, Chebyshev) = the blocks' applications "
      "(rel. difference %.1e)", d);
   ts_pc_destroy(&pc);
   for (int shape = TS_PC_LOWER; shape <= TS_PC_UPPER; ++shape) {
@@ -327,7 +333,7 @@ static void block_kinds(ts_backend be, laplace_setup *l) {
     if (!ierr) ierr = ts_pc_apply(pc, l->r2, l->z2);
     d = ierr ? INFINITY : vec_difference(l->z2, l->w2);
     if (ierr) diag("%s", ts_error_message());
-    ok(!ierr && d == 0.0, "pc 'block-triangular' %s = its formula (rel. difference %.1e)",
+    ok(!ierr && d <= same_arithmetic(), "pc 'block-triangular' %s = its formula (rel. difference %.1e)",
        lo ? "lower" : "upper", d);
     ts_pc_destroy(&pc);
   }
