@@ -357,6 +357,36 @@ int64_t ts_operator_columns(ts_operator op);
  *                     square and has one
  *  @return 0, or TS_ERR_ARG naming the block that does not fit */
 int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_operator *op);
+/** @brief The sum y = alpha A x + beta B x, matrix-free (two applications and two vector
+ *  updates, through a work vector of the rows owned by the new operator).
+ *  @param alpha, beta  the coefficients, finite numbers
+ *  @param A, B         operators of the same rows and columns, backend and precision,
+ *                      borrowed (they must outlive the sum)
+ *  @param op           the new operator: its diagonal (ts_operator_diagonal) is
+ *                      alpha diag(A) + beta diag(B) when both are square and have one; its
+ *                      transpose (ts_operator_create_transpose) alpha A^T + beta B^T when both
+ *                      have one
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*op NULL) */
+int ts_operator_create_sum(double alpha, ts_operator A, double beta, ts_operator B,
+                           ts_operator *op);
+/** @brief The product y = A (B x), matrix-free (B, then A on a work vector of B's rows owned
+ *  by the new operator).
+ *  @param A, B  operators with B's rows = A's columns, one backend and precision, borrowed
+ *               (they must outlive the product)
+ *  @param op    the new operator, A's rows x B's columns: no diagonal; its transpose is
+ *               B^T A^T when A and B have one
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*op NULL) */
+int ts_operator_create_product(ts_operator A, ts_operator B, ts_operator *op);
+/** @brief The transpose y = A^T x, for operators that know it: the Laplacian and Jacobi
+ *  (symmetric), the Stokes blocks (A^T = A, the transpose of B^T is B = -(block (1,0))) and
+ *  the symmetric Stokes form, block operators whose blocks all have one ([A_ij]^T =
+ *  [A_ji^T]), sums, products and transposes of such operators.
+ *  @param A   the operator, borrowed (it must outlive the transpose)
+ *  @param op  the new operator, A's columns x A's rows, with A's diagonal when A is square
+ *             and has one; its transpose is A
+ *  @return 0, TS_ERR_ARG for a NULL argument, or TS_ERR_UNSUPPORTED naming A
+ *          (ts_operator_name) when it has no transpose (*op NULL) */
+int ts_operator_create_transpose(ts_operator A, ts_operator *op);
 /** @brief Precision the operator is applied in. */
 ts_precision ts_operator_precision(ts_operator op);
 /** @brief Floating-point operations of one application (counted, for benchmarks). */

@@ -273,6 +273,9 @@ typedef struct ts_operator_ops {
   int (*diagonal)(ts_operator op, ts_vec d);
   double (*flops)(ts_operator op);
   void (*destroy)(ts_operator op);
+  /* optional: y (+)= A^T x (x: rows entries, y: columns entries); a symmetric operator
+   * names its apply (ts_operator_create_transpose, lib/op/combine.c) */
+  int (*apply_transpose)(ts_operator op, ts_vec x, ts_vec y, int add);
 } ts_operator_ops;
 
 struct ts_operator_s {
@@ -293,6 +296,9 @@ int ts_operator_create_shell_rect(ts_backend backend, const ts_operator_ops *ops
                                   int64_t cols, ts_precision p, void *data, ts_operator *op);
 /** Check that x and y fit op (size, backend, precision) and say which does not. */
 int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y);
+/** y (+)= A x, or A^T x with transpose (A->ops->apply_transpose, which the caller knows to
+ *  exist), without checks: for operators made of other operators (block.c, combine.c). */
+int ts_operator_apply_part(ts_operator a, int transpose, ts_vec x, ts_vec y, int add);
 
 /* ---------------------------------------------------------------- operators: laplace */
 

@@ -305,6 +305,21 @@ static void operators(fixture *f) {
   EXPECT_CREATE("'blocks' is NULL", blk, ts_operator_create_block(1, 1, NULL, &blk));
   EXPECT_CREATE("0 x 1 blocks, allowed 1..16", blk, ts_operator_create_block(0, 1, &f->A, &blk));
   EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_block(1, 1, &f->A, NULL));
+  ts_operator alg;
+  EXPECT_CREATE("'A' is NULL", alg, ts_operator_create_sum(1.0, NULL, 1.0, f->A, &alg));
+  EXPECT_CREATE("'B' is NULL", alg, ts_operator_create_sum(1.0, f->A, 1.0, NULL, &alg));
+  EXPECT_CREATE("beta = nan, allowed finite", alg, ts_operator_create_sum(1.0, f->A, NAN, f->A, &alg));
+  EXPECT_CREATE("is 25 x 25: a sum needs the same rows", alg, ts_operator_create_sum(1.0, f->A, 1.0, f->stokes, &alg));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_sum(1.0, f->A, 1.0, f->A, NULL));
+  EXPECT_CREATE("'A' is NULL", alg, ts_operator_create_product(NULL, f->A, &alg));
+  EXPECT_CREATE("'B' is NULL", alg, ts_operator_create_product(f->A, NULL, &alg));
+  EXPECT_CREATE("has 25 columns: A B needs B's rows", alg, ts_operator_create_product(f->A, f->stokes, &alg));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_product(f->A, f->A, NULL));
+  EXPECT_CREATE("'A' is NULL", alg, ts_operator_create_transpose(NULL, &alg));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_transpose(f->A, NULL));
+  alg = (ts_operator)&alg;
+  EXPECT(TS_ERR_UNSUPPORTED, "operator 'stokes' has no transpose", ts_operator_create_transpose(f->stokes, &alg));
+  ok(alg == NULL, "ts_operator_create_transpose(f->stokes, &alg) leaves the handle NULL");
   expect_fallback((ts_error_clear(), ts_operator_precision(NULL)) == TS_PRECISION_INVALID,
                   "ts_operator_precision(NULL)");
   EXPECT_NAN(ts_operator_flops(NULL));
