@@ -258,6 +258,32 @@ int ts_vec_dot(ts_vec x, ts_vec y, double *result);
 /** @brief The Euclidean norm. */
 int ts_vec_norm(ts_vec x, double *result);
 
+/** A vector layout: the global size of a vector, the range [begin, end) of its entries
+ *  that this process owns, and the number of processes it is spread over.  Today every
+ *  vector lives whole on one process (global size n, range [0, n), one process); a
+ *  distributed vector (issue 16, doc/design.md "Vector layouts") fills the same fields. */
+typedef struct ts_layout_s *ts_layout;
+/** @brief The serial layout of n entries: global size n, this process owns [0, n), one
+ *  process.  The caller owns it (ts_layout_destroy).
+ *  @return 0, TS_ERR_ARG if n < 0 or l is NULL (*l NULL), TS_ERR_MEMORY */
+int ts_layout_create_serial(int64_t n, ts_layout *l);
+/** @brief Free a layout of ts_layout_create_serial and set *l to NULL (NULL is allowed).
+ *  @return 0, or TS_ERR_ARG for a vector's layout (ts_vec_layout), which its vector owns */
+int ts_layout_destroy(ts_layout *l);
+/** @brief The entries over all processes (-1 for NULL). */
+int64_t ts_layout_global_size(ts_layout l);
+/** @brief The first entry this process owns (-1 for NULL). */
+int64_t ts_layout_begin(ts_layout l);
+/** @brief One past the last entry this process owns (-1 for NULL). */
+int64_t ts_layout_end(ts_layout l);
+/** @brief The number of processes the entries are spread over (-1 for NULL). */
+int ts_layout_processes(ts_layout l);
+/** @brief The layout of v, borrowed: it lives as long as v and is not destroyed by the
+ *  caller.  A vector of n entries has the serial layout of n; a view (ts_vec_create_view)
+ *  has the layout of its own n entries, not a range of the viewed vector's.
+ *  @return the layout, or NULL (TS_ERR_ARG recorded) if v is NULL */
+ts_layout ts_vec_layout(ts_vec v);
+
 /* ---------------------------------------------------------------- operators */
 
 typedef struct ts_operator_s *ts_operator;

@@ -228,6 +228,17 @@ static void vectors(fixture *f) {
   EXPECT_CREATE("offset -1 and size 2 do not fit", view, ts_vec_create_view(f->x, -1, 2, &view));
   EXPECT_CREATE("offset + size <= 25", view, ts_vec_create_view(f->x, 20, 6, &view));
   EXPECT(TS_ERR_ARG, "'view' is NULL", ts_vec_create_view(f->x, 0, 1, NULL));
+  ts_layout layout;
+  EXPECT_CREATE("n = -1, allowed n >= 0", layout, ts_layout_create_serial(-1, &layout));
+  EXPECT(TS_ERR_ARG, "'l' is NULL", ts_layout_create_serial(1, NULL));
+  EXPECT(0, "", ts_layout_destroy(NULL));
+  layout = ts_vec_layout(f->x);
+  EXPECT(TS_ERR_ARG, "belongs to a vector", ts_layout_destroy(&layout));
+  EXPECT_MINUS_ONE(ts_layout_global_size(NULL));
+  EXPECT_MINUS_ONE(ts_layout_begin(NULL));
+  EXPECT_MINUS_ONE(ts_layout_end(NULL));
+  EXPECT_MINUS_ONE(ts_layout_processes(NULL));
+  EXPECT_NULL(ts_vec_layout(NULL));
   expect_fallback((ts_error_clear(), ts_vec_precision(NULL)) == TS_PRECISION_INVALID, "ts_vec_precision(NULL)");
   EXPECT(TS_ERR_ARG, "'v' is NULL", ts_vec_set_from_host(NULL, f->host));
   EXPECT(TS_ERR_ARG, "'values' is NULL", ts_vec_set_from_host(f->x, NULL));
