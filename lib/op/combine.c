@@ -140,7 +140,8 @@ static int check_same_kind(const char *caller, ts_operator A, const char *a_name
   return 0;
 }
 
-/* A work vector of n entries on op's backend in its precision (NULL for n < 0: none). */
+/* A work vector of n entries on the backend and in the precision of `like` (none, NULL,
+ * for n < 0). */
 static int create_work(ts_operator like, int64_t n, ts_vec *work) {
   *work = NULL;
   if (n < 0) return 0;
