@@ -149,14 +149,15 @@ static int create_work(ts_operator like, int64_t n, ts_vec *work) {
   return 0;
 }
 
-/* The operator of c (rows x cols, like A) with the table `kind` less what the parts lack;
- * on failure c and its vectors are freed. */
-static int create_combined(combine_data *c, const ts_operator_ops *kind, int has_diagonal,
-                           int has_transpose, int64_t rows, int64_t cols, int64_t work_n,
+/* The operator of c (rows x cols, on the backend and in the precision of c->a) with the
+ * table `kind` less the diagonal or transpose the parts lack, and its work vectors (sizes
+ * < 0: none); on failure c and its vectors are freed. */
+static int create_combined(combine_data *c, const ts_operator_ops *kind, int with_diagonal,
+                           int with_transpose, int64_t rows, int64_t cols, int64_t work_n,
                            int64_t work_cols_n, ts_operator *op) {
   c->ops = *kind;
-  if (!has_diagonal) c->ops.diagonal = NULL;
-  if (!has_transpose) c->ops.apply_transpose = NULL;
+  if (!with_diagonal) c->ops.diagonal = NULL;
+  if (!with_transpose) c->ops.apply_transpose = NULL;
   int ierr = create_work(c->a, work_n, &c->work);
   if (!ierr) ierr = create_work(c->a, work_cols_n, &c->work_cols);
   if (!ierr)
