@@ -258,6 +258,32 @@ int ts_vec_dot(ts_vec x, ts_vec y, double *result);
 /** @brief The Euclidean norm. */
 int ts_vec_norm(ts_vec x, double *result);
 
+/** A vector layout: the global size of a vector, the range [begin, end) of its entries
+ *  that this process owns, and the number of processes it is spread over.  Today every
+ *  vector lives whole on one process (global size n, range [0, n), one process); a
+ *  distributed vector (issue 16, doc/design.md "Vector layouts") fills the same fields. */
+typedef struct ts_layout_s *ts_layout;
+/** @brief The serial layout of n entries: global size n, this process owns [0, n), one
+ *  process.  The caller owns it (ts_layout_destroy).
+ *  @return 0, TS_ERR_ARG if n < 0 or l is NULL (*l NULL), TS_ERR_MEMORY */
+int ts_layout_create_serial(int64_t n, ts_layout *l);
+/** @brief Free a layout of ts_layout_create_serial and set *l to NULL (NULL is allowed).
+ *  @return 0, or TS_ERR_ARG for a vector's layout (ts_vec_layout), which its vector owns */
+int ts_layout_destroy(ts_layout *l);
+/** @brief The entries over all processes (-1 for NULL). */
+int64_t ts_layout_global_size(ts_layout l);
+/** @brief The first entry this process owns (-1 for NULL). */
+int64_t ts_layout_begin(ts_layout l);
+/** @brief One past the last entry this process owns (-1 for NULL). */
+int64_t ts_layout_end(ts_layout l);
+/** @brief The number of processes the entries are spread over (-1 for NULL). */
+int ts_layout_processes(ts_layout l);
+/** @brief The layout of v, borrowed: it lives as long as v and is not destroyed by the
+ *  caller.  A vector of n entries has the serial layout of n; a view (ts_vec_create_view)
+ *  has the layout of its own n entries, not a range of the viewed vector's.
+ *  @return the layout, or NULL (TS_ERR_ARG recorded) if v is NULL */
+ts_layout ts_vec_layout(ts_vec v);
+
 /* ---------------------------------------------------------------- operators */
 
 typedef struct ts_operator_s *ts_operator;
@@ -357,6 +383,36 @@ int64_t ts_operator_columns(ts_operator op);
  *                     square and has one
  *  @return 0, or TS_ERR_ARG naming the block that does not fit */
 int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_operator *op);
+/** @brief The sum y = alpha A x + beta B x, matrix-free (two applications and two vector
+ *  updates, through a work vector of the rows owned by the new operator).
+ *  @param alpha, beta  the coefficients, finite numbers
+ *  @param A, B         operators of the same rows and columns, backend and precision,
+ *                      borrowed (they must outlive the sum)
+ *  @param op           the new operator: its diagonal (ts_operator_diagonal) is
+ *                      alpha diag(A) + beta diag(B) when both are square and have one; its
+ *                      transpose (ts_operator_create_transpose) alpha A^T + beta B^T when both
+ *                      have one
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*op NULL) */
+int ts_operator_create_sum(double alpha, ts_operator A, double beta, ts_operator B,
+                           ts_operator *op);
+/** @brief The product y = A (B x), matrix-free (B, then A on a work vector of B's rows owned
+ *  by the new operator).
+ *  @param A, B  operators with B's rows = A's columns, one backend and precision, borrowed
+ *               (they must outlive the product)
+ *  @param op    the new operator, A's rows x B's columns: no diagonal; its transpose is
+ *               B^T A^T when A and B have one
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*op NULL) */
+int ts_operator_create_product(ts_operator A, ts_operator B, ts_operator *op);
+/** @brief The transpose y = A^T x, for operators that know it: the Laplacian and Jacobi
+ *  (symmetric), the Stokes blocks (A^T = A, the transpose of B^T is B = -(block (1,0))) and
+ *  the symmetric Stokes form, block operators whose blocks all have one ([A_ij]^T =
+ *  [A_ji^T]), sums, products and transposes of such operators.
+ *  @param A   the operator, borrowed (it must outlive the transpose)
+ *  @param op  the new operator, A's columns x A's rows, with A's diagonal when A is square
+ *             and has one; its transpose is A
+ *  @return 0, TS_ERR_ARG for a NULL argument, or TS_ERR_UNSUPPORTED naming A
+ *          (ts_operator_name) when it has no transpose (*op NULL) */
+int ts_operator_create_transpose(ts_operator A, ts_operator *op);
 /** @brief Precision the operator is applied in. */
 ts_precision ts_operator_precision(ts_operator op);
 /** @brief Floating-point operations of one application (counted, for benchmarks). */

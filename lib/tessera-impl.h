@@ -249,14 +249,29 @@ void ts_cell_dof_indices(ts_dofs dofs, const int64_t *cell, int64_t *indices);
 int64_t ts_cell_count(ts_dofs dofs);
 void ts_cell_from_index(ts_dofs dofs, int64_t index, int64_t *cell);
 
+/* ---------------------------------------------------------------- vector layouts (vec-layout.c) */
+
+/* Which entries of a vector this process holds (doc/design.md, "Vector layouts"); today
+ * serial: all n of n on one process. */
+struct ts_layout_s {
+  int64_t global_size;          /* entries over all processes */
+  int64_t begin, end;           /* the entries this process owns: [begin, end) */
+  int processes;
+  int standalone;               /* 1: from ts_layout_create_serial (ts_layout_destroy frees it);
+                                   0: part of a vector (freed with it) */
+};
+/** Fill *l as the serial layout of n entries of a vector: [0, n) of n, one process. */
+void ts_layout_serial_init(struct ts_layout_s *l, int64_t n);
+
 /* ---------------------------------------------------------------- vectors */
 
 struct ts_vec_s {
   ts_backend backend;           /* borrowed */
-  int64_t n;
+  int64_t n;                    /* the local entries: layout.end - layout.begin */
   ts_precision precision;
   void *data;                   /* backend memory */
   int is_view;                  /* 1: data lies in another vector's memory (not freed) */
+  struct ts_layout_s layout;    /* ts_vec_layout; a view's is that of its n entries */
 };
 
 /** Make *view a view of entries offset .. offset+n-1 of x in place (no allocation: for
@@ -273,6 +288,9 @@ typedef struct ts_operator_ops {
   int (*diagonal)(ts_operator op, ts_vec d);
   double (*flops)(ts_operator op);
   void (*destroy)(ts_operator op);
+  /* optional: y (+)= A^T x (x: rows entries, y: columns entries); a symmetric operator
+   * names its apply (ts_operator_create_transpose, lib/op/combine.c) */
+  int (*apply_transpose)(ts_operator op, ts_vec x, ts_vec y, int add);
 } ts_operator_ops;
 
 struct ts_operator_s {
@@ -293,6 +311,9 @@ int ts_operator_create_shell_rect(ts_backend backend, const ts_operator_ops *ops
                                   int64_t cols, ts_precision p, void *data, ts_operator *op);
 /** Check that x and y fit op (size, backend, precision) and say which does not. */
 int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y);
+/** y (+)= A x, or A^T x with transpose (A->ops->apply_transpose, which the caller knows to
+ *  exist), without checks: for operators made of other operators (block.c, combine.c). */
+int ts_operator_apply_part(ts_operator a, int transpose, ts_vec x, ts_vec y, int add);
 
 /* ---------------------------------------------------------------- operators: laplace */
 

@@ -15,6 +15,7 @@ int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v) {
   x->backend = backend;
   x->n = n;
   x->precision = p;
+  ts_layout_serial_init(&x->layout, n);
   int ierr = 0;
   if (backend->ops.mem_alloc(&backend->ops, bytes, &x->data)) /* required: checked at load */
     ierr = ts_backend_error(backend, TS_ERR_MEMORY, "mem_alloc", __FILE__, __LINE__);
@@ -43,6 +44,7 @@ void ts_vec_view_init(struct ts_vec_s *view, ts_vec x, int64_t offset, int64_t n
   *view = (struct ts_vec_s){.backend = x->backend, .n = n, .precision = x->precision,
                             .data = x->data ? (char *)x->data + bytes : NULL, /* empty x */
                             .is_view = 1};
+  ts_layout_serial_init(&view->layout, n);
 }
 
 int ts_vec_create_view(ts_vec x, int64_t offset, int64_t n, ts_vec *view) {

@@ -38,6 +38,8 @@ generic="$generic t-sparse t-boomeramg"
 # preconditioner objects: each kind against what it wraps; MINRES + block-diagonal and FGMRES +
 # block-triangular on Stokes
 generic="$generic t-pc t-pc-stokes"
+# sums, products and transposes of operators (lib/op/combine.c), vector layouts
+generic="$generic t-operator-algebra t-vec-layout"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"

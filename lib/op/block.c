@@ -1,7 +1,8 @@
 /* block.c -- the block operator [A_ij] on block vectors [x_0; x_1; ...] (PETSc's MatNest,
  * deal.II's BlockMatrix): each block is applied to views of the input and the output
  * (ts_vec_view_init, no copies), so a block operator runs on every backend its blocks run
- * on.  The blocks are borrowed. */
+ * on.  Its transpose [A_ji^T] (ts_operator_create_transpose) exists when every block has
+ * one.  The blocks are borrowed. */
 #include <math.h>
 #include "../tessera-impl.h"
 
@@ -11,25 +12,39 @@ typedef struct block_data {
   int rows, cols;
   ts_operator a[TS_BLOCK_MAX * TS_BLOCK_MAX]; /* row-major, NULL = zero */
   int64_t row_offset[TS_BLOCK_MAX + 1], col_offset[TS_BLOCK_MAX + 1];
+  ts_operator_ops ops; /* block_ops without the diagonal or transpose the blocks lack */
 } block_data;
 
-/* y_i (+)= sum_j A_ij x_j; a block row is written by its first block, the others add */
-static int block_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+/* y_i (+)= sum_j A_ij x_j, or with transpose y_j (+)= sum_i A_ij^T x_i; a block of the
+ * output is written by its first block, the others add */
+static int block_run(ts_operator op, int transpose, ts_vec x, ts_vec y, int add) {
   const block_data *b = op->data;
-  for (int i = 0; i < b->rows; ++i) {
+  const int outputs = transpose ? b->cols : b->rows, inputs = transpose ? b->rows : b->cols;
+  const int64_t *out = transpose ? b->col_offset : b->row_offset;
+  const int64_t *in = transpose ? b->row_offset : b->col_offset;
+  for (int i = 0; i < outputs; ++i) {
     struct ts_vec_s yi;
-    ts_vec_view_init(&yi, y, b->row_offset[i], b->row_offset[i + 1] - b->row_offset[i]);
+    ts_vec_view_init(&yi, y, out[i], out[i + 1] - out[i]);
     int written = add;
-    for (int j = 0; j < b->cols; ++j) {
-      ts_operator a = b->a[i * b->cols + j];
+    for (int j = 0; j < inputs; ++j) {
+      ts_operator a = transpose ? b->a[j * b->cols + i] : b->a[i * b->cols + j];
       if (!a) continue;
       struct ts_vec_s xj;
-      ts_vec_view_init(&xj, x, b->col_offset[j], b->col_offset[j + 1] - b->col_offset[j]);
-      TS_CALL(a->ops->apply(a, &xj, &yi, written));
+      ts_vec_view_init(&xj, x, in[j], in[j + 1] - in[j]);
+      TS_CALL(ts_operator_apply_part(a, transpose, &xj, &yi, written));
       written = 1;
     }
   }
   return 0;
+}
+
+static int block_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  return block_run(op, 0, x, y, add);
+}
+
+/* [A_ij]^T = [A_ji^T] */
+static int block_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) {
+  return block_run(op, 1, x, y, add);
 }
 
 /* the diagonal of the diagonal blocks (checked square at creation) */
@@ -61,11 +76,8 @@ static const ts_operator_ops block_ops = {.name = "block",
                                           .apply = block_apply,
                                           .diagonal = block_diagonal,
                                           .flops = block_flops,
-                                          .destroy = block_destroy};
-static const ts_operator_ops block_ops_no_diagonal = {.name = "block",
-                                                      .apply = block_apply,
-                                                      .flops = block_flops,
-                                                      .destroy = block_destroy};
+                                          .destroy = block_destroy,
+                                          .apply_transpose = block_apply_transpose};
 
 /* The size of block row i (rows of its operators) or block column j (their columns), or
  * TS_ERR_ARG naming the first block that disagrees or an empty row or column. */
@@ -115,6 +127,13 @@ static int has_diagonal(const block_data *b) {
   return 1;
 }
 
+/* Whether every block present has a transpose. */
+static int has_transpose(const block_data *b) {
+  for (int i = 0; i < b->rows * b->cols; ++i)
+    if (b->a[i] && !b->a[i]->ops->apply_transpose) return 0;
+  return 1;
+}
+
 int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_operator *op) {
   TS_CHECK_NOT_NULL(op);
   *op = NULL;
@@ -138,11 +157,12 @@ int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_o
     ierr = line_size(b, j, 0, &s);
     b->col_offset[j + 1] = b->col_offset[j] + s;
   }
+  b->ops = block_ops;
+  if (!has_diagonal(b)) b->ops.diagonal = NULL;
+  if (!has_transpose(b)) b->ops.apply_transpose = NULL;
   if (!ierr)
-    ierr = ts_operator_create_shell_rect(first->backend,
-                                         has_diagonal(b) ? &block_ops : &block_ops_no_diagonal,
-                                         b->row_offset[rows], b->col_offset[cols],
-                                         first->precision, b, op);
+    ierr = ts_operator_create_shell_rect(first->backend, &b->ops, b->row_offset[rows],
+                                         b->col_offset[cols], first->precision, b, op);
   if (ierr) ts_free(&b);
   return ierr;
 }

@@ -40,6 +40,7 @@ static const ts_operator_ops jacobi_ops = {
     .diagonal = jacobi_diagonal,
     .flops = jacobi_flops,
     .destroy = jacobi_destroy,
+    .apply_transpose = jacobi_apply, /* diagonal */
 };
 
 /* Invert the diagonal on the host (a setup step, once): a zero or non-finite entry means

@@ -76,6 +76,7 @@ static const ts_operator_ops laplace_ops = {
     .diagonal = laplace_diagonal,
     .flops = laplace_flops,
     .destroy = laplace_destroy,
+    .apply_transpose = laplace_apply, /* symmetric: identity rows and columns */
 };
 
 int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p, ts_operator *op) {

@@ -113,3 +113,8 @@ const char *ts_operator_name(ts_operator op) {
   TS_GETTER_NOT_NULL(op, "");
   return op->ops->name;
 }
+
+int ts_operator_apply_part(ts_operator a, int transpose, ts_vec x, ts_vec y, int add) {
+  TS_CALL(transpose ? a->ops->apply_transpose(a, x, y, add) : a->ops->apply(a, x, y, add));
+  return 0;
+}

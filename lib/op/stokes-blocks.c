@@ -1,8 +1,9 @@
 /* stokes-blocks.c -- the blocks of the Stokes operator Acal = [A B^T; -B 0] (doc/stokes.md
  * section 3) as operators, and the symmetric form [A B^T; B 0] = diag(I, -I) Acal for MINRES.
  * A block applies the whole Stokes operator to its input padded with a zero block and keeps
- * one block of the output (one Stokes application; no kernel of its own).  The diagonal of
- * A comes from its Kronecker form (doc/stokes.md section 4). */
+ * one block of the output (one Stokes application; no kernel of its own); its transpose
+ * applies the mirrored block.  The diagonal of A comes from its Kronecker form
+ * (doc/stokes.md section 4). */
 #include <math.h>
 #include "../tessera-impl.h"
 
@@ -11,19 +12,41 @@ typedef struct stokes_block {
   int row, col;         /* 0 velocity, 1 pressure */
   double sign;          /* the block is sign * Acal_{row,col} */
   int64_t offset[3];    /* 0, the velocity DoFs, all DoFs */
-  ts_vec x, y;          /* the full input (zero outside block col) and output */
+  ts_vec x, y;          /* the full input (zero outside block `filled`) and output */
+  int filled;           /* the block of x that the last application wrote */
 } stokes_block;
 
-/* y (+)= sign Acal_{row,col} x: x into block col of the full input, one Stokes application */
+/* y (+)= sign Acal_{out,in} x: x into block `in` of the full input (the other block zero),
+ * one Stokes application */
+static int apply_part(stokes_block *b, int in, int out, double sign, ts_vec x, ts_vec y,
+                      int add) {
+  struct ts_vec_s x_in, y_out;
+  if (b->filled != in) {
+    struct ts_vec_s x_filled;
+    ts_vec_view_init(&x_filled, b->x, b->offset[b->filled],
+                     b->offset[b->filled + 1] - b->offset[b->filled]);
+    TS_CALL(ts_vec_set(&x_filled, 0.0));
+    b->filled = in;
+  }
+  ts_vec_view_init(&x_in, b->x, b->offset[in], x->n);
+  ts_vec_view_init(&y_out, b->y, b->offset[out], y->n);
+  TS_CALL(ts_vec_copy(x, &x_in));
+  TS_CALL(ts_operator_apply(b->stokes, b->x, b->y));
+  TS_CALL(ts_vec_axpby(sign, &y_out, add ? 1.0 : 0.0, y));
+  return 0;
+}
+
+/* y (+)= sign Acal_{row,col} x */
 static int stokes_block_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   stokes_block *b = op->data;
-  struct ts_vec_s x_col, y_row;
-  ts_vec_view_init(&x_col, b->x, b->offset[b->col], x->n);
-  ts_vec_view_init(&y_row, b->y, b->offset[b->row], y->n);
-  TS_CALL(ts_vec_copy(x, &x_col));
-  TS_CALL(ts_operator_apply(b->stokes, b->x, b->y));
-  TS_CALL(ts_vec_axpby(b->sign, &y_row, add ? 1.0 : 0.0, y));
-  return 0;
+  return apply_part(b, b->col, b->row, b->sign, x, y, add);
+}
+
+/* Acal = [A B^T; -B 0]: A^T = A, (B^T)^T = B = -Acal_{1,0}, (-B)^T = -Acal_{0,1}, so
+ * (sign Acal_{row,col})^T = +-sign Acal_{col,row}, minus off the diagonal */
+static int stokes_block_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) {
+  stokes_block *b = op->data;
+  return apply_part(b, b->row, b->col, b->row == b->col ? b->sign : -b->sign, x, y, add);
 }
 
 /* The diagonal of the assembled 1D factors of component i in direction d (n_u[i][d]
@@ -100,10 +123,14 @@ static void stokes_block_destroy(ts_operator op) {
 static const ts_operator_ops velocity_block_ops = {.name = "stokes-velocity",
                                                    .apply = stokes_block_apply,
                                                    .diagonal = velocity_diagonal,
-                                                   .destroy = stokes_block_destroy};
+                                                   .destroy = stokes_block_destroy,
+                                                   .apply_transpose =
+                                                       stokes_block_apply_transpose};
 static const ts_operator_ops coupling_block_ops = {.name = "stokes-coupling",
                                                    .apply = stokes_block_apply,
-                                                   .destroy = stokes_block_destroy};
+                                                   .destroy = stokes_block_destroy,
+                                                   .apply_transpose =
+                                                       stokes_block_apply_transpose};
 
 /* sign * Acal_{row,col} (row, col checked) */
 static int create_block(ts_operator stokes, int row, int col, double sign, ts_operator *block) {
@@ -112,7 +139,7 @@ static int create_block(ts_operator stokes, int row, int col, double sign, ts_op
   stokes_block *b;
   TS_CALL(ts_calloc(1, sizeof *b, "Stokes block", &b));
   *b = (stokes_block){.stokes = stokes, .row = row, .col = col, .sign = sign,
-                      .offset = {0, stokes->n - n_p, stokes->n}};
+                      .offset = {0, stokes->n - n_p, stokes->n}, .filled = col};
   int ierr = ts_vec_create(stokes->backend, stokes->n, stokes->precision, &b->x);
   if (!ierr) ierr = ts_vec_create(stokes->backend, stokes->n, stokes->precision, &b->y);
   if (!ierr) ierr = ts_vec_set(b->x, 0.0);
@@ -171,7 +198,8 @@ static void symmetric_destroy(ts_operator op) {
 static const ts_operator_ops symmetric_ops = {.name = "stokes-symmetric",
                                               .apply = symmetric_apply,
                                               .flops = symmetric_flops,
-                                              .destroy = symmetric_destroy};
+                                              .destroy = symmetric_destroy,
+                                              .apply_transpose = symmetric_apply};
 
 /* [A B^T; B 0] with B = -Acal_{1,0} (doc/stokes.md section 3: diag(I, -I) Acal) */
 static int create_symmetric_blocks(ts_operator stokes, stokes_symmetric *s) {
