@@ -705,6 +705,48 @@ int ts_pc_create_block_diagonal(int n, const ts_pc *diagonal, ts_pc *pc);
  *  @param s_inverse  S~^{-1} on block 1 (borrowed) */
 int ts_pc_create_block_triangular(ts_pc_shape shape, ts_pc a_inverse, ts_operator coupling,
                                   ts_pc s_inverse, ts_pc *pc);
+/** @brief Multigrid from parts (PETSc's PCMG): one V-cycle from a zero guess per
+ *  application, z = V_{L} r with L = levels-1: on level l >= 1 smoothing_steps steps
+ *  x += S_l (b - A_l x) from x = 0, the coarse correction x += P_l V_{l-1} P_l^T (b - A_l x)
+ *  (the restriction is P_l's transpose, apply_transpose), smoothing_steps steps again; on
+ *  level 0 x = C b.  Symmetric when every S_l and C is (the same number of steps before and
+ *  after the correction makes the error propagation A-self-adjoint), and then positive
+ *  definite for convergent smoothers: a preconditioner for CG and MINRES (Chebyshev
+ *  smoothers, ts_pc_create_chebyshev, and an exact coarse solve qualify; an inner Krylov
+ *  coarse solve only to a tolerance far below the outer one).  Every part is borrowed (it
+ *  must outlive pc); the work vectors of the levels are owned.
+ *  @param levels           1..32
+ *  @param A                levels square operators, A[0] coarsest .. A[levels-1] finest, on
+ *                          one backend and in one precision; the pc is of A[levels-1]'s size
+ *  @param P                levels operators, P[l] the prolongation from level l-1 to l
+ *                          (A[l]'s rows x A[l-1]'s rows) with a transpose, l = 1..levels-1;
+ *                          P[0] is not read (NULL allowed; the array itself may be NULL for
+ *                          one level), e.g. ts_mg_transfer_operator
+ *  @param smoothers        levels preconditioners, smoothers[l] of A[l]'s size, l >= 1;
+ *                          smoothers[0] is not read
+ *  @param smoothing_steps  pre- and post-smoothing steps each, 1..100
+ *  @param coarse           the level-0 solve C ~ A[0]^{-1}, of A[0]'s size
+ *  @param pc               the new preconditioner (kind "multigrid-levels"); ts_pc_setup sets
+ *                          up the smoothers and the coarse solve
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL) */
+int ts_pc_create_multigrid(int levels, const ts_operator *A, const ts_operator *P,
+                           const ts_pc *smoothers, int smoothing_steps, ts_pc coarse,
+                           ts_pc *pc);
+/** @brief The V-cycle on the velocity block A of a Stokes hierarchy (ts_mg_create_stokes,
+ *  double precision) as a ts_pc_create_multigrid: A_l = block (0,0) of each level's Stokes
+ *  operator (ts_operator_create_stokes_block), P_l = ts_mg_velocity_transfer_operator,
+ *  Chebyshev smoothers of the given degree on D^{-1} A_l (ts_pc_create_chebyshev), and the
+ *  LU factorization of the assembled coarse A_0 as the exact coarse solve.  Symmetric
+ *  positive definite: the velocity block of MINRES + block-diagonal (doc/stokes.md section
+ *  12).  The preconditioner owns these parts; mg is borrowed (it must outlive pc).
+ *  @param mg                a Stokes hierarchy in double precision
+ *  @param chebyshev_degree  1..20 (3 is a good choice)
+ *  @param smoothing_steps   pre- and post-smoothing steps each, 1..100
+ *  @param pc                the new preconditioner, on velocity vectors of the finest level
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL),
+ *          TS_ERR_MEMORY, TS_ERR_LAPACK */
+int ts_pc_create_stokes_velocity_mg(ts_mg mg, int chebyshev_degree, int smoothing_steps,
+                                    ts_pc *pc);
 /** @brief Redo what the preconditioner computes from its operator at creation (Jacobi's
  *  diagonal, Chebyshev's eigenvalue estimate; the block kinds set up their blocks), after the
  *  operator changed. */
@@ -878,6 +920,21 @@ int ts_mg_set_monitor(ts_mg mg, ts_monitor_fn fn, void *ctx);
 int ts_mg_prolongate(ts_mg mg, int level, ts_vec coarse, ts_vec fine);
 /** @brief coarse = P^T fine: restrict from level to level-1 (vectors in the level precision). */
 int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse);
+/** @brief The transfer into level from level-1 as an operator (for ts_pc_create_multigrid):
+ *  apply = ts_mg_prolongate, its transpose (ts_operator_create_transpose, apply_transpose) =
+ *  ts_mg_restrict, which is exactly P^T; the level's size in rows, level-1's in columns, in
+ *  the level precision.  For a Stokes hierarchy it acts on [u; p].
+ *  @param mg     the hierarchy (borrowed: it must outlive P)
+ *  @param level  ts_mg_coarse_level(mg)+1 .. the finest level
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*P NULL) */
+int ts_mg_transfer_operator(ts_mg mg, int level, ts_operator *P);
+/** @brief The velocity block P_u of the Stokes transfer into level: the transfer of RT_k x
+ *  DGQ_k is block diagonal in (u, p) (one embedding per velocity component and one for the
+ *  pressure, doc/stokes.md section 5), so P_u = S_f P E_c (E_c: u -> [u; 0] on level-1,
+ *  S_f: the fine velocity of [u; p]) is applied directly, on velocity vectors (the level's
+ *  and level-1's ts_dofs_count of the RT_k DoFs), with P_u^T = the restriction's block.
+ *  @return 0, or TS_ERR_ARG (mg NULL or not a Stokes hierarchy, level out of range) */
+int ts_mg_velocity_transfer_operator(ts_mg mg, int level, ts_operator *P);
 /** @brief The smoother of a level (borrowed; NULL on the coarsest level, which has none: no
  *  error is recorded then). */
 ts_smoother ts_mg_smoother(ts_mg mg, int level);

@@ -37,7 +37,7 @@ generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg
 generic="$generic t-sparse t-boomeramg"
 # preconditioner objects: each kind against what it wraps; MINRES + block-diagonal and FGMRES +
 # block-triangular on Stokes
-generic="$generic t-pc t-pc-stokes"
+generic="$generic t-pc t-pc-stokes t-pc-multigrid"
 # sums, products and transposes of operators (lib/op/combine.c), vector layouts
 generic="$generic t-operator-algebra t-vec-layout"
 

@@ -12,9 +12,16 @@
  *  (c) GMRES + the Stokes vertex-patch V-cycle as a ts_pc (ts_pc_create_mg,
  *      ts_solver_set_pc): the iterations and errors of the same solve with the V-cycle
  *      operator (stokes_solve, the driver of t-stokes-mg) exactly.
- * (a) and (b) reach the L2 errors of (c) to 1e-4 relative, and in 2D (levels 2..4) take
- * iteration counts bounded under refinement (at most MAX_GROWTH more on any level than on
- * level 2); 3D runs levels 2 and 3 only (4^3 and 8^3 cells), where the counts still grow.
+ *  (d) MINRES on the symmetric form with diag(V_A, M_p^{-1}): V_A one V-cycle on the velocity
+ *      block of the Stokes hierarchy (ts_pc_create_stokes_velocity_mg: Chebyshev degree 3,
+ *      one pre- and one post-smoothing step, LU on the coarse level), a fixed symmetric
+ *      positive definite operator, so no inner iteration.
+ * (a), (b) and (d) reach the L2 errors of (c) to 1e-4 relative, and in 2D (levels 2..5) take
+ * iteration counts bounded under refinement ((a), (b): at most MAX_GROWTH more on any level
+ * than on level 2; (d): from level 3 on at most MAX_GROWTH more than on the level before,
+ * level 2 having a hierarchy of two levels only); 3D runs levels 2 and 3 only (4^3 and 8^3
+ * cells), where the counts still grow (those of (a) too: the pressure block's, not the
+ * V-cycle's).
  * doc/stokes.md, "Block preconditioners", lists the counts this test prints. */
 #include <math.h>
 #include <stdlib.h>
@@ -27,6 +34,9 @@
 #define LOOSE_RTOL 1e-6
 #define ERROR_TOLERANCE 1e-4
 #define MAX_GROWTH 2
+#define VCYCLE_DEGREE 6 /* Chebyshev degree of the velocity V-cycle: CG on A with it takes 6..8
+                           iterations on 2D RT_2 levels 2..5 and 3D RT_1 levels 2..3 (degree 3:
+                           11..14), and MINRES 34 41 on 2D levels 2 4 (degree 3: 40 50) */
 
 typedef struct block_result {
   int iterations;
@@ -100,7 +110,7 @@ static int solve(level_setup *l, ts_solver_type type, ts_operator op, ts_pc pc, 
 /* the velocity block and the inner CG (Chebyshev on D^{-1} A) on it, the pressure mass */
 typedef struct block_pcs {
   ts_operator A, BT, symmetric;
-  ts_pc chebyshev, a_exact, a_loose, mass, diagonal, triangular;
+  ts_pc chebyshev, a_exact, a_loose, mass, diagonal, triangular, a_vcycle, diagonal_vcycle;
 } block_pcs;
 
 static int block_pcs_create(level_setup *l, block_pcs *p) {
@@ -114,11 +124,14 @@ static int block_pcs_create(level_setup *l, block_pcs *p) {
   const ts_pc diagonal[2] = {p->a_exact, p->mass};
   TS_CALL(ts_pc_create_block_diagonal(2, diagonal, &p->diagonal));
   TS_CALL(ts_pc_create_block_triangular(TS_PC_UPPER, p->a_loose, p->BT, p->mass, &p->triangular));
+  TS_CALL(ts_pc_create_stokes_velocity_mg(l->mg, VCYCLE_DEGREE, 1, &p->a_vcycle));
+  const ts_pc diagonal_vcycle[2] = {p->a_vcycle, p->mass};
+  TS_CALL(ts_pc_create_block_diagonal(2, diagonal_vcycle, &p->diagonal_vcycle));
   return 0;
 }
 
 static void block_pcs_destroy(block_pcs *p) {
-  ts_pc *pcs[] = {&p->triangular, &p->diagonal, &p->mass, &p->a_loose, &p->a_exact, &p->chebyshev};
+  ts_pc *pcs[] = {&p->diagonal_vcycle, &p->a_vcycle, &p->triangular, &p->diagonal, &p->mass, &p->a_loose, &p->a_exact, &p->chebyshev};
   for (size_t i = 0; i < sizeof pcs / sizeof pcs[0]; ++i) ts_pc_destroy(pcs[i]);
   ts_operator_destroy(&p->symmetric);
   ts_operator_destroy(&p->BT);
@@ -134,11 +147,11 @@ static int symmetric_rhs(level_setup *l) {
 
 static int close(double a, double b) { return fabs(a - b) <= ERROR_TOLERANCE * b; }
 
-/* (a), (b), (c) on one level; counts[0..1] the iterations of (a) and (b) */
-static void one_level(ts_backend be, int dim, int k, int level, int counts[2]) {
+/* (a), (b), (c), (d) on one level; counts[0..2] the iterations of (a), (b) and (d) */
+static void one_level(ts_backend be, int dim, int k, int level, int counts[3]) {
   level_setup l = {0};
   block_pcs p = {0};
-  block_result a = {-1, NAN, NAN}, b = {-1, NAN, NAN}, c = {-1, NAN, NAN};
+  block_result a = {-1, NAN, NAN}, b = {-1, NAN, NAN}, c = {-1, NAN, NAN}, d = {-1, NAN, NAN};
   stokes_result ref = {0};
   const stokes_case rc = {.dim = dim, .degree = k, .level = level,
                           .solver = TS_STOKES_PATCH_SCHUR, .precision = TS_DOUBLE,
@@ -168,21 +181,39 @@ static void one_level(ts_backend be, int dim, int k, int level, int counts[2]) {
      "%dD RT_%d level %d: MINRES + block-diagonal (CG to %.0e, M_p): %d iterations, L2 errors "
      "u %.4e p %.4e (multigrid GMRES: %.4e %.4e)", dim, k, level, INNER_RTOL, a.iterations,
      a.velocity_l2, a.pressure_l2, c.velocity_l2, c.pressure_l2);
+  if (!ierr) ierr = solve(&l, TS_SOLVER_MINRES, p.symmetric, p.diagonal_vcycle, OUTER_RTOL, &d);
+  if (ierr) diag("%s", ts_error_message());
+  ok(!ierr && close(d.velocity_l2, c.velocity_l2) && close(d.pressure_l2, c.pressure_l2),
+     "%dD RT_%d level %d: MINRES + block-diagonal (velocity V-cycle, M_p): %d iterations, L2 "
+     "errors u %.4e p %.4e (multigrid GMRES: %.4e %.4e)", dim, k, level, d.iterations,
+     d.velocity_l2, d.pressure_l2, c.velocity_l2, c.pressure_l2);
   counts[0] = a.iterations;
   counts[1] = b.iterations;
+  counts[2] = d.iterations;
   block_pcs_destroy(&p);
   ts_pc_destroy(&mg);
   level_destroy(&l);
 }
 
-/* levels first..last; with check_bound the counts of (a) and (b) stay within MAX_GROWTH of
- * the first level's */
-static void refinement(ts_backend be, int dim, int k, int first, int last, int check_bound) {
-  int counts[8][2] = {{0}};
+/* levels first..last; the counts of (a), (b), (d) whose bit is set in bounded (1, 2, 4) stay
+ * within MAX_GROWTH of the first level's */
+static void refinement(ts_backend be, int dim, int k, int first, int last, int bounded_mask) {
+  int counts[8][3] = {{0}};
   for (int level = first; level <= last; ++level) one_level(be, dim, k, level, counts[level - first]);
-  if (!check_bound) return;
-  const char *names[2] = {"MINRES + block-diagonal", "FGMRES + block-triangular"};
+  const char *names[2] = {"MINRES + block-diagonal (inner CG)", "FGMRES + block-triangular"};
+  if (bounded_mask & 4) { /* (d): from level first+1 (first has a 2-level hierarchy) */
+    int bounded = counts[1][2] > 0;
+    for (int level = first + 2; level <= last; ++level)
+      bounded = bounded && counts[level - first][2] <= counts[level - first - 1][2] + MAX_GROWTH;
+    ok(bounded, "%dD RT_%d: MINRES + block-diagonal (velocity V-cycle) iterations on levels "
+       "%d..%d: %d .. %d, from level %d on at most %d more per level", dim, k, first, last,
+       counts[0][2], counts[last - first][2], first + 1, MAX_GROWTH);
+    for (int level = first; level <= last; ++level)
+      diag("%dD RT_%d level %d: MINRES iterations: inner CG %d, velocity V-cycle %d", dim, k,
+           level, counts[level - first][0], counts[level - first][2]);
+  }
   for (int m = 0; m < 2; ++m) {
+    if (!(bounded_mask & (1 << m))) continue;
     int bounded = counts[0][m] > 0;
     for (int level = first; level <= last; ++level)
       bounded = bounded && counts[level - first][m] <= counts[0][m] + MAX_GROWTH;
@@ -194,13 +225,14 @@ static void refinement(ts_backend be, int dim, int k, int first, int last, int c
 
 int main(void) {
   ts_backend be;
-  plan(1 + (3 * 3 + 2) + 2 * 3);
+  plan(1 + (4 * 4 + 3) + 2 * 4);
   if (!ok(ts_backend_open(tap_backend(), &be) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
     return exit_status();
   }
-  refinement(be, 2, 2, 2, 4, 1);
-  refinement(be, 3, 1, 2, 3, 0); /* 4^3 and 8^3 cells: pre-asymptotic counts (doc/stokes.md) */
+  refinement(be, 2, 2, 2, 5, 1 | 2 | 4);
+  refinement(be, 3, 1, 2, 3, 0); /* 4^3 and 8^3 cells: pre-asymptotic counts of (a), (b)
+                                    (doc/stokes.md), also those of (d) */
   ts_backend_destroy(&be);
   return exit_status();
 }

@@ -129,6 +129,12 @@ int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int fines
  *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z
  *  (coarse-dense.c). */
 int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse);
+/** TS_ERR_ARG naming `what` unless mg is a hierarchy and level one of its levels
+ *  ts_mg_coarse_level + lowest .. finest (lowest = 1: a level with a coarser one below). */
+int ts_mg_check_level(ts_mg mg, int level, const char *what, int lowest);
+/** The velocity block of the Stokes transfer into hierarchy level i (the plan of its velocity
+ *  fields, on velocity vectors), or TS_ERR_ARG naming `caller` if mg is no Stokes hierarchy. */
+int ts_mg_stokes_velocity_plan(ts_mg mg, int i, const char *caller, ts_field_transfer_plan *plan);
 /** The transfer between hierarchy levels i-1 and i (see ts_mg_discretization). */
 int ts_mg_transfer(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
 /** The V-cycle (Algorithm 2.1) on hierarchy level i: improves levels[i].x for levels[i].b. */

@@ -11,6 +11,8 @@ typedef struct stokes_data {
   ts_fe velocity_fe, pressure_fe;  /* owned; mg->fe is velocity_fe */
 } stokes_data;
 
+static const ts_mg_discretization stokes_discretization;
+
 /* the transfer block of a level: the plan and its 1D prolongation matrices */
 typedef struct stokes_transfer {
   ts_field_transfer_plan plan;
@@ -57,6 +59,21 @@ static int create_transfer(ts_mg mg, int i) {
 static int transfer_apply(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add) {
   const stokes_transfer *t = mg->levels[i].transfer;
   TS_CALL(ts_field_transfer_apply(mg->backend, &t->plan, restrict_, in, out, add));
+  return 0;
+}
+
+/* the Stokes transfer is block diagonal in (u, p): fields 0..dim-1 map velocity to velocity
+ * (offsets inside the velocity block), field dim pressure to pressure; without that last
+ * field and with the velocity counts the plan is the velocity block P_u */
+int ts_mg_stokes_velocity_plan(ts_mg mg, int i, const char *caller, ts_field_transfer_plan *plan) {
+  TS_CHECK_ARG(mg->discretization == &stokes_discretization,
+               "%s: the hierarchy is '%s', a Stokes one (ts_mg_create_stokes) is required",
+               caller, mg->discretization->name);
+  const stokes_transfer *t = mg->levels[i].transfer;
+  *plan = t->plan;
+  plan->n_fields = plan->dim;
+  plan->coarse_count = ts_dofs_count(mg->levels[i - 1].dofs);
+  plan->fine_count = ts_dofs_count(mg->levels[i].dofs);
   return 0;
 }
 

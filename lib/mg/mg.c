@@ -314,7 +314,7 @@ int ts_mg_coarse_level(ts_mg mg) {
   return mg->lowest;
 }
 
-static int level_index(ts_mg mg, int level, const char *what, int lowest) {
+int ts_mg_check_level(ts_mg mg, int level, const char *what, int lowest) {
   if (!mg) return TS_ERROR(TS_ERR_ARG, "%s: multigrid object is NULL", what);
   if (level < mg->lowest + lowest || level > mg->finest)
     return TS_ERROR(TS_ERR_ARG, "%s: level %d, allowed %d..%d", what, level, mg->lowest + lowest,
@@ -323,30 +323,30 @@ static int level_index(ts_mg mg, int level, const char *what, int lowest) {
 }
 
 ts_smoother ts_mg_smoother(ts_mg mg, int level) {
-  if (level_index(mg, level, "ts_mg_smoother", 0)) return NULL; /* TS_ERR_ARG recorded */
+  if (ts_mg_check_level(mg, level, "ts_mg_smoother", 0)) return NULL; /* TS_ERR_ARG recorded */
   return mg->levels[level - mg->lowest].smoother;
 }
 
 ts_operator ts_mg_level_operator(ts_mg mg, int level) {
-  if (level_index(mg, level, "ts_mg_level_operator", 0)) return NULL; /* TS_ERR_ARG recorded */
+  if (ts_mg_check_level(mg, level, "ts_mg_level_operator", 0)) return NULL; /* TS_ERR_ARG recorded */
   return mg->levels[level - mg->lowest].A;
 }
 
 int ts_mg_prolongate(ts_mg mg, int level, ts_vec coarse, ts_vec fine) {
-  TS_CALL(level_index(mg, level, "ts_mg_prolongate", 1));
+  TS_CALL(ts_mg_check_level(mg, level, "ts_mg_prolongate", 1));
   TS_CALL(ts_mg_transfer(mg, level - mg->lowest, 0, coarse, fine, 0));
   return 0;
 }
 
 int ts_mg_restrict(ts_mg mg, int level, ts_vec fine, ts_vec coarse) {
-  TS_CALL(level_index(mg, level, "ts_mg_restrict", 1));
+  TS_CALL(ts_mg_check_level(mg, level, "ts_mg_restrict", 1));
   TS_CALL(ts_mg_transfer(mg, level - mg->lowest, 1, fine, coarse, 0));
   return 0;
 }
 
 int ts_mg_level_timing_get(ts_mg mg, int level, ts_mg_level_timing *timing) {
   TS_CHECK_NOT_NULL(timing);
-  TS_CALL(level_index(mg, level, "ts_mg_level_timing_get", 0));
+  TS_CALL(ts_mg_check_level(mg, level, "ts_mg_level_timing_get", 0));
   *timing = mg->levels[level - mg->lowest].timing;
   return 0;
 }

@@ -49,9 +49,15 @@ static int create_chebyshev(const ts_pc_node *n, const pc_inputs *in, ts_pc_buil
   return 0;
 }
 
+/* the hierarchy's V-cycle; at the velocity block the V-cycle on A made from the Stokes
+ * hierarchy's parts (Chebyshev degree PC_VELOCITY_MG_DEGREE, one step before and after) */
+#define PC_VELOCITY_MG_DEGREE 6
 static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
-  (void)n, (void)b;
-  TS_CALL(ts_pc_create_mg(in->mg, pc));
+  (void)b;
+  if (n->place == TS_PC_PLACE_VELOCITY)
+    TS_CALL(ts_pc_create_stokes_velocity_mg(in->mg, PC_VELOCITY_MG_DEGREE, 1, pc));
+  else
+    TS_CALL(ts_pc_create_mg(in->mg, pc));
   return 0;
 }
 
@@ -111,7 +117,9 @@ static const struct {
 } kinds[] = {
     {{"jacobi", SPD_PLACES, "", 0, 0, {0}}, create_jacobi},
     {{"chebyshev", SPD_PLACES, "degree", 0, 0, {0}}, create_chebyshev},
-    {{"mg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_STOKES), "", 0, 0, {0}}, create_mg},
+    {{"mg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_STOKES) | ON(TS_PC_PLACE_VELOCITY), "", 0, 0,
+      {0}},
+     create_mg},
     {{"boomeramg", ON(TS_PC_PLACE_POISSON), "", 0, 0, {0}}, create_boomeramg},
     {{"krylov", SPD_PLACES, "solver tolerance max-iterations", 0, 1, {TS_PC_PLACES}},
      create_krylov},
