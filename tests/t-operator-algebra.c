@@ -275,7 +275,10 @@ static void laplace_transpose(const algebra_fixture *f) {
   ts_operator T = NULL;
   int ierr = ts_operator_create_transpose(f->L, &T);
   const double same = same_operator_error(f, T, f->L), adjoint = adjoint_error(f, f->L, f->L);
-  ok(!ierr && same == 0.0 && adjoint <= 1e-13,
+  /* the same arithmetic twice: identical on omp; a GPU Laplacian sums faces with atomics,
+   * so two applications may differ in the last bits (cuda: 3.5e-18 seen on an H100) */
+  const double repeat = strcmp(tap_backend(), "omp") ? 1e-14 : 0.0;
+  ok(!ierr && same <= repeat && adjoint <= 1e-13,
      "L^T x = L x (%.1e), and L is symmetric: x.(L y) = (L x).y (%.1e)", same, adjoint);
   ts_vec d = vec(f, f->n, 0), dref = vec(f, f->n, 0);
   ierr = ts_operator_diagonal(T, d);
