@@ -280,6 +280,7 @@ static void single_kinds(ts_backend be, laplace_setup *l) {
          fabs(res[0] - res[1]) <= (same_arithmetic() ? 1e-6 : 0.0) * res[0],
      "CG + ts_solver_set_pc(mg): %d iterations to %.3e, with the V-cycle operator %d to %.3e",
      its[1], res[1], its[0], res[0]);
+  ts_solver_destroy(&s);
   ts_pc_destroy(&pc);
   /* an inner CG (Jacobi) to 1e-10: A z = r to that tolerance */
   ts_pc inner = NULL;
