@@ -340,13 +340,12 @@ int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x);
  *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed */
 int ts_operator_create_stokes_block(ts_operator stokes, int row, int col, ts_operator *block);
 /** @brief The symmetric form of the Stokes system for MINRES: [A B^T; B 0] = diag(I, -I) Acal
- *  (doc/stokes.md section 3: the pressure rows change sign), a block operator
- *  (ts_operator_create_block) of the blocks of ts_operator_create_stokes_block, B = -(block
- *  (1,0)).  Symmetric and indefinite, singular by the constant pressure like Acal; a right
- *  side b of Acal x = b is one of this form after its pressure block changes sign.  Costs
- *  three Stokes applications.
+ *  (doc/stokes.md section 3: the pressure rows change sign): Acal applied once, its
+ *  pressure rows negated.  Symmetric and indefinite, singular by the constant pressure like
+ *  Acal; a right side b of Acal x = b is one of this form after its pressure block changes
+ *  sign.  Costs one Stokes application and a work vector.
  *  @param stokes  an operator from ts_operator_create_stokes (borrowed)
- *  @param op      the new operator (it owns its blocks)
+ *  @param op      the new operator
  *  @return 0, or TS_ERR_ARG if stokes is NULL or not a Stokes operator */
 int ts_operator_create_stokes_symmetric(ts_operator stokes, ts_operator *op);
 /** @brief The Jacobi preconditioner: the inverse of A's diagonal, applied entrywise. */

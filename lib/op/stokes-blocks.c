@@ -3,7 +3,8 @@
  * A block applies the whole Stokes operator to its input padded with a zero block and keeps
  * one block of the output (one Stokes application; no kernel of its own); its transpose
  * applies the mirrored block.  The diagonal of A comes from its Kronecker form
- * (doc/stokes.md section 4). */
+ * (doc/stokes.md section 4).  The symmetric form applies Acal once and negates the pressure
+ * rows (not its three blocks, which would cost three Stokes applications). */
 #include <math.h>
 #include "../tessera-impl.h"
 
@@ -173,25 +174,35 @@ int ts_operator_create_stokes_block(ts_operator stokes, int row, int col, ts_ope
 /* ---------------------------------------------------------------- the symmetric form */
 
 typedef struct stokes_symmetric {
-  ts_operator blocks[4];  /* A, B^T, B, NULL (owned) */
-  ts_operator block;      /* [A B^T; B 0] (owned) */
+  ts_operator stokes;     /* borrowed */
+  int64_t n_u;            /* velocity DoFs: the pressure block starts here */
+  ts_vec t;               /* Acal x (owned) */
 } stokes_symmetric;
 
+/* y (+)= diag(I, -I) Acal x: one Stokes application, the pressure rows negated on the way
+ * into y (the blocks A, B^T and -B of Acal are the symmetric form's, B = -(-B)) */
 static int symmetric_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   const stokes_symmetric *s = op->data;
-  TS_CALL(s->block->ops->apply(s->block, x, y, add));
+  const int64_t n_p = y->n - s->n_u;
+  struct ts_vec_s t_u, t_p, y_u, y_p;
+  ts_vec_view_init(&t_u, s->t, 0, s->n_u);
+  ts_vec_view_init(&t_p, s->t, s->n_u, n_p);
+  ts_vec_view_init(&y_u, y, 0, s->n_u);
+  ts_vec_view_init(&y_p, y, s->n_u, n_p);
+  TS_CALL(ts_operator_apply(s->stokes, x, s->t));
+  TS_CALL(ts_vec_axpby(1.0, &t_u, add ? 1.0 : 0.0, &y_u));
+  TS_CALL(ts_vec_axpby(-1.0, &t_p, add ? 1.0 : 0.0, &y_p));
   return 0;
 }
 
 static double symmetric_flops(ts_operator op) {
   const stokes_symmetric *s = op->data;
-  return ts_operator_flops(s->block);
+  return ts_operator_flops(s->stokes);
 }
 
 static void symmetric_destroy(ts_operator op) {
   stokes_symmetric *s = op->data;
-  ts_operator_destroy(&s->block);
-  for (int i = 0; i < 4; ++i) ts_operator_destroy(&s->blocks[i]);
+  ts_vec_destroy(&s->t);
   ts_free(&op->data);
 }
 
@@ -201,28 +212,22 @@ static const ts_operator_ops symmetric_ops = {.name = "stokes-symmetric",
                                               .destroy = symmetric_destroy,
                                               .apply_transpose = symmetric_apply};
 
-/* [A B^T; B 0] with B = -Acal_{1,0} (doc/stokes.md section 3: diag(I, -I) Acal) */
-static int create_symmetric_blocks(ts_operator stokes, stokes_symmetric *s) {
-  TS_CALL(create_block(stokes, 0, 0, 1.0, &s->blocks[0]));
-  TS_CALL(create_block(stokes, 0, 1, 1.0, &s->blocks[1]));
-  TS_CALL(create_block(stokes, 1, 0, -1.0, &s->blocks[2]));
-  TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->block));
-  return 0;
-}
-
 int ts_operator_create_stokes_symmetric(ts_operator stokes, ts_operator *op) {
   TS_CHECK_NOT_NULL(op);
   *op = NULL;
   TS_CHECK_NOT_NULL(stokes);
+  int64_t n_p;
+  TS_CALL(ts_stokes_pressure_count(stokes, "ts_operator_create_stokes_symmetric", &n_p));
   stokes_symmetric *s;
   TS_CALL(ts_calloc(1, sizeof *s, "symmetric Stokes operator", &s));
-  int ierr = create_symmetric_blocks(stokes, s);
+  s->stokes = stokes;
+  s->n_u = stokes->n - n_p;
+  int ierr = ts_vec_create(stokes->backend, stokes->n, stokes->precision, &s->t);
   if (!ierr)
     ierr = ts_operator_create_shell(stokes->backend, &symmetric_ops, stokes->n, stokes->precision,
                                     s, op);
   if (ierr) {
-    ts_operator_destroy(&s->block);
-    for (int i = 0; i < 4; ++i) ts_operator_destroy(&s->blocks[i]);
+    ts_vec_destroy(&s->t);
     ts_free(&s);
     return ts_error_trace(ierr, __FILE__, __LINE__, "symmetric Stokes operator");
   }
