@@ -122,7 +122,9 @@ Set to 1 to add to error messages the source locations the error passed through.
 The GPU the cuda and hip backends use (default 0).
 .TP
 .B TESSERA_GPU_SYNC
-Set to 1 to synchronize after every GPU kernel launch (debugging).
+Set to 1 to synchronize after every GPU kernel launch: errors then name the kernel that
+failed, and the per-level multigrid times of \-\-verbose and \-\-json measure each phase's
+kernels rather than their launches.
 .SH FILES
 .TP
 .I PREFIX/lib/tessera/tessera_NAME.so
