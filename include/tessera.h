@@ -180,7 +180,9 @@ typedef enum {
   TS_FE_INVALID = -1, /**< returned by ts_fe_family_of given a NULL handle */
   TS_FE_Q = 0,   /**< continuous Q_k, Gauss-Lobatto points */
   TS_FE_RT = 1,  /**< Raviart-Thomas RT_k, H(div)-conforming (doc/stokes.md) */
-  TS_FE_DGQ = 2  /**< discontinuous Q_k, Gauss-Legendre points */
+  TS_FE_DGQ = 2, /**< discontinuous Q_k, Gauss-Legendre points */
+  TS_FE_RT_IH = 3, /**< RT_k in the interpolation-histopolation basis (paper 003) */
+  TS_FE_L2_IH = 4  /**< discontinuous Q_k in the histopolation basis (paper 003) */
 } ts_fe_family;
 
 /** @brief Continuous Q_k element on Gauss-Lobatto support points, k = 1..10. */
@@ -191,6 +193,19 @@ int ts_fe_create_q(int dim, int degree, ts_fe *fe);
 int ts_fe_create_rt(int dim, int degree, ts_fe *fe);
 /** @brief Discontinuous DGQ_k element on Gauss-Legendre points, k = 0..9. */
 int ts_fe_create_dgq(int dim, int degree, ts_fe *fe);
+/** @brief RT_k, k = 0..9, in the interpolation-histopolation basis of paper 003 (section
+ *  2.1): each cell is cut into (k+1)^dim sub-cells at the k+2 Gauss-Lobatto points per
+ *  direction, and the DoFs are the fluxes of the normal component through the sub-cells'
+ *  faces; component i interpolates (degree k+1, continuous) in direction i and histopolates
+ *  (degree k) in the others.  The DoFs are numbered as those of ts_fe_create_rt;
+ *  ts_dofs_point gives the centre of a DoF's sub-face. */
+int ts_fe_create_rt_ih(int dim, int degree, ts_fe *fe);
+/** @brief The discontinuous Q_k, k = 0..9, in the histopolation basis of paper 003: the DoFs
+ *  are the integrals over the (k+1)^dim Gauss-Lobatto sub-cells of each cell (numbered as
+ *  those of ts_fe_create_dgq; ts_dofs_point gives a sub-cell's centre).  With RT_k of
+ *  ts_fe_create_rt_ih, the divergence maps DoFs to DoFs by +-1 entries
+ *  (ts_matrix_assemble_divergence). */
+int ts_fe_create_l2_ih(int dim, int degree, ts_fe *fe);
 /** @brief The element's family. */
 ts_fe_family ts_fe_family_of(ts_fe fe);
 /** @brief Number of vector components (dim for RT_k, 1 otherwise). */
@@ -450,6 +465,13 @@ int ts_matrix_create_triplets(int64_t rows, int64_t cols, int64_t count,
  *  @return 0, TS_ERR_ARG (NULL arguments, not a Q_k DoF handler, more than INT32_MAX DoFs),
  *          TS_ERR_MEMORY */
 int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A);
+/** @brief D: the divergence from RT_k to DGQ_k in the interpolation-histopolation bases
+ *  (velocity of ts_fe_create_rt_ih, pressure of ts_fe_create_l2_ih, the same mesh, level and
+ *  degree): (D u)_s is the integral of div u over the sub-cell s, the sum of the fluxes out
+ *  of its 2 dim faces, so every entry is +1 or -1 (at most two per column, 2 dim per row),
+ *  whatever the degree and the cell sizes (paper 003, section 3.2).  All velocity DoFs are
+ *  columns, the boundary ones included. */
+int ts_matrix_assemble_divergence(ts_dofs velocity, ts_dofs pressure, ts_matrix *D);
 int ts_matrix_destroy(ts_matrix *A);
 /** @brief Number of rows. */
 int64_t ts_matrix_rows(ts_matrix A);

@@ -103,6 +103,12 @@ void ts_lagrange_tabulate(int n, const double *nodes, int n_q, const double *poi
  *  (ts_exact_zero_rows; values and derivatives from ts_lagrange_eval sum to exactly 1 and
  *  0 the same way). */
 int ts_lagrange_mass_stiffness(int n, const double *nodes, double *mass, double *stiffness);
+/** Values at x of the n-1 histopolation polynomials of the n nodes (degree n-2, the integral
+ *  of h_j over [nodes[i], nodes[i+1]] is delta_ij; paper 003, section 2.1), 2 <= n. */
+void ts_histopolation_eval(int n, const double *nodes, double x, double *values);
+/** n_q x (n-1) matrix of the histopolation basis values at points (row = point). */
+void ts_histopolation_tabulate(int n, const double *nodes, int n_q, const double *points,
+                               double *values);
 
 /* ---------------------------------------------------------------- poly/exact-sums.c */
 

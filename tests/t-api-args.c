@@ -182,6 +182,12 @@ static void elements(void) {
   EXPECT_CREATE("dim = 1", e, ts_fe_create_dgq(1, 0, &e));
   EXPECT_CREATE("degree = -1", e, ts_fe_create_dgq(2, -1, &e));
   EXPECT(TS_ERR_ARG, "NULL", ts_fe_create_dgq(2, 0, NULL));
+  EXPECT_CREATE("dim = 1", e, ts_fe_create_rt_ih(1, 0, &e));
+  EXPECT_CREATE("degree = 10", e, ts_fe_create_rt_ih(2, 10, &e));
+  EXPECT(TS_ERR_ARG, "NULL", ts_fe_create_rt_ih(2, 0, NULL));
+  EXPECT_CREATE("dim = 4", e, ts_fe_create_l2_ih(4, 0, &e));
+  EXPECT_CREATE("degree = -1", e, ts_fe_create_l2_ih(2, -1, &e));
+  EXPECT(TS_ERR_ARG, "NULL", ts_fe_create_l2_ih(2, 0, NULL));
   expect_fallback((ts_error_clear(), ts_fe_family_of(NULL)) == TS_FE_INVALID, "ts_fe_family_of(NULL)");
   EXPECT_MINUS_ONE(ts_fe_components(NULL));
   EXPECT(0, "", ts_fe_destroy(NULL));
@@ -351,6 +357,10 @@ static void sparse_matrices(fixture *f) {
   EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_laplace(NULL, &M));
   EXPECT_CREATE("only Q_k", M, ts_matrix_assemble_laplace(f->vel, &M));
   EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_assemble_laplace(f->dofs, NULL));
+  EXPECT_CREATE("'velocity' is NULL", M, ts_matrix_assemble_divergence(NULL, f->pres, &M));
+  EXPECT_CREATE("'pressure' is NULL", M, ts_matrix_assemble_divergence(f->vel, NULL, &M));
+  EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_divergence(f->vel, f->pres, &M));
+  EXPECT(TS_ERR_ARG, "'D' is NULL", ts_matrix_assemble_divergence(f->vel, f->pres, NULL));
   EXPECT(0, "", ts_matrix_destroy(NULL));
   EXPECT_MINUS_ONE(ts_matrix_rows(NULL));
   EXPECT_MINUS_ONE(ts_matrix_columns(NULL));

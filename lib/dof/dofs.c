@@ -6,17 +6,29 @@
  * DoF is constrained.  RT_k (dim components, doc/stokes.md section 2): component i has
  * comp_n[i][d] = cells_d*(k+1) + (d == i) DoFs per direction in its own block starting at
  * comp_offset[i]; its constrained (boundary) DoFs are the normal ones, a_i in {0, n_i - 1}.
- * For RT_k, n[] holds component 0's sizes (the per-component sizes are comp_n). */
+ * For RT_k, n[] holds component 0's sizes (the per-component sizes are comp_n).  The
+ * interpolation-histopolation elements (RT_k and DGQ_k of paper 003) are numbered as RT_k and
+ * DGQ_k: index a_d along direction d of a cell counts its Gauss-Lobatto sub-cells (or, in
+ * component i's own direction, their faces). */
 #include "../tessera-impl.h"
 
 static const char *family_name(ts_fe_family family) {
-  return family == TS_FE_Q ? "Q_k" : family == TS_FE_RT ? "RT_k" : "DGQ_k";
+  switch (family) {
+  case TS_FE_Q: return "Q_k";
+  case TS_FE_RT: return "RT_k";
+  case TS_FE_RT_IH: return "RT_k (interpolation-histopolation)";
+  case TS_FE_L2_IH: return "DGQ_k (histopolation)";
+  default: return "DGQ_k";
+  }
 }
+
+/* RT_k in either basis: the same DoFs, numbered alike */
+static int is_rt(ts_fe_family family) { return family == TS_FE_RT || family == TS_FE_RT_IH; }
 
 /* Is direction d of component i continuous (shared cell ends): every direction of Q_k, the
  * component's own direction of RT_k, none of DGQ_k. */
 static int continuous_direction(ts_dofs dofs, int component, int d) {
-  return dofs->fe->family == TS_FE_Q || (dofs->fe->family == TS_FE_RT && d == component);
+  return dofs->fe->family == TS_FE_Q || (is_rt(dofs->fe->family) && d == component);
 }
 
 /* Index distance between the first DoFs of neighbouring cells in direction d: k where cells
@@ -135,7 +147,7 @@ int ts_dofs_point(ts_dofs dofs, int64_t index, double *x) {
     const int64_t cell = a[d] / stride < dofs->cells[d] ? a[d] / stride : dofs->cells[d] - 1;
     const int local = (int)(a[d] - cell * stride);
     const double *points =
-        dofs->fe->family == TS_FE_RT && d == c ? dofs->fe->normal_points : dofs->fe->points;
+        is_rt(dofs->fe->family) && d == c ? dofs->fe->normal_points : dofs->fe->points;
     x[d] = dofs->lower[d] + dofs->h[d] * ((double)cell + points[local]);
   }
   return 0;
@@ -155,6 +167,7 @@ int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
       if (a[d] == 0 || a[d] == n[d] - 1) return 1;
     return 0;
   case TS_FE_RT: /* the normal velocity on the box boundary (doc/stokes.md section 2) */
+  case TS_FE_RT_IH:
     return a[c] == 0 || a[c] == n[c] - 1;
   default:
     return 0;
@@ -171,7 +184,7 @@ int64_t ts_dofs_boundary_count(ts_dofs dofs) {
       int64_t interior = 1;
       for (int d = 0; d < dofs->dim; ++d) interior *= n[d] - 2;
       count += size - interior;
-    } else if (dofs->fe->family == TS_FE_RT) {
+    } else if (is_rt(dofs->fe->family)) {
       count += 2 * (size / n[c]);
     }
   }

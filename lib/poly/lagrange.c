@@ -91,3 +91,27 @@ int ts_lagrange_mass_stiffness(int n, const double *nodes, double *mass, double 
   ts_exact_energy(n, nodes, stiffness, 1.0, bound);
   return 0;
 }
+
+/* ---------------------------------------------------------------- histopolation */
+
+/* The histopolation basis of the n nodes x_0 < ... < x_{n-1} (paper 003, section 2.1): the
+ * n-1 polynomials h_0..h_{n-2} of degree n-2 with int_{x_i}^{x_{i+1}} h_j = delta_ij.  With
+ * the Lagrange basis l_m of the nodes, h_j = sum_{m > j} l_m': its integral over
+ * [x_i, x_{i+1}] is sum_{m > j} (delta_{m,i+1} - delta_{m,i}) = [i+1 > j] - [i > j] =
+ * delta_ij.  The pair commutes with d/dx (the 1D de Rham property):
+ * (sum_m u_m l_m)' = sum_i (u_{i+1} - u_i) h_i, since sum_m l_m' = 0; so the derivative
+ * from the interpolation to the histopolation basis is the difference matrix (-1, +1), for
+ * every degree.  The suffix sums are formed in long double and rounded once. */
+void ts_histopolation_eval(int n, const double *nodes, double x, double *values) {
+  long double v[TS_MAX_POINTS], dv[TS_MAX_POINTS], suffix = 0.0L;
+  lagrange_eval_long(n, nodes, x, v, dv);
+  for (int j = n - 2; j >= 0; --j) {
+    suffix += dv[j + 1];
+    values[j] = (double)suffix;
+  }
+}
+
+void ts_histopolation_tabulate(int n, const double *nodes, int n_q, const double *points,
+                               double *values) {
+  for (int q = 0; q < n_q; ++q) ts_histopolation_eval(n, nodes, points[q], values + q * (n - 1));
+}
