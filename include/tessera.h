@@ -472,6 +472,30 @@ int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A);
  *  whatever the degree and the cell sizes (paper 003, section 3.2).  All velocity DoFs are
  *  columns, the boundary ones included. */
 int ts_matrix_assemble_divergence(ts_dofs velocity, ts_dofs pressure, ts_matrix *D);
+/** @brief The diagonal of the mass matrix (coefficient u, v) of an interpolation-histopolation
+ *  element (ts_fe_create_rt_ih: the H(div) mass M_beta; ts_fe_create_l2_ih: the L2 mass
+ *  W_alpha) on the box mesh's Cartesian cells, into the host array diagonal
+ *  (ts_dofs_count(dofs) entries).  coefficient > 0, constant. */
+int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal);
+/** @brief S~ = diag(W_alpha)^{-1} + D diag(M_beta)^{-1} D^T, the approximate Schur complement
+ *  of paper 003 (eqs. 15-16) for the grad-div and Darcy saddle-point systems in the
+ *  interpolation-histopolation bases: an M-matrix with at most 2 dim off-diagonal entries
+ *  per row, for AMG (ts_pc_create_boomeramg).  alpha, beta > 0 (constant);
+ *  boundary_fluxes_fixed = 1 when the boundary fluxes are prescribed (not unknowns: their
+ *  faces are left out of the sums), 0 when they are unknowns. */
+int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure, double alpha, double beta,
+                                  int boundary_fluxes_fixed, ts_matrix *S);
+/** @brief T = A^T (a new matrix). */
+int ts_matrix_transpose(ts_matrix A, ts_matrix *T);
+/** @brief C = A B (a new matrix; A's columns must be B's rows).  Entries that cancel to zero
+ *  stay stored. */
+int ts_matrix_multiply(ts_matrix A, ts_matrix B, ts_matrix *C);
+/** @brief A = diag(row_scale) A diag(column_scale) in place: row_scale has A's rows entries,
+ *  column_scale its columns, all finite; either may be NULL (no scaling). */
+int ts_matrix_scale(ts_matrix A, const double *row_scale, const double *column_scale);
+/** @brief A_ii += d[i] for every row of the square matrix A, in place; the pattern stays, so
+ *  every row with d[i] != 0 must store its diagonal entry. */
+int ts_matrix_add_diagonal(ts_matrix A, const double *d);
 int ts_matrix_destroy(ts_matrix *A);
 /** @brief Number of rows. */
 int64_t ts_matrix_rows(ts_matrix A);

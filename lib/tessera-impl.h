@@ -109,6 +109,9 @@ void ts_histopolation_eval(int n, const double *nodes, double x, double *values)
 /** n_q x (n-1) matrix of the histopolation basis values at points (row = point). */
 void ts_histopolation_tabulate(int n, const double *nodes, int n_q, const double *points,
                                double *values);
+/** The (n-1) x (n-1) mass matrix of the histopolation basis of the n nodes on [0,1]
+ *  (row-major, symmetric): int h_i h_j. */
+int ts_histopolation_mass(int n, const double *nodes, double *mass);
 
 /* ---------------------------------------------------------------- poly/exact-sums.c */
 

@@ -361,6 +361,18 @@ static void sparse_matrices(fixture *f) {
   EXPECT_CREATE("'pressure' is NULL", M, ts_matrix_assemble_divergence(f->vel, NULL, &M));
   EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_divergence(f->vel, f->pres, &M));
   EXPECT(TS_ERR_ARG, "'D' is NULL", ts_matrix_assemble_divergence(f->vel, f->pres, NULL));
+  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_mass_diagonal(NULL, 1.0, NULL));
+  EXPECT(TS_ERR_ARG, "'diagonal' is NULL", ts_dofs_mass_diagonal(f->pres, 1.0, NULL));
+  EXPECT_CREATE("beta = nan", M, ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, NAN, 1, &M));
+  EXPECT_CREATE("interpolation-histopolation", M,
+                ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, 1.0, 1, &M));
+  EXPECT(TS_ERR_ARG, "'S' is NULL", ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, 1.0, 1, NULL));
+  EXPECT_CREATE("'A' is NULL", M, ts_matrix_transpose(NULL, &M));
+  EXPECT(TS_ERR_ARG, "'T' is NULL", ts_matrix_transpose(NULL, NULL));
+  EXPECT_CREATE("'A' is NULL", M, ts_matrix_multiply(NULL, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_multiply(NULL, NULL, NULL));
+  EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_scale(NULL, NULL, NULL));
+  EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_add_diagonal(NULL, NULL));
   EXPECT(0, "", ts_matrix_destroy(NULL));
   EXPECT_MINUS_ONE(ts_matrix_rows(NULL));
   EXPECT_MINUS_ONE(ts_matrix_columns(NULL));

@@ -115,3 +115,19 @@ void ts_histopolation_tabulate(int n, const double *nodes, int n_q, const double
                                double *values) {
   for (int q = 0; q < n_q; ++q) ts_histopolation_eval(n, nodes, points[q], values + q * (n - 1));
 }
+
+int ts_histopolation_mass(int n, const double *nodes, double *mass) {
+  double qp[TS_MAX_POINTS], qw[TS_MAX_POINTS], h[TS_MAX_POINTS * TS_MAX_POINTS];
+  TS_CHECK_ARG(n >= 2 && n <= TS_MAX_POINTS, "histopolation mass: %d nodes, allowed 2..%d", n,
+               TS_MAX_POINTS);
+  TS_CALL(ts_gauss_rule(n, qp, qw)); /* exact for degree 2n-1 >= 2(n-2) */
+  ts_histopolation_tabulate(n, nodes, n, qp, h);
+  const int m = n - 1;
+  for (int i = 0; i < m; ++i)
+    for (int j = i; j < m; ++j) {
+      long double s = 0.0L;
+      for (int q = 0; q < n; ++q) s += (long double)qw[q] * h[q * m + i] * h[q * m + j];
+      mass[i * m + j] = mass[j * m + i] = (double)s;
+    }
+  return 0;
+}

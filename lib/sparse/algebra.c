@@ -1,0 +1,169 @@
+/* algebra.c -- products and scalings of CSR matrices on the host (as PETSc's MatTranspose,
+ * MatMatMult, MatDiagonalScale and MatDiagonalSet with ADD_VALUES): what the assembled
+ * Schur complements of paper 003 are made of (S~ = W~^{-1} + D M~^{-1} D^T, eq. 16).
+ * The product is Gustavson's row-by-row algorithm; every sum is taken in the order of the
+ * rows' entries, so the same inputs give the same matrix bit for bit. */
+#include <math.h>
+#include <stdlib.h>
+#include "sparse-impl.h"
+
+int ts_matrix_transpose(ts_matrix A, ts_matrix *T) {
+  TS_CHECK_NOT_NULL(T);
+  *T = NULL;
+  TS_CHECK_NOT_NULL(A);
+  ts_matrix t;
+  TS_CALL(ts_matrix_alloc(A->cols, A->rows, &t));
+  for (int64_t e = 0; e < A->nonzeros; ++e) ++t->row_offsets[A->columns[e] + 1];
+  for (int64_t j = 0; j < A->cols; ++j) t->row_offsets[j + 1] += t->row_offsets[j];
+  int64_t *fill = NULL;
+  int ierr = ts_matrix_alloc_entries(t);
+  if (!ierr) ierr = ts_calloc((size_t)A->cols, sizeof *fill, "transpose fill pointers", &fill);
+  if (ierr) {
+    ts_matrix_destroy(&t);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "sparse transpose");
+  }
+  for (int64_t j = 0; j < A->cols; ++j) fill[j] = t->row_offsets[j];
+  for (int64_t i = 0; i < A->rows; ++i) /* rows in order: each row of T comes out sorted */
+    for (int64_t e = A->row_offsets[i]; e < A->row_offsets[i + 1]; ++e) {
+      const int64_t out = fill[A->columns[e]]++;
+      t->columns[out] = i;
+      t->values[out] = A->values[e];
+    }
+  free(fill);
+  t->dim = A->dim;
+  *T = t;
+  return 0;
+}
+
+static int compare_columns(const void *a, const void *b) {
+  const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Gustavson's work arrays: per column of B the position of its entry in the row being
+ * formed (-1: none yet), the row's columns, and its sums. */
+typedef struct product_work {
+  int64_t *where, *row_columns;
+  double *row_values;
+} product_work;
+
+/* The distinct columns of row i of A B, sorted, into w->row_columns; their count. */
+static int64_t row_pattern(ts_matrix A, ts_matrix B, int64_t i, product_work *w) {
+  int64_t count = 0;
+  for (int64_t e = A->row_offsets[i]; e < A->row_offsets[i + 1]; ++e) {
+    const int64_t k = A->columns[e];
+    for (int64_t f = B->row_offsets[k]; f < B->row_offsets[k + 1]; ++f)
+      if (w->where[B->columns[f]] < 0) {
+        w->where[B->columns[f]] = count;
+        w->row_columns[count++] = B->columns[f];
+      }
+  }
+  for (int64_t c = 0; c < count; ++c) w->where[w->row_columns[c]] = -1;
+  qsort(w->row_columns, (size_t)count, sizeof *w->row_columns, compare_columns);
+  return count;
+}
+
+/* Row i of C = A B, its pattern set (C->row_offsets[i], row_pattern's sorted columns). */
+static void row_values(ts_matrix A, ts_matrix B, int64_t i, ts_matrix C, product_work *w) {
+  const int64_t start = C->row_offsets[i], count = C->row_offsets[i + 1] - start;
+  for (int64_t c = 0; c < count; ++c) {
+    w->where[C->columns[start + c]] = c;
+    w->row_values[c] = 0.0;
+  }
+  for (int64_t e = A->row_offsets[i]; e < A->row_offsets[i + 1]; ++e) {
+    const int64_t k = A->columns[e];
+    for (int64_t f = B->row_offsets[k]; f < B->row_offsets[k + 1]; ++f)
+      w->row_values[w->where[B->columns[f]]] += A->values[e] * B->values[f];
+  }
+  for (int64_t c = 0; c < count; ++c) {
+    C->values[start + c] = w->row_values[c];
+    w->where[C->columns[start + c]] = -1;
+  }
+}
+
+/* C's row offsets (a first pass over the patterns), then its columns and values. */
+static int multiply(ts_matrix A, ts_matrix B, ts_matrix C, product_work *w) {
+  for (int64_t i = 0; i < A->rows; ++i)
+    C->row_offsets[i + 1] = C->row_offsets[i] + row_pattern(A, B, i, w);
+  TS_CALL(ts_matrix_alloc_entries(C));
+  for (int64_t i = 0; i < A->rows; ++i) {
+    const int64_t count = row_pattern(A, B, i, w);
+    for (int64_t c = 0; c < count; ++c) C->columns[C->row_offsets[i] + c] = w->row_columns[c];
+    row_values(A, B, i, C, w);
+  }
+  return 0;
+}
+
+int ts_matrix_multiply(ts_matrix A, ts_matrix B, ts_matrix *C) {
+  TS_CHECK_NOT_NULL(C);
+  *C = NULL;
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(B);
+  TS_CHECK_ARG(A->cols == B->rows,
+               "ts_matrix_multiply: A is %lld x %lld and B %lld x %lld: A's columns must be "
+               "B's rows", (long long)A->rows, (long long)A->cols, (long long)B->rows,
+               (long long)B->cols);
+  product_work w = {0};
+  ts_matrix c = NULL;
+  int ierr = ts_matrix_alloc(A->rows, B->cols, &c);
+  if (!ierr) ierr = ts_calloc((size_t)B->cols, sizeof *w.where, "product work", &w.where);
+  if (!ierr) ierr = ts_calloc((size_t)B->cols, sizeof *w.row_columns, "product work", &w.row_columns);
+  if (!ierr) ierr = ts_calloc((size_t)B->cols, sizeof *w.row_values, "product work", &w.row_values);
+  if (!ierr) {
+    for (int64_t j = 0; j < B->cols; ++j) w.where[j] = -1;
+    ierr = multiply(A, B, c, &w);
+  }
+  free(w.where);
+  free(w.row_columns);
+  free(w.row_values);
+  if (ierr) {
+    ts_matrix_destroy(&c);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "sparse product");
+  }
+  c->dim = A->dim;
+  *C = c;
+  return 0;
+}
+
+/* every entry of the n values finite */
+static int check_finite(const char *what, int64_t n, const double *v) {
+  for (int64_t i = 0; i < n; ++i)
+    TS_CHECK_ARG(isfinite(v[i]), "%s: entry %lld is %g, a finite value is required", what,
+                 (long long)i, v[i]);
+  return 0;
+}
+
+int ts_matrix_scale(ts_matrix A, const double *row_scale, const double *column_scale) {
+  TS_CHECK_NOT_NULL(A);
+  if (row_scale) TS_CALL(check_finite("ts_matrix_scale: argument 'row_scale'", A->rows, row_scale));
+  if (column_scale)
+    TS_CALL(check_finite("ts_matrix_scale: argument 'column_scale'", A->cols, column_scale));
+  for (int64_t i = 0; i < A->rows; ++i)
+    for (int64_t e = A->row_offsets[i]; e < A->row_offsets[i + 1]; ++e) {
+      if (row_scale) A->values[e] *= row_scale[i];
+      if (column_scale) A->values[e] *= column_scale[A->columns[e]];
+    }
+  return 0;
+}
+
+/* the position of A_ii among row i's entries, -1 if it is not stored */
+static int64_t diagonal_position(ts_matrix A, int64_t i) {
+  for (int64_t e = A->row_offsets[i]; e < A->row_offsets[i + 1]; ++e)
+    if (A->columns[e] == i) return e;
+  return -1;
+}
+
+int ts_matrix_add_diagonal(ts_matrix A, const double *d) {
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(d);
+  TS_CHECK_ARG(A->rows == A->cols, "ts_matrix_add_diagonal: A is %lld x %lld, not square",
+               (long long)A->rows, (long long)A->cols);
+  TS_CALL(check_finite("ts_matrix_add_diagonal: argument 'd'", A->rows, d));
+  for (int64_t i = 0; i < A->rows; ++i)
+    TS_CHECK_ARG(diagonal_position(A, i) >= 0 || d[i] == 0.0,
+                 "ts_matrix_add_diagonal: row %lld stores no diagonal entry (the pattern is "
+                 "kept: only stored entries change)", (long long)i);
+  for (int64_t i = 0; i < A->rows; ++i)
+    if (d[i] != 0.0) A->values[diagonal_position(A, i)] += d[i];
+  return 0;
+}
