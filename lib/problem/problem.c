@@ -26,7 +26,7 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlversion.h>
 
-#include "problem-impl.h"
+#include "equation.h"
 
 /* libxml2 2.12 made the error passed to structured handlers const. */
 #if LIBXML_VERSION >= 21200
@@ -1760,7 +1760,7 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   settings->solver = problem->solver;
   settings->jacobi = strcmp(problem->preconditioner, "jacobi") == 0;
   settings->multigrid = problem->use_mg;
-  ts_problem_mg_options(problem, &settings->mg);
+  ts_equation_of(problem)->mg_options(problem, &settings->mg);
   settings->rtol = problem->rtol;
   settings->max_iterations = problem->max_iterations;
   settings->restart = problem->restart;
