@@ -1092,6 +1092,10 @@ typedef struct ts_problem_s *ts_problem;
  *  DOCTYPE (TS_ERR_INPUT otherwise; doc/xml-reference.md).  Nothing is printed. */
 int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
                         ts_problem *problem);
+/** @brief ts_problem_read_xml from a document in memory (NUL-terminated), for programs that
+ *  compose their problem (`tessera bench --mg`); name stands for the file in messages and
+ *  is the problem's source. */
+int ts_problem_read_string(const char *name, const char *xml, ts_problem *problem);
 int ts_problem_destroy(ts_problem *problem);
 /** @brief Bytes the problem needs on its finest level (vectors, solver work space). */
 int ts_problem_memory_estimate(ts_problem problem, size_t *bytes);

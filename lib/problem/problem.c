@@ -1649,6 +1649,11 @@ int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int
   return 0;
 }
 
+int ts_problem_read_string(const char *name, const char *xml, ts_problem *problem) {
+  TS_CHECK_ARG(xml, "ts_problem_read_string: xml is NULL");
+  return ts_problem_read_memory(name, xml, strlen(xml), 0, NULL, problem);
+}
+
 int ts_problem_destroy(ts_problem *problem) {
   if (problem) {
     free(*problem);
