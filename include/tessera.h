@@ -1138,6 +1138,10 @@ typedef struct ts_problem_s *ts_problem;
  *  DOCTYPE (TS_ERR_INPUT otherwise; doc/xml-reference.md).  Nothing is printed. */
 int ts_problem_read_xml(const char *path, int n_overrides, const char *const *overrides,
                         ts_problem *problem);
+/** @brief ts_problem_read_xml from a document in memory (NUL-terminated), for programs that
+ *  compose their problem (`tessera bench --mg`); name stands for the file in messages and
+ *  is the problem's source. */
+int ts_problem_read_string(const char *name, const char *xml, ts_problem *problem);
 int ts_problem_destroy(ts_problem *problem);
 /** @brief Bytes the problem needs on its finest level (vectors, solver work space). */
 int ts_problem_memory_estimate(ts_problem problem, size_t *bytes);
@@ -1227,6 +1231,44 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
  *          TS_ERR_BREAKDOWN, ...: the solution is not copied) */
 int ts_problem_solve_finest(ts_problem problem, ts_backend backend, ts_level_report *report,
                             double *solution);
+
+/* ---------------------------------------------------------------- systems */
+
+/** One level of a problem as ts_problem_solve sets it up, by the builder of its equation
+ *  (Poisson, Stokes; doc/extending.md): the DoF handlers of its fields, the system operator,
+ *  the multigrid hierarchy, the right side, the preconditioner tree and the solver.  Tools
+ *  that work on a problem's objects (`tessera check`, `bench --mg`) take them from here. */
+typedef struct ts_system_s *ts_system;
+/** @brief The problem's DoFs on mesh level 0..its finest (Poisson: Q_k; Stokes: RT_k +
+ *  DGQ_k, velocity and pressure), from the equation's formula (no mesh is made). */
+int ts_problem_level_dofs(ts_problem problem, int level, int64_t *dofs);
+/** @brief Set up level 0..finest of the problem on backend as ts_problem_solve does (nothing
+ *  is solved, the memory is not checked: ts_problem_check_memory).  The system keeps the
+ *  problem borrowed: it must outlive the system. */
+int ts_system_create(ts_problem problem, ts_backend backend, int level, ts_system *system);
+int ts_system_destroy(ts_system *system);
+/** @brief The number of fields: 1 (Poisson), 2 (Stokes: velocity and pressure).  System
+ *  vectors are the fields one after the other. */
+int ts_system_fields(ts_system system);
+/** @brief The DoF handler of field 0..fields-1 (borrowed). */
+ts_dofs ts_system_dofs(ts_system system, int field);
+/** @brief The system operator (borrowed): the Laplacian, the Stokes operator Acal. */
+ts_operator ts_system_operator(ts_system system);
+/** @brief The multigrid hierarchy (borrowed), NULL if the problem uses none. */
+ts_mg ts_system_mg(ts_system system);
+/** @brief The right side of the solver's system (borrowed; Poisson: the boundary values
+ *  lifted out, Stokes with MINRES: the pressure rows negated, doc/stokes.md section 12). */
+ts_vec ts_system_rhs(ts_system system);
+/** @brief The problem's solver with its preconditioner (borrowed), NULL for full multigrid. */
+ts_solver ts_system_solver(ts_system system);
+/** @brief A new system operator on the system's DoF handlers, on another backend or in
+ *  another precision (the caller destroys it before the system). */
+int ts_system_operator_create(ts_system system, ts_backend backend, ts_precision precision,
+                              ts_operator *op);
+/** @brief A new hierarchy of the system's equation up to its level, with other options
+ *  (precision, coarse level; Stokes: the local solver), on backend. */
+int ts_system_mg_create(ts_system system, ts_backend backend, const ts_mg_options *options,
+                        ts_mg *mg);
 
 /* ---------------------------------------------------------------- timers */
 

@@ -115,25 +115,6 @@ static int check_memory(ts_backend b, const cli_bench_mg_config *c, int k, cli_b
   return ierr;
 }
 
-/* The DoFs of RT_k x DGQ_k (velocity + pressure, doc/stokes.md section 2) on a box with
- * `cells` cells in each of dim directions, known before the mesh is made (memory check). */
-static int64_t stokes_dofs(int dim, int k, int64_t cells) {
-  int64_t pressure = 1, total = 0;
-  for (int d = 0; d < dim; ++d) pressure *= cells * (k + 1);
-  for (int i = 0; i < dim; ++i) {
-    int64_t component = 1;
-    for (int d = 0; d < dim; ++d) component *= cells * (k + 1) + (d == i);
-    total += component;
-  }
-  return total + pressure;
-}
-
-/* DoFs of the finest level L of the benchmark's mesh (one coarse cell). */
-static int64_t level_dofs(const cli_bench_mg_config *c, int k, int L) {
-  if (c->problem == CLI_PROBLEM_STOKES) return stokes_dofs(c->dim, k, (int64_t)1 << L);
-  return (int64_t)pow(k * pow(2.0, L) + 1.0, c->dim);
-}
-
 /* The finest level L whose size per direction is closest to the target's (in log2): at
  * least 1 (Poisson), or 2 (Stokes: the coarse level is 1, and the finest needs a level to
  * smooth on). */
@@ -146,54 +127,39 @@ static int finest_level(const cli_bench_mg_config *c, int k) {
   return (int)fmax(1.0, round(log2(fmax(1.0, (per_dir - 1.0) / k))));
 }
 
-/* What the benchmark solves: the mesh, the hierarchy and the right side (double, finest). */
-typedef struct mg_system {
-  ts_mesh mesh;
-  ts_fe fe;
-  ts_mg mg;
-  ts_vec b;
-} mg_system;
-
-static void mg_system_free(mg_system *s) {
-  ts_vec_destroy(&s->b);
-  ts_mg_destroy(&s->mg);
-  ts_fe_destroy(&s->fe);
-  ts_mesh_destroy(&s->mesh);
+/* The multigrid attributes of the benchmark's problem: the smoother (Poisson) or the local
+ * solver and a coarse level of at least 1 (Stokes: one coarse cell has no interior vertex). */
+static void mg_attributes(const cli_bench_mg_config *c, char *buf, size_t len) {
+  const ts_mg_options *o = &c->options;
+  if (c->problem == CLI_PROBLEM_STOKES)
+    snprintf(buf, len, "local-solver=\"%s\" coarse-level=\"%d\"",
+             o->stokes_solver == TS_STOKES_PATCH_DIRECT ? "direct" : "schur",
+             o->coarse_level < 1 ? 1 : o->coarse_level);
+  else
+    snprintf(buf, len, "smoother=\"%s\" variant=\"%s\" coarse-level=\"%d\"",
+             o->smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev" : "vertex-patch",
+             o->variant == TS_PATCH_SEPARATE ? "separate" : "fused", o->coarse_level);
 }
 
-/* Poisson: Q_k, f = 1 with zero boundary values. */
-static int poisson_system(ts_backend b, const cli_bench_mg_config *c, int k, int L, mg_system *s) {
-  ts_vec x0 = NULL;
-  TS_CALL(ts_fe_create_q(c->dim, k, &s->fe));
-  TS_CALL(ts_mg_create(b, s->mesh, s->fe, L, &c->options, &s->mg));
-  const int64_t n = ts_dofs_count(ts_mg_dofs(s->mg));
-  TS_CALL(ts_vec_create(b, n, TS_DOUBLE, &s->b));
-  TS_CALL(ts_vec_create(b, n, TS_DOUBLE, &x0));
-  const int ierr = ts_assemble_rhs(ts_mg_operator(s->mg), ts_mg_dofs(s->mg), ts_rhs_one(), s->b, x0);
-  ts_vec_destroy(&x0);
-  return ierr;
-}
-
-/* Stokes: RT_k x DGQ_k, the force of the manufactured solution "paper000", coarse level at
- * least 1 (one coarse cell has no interior vertex). */
-static int stokes_system(ts_backend b, const cli_bench_mg_config *c, int k, int L, mg_system *s) {
-  const ts_stokes_solution *solution;
-  ts_mg_options o = c->options;
-  double *host = NULL;
-  if (o.coarse_level < 1) o.coarse_level = 1;
-  TS_CALL(ts_stokes_solution_by_name("paper000", &solution));
-  TS_CALL(ts_mg_create_stokes(b, s->mesh, k, L, &o, &s->mg));
-  const int64_t n = ts_operator_size(ts_mg_operator(s->mg));
-  TS_CALL(ts_vec_create(b, n, TS_DOUBLE, &s->b));
-  host = calloc((size_t)n, sizeof(double));
-  if (!host) {
-    fprintf(stderr, "tessera: error: bench --mg: out of host memory for %lld doubles\n", (long long)n);
-    return TS_ERR_MEMORY;
-  }
-  int ierr = ts_stokes_assemble_rhs(ts_mg_dofs(s->mg), ts_mg_pressure_dofs(s->mg), solution, host);
-  if (!ierr) ierr = ts_vec_set_from_host(s->b, host);
-  free(host);
-  return ierr;
+/* What the benchmark solves, as a problem description whose equation's builder makes the
+ * hierarchy, the right side and GMRES + V-cycle (ts_system, as `tessera run` would): the
+ * unit box of one coarse cell refined L times; Poisson Q_k with f = 1, Stokes RT_k x DGQ_k
+ * with the manufactured solution "paper000". */
+static int bench_problem(const cli_bench_mg_config *c, int k, int L, ts_problem *p) {
+  const int stokes = c->problem == CLI_PROBLEM_STOKES;
+  char mg[160], xml[1024];
+  mg_attributes(c, mg, sizeof mg);
+  snprintf(xml, sizeof xml,
+           "<tessera-problem name=\"bench-mg\">"
+           "<mesh dim=\"%d\" lower=\"%s\" upper=\"%s\" cells=\"%s\" levels=\"%d\"/>"
+           "<element family=\"%s\" degree=\"%d\"/>%s"
+           "<solver type=\"gmres\" preconditioner=\"mg\" rtol=\"%.17g\" max-iterations=\"100\" "
+           "restart=\"%d\"/><multigrid precision=\"%s\" %s/></tessera-problem>",
+           c->dim, c->dim == 3 ? "0 0 0" : "0 0", c->dim == 3 ? "1 1 1" : "1 1",
+           c->dim == 3 ? "1 1 1" : "1 1", L, stokes ? "RT" : "Q", k,
+           stokes ? "<stokes solution=\"paper000\"/>" : "<poisson solution=\"none\" rhs=\"one\"/>",
+           c->rtol, c->restart, c->options.precision == TS_SINGLE ? "mixed" : "double", mg);
+  return ts_problem_read_string("bench --mg", xml, p);
 }
 
 /* GMRES(restart) preconditioned by one V-cycle, from x = 0 to the configured rtol. */
@@ -219,13 +185,13 @@ static void progress(const cli_bench_mg_config *c, int k, const char *phase, dou
 }
 
 /* Time a smoothing step, a V-cycle, GMRES + V-cycle and (Poisson) FMG on the system. */
-static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, const mg_system *sys,
+static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, ts_system sys,
                        cli_bench_mg_result *r, double t0) {
   const ts_precision level_precision = c->options.precision;
   const int L = r->level;
-  ts_mg mg = sys->mg;
-  ts_solver s = NULL;
-  ts_vec x = NULL, y = NULL, one = NULL, bs = NULL, xs = NULL;
+  ts_mg mg = ts_system_mg(sys);
+  ts_solver s = ts_system_solver(sys);
+  ts_vec rhs = ts_system_rhs(sys), x = NULL, y = NULL, one = NULL, bs = NULL, xs = NULL;
   const int64_t n = ts_operator_size(ts_mg_operator(mg));
   int ierr = ts_vec_create(b, n, TS_DOUBLE, &x);
   if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &y);
@@ -233,7 +199,7 @@ static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, const 
   /* one smoothing step on the finest level, in the V-cycle precision */
   if (!ierr) ierr = ts_vec_create(b, n, level_precision, &bs);
   if (!ierr) ierr = ts_vec_create(b, n, level_precision, &xs);
-  if (!ierr) ierr = ts_vec_copy(sys->b, bs);
+  if (!ierr) ierr = ts_vec_copy(rhs, bs);
   if (!ierr) ierr = ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs); /* warm up */
   if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->smooth_seconds, ierr,
                              ts_smoother_apply(ts_mg_smoother(mg, L), bs, xs));
@@ -241,27 +207,21 @@ static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, const 
   ts_vec_destroy(&xs);
   progress(c, k, "smoothing steps", t0);
   /* one V-cycle */
-  if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y);
+  if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), rhs, y);
   if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->vcycle_seconds, ierr,
-                             ts_operator_apply(ts_mg_preconditioner(mg), sys->b, y));
+                             ts_operator_apply(ts_mg_preconditioner(mg), rhs, y));
   progress(c, k, "V-cycles", t0);
-  /* GMRES + V-cycle to rtol */
-  if (!ierr) ierr = ts_solver_create(TS_SOLVER_GMRES, &s);
-  if (!ierr) ierr = ts_solver_set_operator(s, ts_mg_operator(mg));
-  if (!ierr) ierr = ts_solver_set_preconditioner(s, ts_mg_preconditioner(mg));
-  if (!ierr) ierr = ts_solver_set_tolerances(s, c->rtol, 100);
-  if (!ierr) ierr = ts_solver_set_restart(s, c->restart);
-  if (!ierr) ierr = gmres_solve(s, sys->b, x, &r->gmres_iterations);
+  /* GMRES + V-cycle to rtol (the system's solver) */
+  if (!ierr) ierr = gmres_solve(s, rhs, x, &r->gmres_iterations);
   if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->gmres_seconds, ierr,
-                             gmres_solve(s, sys->b, x, &r->gmres_iterations));
+                             gmres_solve(s, rhs, x, &r->gmres_iterations));
   progress(c, k, "GMRES solves", t0);
   /* full multigrid to 1e-9 (Poisson) */
   if (!ierr && c->problem == CLI_PROBLEM_POISSON) {
-    ierr = fmg_solve(mg, sys->b, x, &r->iterations);
+    ierr = fmg_solve(mg, rhs, x, &r->iterations);
     if (!ierr) CLI_TIME_BEST(c->min_seconds, 3, c->repeat, wait_device(one), r->solve_seconds, ierr,
-                             fmg_solve(mg, sys->b, x, &r->iterations));
+                             fmg_solve(mg, rhs, x, &r->iterations));
   }
-  ts_solver_destroy(&s);
   ts_vec_destroy(&x);
   ts_vec_destroy(&y);
   ts_vec_destroy(&one);
@@ -270,22 +230,21 @@ static int time_system(ts_backend b, const cli_bench_mg_config *c, int k, const 
 
 int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *c, int k,
                         cli_bench_mg_result *r) {
-  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  const int coarse[3] = {1, 1, 1};
-  mg_system sys = {0};
+  ts_problem problem = NULL;
+  ts_system sys = NULL;
   const double t0 = ts_wtime();
   r->level = finest_level(c, k);
-  r->dofs = level_dofs(c, k, r->level);
-  int ierr = check_memory(b, c, k, r);
-  if (!ierr) ierr = ts_mesh_create_box(c->dim, lower, upper, coarse, r->level, &sys.mesh);
-  if (!ierr) ierr = c->problem == CLI_PROBLEM_STOKES ? stokes_system(b, c, k, r->level, &sys)
-                                                     : poisson_system(b, c, k, r->level, &sys);
+  int ierr = bench_problem(c, k, r->level, &problem);
+  if (!ierr) ierr = ts_problem_level_dofs(problem, r->level, &r->dofs);
+  if (!ierr) ierr = check_memory(b, c, k, r);
+  if (!ierr) ierr = ts_system_create(problem, b, r->level, &sys);
   if (!ierr) {
     progress(c, k, "setup (hierarchy and right side)", t0);
-    r->dofs = ts_operator_size(ts_mg_operator(sys.mg));
-    vcycle_counts(sys.mg, c, k, r);
-    ierr = time_system(b, c, k, &sys, r, t0);
+    r->dofs = ts_operator_size(ts_system_operator(sys));
+    vcycle_counts(ts_system_mg(sys), c, k, r);
+    ierr = time_system(b, c, k, sys, r, t0);
   }
-  mg_system_free(&sys);
+  ts_system_destroy(&sys);
+  ts_problem_destroy(&problem);
   return ierr;
 }

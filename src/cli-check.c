@@ -7,6 +7,8 @@
  * and the solutions are compared.  One PASS/FAIL line per check; the exit code is 1 if any
  * check fails.
  *
+ * The objects come from the problem's system builder (ts_system: the DoF handlers, the
+ * system operator and hierarchy of its equation, made here on each backend and precision).
  * The checks are a table: an operator is one function that computes its result into a
  * host array, and one line in `checks` below, for Poisson or for Stokes problems.
  * Poisson (Q_k): the Laplacian (apply, apply_add, diagonal, unconstrained), one step of each
@@ -32,13 +34,13 @@ typedef struct check_options {
   uint64_t seed;
 } check_options;
 
-/* What a check needs: the problem's discretization on the finest level. */
+/* What a check needs: the problem's finest level as `tessera run` sets it up (its
+ * equation's builder: ts_system, on the reference backend), whose DoF handlers the checks'
+ * operators, smoothers and hierarchies are made on. */
 typedef struct check_context {
   ts_problem problem;
   ts_problem_settings set;
-  ts_mesh mesh;
-  ts_fe fe;          /* Q_k, or the velocity element RT_k (Stokes) */
-  ts_fe pressure_fe; /* Stokes: DGQ_k (NULL for Poisson) */
+  ts_system system;
   ts_dofs dofs;      /* Q_k, or the velocity RT_k (Stokes) */
   ts_dofs pressure;  /* Stokes: DGQ_k (NULL for Poisson) */
   int64_t n;         /* DoFs of the finest level (Stokes: velocity + pressure) */
@@ -72,15 +74,6 @@ typedef struct check_entry {
   check_problem problem;
 } check_entry;
 
-/* The system operator of the finest level in precision p: the Laplacian, or the Stokes
- * operator with the problem's penalty. */
-static int system_operator_create(const check_context *c, ts_backend b, ts_precision p,
-                                  ts_operator *A) {
-  if (c->set.stokes)
-    return ts_operator_create_stokes(b, c->dofs, c->pressure, c->set.mg.stokes_penalty, p, A);
-  return ts_operator_create_laplace(b, c->dofs, p, A);
-}
-
 /* The system operator: op(A, x, y) for the variants below, x = random(seed), y = random(seed + 1). */
 typedef enum { OP_APPLY, OP_APPLY_ADD, OP_DIAGONAL, OP_UNCONSTRAINED } op_variant;
 
@@ -89,7 +82,7 @@ static int check_operator(const check_context *c, ts_backend b, ts_precision p, 
   *count = c->n;
   ts_operator A = NULL;
   ts_vec x = NULL, y = NULL;
-  int ierr = system_operator_create(c, b, p, &A);
+  int ierr = ts_system_operator_create(c->system, b, p, &A);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &y);
   if (!ierr) ierr = ts_vec_set_random(x, c->seed);
@@ -156,7 +149,7 @@ static int check_smoother(const check_context *c, ts_backend b, ts_precision p, 
   ts_smoother s = NULL;
   ts_vec rhs = NULL, x = NULL;
   *count = c->n;
-  int ierr = system_operator_create(c, b, p, &A);
+  int ierr = ts_system_operator_create(c->system, b, p, &A);
   if (!ierr) ierr = smoother_create(c, A, kind, &s);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &rhs);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
@@ -200,8 +193,7 @@ static int check_mg_create(const check_context *c, ts_backend b, ts_precision p,
   o.precision = p;
   if (coarse_level != o.coarse_level && !c->set.stokes) o.coarse_degree = c->set.degree;
   o.coarse_level = coarse_level;
-  if (c->set.stokes) return ts_mg_create_stokes(b, c->mesh, c->set.degree, c->set.level, &o, mg);
-  return ts_mg_create(b, c->mesh, c->fe, c->set.level, &o, mg);
+  return ts_system_mg_create(c->system, b, &o, mg);
 }
 
 /* Transfers between the finest level L and L-1: fine = P coarse (prolongate) with coarse =
@@ -478,6 +470,7 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
            e->name, ts_precision_name(e->precision), d, tol);
   }
   int it_b = 0, it_r = 0;
+  ts_system_destroy(&c->system); /* each solve sets up its own */
   if (!ierr) ierr = solve_on(c, b, &it_b, out_b);
   if (!ierr) ierr = solve_on(c, r, &it_r, out_r);
   if (!ierr) {
@@ -505,43 +498,29 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
   return ierr;
 }
 
-/* The DoF handlers of one level: Q_k, or velocity RT_k and pressure DGQ_k (Stokes). */
-static int level_dofs(const check_context *c, int level, ts_dofs *dofs, ts_dofs *pressure) {
-  TS_CALL(ts_dofs_create(c->mesh, c->fe, level, dofs));
-  if (c->pressure_fe) TS_CALL(ts_dofs_create(c->mesh, c->pressure_fe, level, pressure));
-  return 0;
+/* The problem's settings (its mesh and element are not needed: the system makes its own). */
+static int context_settings(check_context *c) {
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  const int ierr = ts_problem_discretization(c->problem, &c->set, &mesh, &fe);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  return ierr;
 }
 
-static int64_t level_count(ts_dofs dofs, ts_dofs pressure) {
-  return ts_dofs_count(dofs) + (pressure ? ts_dofs_count(pressure) : 0);
-}
-
-/* The finest level's DoFs, and the DoF count of the level below it when the transfer
- * checks can use it. */
-static int context_setup(check_context *c) {
+/* The finest level's system on backend r, its DoFs, and the DoF count of the level below it
+ * when the transfer checks can use it. */
+static int context_setup(check_context *c, ts_backend r) {
   const int L = c->set.level;
-  if (c->set.stokes) TS_CALL(ts_fe_create_dgq(c->set.dim, c->set.degree, &c->pressure_fe));
-  TS_CALL(level_dofs(c, L, &c->dofs, &c->pressure));
-  c->n = level_count(c->dofs, c->pressure);
-  c->n_velocity = c->set.stokes ? ts_dofs_count(c->dofs) : c->n;
+  TS_CALL(ts_system_create(c->problem, r, L, &c->system));
+  c->dofs = ts_system_dofs(c->system, 0);
+  c->pressure = c->set.stokes ? ts_system_dofs(c->system, 1) : NULL;
+  c->n = ts_operator_size(ts_system_operator(c->system));
+  c->n_velocity = ts_dofs_count(c->dofs);
   c->transfer_coarse_level = c->set.stokes ? c->set.mg.coarse_level : L - 1;
-  if (L - 1 >= c->transfer_coarse_level && L > 0) {
-    ts_dofs coarse = NULL, coarse_p = NULL;
-    const int ierr = level_dofs(c, L - 1, &coarse, &coarse_p);
-    c->n_coarse = ierr ? 0 : level_count(coarse, coarse_p);
-    ts_dofs_destroy(&coarse);
-    ts_dofs_destroy(&coarse_p);
-    TS_CALL(ierr);
-  }
+  if (L - 1 >= c->transfer_coarse_level && L > 0)
+    TS_CALL(ts_problem_level_dofs(c->problem, L - 1, &c->n_coarse));
   return 0;
-}
-
-static void context_free(check_context *c) {
-  ts_dofs_destroy(&c->dofs);
-  ts_dofs_destroy(&c->pressure);
-  ts_fe_destroy(&c->fe);
-  ts_fe_destroy(&c->pressure_fe);
-  ts_mesh_destroy(&c->mesh);
 }
 
 static void print_check_header(const check_options *o, const check_context *c, ts_backend b,
@@ -572,8 +551,7 @@ int cli_check(int argc, char **argv) {
   ts_backend b = NULL, r = NULL;
   int failed = 0;
   int ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &c.problem);
-  if (!ierr) ierr = ts_problem_discretization(c.problem, &c.set, &c.mesh, &c.fe);
-  if (!ierr) ierr = context_setup(&c);
+  if (!ierr) ierr = context_settings(&c);
   if (!ierr) ierr = ts_backend_open(o.backend, &b);
   if (!ierr) ierr = ts_backend_open(o.against, &r);
   /* the device memory is estimated before anything is allocated */
@@ -582,6 +560,7 @@ int cli_check(int argc, char **argv) {
   if (!ierr) ierr = ts_problem_check_memory(c.problem, avail);
   if (!ierr) ierr = ts_backend_memory_available(r, &avail);
   if (!ierr) ierr = ts_problem_check_memory(c.problem, avail);
+  if (!ierr) ierr = context_setup(&c, r);
   if (!ierr) {
     print_check_header(&o, &c, b, r);
     ierr = run_checks(&o, &c, b, r, &failed);
@@ -596,7 +575,7 @@ int cli_check(int argc, char **argv) {
   }
   ts_backend_destroy(&b);
   ts_backend_destroy(&r);
-  context_free(&c);
+  ts_system_destroy(&c.system);
   ts_problem_destroy(&c.problem);
   free(o.overrides);
   return status;

@@ -111,7 +111,7 @@ int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int
 extern const char ts_problem_schema_xsd[];
 extern const size_t ts_problem_schema_xsd_len;
 
-/* run.c: the iteration monitor that prints one line per iteration to log; a second call for
+/* study.c: the iteration monitor that prints one line per iteration to log; a second call for
  * the same iteration carries the true residual (ts_solver_record_true) and says so */
 typedef struct ts_problem_monitor {
   FILE *log;
@@ -121,18 +121,18 @@ typedef struct ts_problem_monitor {
 /* A solve that stopped short of rtol (TS_ERR_NOT_CONVERGED) keeps its results: the level's
  * iterations, residual, errors and times are reported for the iterate it reached. */
 static inline int ts_results_kept(int ierr) { return !ierr || ierr == TS_ERR_NOT_CONVERGED; }
-/* run.c: the footnote of the summary table when a level did not reach rtol (marked '*') */
+/* study.c: the footnote of the summary table when a level did not reach rtol (marked '*') */
 void ts_problem_print_unconverged(const ts_report *report, FILE *log);
 int ts_problem_print_iteration(void *ctx, int iteration, double relative_residual);
 
-/* run.c: the multigrid hierarchy's setup phases (ts_mg_setup_seconds), added to
+/* study.c: the multigrid hierarchy's setup phases (ts_mg_setup_seconds), added to
  * phase_seconds[TS_SETUP_PHASES] */
 int ts_problem_add_mg_phases(ts_mg mg, double *phase_seconds);
-/* run.c: zero r for a level, with its errors and rates NaN (not measured, or not existing) */
+/* study.c: zero r for a level, with its errors and rates NaN (not measured, or not existing) */
 void ts_level_report_start(ts_level_report *r, int level);
-/* run.c: a rate for the summary, "%4.2f", or "-" for NaN (the first level, no exact solution) */
+/* study.c: a rate for the summary, "%4.2f", or "-" for NaN (the first level, no exact solution) */
 const char *ts_rate_text(double rate, char *buf, size_t len);
-/* run.c: "  wrote PATH" into log, PATH resolved to an absolute path */
+/* study.c: "  wrote PATH" into log, PATH resolved to an absolute path */
 void ts_problem_print_written(FILE *log, const char *path);
 
 /* vtu.c and stokes-vtu.c: before the solve, whether the <output> of a level with
@@ -144,22 +144,12 @@ int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
                                int subdivisions);
 
 /* pc-tree.c: the preconditioners of p's tree on one level, bottom-up: A the level's
- * operator (Poisson: the Laplacian; Stokes: Acal), dofs its DoF handler (Poisson, for
- * boomeramg's assembled matrix; NULL for Stokes), mg its hierarchy (NULL unless p uses
- * multigrid).  On error nothing is left (built is zeroed).  built->pc[0] is the root, NULL
+ * operator (Poisson: the Laplacian; Stokes: Acal), dofs its first field's DoF handler (what
+ * boomeramg assembles the Laplacian on; the reader allows boomeramg for Poisson only), mg
+ * its hierarchy (NULL unless p uses multigrid).  On error nothing is left (built is zeroed).  built->pc[0] is the root, NULL
  * for an empty tree. */
 int ts_pc_built_create(ts_problem p, ts_operator A, ts_dofs dofs, ts_mg mg,
                        ts_pc_built *built);
 void ts_pc_built_destroy(ts_pc_built *built);
-
-/* run-stokes.c: ts_problem_solve for <stokes> problems, on the levels of the study */
-int ts_problem_solve_stokes(ts_problem p, ts_backend backend, ts_mesh mesh, FILE *log,
-                            ts_report *report);
-/* run-stokes.c: one level of a <stokes> problem as ts_problem_solve_stokes solves it, no log;
- * the solution [u; p] (pressure mean removed) into solution unless it is NULL */
-int ts_problem_solve_stokes_level(ts_problem p, ts_backend backend, ts_mesh mesh, int level,
-                                  ts_level_report *r, double *solution);
-/* run-stokes.c: the problem's multigrid options, with the Stokes local solver and penalty */
-void ts_problem_mg_options(ts_problem p, ts_mg_options *options);
 
 #endif

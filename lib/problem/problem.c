@@ -26,7 +26,7 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlversion.h>
 
-#include "problem-impl.h"
+#include "equation.h"
 
 /* libxml2 2.12 made the error passed to structured handlers const. */
 #if LIBXML_VERSION >= 21200
@@ -1649,6 +1649,11 @@ int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int
   return 0;
 }
 
+int ts_problem_read_string(const char *name, const char *xml, ts_problem *problem) {
+  TS_CHECK_ARG(xml, "ts_problem_read_string: xml is NULL");
+  return ts_problem_read_memory(name, xml, strlen(xml), 0, NULL, problem);
+}
+
 int ts_problem_destroy(ts_problem *problem) {
   if (problem) {
     free(*problem);
@@ -1760,7 +1765,7 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   settings->solver = problem->solver;
   settings->jacobi = strcmp(problem->preconditioner, "jacobi") == 0;
   settings->multigrid = problem->use_mg;
-  ts_problem_mg_options(problem, &settings->mg);
+  ts_equation_of(problem)->mg_options(problem, &settings->mg);
   settings->rtol = problem->rtol;
   settings->max_iterations = problem->max_iterations;
   settings->restart = problem->restart;

@@ -1,0 +1,14 @@
+/* equation.c -- the registry of the equations a problem file can name (equation.h). */
+#include <string.h>
+#include "equation.h"
+
+static const ts_equation *const equations[] = {&ts_equation_poisson, &ts_equation_stokes};
+
+/* The problem's element, <poisson> or <stokes>, names its equation (the reader has checked
+ * that there is exactly one). */
+const ts_equation *ts_equation_of(ts_problem p) {
+  const char *name = p->stokes ? "stokes" : "poisson";
+  for (size_t i = 0; i < sizeof equations / sizeof equations[0]; ++i)
+    if (!strcmp(equations[i]->name, name)) return equations[i];
+  return NULL;
+}

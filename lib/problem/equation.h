@@ -1,0 +1,98 @@
+/* equation.h -- the system builder (issue 12): one table per equation that makes a level's
+ * objects from a problem description (DoF handlers, operator, multigrid hierarchy, right
+ * side), completes and measures the solution and writes its output.  study.c runs every
+ * equation's convergence study through it (preconditioner tree, solver, levels, rates,
+ * report), and `tessera check` and `bench --mg` get their objects from it (ts_system).
+ * A new equation is one file with its table and a row in the registry (equation.c). */
+#ifndef TESSERA_EQUATION_H
+#define TESSERA_EQUATION_H
+
+#include "problem-impl.h"
+
+#define TS_FIELDS_MAX 2         /* the fields of one system: Stokes velocity and pressure */
+
+struct ts_equation;
+
+/* What every level of a study shares: the problem, the backend, the mesh with all levels,
+ * the elements of the fields and the exact solution. */
+typedef struct ts_study {
+  ts_problem p;
+  const struct ts_equation *eq;
+  ts_backend backend;
+  ts_mesh mesh;
+  ts_fe fe[TS_FIELDS_MAX];      /* per field; NULL past the equation's fields */
+  const void *exact;            /* the equation's manufactured solution (or right side) */
+} ts_study;
+
+/* One level's objects; ts_level_free releases whatever was created. */
+typedef struct ts_level_objects {
+  int level;
+  ts_mg mg;                     /* the hierarchy: owns dofs and A when it exists */
+  ts_dofs dofs[TS_FIELDS_MAX];  /* per field, the system vector [field 0; field 1] */
+  ts_operator A;                /* the system operator */
+  ts_operator form;             /* what the solver is given instead of A (owned), or NULL */
+  ts_vec b, x;                  /* the right side of the solver's system, the solution */
+  ts_vec lift;                  /* added to x after the solve (boundary values), or NULL */
+  ts_pc_built pcs;              /* the problem's preconditioner tree */
+  ts_solver solver;             /* NULL for full multigrid */
+  double *host;                 /* the solution on the host, once solved */
+} ts_level_objects;
+
+/* The public ts_system: a study of one level. */
+struct ts_system_s {
+  ts_study study;
+  ts_level_objects objects;
+};
+
+typedef struct ts_equation {
+  const char *name;             /* the problem file's element: "poisson", "stokes" */
+  int fields;
+  /* the summary's two error columns, with the spaces that align them to error_columns */
+  const char *error_heading;
+  /* DoFs of a level with cells[d] cells in direction d (a formula: no mesh needed) */
+  int64_t (*dofs)(int dim, int degree, const int64_t *cells);
+  /* the elements of the fields (s->fe) and the exact solution (s->exact) */
+  int (*study_create)(ts_study *s);
+  /* before any solve: whether the <output> of a level with cells[] cells can be written */
+  int (*check_output)(const ts_study *s, const int64_t *cells);
+  /* the header's pieces: "  Poisson, manufactured solution 'x'", ", element Q2\n", and
+   * the solver and multigrid lines */
+  void (*print_problem)(ts_problem p, FILE *log);
+  void (*print_element)(ts_problem p, FILE *log);
+  void (*print_solver)(ts_problem p, FILE *log);
+  /* the problem's multigrid options, completed with what the equation adds */
+  void (*mg_options)(ts_problem p, ts_mg_options *options);
+  /* the system operator on the fields' DoF handlers, in precision */
+  int (*operator_create)(const ts_study *s, ts_backend backend, const ts_dofs *dofs,
+                         ts_precision precision, ts_operator *A);
+  /* the hierarchy on levels options->coarse_level..level */
+  int (*mg_create)(const ts_study *s, ts_backend backend, int level,
+                   const ts_mg_options *options, ts_mg *mg);
+  /* o->level's DoF handlers, operator (and hierarchy), right side b, vectors x (and lift),
+   * and the form the solver is given; the seconds of each phase into phase_seconds */
+  int (*setup)(const ts_study *s, ts_level_objects *o, double *phase_seconds);
+  /* after the solve: o->x into the solution reported (boundary values, pressure mean) */
+  int (*complete)(const ts_study *s, ts_level_objects *o);
+  /* the errors of the solution in o->host against s->exact into r */
+  int (*errors)(const ts_study *s, const ts_level_objects *o, ts_level_report *r);
+  /* the finest level's <output vtu> of o->host */
+  int (*write_output)(const ts_study *s, const ts_level_objects *o);
+  /* the two error columns of r's summary row (see error_heading) */
+  void (*print_errors)(const ts_study *s, const ts_level_report *r, char *buf, size_t len);
+} ts_equation;
+
+/* equation.c: the registry */
+const ts_equation *ts_equation_of(ts_problem p);
+
+extern const ts_equation ts_equation_poisson;  /* poisson.c: Q_k, doc/user-guide.md */
+extern const ts_equation ts_equation_stokes;   /* stokes.c: RT_k x DGQ_k, doc/stokes.md */
+
+/* study.c: the study's shared objects for p (mesh, elements, exact solution); on error
+ * nothing is left */
+int ts_study_create(ts_problem p, ts_backend backend, ts_study *s);
+void ts_study_free(ts_study *s);
+/* study.c: the equation's setup of level, then the preconditioner tree and the solver */
+int ts_level_setup(const ts_study *s, int level, ts_level_objects *o, double *phase_seconds);
+void ts_level_free(ts_level_objects *o);
+
+#endif
