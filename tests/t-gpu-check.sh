@@ -64,8 +64,9 @@ n3=$(echo "$cases3" | wc -l)
 ns=$(echo "$cases_stokes" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
-# the fixed checks below: the plain kernel, two GMRES + V-cycle solves, three degree-level cases
-nfixed=6
+# the fixed checks below: the plain kernel, two GMRES + V-cycle solves, three degree-level
+# cases, CG + BoomerAMG through the host
+nfixed=7
 echo "1..$(( nb * (n2 + n3 + ns + ng + nfixed) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
@@ -104,6 +105,30 @@ END
   while read f k l; do check "$b" "$srcdir/examples/$f" $k $l; done <<END
 $cases_stokes
 END
+  # CG + BoomerAMG on the Q1 Laplacian (hypre builds): the solve converges and the log says
+  # that BoomerAMG runs on the host
+  i=$((i + 1))
+  if "$tessera" info | grep -q '^features: hypre [0-9]'; then
+    amg=$(mktemp) || exit 1
+    cat > "$amg" <<XML
+<?xml version="1.0"?>
+<tessera-problem name="gpu-boomeramg">
+  <mesh dim="2" lower="0 0" upper="1 1" cells="2 2" levels="4"/>
+  <element family="Q" degree="1"/>
+  <poisson solution="sine"/>
+  <solver type="cg" rtol="1e-10" max-iterations="100"><preconditioner type="boomeramg"/></solver>
+</tessera-problem>
+XML
+    out=$("$tessera" run "$amg" --backend "$b" 2>&1)
+    st=$?
+    rm -f "$amg"
+    echo "$out" | sed 's/^/# /'
+    if [ $st -eq 0 ] && echo "$out" | grep -q "BoomerAMG (hypre .*) runs on the host"; then
+      echo "ok $i - $b: CG + BoomerAMG solves, the log says BoomerAMG runs on the host"
+    else echo "not ok $i - $b: CG + BoomerAMG (exit $st)"; fi
+  else
+    echo "ok $i - # SKIP built without hypre"
+  fi
   for t in $generic; do
     i=$((i + 1))
     # with their long cases (TESSERA_TEST_LONG=1): quick on a GPU

@@ -158,6 +158,12 @@ const char *ts_pc_place_name(ts_pc_place place) {
   return place < TS_PC_PLACES ? names[place] : "(no place)";
 }
 
+int ts_pc_tree_has(ts_problem p, const char *kind) {
+  for (int i = 0; i < p->pc_nodes; ++i)
+    if (strcmp(p->pc_tree[i].kind, kind) == 0) return 1;
+  return 0;
+}
+
 /* node i after its children */
 static int create_node(ts_problem p, int i, const pc_inputs *in, ts_pc_built *b) {
   const ts_pc_node *n = &p->pc_tree[i];

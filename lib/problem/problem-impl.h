@@ -50,6 +50,8 @@ const ts_pc_rule *ts_pc_rule_find(const char *kind);
 void ts_pc_place_kinds(ts_pc_place place, char *out, size_t cap);
 /* pc-tree.c: "the velocity block A", ... for messages */
 const char *ts_pc_place_name(ts_pc_place place);
+/* pc-tree.c: whether the problem's preconditioner tree has a node of kind */
+int ts_pc_tree_has(ts_problem p, const char *kind);
 
 /* The preconditioners of a tree, built on one level (pc-tree.c). */
 typedef struct ts_pc_built {

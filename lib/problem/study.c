@@ -137,6 +137,9 @@ static void print_header(const ts_study *s, FILE *log) {
   s->eq->print_solver(p, log);
   fprintf(log, "  backend %s: %s\n", ts_backend_name(s->backend),
           ts_backend_description(s->backend));
+  if (ts_pc_tree_has(p, "boomeramg") && strcmp(ts_backend_name(s->backend), "omp") != 0)
+    fprintf(log, "  BoomerAMG (hypre %s) runs on the host: each application copies its vector "
+            "from the %s device and back\n", ts_hypre_version(), ts_backend_name(s->backend));
 }
 
 void ts_level_report_start(ts_level_report *r, int level) {
