@@ -485,6 +485,16 @@ int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal);
  *  faces are left out of the sums), 0 when they are unknowns. */
 int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure, double alpha, double beta,
                                   int boundary_fluxes_fixed, ts_matrix *S);
+/** @brief The mass matrix (coefficient u, v) of an interpolation-histopolation element
+ *  (ts_fe_create_rt_ih: M_beta; ts_fe_create_l2_ih: W_alpha) on the box mesh's Cartesian
+ *  cells, coefficient > 0 constant: per component a Kronecker product of 1D mass matrices. */
+int ts_matrix_assemble_mass(ts_dofs dofs, double coefficient, ts_matrix *M);
+/** @brief The inverse of W_alpha (ts_matrix_assemble_mass) of the discontinuous element
+ *  ts_fe_create_l2_ih: block diagonal, one Kronecker product of 1D inverses per cell. */
+int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient, ts_matrix *M);
+/** @brief C = A (x) B, the Kronecker product: C[ia rows(B) + ib][ja cols(B) + jb] =
+ *  A[ia][ja] B[ib][jb] (a new matrix). */
+int ts_matrix_kronecker(ts_matrix A, ts_matrix B, ts_matrix *C);
 /** @brief T = A^T (a new matrix). */
 int ts_matrix_transpose(ts_matrix A, ts_matrix *T);
 /** @brief C = A B (a new matrix; A's columns must be B's rows).  Entries that cancel to zero

@@ -373,6 +373,13 @@ static void sparse_matrices(fixture *f) {
   EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_multiply(NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_scale(NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_add_diagonal(NULL, NULL));
+  EXPECT_CREATE("'A' is NULL", M, ts_matrix_kronecker(NULL, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_kronecker(NULL, NULL, NULL));
+  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass(NULL, 1.0, &M));
+  EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_mass(f->pres, 1.0, &M));
+  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass(f->pres, 1.0, NULL));
+  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass_inverse(NULL, 1.0, &M));
+  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass_inverse(f->pres, 1.0, NULL));
   EXPECT(0, "", ts_matrix_destroy(NULL));
   EXPECT_MINUS_ONE(ts_matrix_rows(NULL));
   EXPECT_MINUS_ONE(ts_matrix_columns(NULL));

@@ -34,8 +34,8 @@ generic="$generic t-accuracy"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
 generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg"
 # sparse matrices: the assembled Laplacian (cuSPARSE on cuda) vs matrix-free, CG + BoomerAMG,
-# the H(div) divergence and approximate Schur complement of paper 003
-generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur"
+# the H(div) divergence, masses, approximate Schur complement and MINRES of paper 003
+generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur t-hdiv"
 # preconditioner objects: each kind against what it wraps; MINRES + block-diagonal and FGMRES +
 # block-triangular on Stokes
 generic="$generic t-pc t-pc-stokes t-pc-multigrid"

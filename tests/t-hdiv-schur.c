@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "tap.h"
-#include "tessera-impl.h"
+#include "ih-grid.h"
 
 /* ---------------------------------------------------------------- sparse algebra */
 
@@ -129,13 +129,6 @@ static void test_histopolation_mass(void) {
 }
 
 /* ---------------------------------------------------------------- mass diagonals */
-
-/* One level of a box: cells, sizes, lower corner, the k+2 Gauss-Lobatto points. */
-typedef struct grid {
-  int dim, k;
-  int64_t cells[3];
-  double h[3], lower[3], gl[TS_MAX_POINTS];
-} grid;
 
 /* The reference shape of a DoF along direction d: the histopolation function b of the
  * sub-intervals, or (interpolating) the Lagrange polynomial a of the nodes. */
@@ -284,22 +277,16 @@ static double mass_diagonal_error(const grid *g, ts_dofs dofs, int l2, double co
 static void test_mass_diagonals(int dim, int k) {
   static const double lower[3] = {0.0, -1.0, 0.5}, upper[3] = {3.0, 1.0, 1.0};
   static const int coarse[3] = {2, 1, 2};
-  grid g = {.dim = dim, .k = k};
+  grid g;
   ts_mesh mesh = NULL;
   ts_fe rt = NULL, l2 = NULL;
   ts_dofs u = NULL, p = NULL;
-  double wgl[TS_MAX_POINTS];
   int ierr = ts_mesh_create_box(dim, lower, upper, coarse, 0, &mesh);
   if (!ierr) ierr = ts_fe_create_rt_ih(dim, k, &rt);
   if (!ierr) ierr = ts_fe_create_l2_ih(dim, k, &l2);
   if (!ierr) ierr = ts_dofs_create(mesh, rt, 0, &u);
   if (!ierr) ierr = ts_dofs_create(mesh, l2, 0, &p);
-  if (!ierr) ierr = ts_mesh_cells(mesh, 0, g.cells);
-  for (int d = 0; d < dim; ++d) {
-    g.h[d] = (upper[d] - lower[d]) / (double)g.cells[d];
-    g.lower[d] = lower[d];
-  }
-  ts_gauss_lobatto_rule(k + 2, g.gl, wgl);
+  if (!ierr) ierr = grid_init(&g, mesh, 0, dim, k, lower, upper);
   const double eu = ierr ? INFINITY : mass_diagonal_error(&g, u, 0, 2.5);
   const double ep = ierr ? INFINITY : mass_diagonal_error(&g, p, 1, 0.75);
   ok(eu < 1e-13, "%dD RT_%d: diag(M_beta) against quadrature of the flux-normalized basis "

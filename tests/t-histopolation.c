@@ -12,18 +12,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include "tap.h"
-#include "tessera-impl.h"
+#include "ih-grid.h"
 
 /* ---------------------------------------------------------------- 1D */
-
-/* the n-point Gauss rule on [a, b] */
-static void gauss_on(int n, double a, double b, double *x, double *w) {
-  ts_gauss_rule(n, x, w);
-  for (int q = 0; q < n; ++q) {
-    x[q] = a + (b - a) * x[q];
-    w[q] *= b - a;
-  }
-}
 
 /* max over i, j of |int_{x_i}^{x_{i+1}} h_j - delta_ij| */
 static double histopolation_integral_error(int n, const double *nodes) {
@@ -147,26 +138,11 @@ static double divergence(int dim, const double *x) {
   return d;
 }
 
-/* The geometry of one level: cells, cell sizes, lower corner, the k+2 Gauss-Lobatto points. */
-typedef struct grid {
-  int dim, k;
-  int64_t cells[3];
-  double h[3], lower[3], gl[TS_MAX_POINTS];
-} grid;
-
-/* the interval [a, b] of sub-interval s (0 .. cells (k+1) - 1) along direction d */
-static void sub_interval(const grid *g, int d, int64_t s, double *a, double *b) {
-  const int64_t cell = s / (g->k + 1);
-  const int local = (int)(s % (g->k + 1));
-  *a = g->lower[d] + g->h[d] * ((double)cell + g->gl[local]);
-  *b = g->lower[d] + g->h[d] * ((double)cell + g->gl[local + 1]);
-}
-
 /* the integral of f over the box [a, b] (directions < dim; with fixed normal coordinate
  * where a[d] == b[d]), by 6 Gauss points per varying direction: the field's component i
  * when component >= 0, else its divergence */
 static double box_integral(const grid *g, const double *a, const double *b, int component) {
-  double x[3][6], w[3][6], p[3] = {0.0, 0.0, 0.0};
+  double x[3][6] = {{0.0}}, w[3][6] = {{0.0}}, p[3] = {0.0, 0.0, 0.0};
   int n[3] = {1, 1, 1};
   for (int d = 0; d < g->dim; ++d) {
     if (a[d] == b[d]) {
@@ -253,14 +229,14 @@ static int structure_ok(ts_matrix D, ts_dofs u, int dim) {
 static void test_divergence(ts_backend b, int dim, int k, int level) {
   static const double lower[3] = {-0.5, 0.25, 0.0}, upper[3] = {1.0, 1.0, 2.0};
   static const int coarse[3] = {3, 2, 1};
-  grid g = {.dim = dim, .k = k};
+  grid g;
   ts_mesh mesh = NULL;
   ts_fe rt = NULL, l2 = NULL;
   ts_dofs u = NULL, p = NULL;
   ts_matrix D = NULL;
   ts_operator op = NULL;
   ts_vec x = NULL, y = NULL;
-  double w[TS_MAX_POINTS], *flux = NULL, *want = NULL, *got = NULL, *applied = NULL;
+  double *flux = NULL, *want = NULL, *got = NULL, *applied = NULL;
   int ierr = ts_mesh_create_box(dim, lower, upper, coarse, level, &mesh);
   if (!ierr) ierr = ts_fe_create_rt_ih(dim, k, &rt);
   if (!ierr) ierr = ts_fe_create_l2_ih(dim, k, &l2);
@@ -274,12 +250,7 @@ static void test_divergence(ts_backend b, int dim, int k, int level) {
     ok(ts_matrix_rows(D) == np && ts_matrix_columns(D) == nu && structure_ok(D, u, dim),
        "%dD RT_%d level %d: %lld x %lld, entries +-1, %d per row, per column +1 and -1 (one for "
        "a boundary flux)", dim, k, level, (long long)np, (long long)nu, 2 * dim);
-    ts_mesh_cells(mesh, level, g.cells);
-    for (int d = 0; d < dim; ++d) {
-      g.h[d] = (upper[d] - lower[d]) / (double)g.cells[d];
-      g.lower[d] = lower[d];
-    }
-    ts_gauss_lobatto_rule(k + 2, g.gl, w);
+    grid_init(&g, mesh, level, dim, k, lower, upper);
     flux = malloc((size_t)nu * sizeof *flux);
     want = malloc((size_t)np * sizeof *want);
     got = calloc((size_t)np, sizeof *got);

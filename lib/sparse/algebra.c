@@ -1,6 +1,7 @@
 /* algebra.c -- products and scalings of CSR matrices on the host (as PETSc's MatTranspose,
- * MatMatMult, MatDiagonalScale and MatDiagonalSet with ADD_VALUES): what the assembled
- * Schur complements of paper 003 are made of (S~ = W~^{-1} + D M~^{-1} D^T, eq. 16).
+ * MatMatMult, MatDiagonalScale, MatDiagonalSet with ADD_VALUES and MatSeqAIJKron): what the
+ * assembled Schur complements of paper 003 are made of (S~ = W~^{-1} + D M~^{-1} D^T, eq. 16)
+ * and the tensor-product mass matrices of Cartesian cells (hdiv-mass.c).
  * The product is Gustavson's row-by-row algorithm; every sum is taken in the order of the
  * rows' entries, so the same inputs give the same matrix bit for bit. */
 #include <math.h>
@@ -165,5 +166,40 @@ int ts_matrix_add_diagonal(ts_matrix A, const double *d) {
                  "kept: only stored entries change)", (long long)i);
   for (int64_t i = 0; i < A->rows; ++i)
     if (d[i] != 0.0) A->values[diagonal_position(A, i)] += d[i];
+  return 0;
+}
+
+int ts_matrix_kronecker(ts_matrix A, ts_matrix B, ts_matrix *C) {
+  TS_CHECK_NOT_NULL(C);
+  *C = NULL;
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(B);
+  TS_CHECK_ARG(A->rows <= TS_MATRIX_MAX_SIZE / B->rows && A->cols <= TS_MATRIX_MAX_SIZE / B->cols,
+               "ts_matrix_kronecker: %lld x %lld times %lld x %lld: more than %d rows or "
+               "columns", (long long)A->rows, (long long)A->cols, (long long)B->rows,
+               (long long)B->cols, TS_MATRIX_MAX_SIZE);
+  ts_matrix c;
+  TS_CALL(ts_matrix_alloc(A->rows * B->rows, A->cols * B->cols, &c));
+  for (int64_t ia = 0; ia < A->rows; ++ia)
+    for (int64_t ib = 0; ib < B->rows; ++ib) {
+      const int64_t row = ia * B->rows + ib;
+      c->row_offsets[row + 1] = c->row_offsets[row] +
+                                (A->row_offsets[ia + 1] - A->row_offsets[ia]) *
+                                    (B->row_offsets[ib + 1] - B->row_offsets[ib]);
+    }
+  const int ierr = ts_matrix_alloc_entries(c);
+  if (ierr) {
+    ts_matrix_destroy(&c);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Kronecker product");
+  }
+  int64_t out = 0; /* A's columns ascending, then B's: the row comes out sorted */
+  for (int64_t ia = 0; ia < A->rows; ++ia)
+    for (int64_t ib = 0; ib < B->rows; ++ib)
+      for (int64_t e = A->row_offsets[ia]; e < A->row_offsets[ia + 1]; ++e)
+        for (int64_t f = B->row_offsets[ib]; f < B->row_offsets[ib + 1]; ++f, ++out) {
+          c->columns[out] = A->columns[e] * B->cols + B->columns[f];
+          c->values[out] = A->values[e] * B->values[f];
+        }
+  *C = c;
   return 0;
 }

@@ -13,44 +13,20 @@
  * polynomials of the k+2 Gauss-Lobatto points and h their histopolation basis.  So
  *   (beta u, u) = beta h_i / prod_{d != i} h_d  Ml[a][a] prod_{d != i} Mh[b_d][b_d],
  *   (alpha q, q) = alpha / prod_d h_d  prod_d Mh[b_d][b_d]
- * (Ml, Mh the 1D mass matrices on [0,1]), summed over the two cells of a face shared along
- * direction i. */
+ * (Ml, Mh the 1D mass matrices on [0,1], ts_ih_mass_blocks), summed over the two cells of a
+ * face shared along direction i. */
 #include <math.h>
 #include "sparse-impl.h"
 
-#define HDIV_N (TS_MAX_DEGREE + 2) /* Gauss-Lobatto points per direction, at most */
-
-/* The 1D mass matrices' diagonals: interpolation (k+2) and histopolation (k+1). */
-typedef struct mass_1d {
-  double interpolation[HDIV_N], histopolation[HDIV_N];
-} mass_1d;
-
-static int mass_1d_diagonals(ts_fe fe, mass_1d *m) {
-  const int n = fe->degree + 2;
-  double ml[HDIV_N * HDIV_N], kl[HDIV_N * HDIV_N], mh[HDIV_N * HDIV_N];
-  TS_CALL(ts_lagrange_mass_stiffness(n, fe->normal_points, ml, kl));
-  TS_CALL(ts_histopolation_mass(n, fe->normal_points, mh));
-  for (int a = 0; a < n; ++a) m->interpolation[a] = ml[a * n + a];
-  for (int b = 0; b + 1 < n; ++b) m->histopolation[b] = mh[b * (n - 1) + b];
-  return 0;
-}
-
 /* Entry a (0 .. n-1) of component c's block along direction d: the sum over the cells that
  * hold it of its 1D diagonal entry (two cells for a face shared along c's own direction). */
-static double diagonal_1d(ts_dofs dofs, const mass_1d *m, int c, int d, int64_t a) {
+static double diagonal_1d(ts_dofs dofs, const ts_ih_mass_1d *m, int c, int d, int64_t a) {
   const int64_t k1 = dofs->degree + 1;
-  if (dofs->fe->family == TS_FE_L2_IH || d != c) return m->histopolation[a % k1];
+  if (dofs->fe->family == TS_FE_L2_IH || d != c) return m->histopolation[(a % k1) * (k1 + 1)];
   const int64_t cell = a / k1, local = a % k1;
-  double sum = cell < dofs->cells[d] ? m->interpolation[local] : 0.0;
-  if (local == 0 && cell > 0) sum += m->interpolation[k1]; /* the right end of cell - 1 */
+  double sum = cell < dofs->cells[d] ? m->interpolation[local * (k1 + 2)] : 0.0;
+  if (local == 0 && cell > 0) sum += m->interpolation[k1 * (k1 + 2)]; /* cell - 1's right end */
   return sum;
-}
-
-/* the coefficient's factor of the cell sizes for component c (-1: the L2 space) */
-static double size_factor(ts_dofs dofs, int c) {
-  double f = 1.0;
-  for (int d = 0; d < dofs->dim; ++d) f *= d == c ? dofs->h[d] : 1.0 / dofs->h[d];
-  return f;
 }
 
 int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal) {
@@ -62,12 +38,12 @@ int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal) {
   TS_CHECK_ARG(isfinite(coefficient) && coefficient > 0.0,
                "ts_dofs_mass_diagonal: argument 'coefficient' is %g, a positive number is "
                "required", coefficient);
-  mass_1d m;
-  TS_CALL(mass_1d_diagonals(dofs->fe, &m));
+  ts_ih_mass_1d m;
+  TS_CALL(ts_ih_mass_blocks(dofs->fe, 0, &m));
   const int l2 = dofs->fe->family == TS_FE_L2_IH;
   for (int c = 0; c < dofs->components; ++c) {
     const int64_t *n = dofs->comp_n[c];
-    const double scale = coefficient * size_factor(dofs, l2 ? -1 : c);
+    const double scale = coefficient * ts_ih_piola_factor(dofs, l2 ? -1 : c);
     int64_t a[3], index = dofs->comp_offset[c];
     for (a[2] = 0; a[2] < n[2]; ++a[2])
       for (a[1] = 0; a[1] < n[1]; ++a[1])

@@ -24,4 +24,18 @@ int ts_matrix_alloc_entries(ts_matrix A);
 /* The plan a backend's csr_create reads (borrowing A's arrays). */
 void ts_matrix_csr_plan(ts_matrix A, ts_csr_plan *plan);
 
+/* ---- the interpolation-histopolation elements on Cartesian cells (hdiv-mass.c) */
+#define TS_IH_N (TS_MAX_DEGREE + 2) /* Gauss-Lobatto points per direction, at most */
+/* The 1D reference mass matrices of the element on [0,1] (row-major): the interpolation mass
+ * of its k+2 Gauss-Lobatto points, the histopolation mass of its k+1 sub-intervals (or that
+ * matrix's inverse). */
+typedef struct ts_ih_mass_1d {
+  double interpolation[TS_IH_N * TS_IH_N], histopolation[TS_IH_N * TS_IH_N];
+} ts_ih_mass_1d;
+int ts_ih_mass_blocks(ts_fe fe, int inverse, ts_ih_mass_1d *b);
+/* The factor of the cell sizes h in a mass matrix entry of component c under the
+ * integral-preserving maps: h_c / prod_{d != c} h_d for RT_k, 1 / prod_d h_d for c = -1 (the
+ * L2 element). */
+double ts_ih_piola_factor(ts_dofs dofs, int c);
+
 #endif
