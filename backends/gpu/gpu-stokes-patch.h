@@ -6,8 +6,9 @@
  *
  * Algorithm: one thread block per patch of the color.  The block gathers the residual r on
  * the patch's n_local DoFs into shared memory, solves Acal_j t = r_j there and adds t to x
- * (patches of one color touch disjoint DoFs: no atomics).  The local solve follows the omp
- * kernel (backends/omp/stokes-patch-kernel.h) step by step, each step spread over the block:
+ * (patches of one color touch disjoint DoFs: no atomics).  The local solve follows the host
+ * one of lib/mg/stokes-patch-local.h (omp and the library's reference) step by step, each
+ * step spread over the block, with the plan's tables as they are (nothing re-derived):
  *  - SCHUR: A_i^{-1} by fast diagonalization (1D sweeps with the plan's eigenvectors of the
  *    patch kind, the division by sum_d scale_d lambda_d in double as in omp), the pressure
  *    by CG on B A^{-1} B^T preconditioned by the inverse pressure mass, from the zero-mean
