@@ -171,6 +171,24 @@ int ts_backend_error(ts_backend b, int code, const char *kernel, const char *fil
       return ts_backend_error((b), ts_backend_ierr_, #fn, __FILE__, __LINE__);           \
   } while (0)
 
+/* ---------------------------------------------------------------- backend kernels
+ * (plan-check.c): the one way a plan reaches a backend kernel.  Each validates the plan
+ * (TS_ERR_ARG naming the field otherwise), then calls the kernel as TS_BACKEND_CALL does. */
+
+int ts_backend_laplace_apply(ts_backend b, const ts_laplace_plan *plan, ts_precision p,
+                             const void *x, void *y, int add);
+int ts_backend_laplace_diagonal(ts_backend b, const ts_laplace_plan *plan, ts_precision p, void *d);
+int ts_backend_transfer(ts_backend b, const ts_transfer_plan *plan, ts_precision p, int restrict_,
+                        const void *in, void *out, int add);
+int ts_backend_field_transfer(ts_backend b, const ts_field_transfer_plan *plan, ts_precision p,
+                              int restrict_, const void *in, void *out, int add);
+int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,
+                            const void *rhs, void *x, void *r);
+int ts_backend_stokes_apply(ts_backend b, const ts_stokes_plan *plan, ts_precision p,
+                            const void *x, void *y, int add);
+int ts_backend_stokes_patch_smooth(ts_backend b, const ts_stokes_patch_plan *plan, ts_precision p,
+                                   const void *rhs, void *x, void *r);
+
 /* ---------------------------------------------------------------- mesh/ */
 
 struct ts_mesh_s {

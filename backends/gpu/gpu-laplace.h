@@ -779,45 +779,9 @@ static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int
   return 0;
 }
 
-/* Checks a plan; 0 or TS_ERR_ARG with a message naming the field. */
+/* The plan (valid: lib/plan-check.c) fits the launches: its rows of DoFs and its cells are
+ * grid blocks, at most 2^31-1; 0 or TS_ERR_ARG with a message. */
 static inline int ts_gpu_laplace_check(const ts_laplace_plan *pl, char *err) {
-  if (!pl) {
-    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan is NULL", TS_GPU_NAME);
-    return TS_ERR_ARG;
-  }
-  if (pl->dim != 2 && pl->dim != 3) {
-    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->dim = %d, expected 2 or 3",
-             TS_GPU_NAME, pl->dim);
-    return TS_ERR_ARG;
-  }
-  if (pl->degree < 1 || pl->degree > TS_MAX_DEGREE) {
-    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->degree = %d, expected 1..%d",
-             TS_GPU_NAME, pl->degree, TS_MAX_DEGREE);
-    return TS_ERR_ARG;
-  }
-  int64_t nd = 1;
-  for (int d = 0; d < 3; ++d) {
-    const int64_t want = d < pl->dim ? pl->cells[d] * pl->degree + 1 : 1;
-    if ((d < pl->dim && pl->cells[d] < 1) || (d >= pl->dim && pl->cells[d] != 1) ||
-        pl->n[d] != want) {
-      snprintf(err, TS_BACKEND_ERROR_SIZE,
-               "%s laplace: plan->cells[%d] = %lld, n[%d] = %lld: expected cells >= 1 (1 beyond "
-               "dim) and n = cells*degree+1",
-               TS_GPU_NAME, d, (long long)pl->cells[d], d, (long long)pl->n[d]);
-      return TS_ERR_ARG;
-    }
-    nd *= pl->n[d];
-  }
-  if (pl->n_dofs != nd) {
-    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->n_dofs = %lld, expected %lld",
-             TS_GPU_NAME, (long long)pl->n_dofs, (long long)nd);
-    return TS_ERR_ARG;
-  }
-  if (!pl->mass_1d || !pl->stiffness_1d) {
-    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace: plan->%s is NULL", TS_GPU_NAME,
-             pl->mass_1d ? "stiffness_1d" : "mass_1d");
-    return TS_ERR_ARG;
-  }
   const int64_t rows = pl->n[1] * pl->n[2];
   const int64_t blocks = (pl->cells[0] + 1) * pl->cells[1] * pl->cells[2];
   if (rows > 2147483647LL || blocks > 2147483647LL) {

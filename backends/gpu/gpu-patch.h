@@ -458,67 +458,12 @@ static int ts_gpu_patch_launch(const ts_gpu_patch_args<R> &g, const R *b, R *x, 
     return TS_ERR_ARG;                                         \
   } while (0)
 
-/* Checks the plan (as the omp backend does); 0 or TS_ERR_ARG with a message. */
+/* The plan (valid: lib/plan-check.c) fits the launches: its rows of DoFs are grid blocks
+ * of the boundary stage, at most 2^31-1; 0 or TS_ERR_ARG with a message. */
 static inline int ts_gpu_patch_check(const ts_patch_plan *pl, char *err) {
-  if (!pl) TS_GPU_PATCH_FAIL("%s patch_smooth: plan is NULL", TS_GPU_NAME);
-  if (pl->dim != 2 && pl->dim != 3)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->dim = %d, expected 2 or 3", TS_GPU_NAME, pl->dim);
-  if (pl->stage < TS_PATCH_STAGE_FUSED || pl->stage > TS_PATCH_STAGE_BOUNDARY)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->stage = %d, expected 0..3", TS_GPU_NAME, (int)pl->stage);
-  const int k = pl->dofs_per_cell;
-  if (k < 1 || k > TS_MAX_DEGREE)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->dofs_per_cell = %d, expected 1..%d", TS_GPU_NAME, k,
-                      TS_MAX_DEGREE);
-  int64_t nd = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (d < pl->dim && pl->cells[d] < 1)
-      TS_GPU_PATCH_FAIL("%s patch_smooth: plan->cells[%d] = %lld, expected >= 1", TS_GPU_NAME, d,
-                        (long long)pl->cells[d]);
-    const int64_t want = d < pl->dim ? pl->cells[d] * k + 1 : 1;
-    if (pl->n[d] != want)
-      TS_GPU_PATCH_FAIL("%s patch_smooth: plan->n[%d] = %lld, expected cells[%d]*dofs_per_cell+1 = %lld",
-                        TS_GPU_NAME, d, (long long)pl->n[d], d, (long long)want);
-    nd *= pl->n[d];
-  }
-  if (pl->n_dofs != nd)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->n_dofs = %lld, expected prod n[d] = %lld", TS_GPU_NAME,
-                      (long long)pl->n_dofs, (long long)nd);
   if (pl->n[1] * pl->n[2] > 2147483647LL)
     TS_GPU_PATCH_FAIL("%s patch_smooth: %lld rows of DoFs exceed the 2^31-1 blocks of one launch",
                       TS_GPU_NAME, (long long)(pl->n[1] * pl->n[2]));
-  if (pl->stage == TS_PATCH_STAGE_BOUNDARY) return 0;
-  if (pl->nbar != 2 * k + 1 || pl->m != pl->nbar - 2)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->nbar = %d and plan->m = %d, expected %d and %d",
-                      TS_GPU_NAME, pl->nbar, pl->m, 2 * k + 1, 2 * k - 1);
-  if (pl->color < 0 || pl->color >= 1 << pl->dim)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->color = %d, expected 0..%d", TS_GPU_NAME, pl->color,
-                      (1 << pl->dim) - 1);
-  if (pl->vertex_stride < 2)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->vertex_stride = %d, patches of one color need >= 2",
-                      TS_GPU_NAME, pl->vertex_stride);
-  for (int d = 0; d < pl->dim; ++d) {
-    const int64_t f = pl->first_vertex[d], c = pl->vertex_count[d];
-    if (c < 0 || (c > 0 && (f < 1 || f + pl->vertex_stride * (c - 1) > pl->cells[d] - 1)))
-      TS_GPU_PATCH_FAIL("%s patch_smooth: direction %d: vertices %lld + %d j, j < %lld, leave the "
-                        "interior vertices 1..%lld",
-                        TS_GPU_NAME, d, (long long)f, pl->vertex_stride, (long long)c,
-                        (long long)pl->cells[d] - 1);
-  }
-  if (pl->solver != TS_PATCH_SOLVER_FAST_DIAGONALIZATION)
-    TS_GPU_PATCH_FAIL("%s patch_smooth: plan->solver = %d, only fast diagonalization (0) is "
-                      "implemented", TS_GPU_NAME, (int)pl->solver);
-  for (int d = 0; d < pl->dim; ++d) {
-    if (!pl->mass_1d[d] || !pl->stiffness_1d[d] || !pl->eigenvectors[d] || !pl->eigenvalues[d])
-      TS_GPU_PATCH_FAIL("%s patch_smooth: a 1D matrix or the eigen-decomposition of direction %d "
-                        "is NULL", TS_GPU_NAME, d);
-    if (!(pl->scale[d] > 0) || !isfinite(pl->scale[d]))
-      TS_GPU_PATCH_FAIL("%s patch_smooth: plan->scale[%d] = %g, expected finite and > 0",
-                        TS_GPU_NAME, d, pl->scale[d]);
-    for (int i = 0; i < pl->m; ++i)
-      if (!(pl->eigenvalues[d][i] > 0) || !isfinite(pl->eigenvalues[d][i]))
-        TS_GPU_PATCH_FAIL("%s patch_smooth: plan->eigenvalues[%d][%d] = %g, expected finite and > 0",
-                          TS_GPU_NAME, d, i, pl->eigenvalues[d][i]);
-  }
   return 0;
 }
 

@@ -6,8 +6,9 @@
  *
  * Algorithm: one thread block per patch of the color.  The block gathers the residual r on
  * the patch's n_local DoFs into shared memory, solves Acal_j t = r_j there and adds t to x
- * (patches of one color touch disjoint DoFs: no atomics).  The local solve follows the omp
- * kernel (backends/omp/stokes-patch-kernel.h) step by step, each step spread over the block:
+ * (patches of one color touch disjoint DoFs: no atomics).  The local solve follows the host
+ * one of lib/mg/stokes-patch-local.h (omp and the library's reference) step by step, each
+ * step spread over the block, with the plan's tables as they are (nothing re-derived):
  *  - SCHUR: A_i^{-1} by fast diagonalization (1D sweeps with the plan's eigenvectors of the
  *    patch kind, the division by sum_d scale_d lambda_d in double as in omp), the pressure
  *    by CG on B A^{-1} B^T preconditioned by the inverse pressure mass, from the zero-mean
@@ -424,84 +425,12 @@ __global__ void __launch_bounds__((ts_gpu_spatch_shape<DIM, K>::THREADS))
     return TS_ERR_ARG;                                      \
   } while (0)
 
-/* The patch kind of vertex v of the plan. */
-static inline int ts_gpu_spatch_kind(const ts_stokes_patch_plan *pl, const int64_t *v) {
-  int kind = 0;
-  for (int e = 0; e < pl->global.dim; ++e)
-    kind += ((v[e] == 1 ? 1 : 0) | (v[e] == pl->global.cells[e] - 1 ? 2 : 0)) << (2 * e);
-  return kind;
-}
-
-/* Checks the plan as the omp kernel does; 0 or TS_ERR_ARG with a message. */
+/* The plan (valid: lib/plan-check.c) has a degree this backend was compiled for; 0 or
+ * TS_ERR_ARG with a message. */
 static inline int ts_gpu_spatch_check(const ts_stokes_patch_plan *pl, char *err) {
-  if (!pl) TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: plan is NULL", TS_GPU_NAME);
-  const ts_stokes_plan *g = &pl->global;
-  if (g->dim != 2 && g->dim != 3)
-    TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: dim = %d, expected 2 or 3", TS_GPU_NAME, g->dim);
-  if (pl->stage != TS_PATCH_STAGE_SOLVE)
-    TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: stage = %d, only TS_PATCH_STAGE_SOLVE (%d) "
-                       "applies to Stokes", TS_GPU_NAME, (int)pl->stage, (int)TS_PATCH_STAGE_SOLVE);
-  const int k = g->degree;
-  if (k < 0 || k > TS_GPU_STOKES_PATCH_MAX_K)
+  if (pl->global.degree > TS_GPU_STOKES_PATCH_MAX_K)
     TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: degree %d not compiled (kernels for k = 0..%d)",
-                       TS_GPU_NAME, k, TS_GPU_STOKES_PATCH_MAX_K);
-  int nv = 2 * k + 1, np = 1;
-  for (int d = 1; d < g->dim; ++d) nv *= 2 * (k + 1);
-  for (int d = 0; d < g->dim; ++d) np *= 2 * (k + 1);
-  if (pl->n_cont != 2 * k + 1 || pl->n_dg != 2 * (k + 1) || pl->n_velocity != nv ||
-      pl->n_pressure != np || pl->n_local != g->dim * nv + np)
-    TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: local sizes n_cont %d, n_dg %d, n_velocity %d, "
-                       "n_pressure %d, n_local %d do not match degree %d", TS_GPU_NAME,
-                       pl->n_cont, pl->n_dg, pl->n_velocity, pl->n_pressure, pl->n_local, k);
-  if (pl->vertex_stride < 2)
-    TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: vertex_stride = %d, patches of one color need "
-                       ">= 2", TS_GPU_NAME, pl->vertex_stride);
-  for (int d = 0; d < g->dim; ++d) {
-    const int64_t f = pl->first_vertex[d], c = pl->vertex_count[d];
-    if (c < 1 || f < 1 || f + pl->vertex_stride * (c - 1) > g->cells[d] - 1)
-      TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: direction %d: vertices %lld + %d j, j < %lld, "
-                         "leave the interior vertices 1..%lld", TS_GPU_NAME, d, (long long)f,
-                         pl->vertex_stride, (long long)c, (long long)g->cells[d] - 1);
-    if (!(g->scale[d] > 0) || !(g->div_scale[d] > 0))
-      TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: scale[%d] = %g, div_scale[%d] = %g; expected "
-                         "> 0", TS_GPU_NAME, d, g->scale[d], d, g->div_scale[d]);
-  }
-  if (!pl->divergence || !pl->dg_mass)
-    TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: the patch divergence or DG mass is NULL",
-                       TS_GPU_NAME);
-  if (pl->solver == TS_STOKES_PATCH_SCHUR) {
-    if (!pl->cont_eigenvectors || !pl->cont_eigenvalues)
-      TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: the continuous eigen-decomposition is NULL",
-                         TS_GPU_NAME);
-    for (int kind = 0; kind < TS_STOKES_PATCH_KINDS; ++kind)
-      if (!pl->dg_eigenvectors[kind] || !pl->dg_eigenvalues[kind])
-        TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: the DG eigen-decomposition of kind %d is "
-                           "NULL", TS_GPU_NAME, kind);
-    if (pl->cg_max_iterations < 1 || !(pl->cg_tolerance >= 0))
-      TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: cg_max_iterations = %d, cg_tolerance = %g; "
-                         "expected >= 1 and >= 0", TS_GPU_NAME, pl->cg_max_iterations,
-                         pl->cg_tolerance);
-    return 0;
-  }
-  if (pl->solver != TS_STOKES_PATCH_DIRECT)
-    TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: plan->solver = %d, expected SCHUR (0) or DIRECT "
-                       "(1)", TS_GPU_NAME, (int)pl->solver);
-  /* every kind of the color: per direction the first, the last and (if any) a middle vertex */
-  const int dim = g->dim;
-  for (int c = 0; c < (dim == 3 ? 27 : 9); ++c) {
-    int64_t v[3] = {0, 0, 0};
-    int ok = 1;
-    for (int d = 0, cc = c; d < dim; ++d, cc /= 3) {
-      const int64_t n = pl->vertex_count[d], which = cc % 3;
-      if (which == 2 && n < 3) ok = 0;
-      v[d] = pl->first_vertex[d] + pl->vertex_stride * (which == 0 ? 0 : which == 1 ? n - 1 : 1);
-    }
-    if (!ok) continue;
-    const int kind = ts_gpu_spatch_kind(pl, v);
-    if (!pl->pseudo_inverse[kind])
-      TS_GPU_SPATCH_FAIL("%s stokes_patch_smooth: the pseudo-inverse of patch kind %d is NULL",
-                         TS_GPU_NAME, kind);
-  }
+                       TS_GPU_NAME, pl->global.degree, TS_GPU_STOKES_PATCH_MAX_K);
   return 0;
 }
 

@@ -364,36 +364,6 @@ static int ts_gpu_transfer_degree(const ts_transfer_plan *pl, int restrict_, con
   return ts_gpu_transfer_launch<R, 2, K>(pl, restrict_, in, out, add, err);
 }
 
-/* Checks a plan; 0 or TS_ERR_ARG with a message naming the field. */
-static inline int ts_gpu_transfer_check(const ts_transfer_plan *pl, char *err) {
-  if (!pl || !pl->interpolation_1d) {
-    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s transfer: %s is NULL", TS_GPU_NAME,
-             pl ? "plan->interpolation_1d" : "plan");
-    return TS_ERR_ARG;
-  }
-  const int kc = pl->coarse_degree, m = pl->fine_per_cell;
-  if (pl->dim < 2 || pl->dim > 3 || kc < 1 || kc > TS_MAX_DEGREE || m < 1 ||
-      m > 2 * TS_MAX_DEGREE) {
-    snprintf(err, TS_BACKEND_ERROR_SIZE,
-             "%s transfer: plan->dim = %d, coarse_degree = %d and fine_per_cell = %d, expected "
-             "dim 2..3, coarse_degree 1..%d and fine_per_cell 1..%d", TS_GPU_NAME, pl->dim, kc, m,
-             TS_MAX_DEGREE, 2 * TS_MAX_DEGREE);
-    return TS_ERR_ARG;
-  }
-  for (int d = 0; d < pl->dim; ++d)
-    if (pl->coarse_cells[d] < 1 || pl->coarse_n[d] != kc * pl->coarse_cells[d] + 1 ||
-        pl->fine_n[d] != m * pl->coarse_cells[d] + 1) {
-      snprintf(err, TS_BACKEND_ERROR_SIZE,
-               "%s transfer: direction %d has %lld coarse cells, %lld coarse and %lld fine DoFs: "
-               "expected cells >= 1, coarse = coarse_degree*cells+1, fine = fine_per_cell*cells+1 "
-               "(coarse_degree %d, fine_per_cell %d)",
-               TS_GPU_NAME, d, (long long)pl->coarse_cells[d], (long long)pl->coarse_n[d],
-               (long long)pl->fine_n[d], kc, m);
-      return TS_ERR_ARG;
-    }
-  return 0;
-}
-
 /* ---------------------------------------------------------------- any kc and m */
 
 /* The kernel parameters of the plain kernel: the (m+1) x (kc+1) matrix in precision R,
@@ -547,8 +517,6 @@ static int ts_gpu_transfer_any_launch(const ts_transfer_plan *pl, int restrict_,
 template <typename R>
 int ts_gpu_transfer(const ts_transfer_plan *pl, int restrict_, const R *in, R *out, int add,
                     char *err) {
-  const int rc = ts_gpu_transfer_check(pl, err);
-  if (rc) return rc;
   if ((const void *)in == (const void *)out) {
     snprintf(err, TS_BACKEND_ERROR_SIZE,
              "%s transfer: input and output are the same vector (they must be distinct)",

@@ -15,7 +15,6 @@
  * restriction is deterministic.  Cost: m^dim (prolongation) and up to (4m)^dim (restriction)
  * multiply-adds per output entry, no temporaries.  End DoFs of constrained continuous
  * directions are read and written as zero. */
-#include <stdio.h>
 #include "omp-field-transfer.h"
 #include "omp-threads.h"
 
@@ -96,71 +95,8 @@ static void transfer_stencil(const ts_field_transfer_plan *plan, const ts_field_
 #undef REAL
 #undef FT
 
-/* The sizes of field i in direction d agree with its cell DoFs, overlap and the cells. */
-static int check_direction(const ts_field_transfer_plan *plan, int i, int d, char *err,
-                           size_t errlen) {
-  const ts_field_transfer_field *f = &plan->field[i];
-  const int m = f->cell_dofs[d], c = f->continuous[d];
-  const int64_t cells = plan->coarse_cells[d], step = m - c;
-  if (d >= plan->dim) {
-    if (f->coarse_n[d] == 1 && f->fine_n[d] == 1) return 0;
-    snprintf(err, errlen, "field transfer: field %d has %lld coarse and %lld fine DoFs in "
-             "direction %d beyond dim %d, allowed 1", i, (long long)f->coarse_n[d],
-             (long long)f->fine_n[d], d, plan->dim);
-    return TS_ERR_ARG;
-  }
-  if (m < 1 || m > TS_FIELD_TRANSFER_MAX_CELL_DOFS || (c != 0 && c != 1) || step < 1 ||
-      !f->prolongation_1d[d]) {
-    snprintf(err, errlen, "field transfer: field %d direction %d has %d cell DoFs, continuous "
-             "= %d and %s matrix; allowed cell DoFs 1..%d (2.. if continuous), continuous 0 or 1, "
-             "a matrix", i, d, m, c, f->prolongation_1d[d] ? "a" : "no",
-             TS_FIELD_TRANSFER_MAX_CELL_DOFS);
-    return TS_ERR_ARG;
-  }
-  if (cells < 1 || f->coarse_n[d] != step * cells + c || f->fine_n[d] != 2 * step * cells + c) {
-    snprintf(err, errlen, "field transfer: field %d direction %d has %lld coarse cells, %lld "
-             "coarse and %lld fine DoFs: need %lld and %lld for %d cell DoFs, continuous = %d",
-             i, d, (long long)cells, (long long)f->coarse_n[d], (long long)f->fine_n[d],
-             (long long)(step * cells + c), (long long)(2 * step * cells + c), m, c);
-    return TS_ERR_ARG;
-  }
-  return 0;
-}
-
-/* The plan is one this kernel can run: dimension, fields, sizes, offsets in the vectors. */
-static int check_plan(const ts_field_transfer_plan *plan, char *err, size_t errlen) {
-  if (plan->dim < 2 || plan->dim > 3 || plan->n_fields < 1 ||
-      plan->n_fields > TS_FIELD_TRANSFER_MAX_FIELDS) {
-    snprintf(err, errlen, "field transfer: dim %d and %d fields, allowed dim 2..3 and 1..%d fields",
-             plan->dim, plan->n_fields, TS_FIELD_TRANSFER_MAX_FIELDS);
-    return TS_ERR_ARG;
-  }
-  for (int i = 0; i < plan->n_fields; ++i) {
-    const ts_field_transfer_field *f = &plan->field[i];
-    for (int d = 0; d < 3; ++d) {
-      const int ierr = check_direction(plan, i, d, err, errlen);
-      if (ierr) return ierr;
-    }
-    const int64_t nc = f->coarse_n[0] * f->coarse_n[1] * f->coarse_n[2];
-    const int64_t nf = f->fine_n[0] * f->fine_n[1] * f->fine_n[2];
-    if (f->coarse_offset < 0 || f->coarse_offset + nc > plan->coarse_count ||
-        f->fine_offset < 0 || f->fine_offset + nf > plan->fine_count) {
-      snprintf(err, errlen, "field transfer: field %d occupies [%lld, %lld) of the coarse and "
-               "[%lld, %lld) of the fine vector, which have %lld and %lld entries", i,
-               (long long)f->coarse_offset, (long long)(f->coarse_offset + nc),
-               (long long)f->fine_offset, (long long)(f->fine_offset + nf),
-               (long long)plan->coarse_count, (long long)plan->fine_count);
-      return TS_ERR_ARG;
-    }
-  }
-  return 0;
-}
-
-int ts_omp_field_transfer(const ts_field_transfer_plan *plan, ts_precision p, int restrict_,
-                          const void *in, void *out, int add, char *err, size_t errlen) {
-  const int ierr = check_plan(plan, err, errlen);
-  if (ierr) return ierr;
+void ts_omp_field_transfer(const ts_field_transfer_plan *plan, ts_precision p, int restrict_,
+                           const void *in, void *out, int add) {
   if (p == TS_SINGLE) field_transfer_apply_float(plan, restrict_, in, out, add);
   else field_transfer_apply_double(plan, restrict_, in, out, add);
-  return 0;
 }

@@ -12,7 +12,7 @@ int ts_omp_laplace_apply(const ts_laplace_plan *plan, ts_precision p, const void
                          int add, char *err, size_t errlen);
 
 /** d = diag(A) (1 on Dirichlet rows when plan->constrained), precision p.
- *  Returns 0, or TS_ERR_ARG with a message in err. */
+ *  Returns 0, or TS_ERR_ARG / TS_ERR_MEMORY with a message in err. */
 int ts_omp_laplace_diagonal(const ts_laplace_plan *plan, ts_precision p, void *d, char *err,
                             size_t errlen);
 

@@ -16,7 +16,7 @@ void ts_omp_work_free(ts_omp_work *work);
 
 /** y = Acal x (add = 0) or y += Acal x (add = 1), x and y of precision p (float: computed
  *  in float), with the work space `work` (two velocity components).  Returns 0, or
- *  TS_ERR_ARG / TS_ERR_MEMORY with a message in err. */
+ *  TS_ERR_MEMORY with a message in err. */
 int ts_omp_stokes_apply(const ts_stokes_plan *plan, ts_precision p, const void *x, void *y,
                         int add, ts_omp_work *work, char *err, size_t errlen);
 

@@ -6,8 +6,8 @@
 #include "tessera/backend.h"
 
 /** restrict_ = 0: out (fine) = P in (coarse), or += with add; restrict_ = 1: out (coarse) =
- *  P^T in (fine), or += with add; precision p.  Returns 0, or TS_ERR_ARG with a message in err. */
-int ts_omp_transfer(const ts_transfer_plan *plan, ts_precision p, int restrict_, const void *in,
-                    void *out, int add, char *err, size_t errlen);
+ *  P^T in (fine), or += with add; precision p.  The plan is valid (the library checked it). */
+void ts_omp_transfer(const ts_transfer_plan *plan, ts_precision p, int restrict_, const void *in,
+                     void *out, int add);
 
 #endif

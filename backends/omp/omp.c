@@ -168,13 +168,24 @@ static int omp_vec_dot(ts_backend_ops *ops, ts_precision p, int64_t n, const voi
   return 0;
 }
 
+/* The plan kernels compute in double or in single precision.  Their plans come checked by
+ * the library (lib/plan-check.c); what they refuse is what this backend cannot do. */
+static int omp_precision_check(ts_backend_ops *ops, ts_precision p, const char *kernel) {
+  if (p == TS_DOUBLE || p == TS_SINGLE) return 0;
+  snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
+           "omp %s: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", kernel, (int)p);
+  return TS_ERR_ARG;
+}
+
 static int omp_laplace_apply(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
                              const void *x, void *y, int add) {
+  if (omp_precision_check(ops, p, "laplace_apply")) return TS_ERR_ARG;
   return ts_omp_laplace_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
 static int omp_laplace_diagonal(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
                                 void *d) {
+  if (omp_precision_check(ops, p, "laplace_diagonal")) return TS_ERR_ARG;
   return ts_omp_laplace_diagonal(plan, p, d, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
@@ -184,18 +195,23 @@ static int omp_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
 /* multigrid transfer (transfer.c) */
 static int omp_transfer(ts_backend_ops *ops, const ts_transfer_plan *plan, ts_precision p,
                         int restrict_, const void *in, void *out, int add) {
-  return ts_omp_transfer(plan, p, restrict_, in, out, add, ops->error, TS_BACKEND_ERROR_SIZE);
+  if (omp_precision_check(ops, p, "transfer")) return TS_ERR_ARG;
+  ts_omp_transfer(plan, p, restrict_, in, out, add);
+  return 0;
 }
 
 /* multi-field transfer, e.g. RT_k x DGQ_k (field-transfer.c) */
 static int omp_field_transfer(ts_backend_ops *ops, const ts_field_transfer_plan *plan,
                               ts_precision p, int restrict_, const void *in, void *out, int add) {
-  return ts_omp_field_transfer(plan, p, restrict_, in, out, add, ops->error, TS_BACKEND_ERROR_SIZE);
+  if (omp_precision_check(ops, p, "field_transfer")) return TS_ERR_ARG;
+  ts_omp_field_transfer(plan, p, restrict_, in, out, add);
+  return 0;
 }
 
 /* vertex-patch smoother (patch.c) */
 static int omp_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_precision p,
                             const void *b, void *x, void *r) {
+  if (omp_precision_check(ops, p, "patch_smooth")) return TS_ERR_ARG;
   return ts_omp_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
@@ -203,12 +219,14 @@ static int omp_patch_smooth(ts_backend_ops *ops, const ts_patch_plan *plan, ts_p
 static int omp_stokes_apply(ts_backend_ops *ops, const ts_stokes_plan *plan, ts_precision p,
                             const void *x, void *y, int add) {
   omp_state *s = ops->data;
+  if (omp_precision_check(ops, p, "stokes_apply")) return TS_ERR_ARG;
   return ts_omp_stokes_apply(plan, p, x, y, add, &s->stokes_work, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
 /* Stokes vertex-patch smoother (stokes-patch.c) */
 static int omp_stokes_patch_smooth(ts_backend_ops *ops, const ts_stokes_patch_plan *plan,
                                    ts_precision p, const void *b, void *x, void *r) {
+  if (omp_precision_check(ops, p, "stokes_patch_smooth")) return TS_ERR_ARG;
   return ts_omp_stokes_patch_smooth(plan, p, b, x, r, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 

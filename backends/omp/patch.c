@@ -75,82 +75,8 @@ typedef float pf16 __attribute__((vector_size(64)));
 static _Thread_local void *patch_work = NULL;
 static _Thread_local size_t patch_work_bytes = 0;
 
-#define PLAN_FAIL(...)                     \
-  do {                                     \
-    snprintf(err, errlen, __VA_ARGS__);    \
-    return TS_ERR_ARG;                     \
-  } while (0)
-
-static int finite_array(const double *a, int n) {
-  for (int i = 0; i < n; ++i)
-    if (!isfinite(a[i])) return 0;
-  return 1;
-}
-
-/* Checks the plan and the precision; 0 or TS_ERR_ARG with a message. */
-static int check_plan(const ts_patch_plan *pl, ts_precision p, char *err, size_t errlen) {
-  if (!pl) PLAN_FAIL("omp patch_smooth: plan is NULL");
-  if (p != TS_DOUBLE && p != TS_SINGLE)
-    PLAN_FAIL("omp patch_smooth: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", (int)p);
-  if (pl->dim != 2 && pl->dim != 3) PLAN_FAIL("omp patch_smooth: plan->dim = %d, expected 2 or 3", pl->dim);
-  if (pl->stage < TS_PATCH_STAGE_FUSED || pl->stage > TS_PATCH_STAGE_BOUNDARY)
-    PLAN_FAIL("omp patch_smooth: plan->stage = %d, expected 0..3", (int)pl->stage);
-  const int k = pl->dofs_per_cell;
-  if (k < 1 || k > TS_MAX_DEGREE)
-    PLAN_FAIL("omp patch_smooth: plan->dofs_per_cell = %d, expected 1..%d", k, TS_MAX_DEGREE);
-  int64_t nd = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (d < pl->dim && pl->cells[d] < 1)
-      PLAN_FAIL("omp patch_smooth: plan->cells[%d] = %lld, expected >= 1", d, (long long)pl->cells[d]);
-    const int64_t want = d < pl->dim ? pl->cells[d] * k + 1 : 1;
-    if (pl->n[d] != want)
-      PLAN_FAIL("omp patch_smooth: plan->n[%d] = %lld, expected cells[%d]*dofs_per_cell+1 = %lld",
-                d, (long long)pl->n[d], d, (long long)want);
-    nd *= pl->n[d];
-  }
-  if (pl->n_dofs != nd)
-    PLAN_FAIL("omp patch_smooth: plan->n_dofs = %lld, expected prod n[d] = %lld",
-              (long long)pl->n_dofs, (long long)nd);
-  if (pl->stage == TS_PATCH_STAGE_BOUNDARY) return 0;
-  if (pl->nbar != 2 * k + 1 || pl->m != pl->nbar - 2)
-    PLAN_FAIL("omp patch_smooth: plan->nbar = %d and plan->m = %d, expected %d and %d", pl->nbar,
-              pl->m, 2 * k + 1, 2 * k - 1);
-  if (pl->color < 0 || pl->color >= 1 << pl->dim)
-    PLAN_FAIL("omp patch_smooth: plan->color = %d, expected 0..%d", pl->color, (1 << pl->dim) - 1);
-  if (pl->vertex_stride < 2)
-    PLAN_FAIL("omp patch_smooth: plan->vertex_stride = %d, patches of one color need >= 2",
-              pl->vertex_stride);
-  for (int d = 0; d < pl->dim; ++d) {
-    const int64_t f = pl->first_vertex[d], c = pl->vertex_count[d];
-    if (c < 0 || (c > 0 && (f < 1 || f + pl->vertex_stride * (c - 1) > pl->cells[d] - 1)))
-      PLAN_FAIL("omp patch_smooth: direction %d: vertices %lld + %d j, j < %lld, leave the "
-                "interior vertices 1..%lld",
-                d, (long long)f, pl->vertex_stride, (long long)c, (long long)pl->cells[d] - 1);
-  }
-  if (pl->solver != TS_PATCH_SOLVER_FAST_DIAGONALIZATION)
-    PLAN_FAIL("omp patch_smooth: plan->solver = %d, only fast diagonalization (0) is implemented",
-              (int)pl->solver);
-  const int N = pl->nbar, m = pl->m;
-  for (int d = 0; d < pl->dim; ++d) {
-    if (!pl->mass_1d[d] || !pl->stiffness_1d[d] || !pl->eigenvectors[d] || !pl->eigenvalues[d])
-      PLAN_FAIL("omp patch_smooth: a 1D matrix or the eigen-decomposition of direction %d is NULL", d);
-    if (!finite_array(pl->mass_1d[d], N * N) || !finite_array(pl->stiffness_1d[d], N * N) ||
-        !finite_array(pl->eigenvectors[d], m * m) || !finite_array(pl->eigenvalues[d], m))
-      PLAN_FAIL("omp patch_smooth: a 1D matrix or the eigen-decomposition of direction %d is not finite", d);
-    for (int i = 0; i < m; ++i)
-      if (!(pl->eigenvalues[d][i] > 0))
-        PLAN_FAIL("omp patch_smooth: plan->eigenvalues[%d][%d] = %g, expected > 0", d, i,
-                  pl->eigenvalues[d][i]);
-    if (!(pl->scale[d] > 0) || !isfinite(pl->scale[d]))
-      PLAN_FAIL("omp patch_smooth: plan->scale[%d] = %g, expected finite and > 0", d, pl->scale[d]);
-  }
-  return 0;
-}
-
 int ts_omp_patch_smooth(const ts_patch_plan *plan, ts_precision p, const void *b, void *x,
                         void *r, char *err, size_t errlen) {
-  int rc = check_plan(plan, p, err, errlen);
-  if (rc) return rc;
   const int need_r = plan->stage == TS_PATCH_STAGE_RESIDUAL || plan->stage == TS_PATCH_STAGE_SOLVE;
   if (!b || !x || (need_r && !r)) {
     snprintf(err, errlen, "omp patch_smooth: %s is NULL", !b ? "b" : !x ? "x" : "r (the residual vector)");
@@ -163,10 +89,9 @@ int ts_omp_patch_smooth(const ts_patch_plan *plan, ts_precision p, const void *b
   /* TESSERA_OMP_PATCH_GENERIC=1 forces the run-time-degree path (to test it) */
   const char *generic = getenv("TESSERA_OMP_PATCH_GENERIC");
   const int fast = TS_FAST_OK() && !(generic && generic[0] == '1');
-  if (p == TS_DOUBLE)
-    rc = patch_smooth_d(plan, b, x, r, fast, &patch_work, &patch_work_bytes);
-  else
-    rc = patch_smooth_f(plan, b, x, r, fast, &patch_work, &patch_work_bytes);
+  const int rc = p == TS_DOUBLE
+                     ? patch_smooth_d(plan, b, x, r, fast, &patch_work, &patch_work_bytes)
+                     : patch_smooth_f(plan, b, x, r, fast, &patch_work, &patch_work_bytes);
   if (rc) snprintf(err, errlen, "omp patch_smooth: could not allocate the work space");
   return rc;
 }

@@ -18,34 +18,6 @@
 #undef REAL
 #undef FN
 
-/* 0, or TS_ERR_ARG naming the plan field that is out of range. */
-static int check_plan(const ts_stokes_plan *pl, ts_precision p, char *err, size_t errlen) {
-  if (!pl) {
-    snprintf(err, errlen, "omp stokes: plan is NULL");
-    return TS_ERR_ARG;
-  }
-  if (p != TS_DOUBLE && p != TS_SINGLE) {
-    snprintf(err, errlen, "omp stokes: precision %d is not TS_DOUBLE (0) or TS_SINGLE (1)", (int)p);
-    return TS_ERR_ARG;
-  }
-  if (pl->dim != 2 && pl->dim != 3) {
-    snprintf(err, errlen, "omp stokes: plan->dim = %d, expected 2 or 3", pl->dim);
-    return TS_ERR_ARG;
-  }
-  if (pl->degree < 0 || pl->degree > TS_MAX_DEGREE - 1) {
-    snprintf(err, errlen, "omp stokes: plan->degree = %d, expected 0..%d", pl->degree,
-             TS_MAX_DEGREE - 1);
-    return TS_ERR_ARG;
-  }
-  for (int d = 0; d < pl->dim; ++d)
-    if (pl->cells[d] < 1) {
-      snprintf(err, errlen, "omp stokes: plan->cells[%d] = %lld, expected >= 1", d,
-               (long long)pl->cells[d]);
-      return TS_ERR_ARG;
-    }
-  return 0;
-}
-
 void ts_omp_work_free(ts_omp_work *work) {
   free(work->ptr);
   work->ptr = NULL;
@@ -67,13 +39,11 @@ static int work_reserve(ts_omp_work *work, size_t bytes, char *err, size_t errle
 
 int ts_omp_stokes_apply(const ts_stokes_plan *plan, ts_precision p, const void *x, void *y,
                         int add, ts_omp_work *work, char *err, size_t errlen) {
-  int ierr = check_plan(plan, p, err, errlen);
-  if (ierr) return ierr;
   int64_t largest = 0; /* the largest velocity component: the size of z and t */
   for (int i = 0; i < plan->dim; ++i)
     if (plan->offset[i + 1] - plan->offset[i] > largest) largest = plan->offset[i + 1] - plan->offset[i];
   const size_t scalar = p == TS_SINGLE ? sizeof(float) : sizeof(double);
-  ierr = work_reserve(work, 2 * (size_t)largest * scalar, err, errlen);
+  const int ierr = work_reserve(work, 2 * (size_t)largest * scalar, err, errlen);
   if (ierr) return ierr;
   if (p == TS_SINGLE)
     stokes_apply_f(plan, x, y, add, work->ptr, largest);

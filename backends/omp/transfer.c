@@ -12,7 +12,6 @@
  * coarse nodes lie in neighbouring layers along the last direction, so layers of one
  * parity run in parallel.  Dirichlet DoFs (plan->constrained) are read and written as
  * zero. */
-#include <stdio.h>
 #include "omp-transfer.h"
 #include "omp-threads.h"
 
@@ -27,25 +26,8 @@
 #undef REAL
 #undef TR
 
-int ts_omp_transfer(const ts_transfer_plan *plan, ts_precision p, int restrict_, const void *in,
-                    void *out, int add, char *err, size_t errlen) {
-  const int kc = plan->coarse_degree, m = plan->fine_per_cell;
-  if (plan->dim < 2 || plan->dim > 3 || kc < 1 || kc > TS_MAX_DEGREE || m < 1 ||
-      m > 2 * TS_MAX_DEGREE) {
-    snprintf(err, errlen, "transfer: dim %d, coarse_degree %d and fine_per_cell %d, allowed dim "
-             "2..3, coarse_degree 1..%d and fine_per_cell 1..%d", plan->dim, kc, m, TS_MAX_DEGREE,
-             2 * TS_MAX_DEGREE);
-    return TS_ERR_ARG;
-  }
-  for (int d = 0; d < plan->dim; ++d)
-    if (plan->coarse_cells[d] < 1 || plan->coarse_n[d] != kc * plan->coarse_cells[d] + 1 ||
-        plan->fine_n[d] != m * plan->coarse_cells[d] + 1) {
-      snprintf(err, errlen, "transfer: direction %d has %lld coarse cells, %lld coarse and %lld "
-               "fine DoFs: inconsistent for coarse_degree %d and fine_per_cell %d", d,
-               (long long)plan->coarse_cells[d], (long long)plan->coarse_n[d],
-               (long long)plan->fine_n[d], kc, m);
-      return TS_ERR_ARG;
-    }
+void ts_omp_transfer(const ts_transfer_plan *plan, ts_precision p, int restrict_, const void *in,
+                     void *out, int add) {
   if (p == TS_SINGLE) {
     if (restrict_) transfer_restriction_float(plan, in, out, add);
     else transfer_prolongate_float(plan, in, out, add);
@@ -53,5 +35,4 @@ int ts_omp_transfer(const ts_transfer_plan *plan, ts_precision p, int restrict_,
     if (restrict_) transfer_restriction_double(plan, in, out, add);
     else transfer_prolongate_double(plan, in, out, add);
   }
-  return 0;
 }

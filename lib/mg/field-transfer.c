@@ -92,6 +92,6 @@ int ts_field_transfer_plan_init_stokes(ts_dofs coarse_u, ts_dofs coarse_p, ts_do
 int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *plan, int restrict_,
                             ts_vec in, ts_vec out, int add) {
   TS_CALL(ts_transfer_check_vectors(backend, restrict_, plan->coarse_count, plan->fine_count, in, out));
-  TS_BACKEND_CALL(backend, field_transfer, plan, in->precision, restrict_, in->data, out->data, add);
+  TS_CALL(ts_backend_field_transfer(backend, plan, in->precision, restrict_, in->data, out->data, add));
   return 0;
 }

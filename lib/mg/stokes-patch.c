@@ -1,20 +1,11 @@
 /* stokes-patch.c -- the vertex patches of the Stokes system of RT_k x DGQ_k (doc/stokes.md
  * section 7; paper 000, sections 3.1-3.2): the 1D patch matrices of the plan (the
  * restrictions of the global 1D matrices of doc/stokes.md section 4 to the 2 cells of a
- * patch), the patch kinds at the box boundary, the local DoF numbering, and the local matrix
- * Acal_j in Kronecker form (paper 000, eq. 7), the reference for the local solvers
- * (mg/stokes-patch-solve.c). */
+ * patch), the patch kinds at the box boundary, and the local matrix Acal_j in Kronecker form
+ * (paper 000, eq. 7), the reference for the local solvers (mg/stokes-patch-solve.c; the
+ * local DoF numbering and the divergence blocks are mg/stokes-patch-local.h's). */
 #include <string.h>
 #include "stokes-patch-impl.h"
-
-void ts_stokes_patch_shape(const ts_stokes_patch_plan *plan, int i, int *shape) {
-  for (int d = 0; d < 3; ++d)
-    shape[d] = d >= plan->global.dim ? 1 : d == i ? plan->n_cont : plan->n_dg;
-}
-
-size_t ts_stokes_patch_work_doubles(const ts_stokes_patch_plan *plan) {
-  return 2 * (size_t)plan->n_local;
-}
 
 /* Multiply an array of the given shape by diag(w) along direction d, in place. */
 static void scale_direction(const int *shape, int d, const double *w, double *a) {
@@ -23,33 +14,9 @@ static void scale_direction(const int *shape, int d, const double *w, double *a)
   for (int64_t idx = 0; idx < total; ++idx) a[idx] *= w[(idx / inner) % shape[d]];
 }
 
-/* out (+)= s a over n entries */
-static void store(int64_t n, double s, const double *a, double *out, int add) {
-  for (int64_t idx = 0; idx < n; ++idx) out[idx] = (add ? out[idx] : 0.0) + s * a[idx];
-}
-
-void ts_stokes_patch_divergence(const ts_stokes_patch_plan *plan, int i, const double *u,
-                                double *out, double *work, int add) {
-  int shape[3], pshape[3];
-  ts_stokes_patch_shape(plan, i, shape);
-  ts_stokes_patch_shape(plan, plan->global.dim, pshape);
-  ts_tensor_contract(plan->global.dim, shape, i, plan->divergence, plan->n_dg, 0, u, work);
-  for (int d = 0; d < plan->global.dim; ++d)
-    if (d != i) scale_direction(pshape, d, plan->dg_mass, work);
-  store(plan->n_pressure, plan->global.div_scale[i], work, out, add);
-}
-
-void ts_stokes_patch_divergence_transpose(const ts_stokes_patch_plan *plan, int i,
-                                          const double *p, double *out, double *work, int add) {
-  int shape[3], pshape[3];
-  ts_stokes_patch_shape(plan, i, shape);
-  ts_stokes_patch_shape(plan, plan->global.dim, pshape);
-  double *scaled = work + plan->n_pressure;
-  memcpy(scaled, p, sizeof(double) * (size_t)plan->n_pressure);
-  for (int d = 0; d < plan->global.dim; ++d)
-    if (d != i) scale_direction(pshape, d, plan->dg_mass, scaled);
-  ts_tensor_contract(plan->global.dim, pshape, i, plan->divergence, plan->n_cont, 1, scaled, work);
-  store(plan->n_velocity, plan->global.div_scale[i], work, out, add);
+/* out += s a over n entries */
+static void add_scaled(int64_t n, double s, const double *a, double *out) {
+  for (int64_t idx = 0; idx < n; ++idx) out[idx] += s * a[idx];
 }
 
 int ts_stokes_patch_kinds(const ts_stokes_patch_plan *plan, const int64_t *vertex, int *kinds) {
@@ -62,27 +29,6 @@ int ts_stokes_patch_kinds(const ts_stokes_patch_plan *plan, const int64_t *verte
     stride *= TS_STOKES_PATCH_KINDS;
   }
   return kind;
-}
-
-void ts_stokes_patch_indices(const ts_stokes_patch_plan *plan, const int64_t *vertex,
-                             int64_t *indices) {
-  const ts_stokes_plan *g = &plan->global;
-  const int64_t k1 = g->degree + 1;
-  int64_t pos = 0;
-  for (int i = 0; i <= g->dim; ++i) {
-    int shape[3];
-    int64_t first[3], n[3];
-    ts_stokes_patch_shape(plan, i, shape);
-    for (int d = 0; d < 3; ++d) {
-      first[d] = d < g->dim ? (vertex[d] - 1) * k1 + (d == i ? 1 : 0) : 0;
-      n[d] = i < g->dim ? g->n_u[i][d] : g->n_p[d];
-    }
-    for (int a2 = 0; a2 < shape[2]; ++a2)
-      for (int a1 = 0; a1 < shape[1]; ++a1)
-        for (int a0 = 0; a0 < shape[0]; ++a0)
-          indices[pos++] = g->offset[i] + first[0] + a0 +
-                           n[0] * (first[1] + a1 + n[1] * (first[2] + a2));
-  }
 }
 
 /* y_i = A_{j,i} u_i = sum_d scale[d] (x)_e (e == d ? L_e : M_e) u_i (paper 000, eq. 7) */
@@ -107,16 +53,22 @@ static void velocity_block_apply(const ts_stokes_patch_plan *plan, const int *ki
         scale_direction(shape, e, plan->dg_mass, a);
       }
     }
-    store(plan->n_velocity, plan->global.scale[d], a, y, 1);
+    add_scaled(plan->n_velocity, plan->global.scale[d], a, y);
   }
+}
+
+/* The work doubles of the local apply: two velocity blocks (velocity_block_apply), or
+ * B_i^T p and the pressure buffer of the divergence. */
+static size_t local_apply_work_doubles(const ts_stokes_patch_plan *plan) {
+  return 2 * (size_t)plan->n_local;
 }
 
 int ts_stokes_patch_local_apply(const ts_stokes_patch_plan *plan, const int *kinds,
                                 const double *x, double *y) {
   const int dim = plan->global.dim;
   double *work;
-  TS_CALL(ts_calloc(ts_stokes_patch_work_doubles(plan), sizeof(double), "Stokes patch work",
-                    &work));
+  TS_CALL(ts_calloc(local_apply_work_doubles(plan), sizeof(double), "Stokes patch work", &work));
+  double *bt_p = work, *pressure_work = work + plan->n_velocity;
   const double *p = x + (size_t)dim * plan->n_velocity;
   double *yp = y + (size_t)dim * plan->n_velocity;
   for (int64_t idx = 0; idx < plan->n_pressure; ++idx) yp[idx] = 0.0;
@@ -124,8 +76,9 @@ int ts_stokes_patch_local_apply(const ts_stokes_patch_plan *plan, const int *kin
     const double *u = x + (size_t)i * plan->n_velocity;
     double *yu = y + (size_t)i * plan->n_velocity;
     velocity_block_apply(plan, kinds, i, u, yu, work);
-    ts_stokes_patch_divergence_transpose(plan, i, p, yu, work, 1); /* y_u = A u + B^T p */
-    ts_stokes_patch_divergence(plan, i, u, yp, work, 1);
+    ts_stokes_patch_divergence_transpose(plan, i, p, bt_p, pressure_work);
+    for (int64_t idx = 0; idx < plan->n_velocity; ++idx) yu[idx] += bt_p[idx]; /* y_u = A u + B^T p */
+    ts_stokes_patch_divergence_add(plan, i, u, yp, pressure_work);
   }
   for (int64_t idx = 0; idx < plan->n_pressure; ++idx) yp[idx] = -yp[idx]; /* y_p = -B u */
   ts_free(&work);

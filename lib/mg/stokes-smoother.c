@@ -26,8 +26,8 @@ static int stokes_smoother_apply(ts_smoother s, ts_vec b, ts_vec x) {
     plan.color = color;
     TS_CALL(ts_operator_apply(s->A, x, data->r)); /* r = b - Acal x */
     TS_CALL(ts_vec_axpby(1.0, b, -1.0, data->r));
-    TS_BACKEND_CALL(s->A->backend, stokes_patch_smooth, &plan, s->A->precision, b->data,
-                    x->data, data->r->data);
+    TS_CALL(ts_backend_stokes_patch_smooth(s->A->backend, &plan, s->A->precision, b->data,
+                                           x->data, data->r->data));
   }
   return 0;
 }

@@ -85,6 +85,6 @@ int ts_transfer_apply(ts_backend backend, const ts_transfer_plan *plan, int rest
     nf *= plan->fine_n[d];
   }
   TS_CALL(ts_transfer_check_vectors(backend, restrict_, nc, nf, in, out));
-  TS_BACKEND_CALL(backend, transfer, plan, in->precision, restrict_, in->data, out->data, add);
+  TS_CALL(ts_backend_transfer(backend, plan, in->precision, restrict_, in->data, out->data, add));
   return 0;
 }

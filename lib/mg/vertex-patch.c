@@ -36,7 +36,7 @@ static int run_stage(ts_smoother s, ts_patch_stage stage, int color, ts_vec b, t
       if (plan.vertex_count[d] == 0) return 0; /* no patch of this color */
   }
   void *r = data->r ? data->r->data : NULL;
-  TS_BACKEND_CALL(be, patch_smooth, &plan, s->A->precision, b->data, x->data, r);
+  TS_CALL(ts_backend_patch_smooth(be, &plan, s->A->precision, b->data, x->data, r));
   return 0;
 }
 

@@ -34,7 +34,7 @@ int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage) {
 
 static int laplace_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   laplace_data *data = op->data;
-  TS_BACKEND_CALL(op->backend, laplace_apply, &data->plan, op->precision, x->data, y->data, add);
+  TS_CALL(ts_backend_laplace_apply(op->backend, &data->plan, op->precision, x->data, y->data, add));
   return 0;
 }
 
@@ -42,13 +42,13 @@ static int laplace_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
   laplace_data *data = op->data;
   ts_laplace_plan plan = data->plan;
   plan.constrained = 0;
-  TS_BACKEND_CALL(op->backend, laplace_apply, &plan, op->precision, x->data, y->data, 0);
+  TS_CALL(ts_backend_laplace_apply(op->backend, &plan, op->precision, x->data, y->data, 0));
   return 0;
 }
 
 static int laplace_diagonal(ts_operator op, ts_vec d) {
   laplace_data *data = op->data;
-  TS_BACKEND_CALL(op->backend, laplace_diagonal, &data->plan, op->precision, d->data);
+  TS_CALL(ts_backend_laplace_diagonal(op->backend, &data->plan, op->precision, d->data));
   return 0;
 }
 

@@ -63,7 +63,7 @@ int ts_stokes_plan_init(ts_dofs velocity, ts_dofs pressure, double penalty, ts_s
 
 static int stokes_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   stokes_data *data = op->data;
-  TS_BACKEND_CALL(op->backend, stokes_apply, &data->plan, op->precision, x->data, y->data, add);
+  TS_CALL(ts_backend_stokes_apply(op->backend, &data->plan, op->precision, x->data, y->data, add));
   return 0;
 }
 
@@ -75,7 +75,7 @@ static int stokes_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
   stokes_data *data = op->data;
   ts_stokes_plan plan = data->plan;
   plan.constrained = 0;
-  TS_BACKEND_CALL(op->backend, stokes_apply, &plan, op->precision, x->data, y->data, 0);
+  TS_CALL(ts_backend_stokes_apply(op->backend, &plan, op->precision, x->data, y->data, 0));
   return 0;
 }
 
