@@ -76,9 +76,10 @@ MKAI void FN(points)(const FN(mctx) *c, int64_t cell, REAL *const *g, const REAL
 }
 
 /* yl = A_K xl in 2D: values and gradients at the points (S and D per direction), the
- * point work, then the transposed sweeps.  w: 6 arrays of MQ^3. */
-MKAI void FN(cell_2d)(const FN(mctx) *c, int64_t cell, const REAL *xl, REAL *yl, REAL *w) {
-  const int n1 = c->n1, q = c->nq;
+ * point work, then the transposed sweeps.  w: 6 arrays of MQ^3.  n1 = k+1 and q = n_q are
+ * compile-time constants in the instances for one degree (FN(cell_for)). */
+MKAI void FN(cell_2d)(const FN(mctx) *c, int64_t cell, const REAL *xl, REAL *yl, REAL *w,
+                      const int n1, const int q) {
   REAL *A0 = w, *B0 = w + MQ3, *g0 = w + 2 * MQ3, *g1 = w + 3 * MQ3, *val = w + 4 * MQ3,
        *vv = w + 5 * MQ3;
   FN(sweep)(1, n1, n1, c->S, q, xl, A0, 0);
@@ -96,8 +97,8 @@ MKAI void FN(cell_2d)(const FN(mctx) *c, int64_t cell, const REAL *xl, REAL *yl,
 }
 
 /* yl = A_K xl in 3D, the same with three directions (w: 10 arrays of MQ^3). */
-MKAI void FN(cell_3d)(const FN(mctx) *c, int64_t cell, const REAL *xl, REAL *yl, REAL *w) {
-  const int n1 = c->n1, q = c->nq;
+MKAI void FN(cell_3d)(const FN(mctx) *c, int64_t cell, const REAL *xl, REAL *yl, REAL *w,
+                      const int n1, const int q) {
   REAL *A0 = w, *B0 = w + MQ3, *SA = w + 2 * MQ3, *DA = w + 3 * MQ3, *SB = w + 4 * MQ3,
        *g0 = w + 5 * MQ3, *g1 = w + 6 * MQ3, *g2 = w + 7 * MQ3, *val = w + 8 * MQ3,
        *vv = w + 9 * MQ3;
@@ -123,11 +124,57 @@ MKAI void FN(cell_3d)(const FN(mctx) *c, int64_t cell, const REAL *xl, REAL *yl,
   FN(sweep)(1, q, n1 * n1, c->Dt, n1, B0, yl, 1);
 }
 
+/* y += A_K x on one cell: gather (Dirichlet entries as zero), apply, scatter.  w: 12
+ * arrays of MQ^3 (the last two: the cell's x and y), idx: MQ^3. */
+MKAI void FN(cell)(const FN(mctx) *c, int64_t cell, REAL *w, int64_t *idx, const int n1, const int q) {
+  const int nd = c->dim == 3 ? n1 * n1 * n1 : n1 * n1;
+  REAL *xl = w + 10 * MQ3, *yl = w + 11 * MQ3;
+  FN(cell_indices)(c, cell, idx);
+  for (int l = 0; l < nd; ++l) xl[l] = idx[l] < 0 ? (REAL)0 : c->x[idx[l]];
+  if (c->dim == 2)
+    FN(cell_2d)(c, cell, xl, yl, w, n1, q);
+  else
+    FN(cell_3d)(c, cell, xl, yl, w, n1, q);
+  for (int l = 0; l < nd; ++l)
+    if (idx[l] >= 0) c->y[idx[l]] += yl[l];
+}
+
+typedef void (*FN(cell_fn))(const FN(mctx) *c, int64_t cell, REAL *w, int64_t *idx);
+static void FN(cell_any)(const FN(mctx) *c, int64_t cell, REAL *w, int64_t *idx) {
+  FN(cell)(c, cell, w, idx, c->n1, c->nq);
+}
+#define MAPPED_CELL_INSTANCE(K)                                                         \
+  static void FN(cell_k##K)(const FN(mctx) *c, int64_t cell, REAL *w, int64_t *idx) { \
+    FN(cell)(c, cell, w, idx, K + 1, K + 1);                                          \
+  }
+MAPPED_CELL_INSTANCE(1)
+MAPPED_CELL_INSTANCE(2)
+MAPPED_CELL_INSTANCE(3)
+MAPPED_CELL_INSTANCE(4)
+MAPPED_CELL_INSTANCE(5)
+MAPPED_CELL_INSTANCE(6)
+MAPPED_CELL_INSTANCE(7)
+MAPPED_CELL_INSTANCE(8)
+MAPPED_CELL_INSTANCE(9)
+MAPPED_CELL_INSTANCE(10)
+#undef MAPPED_CELL_INSTANCE
+
+/* The cell function: the instance of the degree with the (k+1)-point rule (sizes known to
+ * the compiler: unrolled, vectorized sweeps), else the run-time one. */
+static FN(cell_fn) FN(cell_for)(const FN(mctx) *c) {
+  _Static_assert(TS_MAX_DEGREE == 10, "one instance of the cell per degree 1..TS_MAX_DEGREE");
+  static const FN(cell_fn) by_degree[TS_MAX_DEGREE + 1] = {
+      NULL, FN(cell_k1), FN(cell_k2), FN(cell_k3), FN(cell_k4), FN(cell_k5),
+      FN(cell_k6), FN(cell_k7), FN(cell_k8), FN(cell_k9), FN(cell_k10)};
+  return c->nq == c->n1 ? by_degree[c->k] : FN(cell_any);
+}
+
 /* y += A_K x on every cell of the layers of one parity along the last direction: two layers
  * of one parity share no DoF, so the loop over them is race-free and every entry of y
  * receives its cells' contributions in the same order for any number of threads. */
 static int FN(accumulate)(const FN(mctx) *c, int threads) {
-  const int last = c->dim - 1, cells_dofs = c->dim == 3 ? c->n1 * c->n1 * c->n1 : c->n1 * c->n1;
+  const int last = c->dim - 1;
+  const FN(cell_fn) apply_cell = FN(cell_for)(c);
   const int64_t layers = c->cells[last], per_layer = c->cells[0] * c->cells[1] * c->cells[2] / layers;
   int failed = 0;
   for (int parity = 0; parity < 2; ++parity) {
@@ -139,17 +186,8 @@ static int FN(accumulate)(const FN(mctx) *c, int threads) {
 #pragma omp for schedule(dynamic, 1)
       for (int64_t layer = parity; layer < layers; layer += 2) {
         if (!w) continue;
-        REAL *xl = w + 10 * MQ3, *yl = w + 11 * MQ3;
-        for (int64_t cell = layer * per_layer; cell < (layer + 1) * per_layer; ++cell) {
-          FN(cell_indices)(c, cell, idx);
-          for (int l = 0; l < cells_dofs; ++l) xl[l] = idx[l] < 0 ? (REAL)0 : c->x[idx[l]];
-          if (c->dim == 2)
-            FN(cell_2d)(c, cell, xl, yl, w);
-          else
-            FN(cell_3d)(c, cell, xl, yl, w);
-          for (int l = 0; l < cells_dofs; ++l)
-            if (idx[l] >= 0) c->y[idx[l]] += yl[l];
-        }
+        for (int64_t cell = layer * per_layer; cell < (layer + 1) * per_layer; ++cell)
+          apply_cell(c, cell, w, idx);
       }
       free(w);
     }
