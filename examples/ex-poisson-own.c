@@ -93,15 +93,16 @@ static void solve_on_level(ts_backend backend, ts_mesh mesh, ts_fe fe, int level
   CHECK(ts_compute_errors_mapped(dofs, values, exact, exact_gradient, p, l2, h1));
   printf("level %d: %7lld DoFs, %4d CG iterations, L2 error %.4e, H1 error %.4e", level,
          (long long)n, ts_solver_iterations(cg), *l2, *h1);
-  free(values);
-  free(kappa);
-  free(c);
+  /* everything in the reverse order of its creation */
   ts_solver_destroy(&cg);
-  ts_vec_destroy(&b);
-  ts_vec_destroy(&x);
   ts_vec_destroy(&boundary_values);
+  ts_vec_destroy(&x);
+  ts_vec_destroy(&b);
   ts_pc_destroy(&jacobi);
   ts_operator_destroy(&A);
+  free(values);
+  free(c);
+  free(kappa);
   ts_dofs_destroy(&dofs);
 }
 
@@ -119,17 +120,15 @@ int main(int argc, char **argv) {
   CHECK(ts_mesh_create_kershaw(2, coarse, finest, epsilon, &mesh));
   CHECK(ts_fe_create_q(2, degree, &fe));
   printf("Q%d on Kershaw's mesh, epsilon %g, kappa %g, c %g\n", degree, epsilon, p.kappa, p.c);
-  double l2_prev = 0, h1_prev = 0;
+  double l2[31], h1[31]; /* per level (a mesh has at most 30 refinements) */
   for (int level = 1; level <= finest; ++level) {
-    double l2, h1;
-    solve_on_level(backend, mesh, fe, level, &p, &l2, &h1);
-    if (level > 1) printf(", rates %.2f %.2f", log2(l2_prev / l2), log2(h1_prev / h1));
+    solve_on_level(backend, mesh, fe, level, &p, &l2[level], &h1[level]);
+    if (level > 1) /* halving h divides the errors by 2^(k+1) and 2^k */
+      printf(", rates %.2f %.2f", log2(l2[level - 1] / l2[level]), log2(h1[level - 1] / h1[level]));
     printf("\n");
-    l2_prev = l2;
-    h1_prev = h1;
   }
-  ts_fe_destroy(&fe);
   ts_mesh_destroy(&mesh);
+  ts_fe_destroy(&fe);
   ts_backend_destroy(&backend);
   return 0;
 }
