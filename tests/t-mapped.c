@@ -1,7 +1,9 @@
 /* t-mapped.c -- the operator of -div(kappa grad u) + c u on mapped cells (issue 13):
  * (a) with the identity map (Kershaw's mesh with epsilon = 1) it is the box Laplacian, and
  *     its diagonal the box's, to round-off, 2D and 3D, k = 1..4;
- * (b) on deformed and curved meshes with a tensor kappa and c per cell: symmetric
+ *     also from the box's vertices (ts_mesh_create_vertices); in single precision to float's
+ *     rounding; the same bits on 1 and 2 threads;
+ * (b) on deformed and curved meshes (Kershaw 0.3, annulus and shell sectors, sine) with a tensor kappa and c per cell: symmetric
  *     (x.Ay = y.Ax), constants annihilated by the unconstrained operator with c = 0, the
  *     diagonal = e_i.A e_i;
  * (c) exactness on Kershaw's (multilinear) cells: a linear u with a constant tensor kappa
@@ -32,16 +34,31 @@ static double rel_diff(ts_vec a, ts_vec b) {
   return d / m;
 }
 
-static void identity_map(int dim, int k) {
+/* The unit box's level-0 vertices (coarse 6 x 2 (x 2)), for ts_mesh_create_vertices. */
+static void box_vertices(int dim, double *v) {
+  const int n[3] = {7, 3, dim == 3 ? 3 : 1};
+  for (int i = 0; i < n[0] * n[1] * n[2]; ++i) {
+    const int a[3] = {i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])};
+    for (int d = 0; d < dim; ++d) v[i * dim + d] = a[d] / (double)(n[d] - 1);
+  }
+}
+
+/* The identity map, as Kershaw's mesh with epsilon = 1 or from the box's vertices. */
+static void identity_map(int dim, int k, int from_vertices) {
   const int coarse[3] = {6, 2, 2};
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  double vertices[7 * 3 * 3 * 3];
   ts_mesh box, mapped;
   ts_fe fe;
   ts_dofs db, dm;
   ts_operator L, A;
   ts_vec x, yb, ym;
   ts_mesh_create_box(dim, lower, upper, coarse, 1, &box);
-  ts_mesh_create_kershaw(dim, coarse, 1, 1.0, &mapped);
+  box_vertices(dim, vertices);
+  if (from_vertices)
+    ts_mesh_create_vertices(dim, coarse, 1, vertices, &mapped);
+  else
+    ts_mesh_create_kershaw(dim, coarse, 1, 1.0, &mapped);
   ts_fe_create_q(dim, k, &fe);
   ts_dofs_create(box, fe, 1, &db);
   int ierr = ts_dofs_create(mapped, fe, 1, &dm);
@@ -66,8 +83,8 @@ static void identity_map(int dim, int k) {
     e_diag = rel_diff(ym, yb);
   }
   ok(!ierr && e_apply < 1e-13 && e_unc < 1e-13 && e_diag < 1e-13,
-     "%dD Q%d identity map = box Laplacian: apply %.2e, unconstrained %.2e, diagonal %.2e (< 1e-13)",
-     dim, k, e_apply, e_unc, e_diag);
+     "%dD Q%d identity map (%s) = box Laplacian: apply %.2e, unconstrained %.2e, diagonal %.2e "
+     "(< 1e-13)", dim, k, from_vertices ? "vertices" : "Kershaw 1", e_apply, e_unc, e_diag);
   ts_vec_destroy(&x);
   ts_vec_destroy(&yb);
   ts_vec_destroy(&ym);
@@ -78,6 +95,52 @@ static void identity_map(int dim, int k) {
   ts_fe_destroy(&fe);
   ts_mesh_destroy(&mapped);
   ts_mesh_destroy(&box);
+}
+
+/* Single precision against double (to float's rounding), and the same bits on 1 and 2
+ * threads (2D Q4 on Kershaw 0.3 level 4: 49,665 DoFs, enough for the kernel's 2 threads). */
+static void precision_and_threads(void) {
+  const int coarse[2] = {6, 2};
+  ts_mesh mesh;
+  ts_fe fe;
+  ts_dofs dofs;
+  ts_operator A = NULL, As = NULL;
+  ts_vec x, xs, y, ys, y1;
+  ts_mesh_create_kershaw(2, coarse, 4, 0.3, &mesh);
+  ts_fe_create_q(2, 4, &fe);
+  ts_dofs_create(mesh, fe, 4, &dofs);
+  const int64_t n = ts_dofs_count(dofs);
+  int ierr = ts_operator_create_mapped(be, dofs, NULL, TS_DOUBLE, &A);
+  if (!ierr) ierr = ts_operator_create_mapped(be, dofs, NULL, TS_SINGLE, &As);
+  if (ierr) diag("%s", ts_error_message());
+  ts_vec_create(be, n, TS_DOUBLE, &x);
+  ts_vec_create(be, n, TS_SINGLE, &xs);
+  ts_vec_create(be, n, TS_DOUBLE, &y);
+  ts_vec_create(be, n, TS_SINGLE, &ys);
+  ts_vec_create(be, n, TS_DOUBLE, &y1);
+  ts_vec_set_random(x, 3);
+  ts_vec_copy(x, xs);
+  double single = 1, threads = 1;
+  if (!ierr) {
+    ts_set_threads(1);
+    ts_operator_apply(A, x, y1);
+    ts_set_threads(2);
+    ts_operator_apply(A, x, y);
+    threads = rel_diff(y1, y);
+    ts_operator_apply(As, xs, ys);
+    ts_vec_copy(ys, y1);
+    single = rel_diff(y1, y);
+  }
+  ok(!ierr && single < 1e-5, "2D Q4 Kershaw 0.3: single precision = double to %.2e (< 1e-5)", single);
+  ok(!ierr && threads == 0.0, "2D Q4 Kershaw 0.3, %lld DoFs: the same bits on 1 and 2 threads "
+     "(difference %.2e)", (long long)n, threads);
+  ts_vec *v[] = {&x, &xs, &y, &ys, &y1};
+  for (int i = 0; i < 5; ++i) ts_vec_destroy(v[i]);
+  ts_operator_destroy(&A);
+  ts_operator_destroy(&As);
+  ts_dofs_destroy(&dofs);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
 }
 
 /* kappa: a random symmetric positive definite tensor per cell (diagonally dominant); c >= 0 */
@@ -402,19 +465,23 @@ int main(void) {
     return 1;
   }
   for (int dim = 2; dim <= 3; ++dim)
-    for (int k = 1; k <= 4; ++k) identity_map(dim, k);
+    for (int k = 1; k <= 4; ++k) identity_map(dim, k, 0);
+  for (int dim = 2; dim <= 3; ++dim) identity_map(dim, 2, 1);
+  precision_and_threads();
   const int coarse[3] = {6, 2, 2};
-  ts_mesh meshes[4];
-  const char *names[4] = {"2D Kershaw 0.3", "3D Kershaw 0.3", "2D annulus sector", "3D shell sector"};
+  ts_mesh meshes[5];
+  const char *names[5] = {"2D Kershaw 0.3", "3D Kershaw 0.3", "2D annulus sector", "3D shell sector",
+                          "3D sine"};
   ts_mesh_create_kershaw(2, coarse, 1, 0.3, &meshes[0]);
   ts_mesh_create_kershaw(3, coarse, 1, 0.3, &meshes[1]);
   ts_mesh_create_shell(2, coarse, 1, 1.0, 2.0, 2.0, &meshes[2]);
   ts_mesh_create_shell(3, coarse, 1, 1.0, 2.0, 1.2, &meshes[3]);
-  for (int i = 0; i < 4; ++i)
+  ts_mesh_create_sine(3, coarse, 1, 0.05, &meshes[4]);
+  for (int i = 0; i < 5; ++i)
     for (int k = 1; k <= 3; k += 2) properties(names[i], meshes[i], k);
   for (int i = 0; i < 2; ++i)
     for (int k = 2; k <= 3; ++k) exact_linear(names[i], meshes[i], k);
-  for (int i = 0; i < 4; ++i) ts_mesh_destroy(&meshes[i]);
+  for (int i = 0; i < 5; ++i) ts_mesh_destroy(&meshes[i]);
   for (int dim = 2; dim <= 3; ++dim)
     for (int k = 1; k <= 2; ++k) jump(dim, k);
   refusals();
