@@ -5,8 +5,8 @@
  * on Kershaw's meshes with epsilon = 1, 0.5, 0.3, 2D and 3D, solved with CG + Jacobi.
  * The fast cases are k = 1..4, in 3D k = 4 on epsilon = 1 only (CG + Jacobi needs 370 to
  * 640 iterations on its level 2, 105,633 DoFs: 5 to 11 s on 2 cores); `make check-long` adds
- * 3D k = 4 on the deformed meshes, k = 5 and 6 (a level coarser) and a finer level for
- * k = 1, 2. */
+ * 3D k = 4 on the deformed meshes, k = 5 and 6 (a level coarser; not 3D Q6 on epsilon =
+ * 0.3, see finest_level) and a finer level for k = 1, 2 (about 5 minutes on 2 cores). */
 #include <math.h>
 #include <stdlib.h>
 #include "mapped-solve.h"
@@ -87,11 +87,15 @@ static void study(ts_backend be, int dim, int k, double eps, int finest) {
   ts_mesh_destroy(&mesh);
 }
 
-/* The finer of the two levels of a case: its errors stay far above CG's relative residual
- * 1e-12 and round-off (2D Q4 on level 4, 1e-11, lost a unit of its L2 rate to them). */
-static int finest_level(int dim, int k, int longer) {
-  if (dim == 2) return k == 1 ? 4 + longer : k == 2 ? 3 + longer : k <= 4 ? 3 : 2;
-  return k == 1 ? 3 + longer : k == 2 ? 2 + longer : k <= 4 ? 2 : 1;
+/* The finer of the two levels of a case: its errors stay far above the floor that CG's
+ * relative residual 1e-12 and round-off leave, about 1e-11 here (2D Q4 on level 4 and Q6 on
+ * level 2 reached it and lost their rates), and the coarser level is asymptotic (3D Q5 and
+ * Q6 on Kershaw 0.3 between levels 0 and 1, 24 and 192 cells: H1 rates 4.55 and 5.59).
+ * 3D Q6 on Kershaw 0.3 has no such pair: on levels 1-2 its L2 error reaches the floor
+ * (1.5e-11, rate 6.63; 4 minutes of CG, 348,097 DoFs), so it is not run. */
+static int finest_level(int dim, int k, double eps, int longer) {
+  if (dim == 2) return k == 1 ? 4 + longer : k == 2 ? 3 + longer : k <= 4 ? 3 : k == 5 ? 2 : 1;
+  return k == 1 ? 3 + longer : k == 2 ? 2 + longer : k <= 4 || eps < 0.4 ? 2 : 1;
 }
 
 int main(void) {
@@ -103,9 +107,10 @@ int main(void) {
   const double eps[3] = {1.0, 0.5, 0.3};
   const int longer = tap_long();
   for (int e = 0; e < 3; ++e) {
-    for (int k = 1; k <= (longer ? 6 : 4); ++k) study(be, 2, k, eps[e], finest_level(2, k, longer));
+    for (int k = 1; k <= (longer ? 6 : 4); ++k) study(be, 2, k, eps[e], finest_level(2, k, eps[e], longer));
     for (int k = 1; k <= (longer ? 6 : 4); ++k)
-      if (longer || k < 4 || e == 0) study(be, 3, k, eps[e], finest_level(3, k, longer));
+      if ((longer && !(k == 6 && e == 2)) || k < 4 || e == 0)
+        study(be, 3, k, eps[e], finest_level(3, k, eps[e], longer));
   }
   ts_backend_destroy(&be);
   done_testing();
