@@ -113,11 +113,8 @@ static void precision_and_threads(void) {
   int ierr = ts_operator_create_mapped(be, dofs, NULL, TS_DOUBLE, &A);
   if (!ierr) ierr = ts_operator_create_mapped(be, dofs, NULL, TS_SINGLE, &As);
   if (ierr) diag("%s", ts_error_message());
-  ts_vec_create(be, n, TS_DOUBLE, &x);
-  ts_vec_create(be, n, TS_SINGLE, &xs);
-  ts_vec_create(be, n, TS_DOUBLE, &y);
-  ts_vec_create(be, n, TS_SINGLE, &ys);
-  ts_vec_create(be, n, TS_DOUBLE, &y1);
+  ts_vec *v[] = {&x, &xs, &y, &ys, &y1};
+  for (int i = 0; i < 5; ++i) ts_vec_create(be, n, i == 1 || i == 3 ? TS_SINGLE : TS_DOUBLE, v[i]);
   ts_vec_set_random(x, 3);
   ts_vec_copy(x, xs);
   double single = 1, threads = 1;
@@ -134,7 +131,6 @@ static void precision_and_threads(void) {
   ok(!ierr && single < 1e-5, "2D Q4 Kershaw 0.3: single precision = double to %.2e (< 1e-5)", single);
   ok(!ierr && threads == 0.0, "2D Q4 Kershaw 0.3, %lld DoFs: the same bits on 1 and 2 threads "
      "(difference %.2e)", (long long)n, threads);
-  ts_vec *v[] = {&x, &xs, &y, &ys, &y1};
   for (int i = 0; i < 5; ++i) ts_vec_destroy(v[i]);
   ts_operator_destroy(&A);
   ts_operator_destroy(&As);
