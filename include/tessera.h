@@ -171,6 +171,63 @@ int ts_mesh_cell_size(ts_mesh mesh, int level, double *h);
 const double *ts_mesh_lower(ts_mesh mesh);
 const double *ts_mesh_upper(ts_mesh mesh);
 
+/* ---------------------------------------------------------------- mapped meshes */
+
+/** A function of points, called with a batch: values at count points x[count*dim] (point i
+ *  at x[i*dim .. i*dim+dim-1]) into values[count*m], m values per point as the function's
+ *  use says (a map: dim; a right side, Dirichlet data, an exact solution: 1; a gradient:
+ *  dim).  ctx is the pointer given with the function.  Return 0, or a non-zero number that
+ *  the library reports with the cell it was called for.  Tessera calls it once per cell
+ *  (or per batch of boundary points) from several OpenMP threads at once: it must be safe
+ *  to call concurrently (read ctx, do not write it without a lock). */
+typedef int (*ts_point_fn)(void *ctx, int dim, int64_t count, const double *x, double *values);
+
+/** How the cells of a mapped mesh follow the map x = phi(xi). */
+typedef enum {
+  TS_GEOMETRY_QK = 0,         /**< curved cells: the geometry is the Q_k interpolant of phi at
+                                   the Q_k nodes of every cell (k: the element's degree) */
+  TS_GEOMETRY_MULTILINEAR = 1 /**< straight-sided cells: phi at the 2^dim vertices of every
+                                   cell, multilinear in between */
+} ts_geometry;
+
+/** @brief The image of the unit box [0,1]^dim under a map x = phi(xi): coarse[d] cells per
+ *  direction on level 0, refined `levels` times in the reference box, every cell of a level
+ *  the image of its reference cell (sampled as `geometry` says when DoFs are created,
+ *  ts_dofs_create: phi is called once per cell with the cell's nodes or vertices, values:
+ *  dim per point).  phi must be one-to-one with a positive Jacobian determinant; an
+ *  inverted cell is refused when an operator is made on it (ts_operator_create_mapped).
+ *  The DoF numbering, boundary DoFs and levels are those of the box; ts_dofs_point gives
+ *  the mapped point.  Mapped meshes take Q_k elements and the operator, right side and
+ *  errors of this section (the box's ts_operator_create_laplace, ts_assemble_rhs,
+ *  ts_compute_errors, ts_mg_create refuse them).
+ *  @param map, ctx  phi and its context (borrowed: ctx must outlive the mesh)
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed */
+int ts_mesh_create_mapped(int dim, const int *coarse, int levels, ts_point_fn map, void *ctx,
+                          ts_geometry geometry, ts_mesh *mesh);
+/** @brief The mesh whose level-0 vertices are given: (coarse[0]+1) x .. x (coarse[dim-1]+1)
+ *  vertices, lexicographic (direction 0 fastest), dim coordinates each (copied); every cell
+ *  multilinear (TS_GEOMETRY_MULTILINEAR), refined levels the multilinear subdivision. */
+int ts_mesh_create_vertices(int dim, const int *coarse, int levels, const double *vertices,
+                            ts_mesh *mesh);
+/** @brief Kershaw's mesh of the unit box (D. Kershaw, J. Comput. Phys. 39, 1981; the CEED
+ *  benchmark mesh): epsilon in (0, 1], 1 the uniform box, 0.3 strongly deformed cells.  The
+ *  map is piecewise multilinear with kinks at x_0 = j/6 and x_d = 1/2, so coarse[0] must be
+ *  a multiple of 6 and the other coarse[d] multiples of 2 (cells then follow the kinks and
+ *  the geometry is exact). */
+int ts_mesh_create_kershaw(int dim, const int *coarse, int levels, double epsilon, ts_mesh *mesh);
+/** @brief The unit box with a smooth sinusoidal distortion that keeps its boundary:
+ *  x_d = xi_d + amplitude prod_e sin(2 pi xi_e), |amplitude| < 1 / (2 pi dim) (invertible). */
+int ts_mesh_create_sine(int dim, const int *coarse, int levels, double amplitude, ts_mesh *mesh);
+/** @brief A sector of an annulus (2D) or a spherical shell (3D): radius r = inner + (outer -
+ *  inner) xi_0, direction v / |v| with v = (1, tan(angle (xi_1 - 1/2)), tan(angle (xi_2 -
+ *  1/2))), 0 < inner < outer and 0 < angle < pi (radians): in 2D the angles -angle/2 ..
+ *  angle/2 about the x axis; in 3D a cubed-sphere patch.  Curved cells (TS_GEOMETRY_QK). */
+int ts_mesh_create_shell(int dim, const int *coarse, int levels, double inner, double outer,
+                         double angle, ts_mesh *mesh);
+/** @brief 1 if the mesh is mapped (ts_mesh_create_mapped and the creators above), 0 for a
+ *  box, -1 for NULL. */
+int ts_mesh_is_mapped(ts_mesh mesh);
+
 /* ---------------------------------------------------------------- finite elements */
 
 typedef struct ts_fe_s *ts_fe;
@@ -227,7 +284,8 @@ int ts_dofs_destroy(ts_dofs *dofs);
 int64_t ts_dofs_count(ts_dofs dofs);
 /** @brief DoFs per direction (n[dim]); DoF (i,j,l) has index i + n0*(j + n1*l). */
 int ts_dofs_per_direction(ts_dofs dofs, int64_t *n);
-/** @brief Coordinates of DoF `index` (x[dim]). */
+/** @brief Coordinates of DoF `index` (x[dim]); on a mapped mesh the mapped point (the node
+ *  of the cells' geometry). */
 int ts_dofs_point(ts_dofs dofs, int64_t index, double *x);
 /** @brief 1 if the DoF lies on the boundary of the box (a Dirichlet DoF), else 0. */
 int ts_dofs_is_boundary(ts_dofs dofs, int64_t index);
@@ -1042,6 +1100,57 @@ int ts_assemble_rhs(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec b,
  *  by Gauss quadrature with degree+2 points per direction. */
 int ts_compute_errors(ts_dofs dofs, const double *values, const ts_solution *u,
                       double *l2_error, double *h1_error);
+
+/* ---------------------------------------------------------------- your own problem on mapped cells */
+
+/* -div(kappa grad u) + c u = f in the image of a mapped mesh (ts_mesh_create_mapped), u = g
+ * on its boundary, on Q_k (doc/user-guide.md, "Your own problem"). */
+
+/** The coefficients kappa and c, constant per cell of the level.  Cells are numbered
+ *  c_0 + cells_0 (c_1 + cells_1 c_2) (ts_mesh_cells).  The arrays are the caller's, read
+ *  during ts_operator_create_mapped only. */
+typedef struct ts_coefficients {
+  /** 0: kappa = 1 (kappa unused); 1: a scalar kappa > 0 per cell; dim(dim+1)/2: a
+   *  symmetric positive definite tensor per cell, its upper triangle row by row (2D: k00
+   *  k01 k11; 3D: k00 k01 k02 k11 k12 k22) */
+  int kappa_components;
+  const double *kappa;    /**< cells x kappa_components values */
+  const double *reaction; /**< c >= 0 per cell (cells values); NULL: c = 0 */
+} ts_coefficients;
+
+/** @brief The operator of -div(kappa grad u) + c u on Q_k over the cells of a mapped level,
+ *  with homogeneous Dirichlet rows on the boundary as ts_operator_create_laplace: its
+ *  matrix is A_ij = (kappa grad phi_j, grad phi_i) + (c phi_j, phi_i) by the (k+1)-point
+ *  Gauss rule on every cell.  The library computes the geometric factors once per
+ *  quadrature point (w det J J^{-1} kappa J^{-T} and w det J c) and the backend applies them
+ *  by sum factorization (doc/design.md, "Mapped cells").  Symmetric; its diagonal is
+ *  computed once here (Jacobi, Chebyshev).
+ *  @param dofs          Q_k DoFs of a mapped mesh (borrowed: must outlive the operator)
+ *  @param coefficients  NULL for kappa = 1, c = 0 (the Laplacian on the mapped cells)
+ *  @return 0; TS_ERR_ARG naming the argument, or the cell (its index and position) whose
+ *          coefficient is not finite or not positive (definite), or whose Jacobian
+ *          determinant is not positive (an inverted cell); TS_ERR_UNSUPPORTED "the NAME
+ *          backend does not implement the operator on mapped cells"; TS_ERR_MEMORY */
+int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coefficients *coefficients,
+                              ts_precision p, ts_operator *op);
+/** @brief The right side b_i = (f, phi_i) on the mapped cells (Gauss rule of k+2 points per
+ *  direction), lifted for the Dirichlet data g as ts_assemble_rhs does: on return x0 holds
+ *  g at the boundary DoFs (zero inside) and b the constrained system's right side; solve
+ *  A x = b, then add x0.  f is called once per cell with the cell's (k+2)^dim quadrature
+ *  points, g with batches of boundary DoF points, both from several OpenMP threads at once
+ *  (ts_point_fn), one value per point.
+ *  @param A    an operator of ts_operator_create_mapped (its DoFs and coefficients' mesh)
+ *  @param f, g the right side and the Dirichlet data; NULL for zero
+ *  @param ctx  passed to f and g
+ *  @param b, x0  double vectors of A's size on A's backend */
+int ts_assemble_rhs_mapped(ts_operator A, ts_point_fn f, ts_point_fn g, void *ctx, ts_vec b,
+                           ts_vec x0);
+/** @brief L2 and H1-seminorm errors of the finite element function (host values, Q_k DoFs of a
+ *  mapped mesh) against u with gradient grad_u (one value, dim values per point), by the
+ *  Gauss rule of k+2 points per direction on every mapped cell, compensated sums.  u and
+ *  grad_u are called once per cell, from several OpenMP threads at once (ts_point_fn). */
+int ts_compute_errors_mapped(ts_dofs dofs, const double *values, ts_point_fn u, ts_point_fn grad_u,
+                             void *ctx, double *l2_error, double *h1_error);
 
 /* ---------------------------------------------------------------- Stokes: manufactured solutions */
 

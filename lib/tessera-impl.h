@@ -38,6 +38,10 @@ int ts_error_set(int code, const char *file, int line, const char *fmt, ...)
  *  phase_seconds[TS_SETUP_PHASES]. */
 int ts_assemble_rhs_timed(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec b, ts_vec x0,
                           double *phase_seconds);
+/** The Dirichlet lifting of a right side on the host (rhs-errors.c): x0 = xh (the boundary
+ *  values, zero inside), then bh -= A_unconstrained x0 unless every value is zero
+ *  (nonzero = 0), and bh = 0 on the boundary rows (they solve x_i = 0).  xh is overwritten. */
+int ts_lift_dirichlet(ts_operator A, ts_dofs dofs, ts_vec x0, double *bh, double *xh, int nonzero);
 /** TS_CALL, adding the call's wall-clock seconds to *seconds (a setup phase's timer). */
 #define TS_CALL_TIMED(seconds, expr)                                                 \
   do {                                                                               \
@@ -193,9 +197,15 @@ int ts_backend_stokes_patch_smooth(ts_backend b, const ts_stokes_patch_plan *pla
 
 struct ts_mesh_s {
   int dim;
-  double lower[3], upper[3];
+  double lower[3], upper[3];    /* a mapped mesh: its reference box [0,1]^dim */
   int coarse[3];
   int levels;                   /* finest level index */
+  /* mapped meshes (mapped.c): x = map(map_ctx, xi) on the reference box; NULL for a box */
+  ts_point_fn map;
+  void *map_ctx;                /* the user's, or this mesh for the built-in maps */
+  ts_geometry geometry;
+  double map_params[3];         /* the built-in maps' parameters */
+  double *vertices;             /* ts_mesh_create_vertices: the level-0 vertices (owned) */
 };
 
 /** The extent upper - lower of a box in each direction: from TS_BOX_MIN_EXTENT to
@@ -206,6 +216,40 @@ struct ts_mesh_s {
 #define TS_BOX_MAX_EXTENT 1e60
 /** 1 if upper - lower is a number from TS_BOX_MIN_EXTENT to TS_BOX_MAX_EXTENT (box.c). */
 int ts_box_extent_ok(double lower, double upper);
+
+/** The geometry's nodes of a Q_k space on a mapped mesh (geometry.c): dofs->nodes sampled
+ *  from the map, once per cell (a failing or non-finite map names the cell). */
+int ts_geometry_nodes_init(ts_dofs dofs);
+/** TS_ERR_ARG naming `what` unless the DoFs' mesh is mapped (need = 1) or a box (need = 0):
+ *  the box tools (Laplacian, ts_assemble_rhs, ...) and the mapped ones each take their own. */
+int ts_dofs_require_mapped(ts_dofs dofs, int need, const char *what);
+/** The first failure of a parallel loop over cells: the smallest failing cell's code and
+ *  message are kept (so that the report does not depend on the threads). */
+typedef struct ts_cell_failure {
+  int64_t cell;                 /* INT64_MAX: none */
+  int code;
+  char message[512];
+} ts_cell_failure;
+void ts_cell_failure_init(ts_cell_failure *f);
+/** Record a failure of `cell` (thread-safe); the message is formatted only if it is kept. */
+void ts_cell_failure_set(ts_cell_failure *f, int64_t cell, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/** 0, or the kept failure recorded as this thread's error, with the prefix `what`. */
+int ts_cell_failure_report(const ts_cell_failure *f, const char *what);
+/** "cell (c0, c1[, c2]) of level L" for the cell of a linear index, into buf. */
+void ts_cell_name(ts_dofs dofs, int64_t cell, char *buf, size_t len);
+/** Geometry at the points of a tensor rule on one cell: the physical points x[q dim + i] (x
+ *  may be NULL) and the Jacobians J[(q dim + i) dim + d] = dx_i / dxi_d with respect to the
+ *  reference cell [0,1]^dim, from the cell's nodes and the 1D tables of the Q_k basis at
+ *  the n_q points (shape, grad: n_q x (k+1), row-major). */
+void ts_cell_geometry(ts_dofs dofs, int64_t cell, int n_q, const double *shape, const double *grad,
+                      double *x, double *J);
+/** out = (tables[dim-1] (x) .. (x) tables[0]) in: n1^dim cell values to the n_q^dim points
+ *  of a tensor rule, tables[d] n_q x n1 (row-major; basis values or derivatives). */
+void ts_tensor_to_points(int dim, int n1, int n_q, const double *const *tables, const double *in,
+                         double *out);
+/** det J and J^{-1} (row-major, dim x dim) of a Jacobian. */
+double ts_jacobian_inverse(int dim, const double *J, double *inverse);
 
 /* ---------------------------------------------------------------- fe/ */
 
@@ -233,6 +277,9 @@ struct ts_dofs_s {
   int components;
   int64_t comp_n[3][3];
   int64_t comp_offset[4];
+  /* a mapped mesh (lib/mesh/geometry.c): the geometry's nodes, the mapped point of every
+   * DoF (dim coordinates each: point i at nodes[i dim]), NULL on a box */
+  double *nodes;
 };
 /** TS_ERR_ARG naming `what` unless the DoFs are of a Q_k element (for the Q_k-only tools:
  *  ts_cell_dof_indices and its users, the Laplacian, right sides, errors, output). */
@@ -275,6 +322,13 @@ void ts_cell_dof_indices(ts_dofs dofs, const int64_t *cell, int64_t *indices);
 /** Number of cells of the level, and the cell of a linear cell index (index 0 fastest). */
 int64_t ts_cell_count(ts_dofs dofs);
 void ts_cell_from_index(ts_dofs dofs, int64_t index, int64_t *cell);
+/** fn(ctx, cell) for every cell of the level, in parallel and race-free for writes to the
+ *  cells' DoFs: the layers of cells along the last direction, first the even ones, then the
+ *  odd ones (two layers of one parity share no DoF), each layer's cells in order on one
+ *  thread, so that every DoF receives its cells' writes in an order independent of the
+ *  number of threads. */
+typedef void (*ts_cell_fn)(void *ctx, int64_t cell);
+void ts_cell_layers_for(ts_dofs dofs, ts_cell_fn fn, void *ctx);
 
 /* ---------------------------------------------------------------- vector layouts (vec-layout.c) */
 
@@ -347,6 +401,12 @@ int ts_operator_apply_part(ts_operator a, int transpose, ts_vec x, ts_vec y, int
 /** Fill a Laplacian plan for a DoF handler (the 1D matrices live in storage, 2 (k+1)^2
  *  doubles that must outlive the plan). */
 int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
+
+/* ---------------------------------------------------------------- operators: mapped cells */
+
+/** The DoFs of an operator of ts_operator_create_mapped (borrowed), or TS_ERR_ARG naming
+ *  `caller` if A is another operator. */
+int ts_operator_mapped_dofs(ts_operator A, const char *caller, ts_dofs *dofs);
 
 /* ---------------------------------------------------------------- operators: stokes */
 

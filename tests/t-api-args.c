@@ -172,6 +172,49 @@ static void meshes(fixture *f) {
   EXPECT_NULL(ts_mesh_upper(NULL));
 }
 
+static int identity(void *ctx, int dim, int64_t count, const double *xi, double *x) {
+  for (int64_t i = 0; i < count * dim; ++i) x[i] = xi[i];
+  return 0;
+}
+
+/* mapped meshes and the problem on them (issue 13) */
+static void mapped(fixture *f) {
+  ts_mesh m;
+  ts_operator A;
+  const int k6[3] = {6, 2, 2}, k5[3] = {5, 2, 2};
+  const double v[9] = {0, 0, 1, 0, 2, 0, 0, 1, 1};
+  double l2, h1;
+  EXPECT(TS_ERR_ARG, "'mesh' is NULL", ts_mesh_create_mapped(2, cells, 1, identity, NULL, TS_GEOMETRY_QK, NULL));
+  EXPECT_CREATE("'map' is NULL", m, ts_mesh_create_mapped(2, cells, 1, NULL, NULL, TS_GEOMETRY_QK, &m));
+  EXPECT_CREATE("geometry = -1", m, ts_mesh_create_mapped(2, cells, 1, identity, NULL, (ts_geometry)-1, &m));
+  EXPECT_CREATE("'coarse' is NULL", m, ts_mesh_create_mapped(2, NULL, 1, identity, NULL, TS_GEOMETRY_QK, &m));
+  EXPECT_CREATE("dim = 1", m, ts_mesh_create_mapped(1, cells, 1, identity, NULL, TS_GEOMETRY_QK, &m));
+  EXPECT_CREATE("'vertices' is NULL", m, ts_mesh_create_vertices(2, cells, 1, NULL, &m));
+  EXPECT_CREATE("levels = 31", m, ts_mesh_create_vertices(2, (const int[]){2, 1}, 31, v, &m));
+  EXPECT_CREATE("epsilon = 1.5", m, ts_mesh_create_kershaw(2, k6, 1, 1.5, &m));
+  EXPECT_CREATE("epsilon = nan", m, ts_mesh_create_kershaw(2, k6, 1, NAN, &m));
+  EXPECT_CREATE("cells[0] = 5", m, ts_mesh_create_kershaw(3, k5, 1, 0.5, &m));
+  EXPECT_CREATE("'coarse' is NULL", m, ts_mesh_create_kershaw(3, NULL, 1, 0.5, &m));
+  EXPECT_CREATE("amplitude = nan", m, ts_mesh_create_sine(2, cells, 1, NAN, &m));
+  EXPECT_CREATE("angle = 0", m, ts_mesh_create_shell(2, cells, 1, 1.0, 2.0, 0.0, &m));
+  EXPECT_CREATE("inner = -1", m, ts_mesh_create_shell(2, cells, 1, -1.0, 2.0, 1.0, &m));
+  EXPECT_MINUS_ONE(ts_mesh_is_mapped(NULL));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_mapped(f->b, f->dofs, NULL, TS_DOUBLE, NULL));
+  EXPECT_CREATE("'backend' is NULL", A, ts_operator_create_mapped(NULL, f->dofs, NULL, TS_DOUBLE, &A));
+  EXPECT_CREATE("'dofs' is NULL", A, ts_operator_create_mapped(f->b, NULL, NULL, TS_DOUBLE, &A));
+  EXPECT_CREATE("box mesh", A, ts_operator_create_mapped(f->b, f->dofs, NULL, TS_DOUBLE, &A));
+  EXPECT_CREATE("RT_k element", A, ts_operator_create_mapped(f->b, f->vel, NULL, TS_DOUBLE, &A));
+  EXPECT(TS_ERR_ARG, "'A' is NULL", ts_assemble_rhs_mapped(NULL, NULL, NULL, NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "'x0' is NULL", ts_assemble_rhs_mapped(f->A, NULL, NULL, NULL, f->x, NULL));
+  EXPECT(TS_ERR_ARG, "the operator is 'laplace'", ts_assemble_rhs_mapped(f->A, NULL, NULL, NULL, f->x, f->y));
+  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_compute_errors_mapped(NULL, f->host, identity, identity, NULL, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "'values' is NULL", ts_compute_errors_mapped(f->dofs, NULL, identity, identity, NULL, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "'u' is NULL", ts_compute_errors_mapped(f->dofs, f->host, NULL, identity, NULL, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "'l2_error' is NULL", ts_compute_errors_mapped(f->dofs, f->host, identity, identity, NULL, NULL, &h1));
+  EXPECT(TS_ERR_ARG, "box mesh", ts_compute_errors_mapped(f->dofs, f->host, identity, identity, NULL, &l2, &h1));
+  EXPECT(TS_ERR_ARG, "DGQ_k element", ts_compute_errors_mapped(f->pres, f->host, identity, identity, NULL, &l2, &h1));
+}
+
 static void elements(void) {
   ts_fe e;
   EXPECT_CREATE("degree = 0", e, ts_fe_create_q(2, 0, &e));
@@ -731,6 +774,7 @@ int main(void) {
   errors_and_precision();
   backends(&f);
   meshes(&f);
+  mapped(&f);
   elements();
   dof_handlers(&f);
   vectors(&f);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # t-example.sh -- the example programs run and show the optimal rates on the finest pair of
-# levels, within 0.15: ex-poisson (Q2: L2 rate 3, H1 rate 2) and ex-stokes (2D RT2 x DGQ2:
-# velocity and pressure L2 rates 3).
+# levels, within 0.15: ex-poisson (Q2: L2 rate 3, H1 rate 2), ex-stokes (2D RT2 x DGQ2:
+# velocity and pressure L2 rates 3) and ex-poisson-own (Q2 on Kershaw's mesh, epsilon 0.3:
+# L2 rate 3, H1 rate 2).
 builddir=${TESSERA_BUILDDIR:-.}
-echo "1..4"
+echo "1..6"
 n=0
 
 # run_example NAME LOW1 HIGH1 LOW2 HIGH2 ARGS...: exit status and the two rates of the last line
@@ -27,3 +28,4 @@ run_example() {
 
 run_example ex-poisson 2.85 3.15 1.85 2.15 2 4
 run_example ex-stokes 2.85 3.15 2.85 3.15 2 2 4
+run_example ex-poisson-own 2.85 3.15 1.85 2.15 2 4

@@ -12,6 +12,7 @@
 #include "omp-stokes.h"
 #include "omp-stokes-patch.h"
 #include "omp-csr.h"
+#include "omp-mapped.h"
 #include "omp-threads.h"
 #include "tessera/backend.h"
 
@@ -247,6 +248,12 @@ static int omp_csr_destroy(ts_backend_ops *ops, void *handle) {
   return 0;
 }
 
+/* operator on mapped cells (mapped.c) */
+static int omp_mapped_apply(ts_backend_ops *ops, const ts_mapped_plan *plan, ts_precision p,
+                            const void *x, void *y, int add) {
+  return ts_omp_mapped_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 TS_BACKEND_DEFINE_ABI;
 
 int tessera_backend_register(ts_backend_ops *ops);
@@ -282,5 +289,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->csr_apply = omp_csr_apply;
   ops->csr_destroy = omp_csr_destroy;
   ops->stokes_patch_smooth = omp_stokes_patch_smooth; /* Stokes vertex-patch smoother */
+  ops->mapped_apply = omp_mapped_apply; /* operator on mapped cells */
   return 0;
 }

@@ -32,8 +32,9 @@ extern "C" {
 
 /* ABI 4: the exported tessera_backend_abi, read before the register function is called;
  * ABI 5: vec_tensor; ABI 6: ts_transfer_plan between degrees (coarse_degree, fine_per_cell);
- * ABI 7: the CSR sparse matrix (csr_create, csr_apply, csr_destroy) */
-#define TS_BACKEND_ABI_VERSION 7
+ * ABI 7: the CSR sparse matrix (csr_create, csr_apply, csr_destroy);
+ * ABI 8: the operator on mapped cells (mapped_apply, ts_mapped_plan) */
+#define TS_BACKEND_ABI_VERSION 8
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -310,6 +311,42 @@ typedef struct ts_csr_plan {
   const double *values;         /* nonzeros, rounded to the handle's precision by csr_create */
 } ts_csr_plan;
 
+/* ---------------------------------------------------------------- mapped cells (ABI 8) */
+
+/** Plan for -div(kappa grad u) + c u on Q_k over the cells of a mapped level (the image of
+ *  a box under a map, lib/op/mapped.c; doc/design.md "Mapped cells").  DoFs are numbered as
+ *  in ts_laplace_plan; cell (c0,c1,c2) has the index c0 + cells[0] (c1 + cells[1] c2) and
+ *  holds the DoFs c_d k + a_d, a_d = 0..k.  Per cell K and quadrature point q (n_q Gauss
+ *  points per direction, n_points = n_q^dim, lexicographic, index 0 fastest) the library
+ *  stores the geometric factors
+ *    G_q = w_q det(J_q) J_q^{-1} kappa_K J_q^{-T}  (symmetric: dim(dim+1)/2 values, the
+ *                                                   upper triangle row by row: 00 01 11 in
+ *                                                   2D, 00 01 02 11 12 22 in 3D)
+ *    m_q = w_q det(J_q) c_K                        (only with has_reaction)
+ *  where J_q is the Jacobian of the cell's geometry with respect to the reference cell
+ *  [0,1]^dim and w_q the product of the 1D Gauss weights on [0,1].  The cell matrix is
+ *    A_K[i][j] = sum_q (grad phi_i(q))^T G_q grad phi_j(q) + m_q phi_i(q) phi_j(q)
+ *  with reference gradients: phi_a(x_q) = prod_d shape_1d[q_d][a_d], and d/dx_d replaces
+ *  shape_1d by gradient_1d in direction d.  A backend applies it by sum factorization:
+ *  values and gradients at the points, G_q and m_q per point, then integrated back.
+ *  factors are backend memory of precision p (the application's): the values of cell K start
+ *  at K n_factors n_points, factor f of point q at + f n_points + q.  With `constrained`, as
+ *  ts_laplace_plan: DoFs on the box boundary are read as zero and their rows are y_i = x_i. */
+typedef struct ts_mapped_plan {
+  int dim;                 /* 2 or 3 */
+  int degree;              /* k = 1..TS_MAX_DEGREE */
+  int64_t cells[3];        /* cells per direction (1 beyond dim) */
+  int64_t n[3];            /* DoFs per direction, cells[d] k + 1 (1 beyond dim) */
+  int64_t n_dofs;          /* prod n[d] */
+  int n_q;                 /* quadrature points per direction, 1..TS_MAX_DEGREE + 2 */
+  const double *shape_1d;  /* n_q x (k+1), row-major, host memory */
+  const double *gradient_1d; /* n_q x (k+1), row-major, host memory */
+  int has_reaction;        /* 1: m_q follows G_q */
+  int n_factors;           /* dim (dim+1)/2 + has_reaction */
+  const void *factors;     /* backend memory: cells n_factors n_points values of precision p */
+  int constrained;         /* 1: Dirichlet rows on the box boundary */
+} ts_mapped_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -384,6 +421,10 @@ typedef struct ts_backend_ops {
                     void **handle);
   int (*csr_apply)(struct ts_backend_ops *ops, void *handle, const void *x, void *y, int add);
   int (*csr_destroy)(struct ts_backend_ops *ops, void *handle);
+  /* operator on mapped cells (ABI 8): y = A x (add = 1: y += A x), x and y of
+   * plan->n_dofs entries of precision p, plan->factors of that precision too */
+  int (*mapped_apply)(struct ts_backend_ops *ops, const ts_mapped_plan *plan, ts_precision p,
+                      const void *x, void *y, int add);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

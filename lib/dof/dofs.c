@@ -92,7 +92,12 @@ int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs) {
     }
     ierr = number_components(h);
   }
+  if (!ierr && mesh->map) {
+    ierr = ts_dofs_require_q(h, "DoFs on a mapped mesh");
+    if (!ierr) ierr = ts_geometry_nodes_init(h);
+  }
   if (ierr) {
+    ts_free(&h->nodes);
     ts_free(&h);
     return ts_error_trace(ierr, __FILE__, __LINE__, "DoF numbering");
   }
@@ -101,6 +106,7 @@ int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs) {
 }
 
 int ts_dofs_destroy(ts_dofs *dofs) {
+  if (dofs && *dofs) ts_free(&(*dofs)->nodes);
   if (dofs) ts_free(dofs);
   return 0;
 }
@@ -140,6 +146,10 @@ int ts_dofs_point(ts_dofs dofs, int64_t index, double *x) {
   TS_CHECK_NOT_NULL(x);
   TS_CHECK_ARG(index >= 0 && index < dofs->count, "DoF index %lld out of range 0..%lld",
                (long long)index, (long long)dofs->count - 1);
+  if (dofs->nodes) { /* a mapped mesh: the geometry's node */
+    for (int d = 0; d < dofs->dim; ++d) x[d] = dofs->nodes[index * dofs->dim + d];
+    return 0;
+  }
   const int c = dof_position(dofs, index, a);
   for (int d = 0; d < dofs->dim; ++d) {
     const int stride = cell_stride(dofs, c, d);

@@ -41,3 +41,13 @@ void ts_cell_from_index(ts_dofs dofs, int64_t index, int64_t *cell) {
   cell[1] = (index / dofs->cells[0]) % dofs->cells[1];
   cell[2] = index / (dofs->cells[0] * dofs->cells[1]);
 }
+
+void ts_cell_layers_for(ts_dofs dofs, ts_cell_fn fn, void *ctx) {
+  const int last = dofs->dim - 1;
+  const int64_t layers = dofs->cells[last], per_layer = ts_cell_count(dofs) / layers;
+  for (int parity = 0; parity < 2; ++parity) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t layer = parity; layer < layers; layer += 2)
+      for (int64_t i = layer * per_layer; i < (layer + 1) * per_layer; ++i) fn(ctx, i);
+  }
+}

@@ -37,6 +37,7 @@ int ts_mesh_create_box(int dim, const double *lower, const double *upper, const 
 }
 
 int ts_mesh_destroy(ts_mesh *mesh) {
+  if (mesh && *mesh) ts_free(&(*mesh)->vertices);
   if (mesh) ts_free(mesh);
   return 0;
 }

@@ -147,6 +147,8 @@ int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
   TS_CHECK_NOT_NULL(backend);
   TS_CHECK_NOT_NULL(mesh);
   TS_CHECK_NOT_NULL(fe);
+  TS_CHECK_ARG(!mesh->map, "multigrid: the mesh is mapped; multigrid on mapped meshes is not "
+               "built yet (solve with CG and ts_pc_create_jacobi or ts_pc_create_chebyshev)");
   ts_mg_options o;
   if (options) o = *options;
   else ts_mg_options_default(&o);

@@ -85,6 +85,7 @@ int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p,
   TS_CHECK_NOT_NULL(backend);
   TS_CHECK_NOT_NULL(dofs);
   TS_CALL(ts_dofs_require_q(dofs, "Laplacian"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 0, "Laplacian"));
   TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "Laplacian: precision %d unknown", (int)p);
   if (!backend->ops.laplace_apply)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'laplace_apply'", backend->name);

@@ -75,22 +75,27 @@ static void cell_rhs(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u,
   for (int i = 0; i < ndofs; ++i) b[idx[i]] += in[i];
 }
 
-/* Layers of cells along the last direction: two layers of the same parity share no DoF, so
- * each parity is a race-free parallel loop over whole layers. */
-static void assemble_load(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u, double *b) {
-  const int last = dofs->dim - 1;
-  const int64_t layers = dofs->cells[last], per_layer = ts_cell_count(dofs) / layers;
-  for (int parity = 0; parity < 2; ++parity) {
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int64_t layer = parity; layer < layers; layer += 2)
-      for (int64_t i = layer * per_layer; i < (layer + 1) * per_layer; ++i) {
-        int64_t c[3];
-        ts_cell_from_index(dofs, i, c);
-        cell_rhs(dofs, q, u, c, b);
-      }
-  }
+typedef struct load_ctx {
+  ts_dofs dofs;
+  const quadrature_1d *q;
+  const ts_solution *u;
+  double *b;
+} load_ctx;
+
+static void load_cell(void *ctx, int64_t cell) {
+  const load_ctx *l = ctx;
+  int64_t c[3];
+  ts_cell_from_index(l->dofs, cell, c);
+  cell_rhs(l->dofs, l->q, l->u, c, l->b);
 }
 
+/* The cells in race-free layers (ts_cell_layers_for). */
+static void assemble_load(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u, double *b) {
+  load_ctx ctx = {dofs, q, u, b};
+  ts_cell_layers_for(dofs, load_cell, &ctx);
+}
+
+/* The boundary values of u at the boundary DoFs into xh (zero inside), then the lifting. */
 static int lift_dirichlet(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec x0,
                           double *bh, double *xh) {
   int nonzero = 0;
@@ -104,6 +109,10 @@ static int lift_dirichlet(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_
       nonzero |= xh[i] != 0.0;
     }
   }
+  return ts_lift_dirichlet(A, dofs, x0, bh, xh, nonzero);
+}
+
+int ts_lift_dirichlet(ts_operator A, ts_dofs dofs, ts_vec x0, double *bh, double *xh, int nonzero) {
   TS_CALL(ts_vec_set_from_host(x0, xh));
   if (nonzero) { /* b -= A_unconstrained x0: the lifting of the boundary data */
     ts_vec t;
@@ -182,6 +191,7 @@ int ts_assemble_rhs_timed(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_
   double *bh = NULL, *xh = NULL;
   TS_CHECK_ARG(A && dofs && u && b && x0, "ts_assemble_rhs: NULL argument");
   TS_CALL(ts_dofs_require_q(dofs, "ts_assemble_rhs"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 0, "ts_assemble_rhs"));
   TS_CHECK_ARG(b->n == dofs->count && x0->n == dofs->count && A->n == dofs->count,
                "ts_assemble_rhs: vectors and operator must have %lld entries (the DoFs)",
                (long long)dofs->count);
@@ -275,6 +285,7 @@ int ts_compute_errors(ts_dofs dofs, const double *values, const ts_solution *u, 
   quadrature_1d q;
   TS_CHECK_ARG(dofs && values && u && l2_error && h1_error, "ts_compute_errors: NULL argument");
   TS_CALL(ts_dofs_require_q(dofs, "ts_compute_errors"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 0, "ts_compute_errors"));
   TS_CALL(quadrature_init(dofs, &q));
   const errors_ctx ctx = {dofs, &q, values, u};
   double sums[2];

@@ -94,6 +94,7 @@ int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_
   double positions[17];
   TS_CHECK_ARG(path && *path && dofs && values, "ts_write_vtu: NULL or empty argument");
   TS_CALL(ts_dofs_require_q(dofs, "ts_write_vtu"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 0, "ts_write_vtu"));
   TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= 16,
                "VTU output: subdivisions = %d, allowed 1..16", subdivisions);
   for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;

@@ -160,6 +160,7 @@ int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A) {
   *A = NULL;
   TS_CHECK_NOT_NULL(dofs);
   TS_CALL(ts_dofs_require_q(dofs, "ts_matrix_assemble_laplace"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 0, "ts_matrix_assemble_laplace"));
   TS_CHECK_ARG(dofs->count <= TS_MATRIX_MAX_SIZE,
                "ts_matrix_assemble_laplace: argument 'dofs' has %lld DoFs, at most %d fit a "
                "sparse matrix", (long long)dofs->count, TS_MATRIX_MAX_SIZE);

@@ -1,0 +1,326 @@
+/* mapped.c -- the operator of -div(kappa grad u) + c u on Q_k over mapped cells.
+ *
+ * On a cell K with geometry x(xi) (the Q_k interpolant of the map, lib/mesh/geometry.c) and
+ * Jacobian J = dx/dxi, the chain rule grad_x phi = J^{-T} grad_xi phi and dx = det(J) dxi
+ * give, with the (k+1)-point Gauss rule (w_q, xi_q) on the reference cell,
+ *   A_K[i][j] = sum_q grad_xi phi_i(xi_q)^T G_q grad_xi phi_j(xi_q) + m_q phi_i phi_j,
+ *   G_q = w_q det(J_q) J_q^{-1} kappa_K J_q^{-T},   m_q = w_q det(J_q) c_K.
+ * G_q (symmetric, dim(dim+1)/2 values) and m_q are computed here once per cell and point and
+ * stored on the backend (ts_mapped_plan); the backend applies A_K by sum factorization.  On
+ * Cartesian cells G_q = w_q (prod_e h_e / h_d^2) delta_ab: the box Laplacian's plan.  The
+ * diagonal is computed here once, by sum factorization of the squared 1D tables
+ * (diag A_K[i] = sum_q sum_ab G_ab,q d_a phi_i d_b phi_i + m_q phi_i^2).  Stored per point
+ * for now: doc/design.md, "Mapped cells", says why and what remains to be measured. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "../tessera-impl.h"
+
+#define MAX_N1 (TS_MAX_DEGREE + 1)
+
+typedef struct mapped_data {
+  ts_mapped_plan plan;
+  double shape[MAX_N1 * MAX_N1], grad[MAX_N1 * MAX_N1]; /* n_q = k+1 */
+  double weights[MAX_N1];
+  ts_dofs dofs;           /* borrowed */
+  ts_vec factors;         /* G_q and m_q per cell and point, the operator's precision */
+  ts_vec diagonal;
+} mapped_data;
+
+/* ---------------------------------------------------------------- coefficients */
+
+/* kappa of one cell as a full dim x dim matrix. */
+static void cell_kappa(int dim, const ts_coefficients *co, int64_t cell, double *kappa) {
+  for (int i = 0; i < dim * dim; ++i) kappa[i] = i % (dim + 1) == 0 ? 1.0 : 0.0;
+  if (!co || co->kappa_components == 0) return;
+  const double *v = co->kappa + cell * co->kappa_components;
+  if (co->kappa_components == 1) {
+    for (int i = 0; i < dim; ++i) kappa[i * dim + i] = v[0];
+    return;
+  }
+  for (int i = 0, t = 0; i < dim; ++i)
+    for (int j = i; j < dim; ++j, ++t) kappa[i * dim + j] = kappa[j * dim + i] = v[t];
+}
+
+/* Positive definite by the leading principal minors (Sylvester's criterion). */
+static int positive_definite(int dim, const double *a) {
+  const double m1 = a[0], m2 = a[0] * a[dim + 1] - a[1] * a[dim];
+  if (dim == 2) return m1 > 0 && m2 > 0;
+  double inverse[9];
+  return m1 > 0 && m2 > 0 && ts_jacobian_inverse(3, a, inverse) > 0;
+}
+
+/* Every cell's kappa finite and positive (definite), c finite and >= 0; else TS_ERR_ARG
+ * naming the first cell that is not. */
+static int check_coefficients(ts_dofs dofs, const ts_coefficients *co) {
+  if (!co) return 0;
+  const int dim = dofs->dim, tensor = dim * (dim + 1) / 2, nk = co->kappa_components;
+  TS_CHECK_ARG(nk == 0 || nk == 1 || nk == tensor,
+               "mapped operator: coefficients->kappa_components = %d, allowed 0 (kappa = 1), 1 "
+               "(scalar) or %d (symmetric tensor in %dD)", nk, tensor, dim);
+  TS_CHECK_ARG(nk == 0 || co->kappa, "mapped operator: coefficients->kappa is NULL with "
+               "kappa_components = %d", nk);
+  char name[96];
+  for (int64_t cell = 0; cell < ts_cell_count(dofs); ++cell) {
+    double kappa[9];
+    int finite = 1;
+    for (int t = 0; t < nk; ++t) finite &= isfinite(co->kappa[cell * nk + t]) != 0;
+    cell_kappa(dim, co, cell, kappa);
+    const double c = co->reaction ? co->reaction[cell] : 0.0;
+    if (finite && positive_definite(dim, kappa) && isfinite(c) && c >= 0.0) continue;
+    ts_cell_name(dofs, cell, name, sizeof name);
+    if (!finite || !positive_definite(dim, kappa))
+      return TS_ERROR(TS_ERR_ARG, "mapped operator: kappa of %s is %s (kappa[%lld..%lld] from %g): "
+                      "allowed a finite, positive %s", name, finite ? "not positive definite" : "not finite",
+                      (long long)(cell * nk), (long long)(cell * nk + nk - 1), co->kappa[cell * nk],
+                      nk == 1 ? "number" : "definite symmetric tensor");
+    return TS_ERROR(TS_ERR_ARG, "mapped operator: the reaction coefficient c of %s is %g: "
+                    "allowed a finite number >= 0", name, c);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- geometric factors */
+
+typedef struct factors_ctx {
+  const mapped_data *data;
+  const ts_coefficients *co;
+  double *factors;        /* host: cells n_factors n_points */
+  ts_cell_failure *failure;
+} factors_ctx;
+
+/* G_q and m_q of one cell, or a failure naming the cell where det J <= 0. */
+static void cell_factors(const factors_ctx *f, int64_t cell) {
+  const mapped_data *data = f->data;
+  const ts_mapped_plan *pl = &data->plan;
+  const int dim = pl->dim, nq = pl->n_q, np = dim == 3 ? nq * nq * nq : nq * nq;
+  double J[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1) * 9], kappa[9];
+  ts_cell_geometry(data->dofs, cell, nq, data->shape, data->grad, NULL, J);
+  cell_kappa(dim, f->co, cell, kappa);
+  const double c = f->co && f->co->reaction ? f->co->reaction[cell] : 0.0;
+  double *out = f->factors + cell * pl->n_factors * np;
+  for (int q = 0; q < np; ++q) {
+    double inv[9], w = 1.0;
+    for (int d = 0, m = q; d < dim; ++d, m /= nq) w *= data->weights[m % nq];
+    const double det = ts_jacobian_inverse(dim, J + q * dim * dim, inv);
+    if (!(det > 0.0) || !isfinite(det)) {
+      char name[96];
+      ts_cell_name(data->dofs, cell, name, sizeof name);
+      ts_cell_failure_set(f->failure, cell, TS_ERR_ARG, "%s is inverted or degenerate: det J = %g "
+                          "at its quadrature point %d (the map must have a positive Jacobian "
+                          "determinant)", name, det, q);
+      return;
+    }
+    for (int a = 0, t = 0; a < dim; ++a)
+      for (int b = a; b < dim; ++b, ++t) { /* (J^{-1} kappa J^{-T})_ab */
+        double s = 0.0;
+        for (int i = 0; i < dim; ++i)
+          for (int j = 0; j < dim; ++j) s += inv[a * dim + i] * kappa[i * dim + j] * inv[b * dim + j];
+        out[t * np + q] = w * det * s;
+      }
+    if (pl->has_reaction) out[(pl->n_factors - 1) * np + q] = w * det * c;
+  }
+}
+
+static int compute_factors(const mapped_data *data, const ts_coefficients *co, double *factors) {
+  ts_cell_failure failure;
+  ts_cell_failure_init(&failure);
+  const factors_ctx f = {data, co, factors, &failure};
+  const int64_t cells = ts_cell_count(data->dofs);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int64_t cell = 0; cell < cells; ++cell) cell_factors(&f, cell);
+  return ts_cell_failure_report(&failure, "mapped operator");
+}
+
+/* ---------------------------------------------------------------- diagonal */
+
+typedef struct diagonal_ctx {
+  const mapped_data *data;
+  const double *factors;
+  double *diagonal;
+  double squares[3][MAX_N1 * MAX_N1]; /* phi^2, phi phi', phi'^2 at the points: n_q x (k+1) */
+} diagonal_ctx;
+
+/* diag A_K added into the diagonal: per factor (G_ab or m), the transposed tensor contraction
+ * with the squared tables, phi'^2 in a direction that is a and b, phi phi' where one of them,
+ * phi^2 elsewhere; off-diagonal pairs count twice. */
+static void cell_diagonal(void *ctx, int64_t cell) {
+  const diagonal_ctx *g = ctx;
+  const ts_mapped_plan *pl = &g->data->plan;
+  const int dim = pl->dim, nq = pl->n_q, n1 = pl->degree + 1;
+  const int np = dim == 3 ? nq * nq * nq : nq * nq, nd = dim == 3 ? n1 * n1 * n1 : n1 * n1;
+  const double *F = g->factors + cell * pl->n_factors * np;
+  double t0[TS_MAX_CELL_DOFS], t1[TS_MAX_CELL_DOFS], local[TS_MAX_CELL_DOFS] = {0};
+  int64_t c[3], idx[TS_MAX_CELL_DOFS];
+  for (int f = 0, a = 0, b = 0; f < pl->n_factors; ++f) {
+    const int reaction = f == dim * (dim + 1) / 2;
+    int shape[3] = {nq, nq, nq};
+    const double *in = F + f * np;
+    for (int d = 0; d < dim; ++d) {
+      const int derivatives = reaction ? 0 : (a == d) + (b == d);
+      double *out = d % 2 ? t1 : t0;
+      ts_tensor_contract(dim, shape, d, g->squares[derivatives], n1, 1, in, out);
+      shape[d] = n1;
+      in = out;
+    }
+    for (int i = 0; i < nd; ++i) local[i] += (a == b ? 1.0 : 2.0) * in[i];
+    if (++b == dim) b = ++a; /* the next pair of the upper triangle */
+  }
+  ts_cell_from_index(g->data->dofs, cell, c);
+  ts_cell_dof_indices(g->data->dofs, c, idx);
+  for (int i = 0; i < nd; ++i) g->diagonal[idx[i]] += local[i];
+}
+
+static int compute_diagonal(mapped_data *data, const double *factors, ts_backend backend,
+                            ts_precision p) {
+  ts_dofs dofs = data->dofs;
+  const int n1 = data->plan.degree + 1, nq = data->plan.n_q;
+  diagonal_ctx *g;
+  TS_CALL(ts_calloc(1, sizeof *g, "mapped diagonal tables", &g));
+  g->data = data;
+  g->factors = factors;
+  int ierr = ts_calloc((size_t)dofs->count, sizeof(double), "mapped diagonal", &g->diagonal);
+  for (int i = 0; i < nq * n1; ++i) {
+    g->squares[0][i] = data->shape[i] * data->shape[i];
+    g->squares[1][i] = data->shape[i] * data->grad[i];
+    g->squares[2][i] = data->grad[i] * data->grad[i];
+  }
+  if (!ierr) {
+    ts_cell_layers_for(dofs, cell_diagonal, g);
+    for (int64_t i = 0; i < dofs->count; ++i)
+      if (ts_dofs_is_boundary(dofs, i)) g->diagonal[i] = 1.0; /* the Dirichlet rows */
+    ierr = ts_vec_create(backend, dofs->count, p, &data->diagonal);
+  }
+  if (!ierr) ierr = ts_vec_set_from_host(data->diagonal, g->diagonal);
+  if (g->diagonal) free(g->diagonal);
+  free(g);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "mapped diagonal") : 0;
+}
+
+/* ---------------------------------------------------------------- the operator */
+
+static int mapped_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  mapped_data *data = op->data;
+  TS_BACKEND_CALL(op->backend, mapped_apply, &data->plan, op->precision, x->data, y->data, add);
+  return 0;
+}
+
+static int mapped_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
+  mapped_data *data = op->data;
+  ts_mapped_plan plan = data->plan;
+  plan.constrained = 0;
+  TS_BACKEND_CALL(op->backend, mapped_apply, &plan, op->precision, x->data, y->data, 0);
+  return 0;
+}
+
+static int mapped_diagonal(ts_operator op, ts_vec d) {
+  mapped_data *data = op->data;
+  return ts_vec_copy(data->diagonal, d);
+}
+
+/* Counted operations of the backend's sum factorization per cell (omp's mapped.c): the
+ * sweeps from k+1 nodes to n_q points and back, 2 multiply-adds per matrix entry and output,
+ * and the point work (G times the gradient, m times the value). */
+static double mapped_flops(ts_operator op) {
+  const ts_mapped_plan *p = &((const mapped_data *)op->data)->plan;
+  const double n = p->degree + 1, q = p->n_q, r = p->has_reaction;
+  double cells = 1.0;
+  for (int d = 0; d < p->dim; ++d) cells *= (double)p->cells[d];
+  const double sweeps = p->dim == 3
+      ? 2 * q * n * n + 3 * q * q * n + (3 + r) * q * q * q   /* outputs of the sweeps */
+      : 2 * q * n + (2 + r) * q * q;
+  const double points = p->dim == 3 ? q * q * q : q * q;
+  return cells * (2.0 * 2.0 * n * sweeps + points * (2.0 * p->dim * p->dim + r));
+}
+
+static void mapped_destroy(ts_operator op) {
+  mapped_data *data = op->data;
+  ts_vec_destroy(&data->factors);
+  ts_vec_destroy(&data->diagonal);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops mapped_ops = {
+    .name = "mapped",
+    .apply = mapped_apply,
+    .apply_unconstrained = mapped_apply_unconstrained,
+    .diagonal = mapped_diagonal,
+    .flops = mapped_flops,
+    .destroy = mapped_destroy,
+    .apply_transpose = mapped_apply, /* symmetric: G_q symmetric, identity rows and columns */
+};
+
+int ts_operator_mapped_dofs(ts_operator A, const char *caller, ts_dofs *dofs) {
+  TS_CHECK_ARG(A->ops == &mapped_ops, "%s: the operator is '%s', an operator of "
+               "ts_operator_create_mapped is required", caller, A->ops->name);
+  *dofs = ((const mapped_data *)A->data)->dofs;
+  return 0;
+}
+
+static void plan_init(ts_dofs dofs, const ts_coefficients *co, mapped_data *data) {
+  ts_mapped_plan *pl = &data->plan;
+  pl->dim = dofs->dim;
+  pl->degree = dofs->degree;
+  for (int d = 0; d < 3; ++d) {
+    pl->cells[d] = dofs->cells[d];
+    pl->n[d] = dofs->n[d];
+  }
+  pl->n_dofs = dofs->count;
+  pl->n_q = dofs->degree + 1;
+  pl->shape_1d = data->shape;
+  pl->gradient_1d = data->grad;
+  pl->has_reaction = co && co->reaction;
+  pl->n_factors = dofs->dim * (dofs->dim + 1) / 2 + pl->has_reaction;
+  pl->constrained = 1;
+  data->dofs = dofs;
+}
+
+/* The tables, the factors (host, then on the backend) and the diagonal. */
+static int setup(ts_backend backend, ts_dofs dofs, const ts_coefficients *co, ts_precision p,
+                 mapped_data *data) {
+  plan_init(dofs, co, data);
+  double points[MAX_N1];
+  TS_CALL(ts_gauss_rule(data->plan.n_q, points, data->weights));
+  ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, data->plan.n_q, points, data->shape, data->grad);
+  const int np = dofs->dim == 3 ? data->plan.n_q * data->plan.n_q * data->plan.n_q
+                                : data->plan.n_q * data->plan.n_q;
+  size_t count;
+  TS_CALL(ts_size_mul((size_t)ts_cell_count(dofs), (size_t)(data->plan.n_factors * np),
+                      "geometric factors", &count));
+  double *factors;
+  TS_CALL(ts_calloc(count, sizeof(double), "geometric factors", &factors));
+  int ierr = compute_factors(data, co, factors);
+  if (!ierr) ierr = compute_diagonal(data, factors, backend, p);
+  if (!ierr) ierr = ts_vec_create(backend, (int64_t)count, p, &data->factors);
+  if (!ierr) ierr = ts_vec_set_from_host(data->factors, factors);
+  free(factors);
+  if (!ierr) data->plan.factors = data->factors->data;
+  return ierr;
+}
+
+int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coefficients *coefficients,
+                              ts_precision p, ts_operator *op) {
+  TS_CHECK_NOT_NULL(op);
+  *op = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(dofs);
+  TS_CALL(ts_dofs_require_q(dofs, "mapped operator"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 1, "mapped operator"));
+  TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "mapped operator: precision %d unknown, allowed "
+               "TS_DOUBLE (0) or TS_SINGLE (1)", (int)p);
+  if (!backend->ops.mapped_apply)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "the %s backend does not implement the operator on mapped "
+                    "cells (kernel 'mapped_apply')", backend->name);
+  TS_CALL(check_coefficients(dofs, coefficients));
+  mapped_data *data;
+  TS_CALL(ts_calloc(1, sizeof *data, "mapped operator", &data));
+  int ierr = setup(backend, dofs, coefficients, p, data);
+  if (!ierr) ierr = ts_operator_create_shell(backend, &mapped_ops, dofs->count, p, data, op);
+  if (ierr) {
+    ts_vec_destroy(&data->factors);
+    ts_vec_destroy(&data->diagonal);
+    ts_free(&data);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "mapped operator setup");
+  }
+  return 0;
+}

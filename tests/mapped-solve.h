@@ -1,0 +1,27 @@
+/* mapped-solve.h -- one solve of -div(kappa grad u) + c u = f on the cells of a mapped level
+ * (issue 13), shared by t-mapped and t-mapped-convergence: the operator on mapped cells, the
+ * right side with the Dirichlet data lifted, CG + Jacobi to a relative residual, the
+ * solution's L2 and H1-seminorm errors. */
+#ifndef TESSERA_TESTS_MAPPED_SOLVE_H
+#define TESSERA_TESTS_MAPPED_SOLVE_H
+
+#include "tessera.h"
+
+typedef struct mapped_problem {
+  const ts_coefficients *coefficients; /* NULL: kappa = 1, c = 0 */
+  ts_point_fn f, g;                    /* right side and Dirichlet data (NULL: zero) */
+  ts_point_fn u, grad_u;               /* the exact solution and its gradient */
+  void *ctx;                           /* of the four callbacks */
+  double rtol;                         /* CG's relative residual */
+} mapped_problem;
+
+typedef struct mapped_result {
+  double l2, h1;
+  int iterations;
+} mapped_result;
+
+/** Solve on dofs (Q_k of a mapped mesh) on backend be; 0 or the failure's code (its message
+ *  printed as a TAP diagnostic). */
+int mapped_solve(ts_backend be, ts_dofs dofs, const mapped_problem *p, mapped_result *r);
+
+#endif
