@@ -530,6 +530,16 @@ int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A);
  *  whatever the degree and the cell sizes (paper 003, section 3.2).  All velocity DoFs are
  *  columns, the boundary ones included. */
 int ts_matrix_assemble_divergence(ts_dofs velocity, ts_dofs pressure, ts_matrix *D);
+/** @brief b_j = (f, phi_j) for the DoFs of RT_k in the interpolation-histopolation basis
+ *  (ts_fe_create_rt_ih) on the box mesh's Cartesian cells, into the host array b
+ *  (ts_dofs_count entries): f gives dim values per point and is called once per cell, from
+ *  the calling thread, with the cell's (k+3)^dim Gauss points. */
+int ts_hdiv_load_vector(ts_dofs velocity, ts_point_fn f, void *ctx, double *b);
+/** @brief The L2 error ||u_h - u|| of the RT_k field (ts_fe_create_rt_ih) with the DoFs
+ *  `values` (host array) against u (dim values per point; called as f above), by the Gauss
+ *  rule of k+3 points per direction on every cell. */
+int ts_hdiv_l2_error(ts_dofs velocity, const double *values, ts_point_fn u, void *ctx,
+                     double *l2_error);
 /** @brief The diagonal of the mass matrix (coefficient u, v) of an interpolation-histopolation
  *  element (ts_fe_create_rt_ih: the H(div) mass M_beta; ts_fe_create_l2_ih: the L2 mass
  *  W_alpha) on the box mesh's Cartesian cells, into the host array diagonal
