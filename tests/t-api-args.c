@@ -417,6 +417,8 @@ static void sparse_matrices(fixture *f) {
   EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_scale(NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_add_diagonal(NULL, NULL));
   EXPECT_CREATE("'A' is NULL", M, ts_matrix_kronecker(NULL, NULL, &M));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_load_vector(NULL, NULL, NULL, NULL));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_l2_error(f->vel, NULL, NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_kronecker(NULL, NULL, NULL));
   EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass(NULL, 1.0, &M));
   EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_mass(f->pres, 1.0, &M));
