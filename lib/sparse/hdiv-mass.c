@@ -119,13 +119,19 @@ double ts_ih_piola_factor(ts_dofs dofs, int c) {
   return f;
 }
 
-static int check_mass_arguments(const char *fn, ts_dofs dofs, double coefficient) {
+int ts_ih_check_mass(const char *fn, ts_dofs dofs, double coefficient) {
   TS_CHECK_ARG(dofs, "%s: argument 'dofs' is NULL, a valid pointer is required", fn);
   TS_CHECK_ARG(dofs->fe->family == TS_FE_RT_IH || dofs->fe->family == TS_FE_L2_IH,
                "%s: argument 'dofs' is not of an interpolation-histopolation element "
                "(ts_fe_create_rt_ih, ts_fe_create_l2_ih)", fn);
   TS_CHECK_ARG(isfinite(coefficient) && coefficient > 0.0,
                "%s: argument 'coefficient' is %g, a positive number is required", fn, coefficient);
+  return 0;
+}
+
+/* ts_ih_check_mass, and the DoFs fit a sparse matrix */
+static int check_mass_arguments(const char *fn, ts_dofs dofs, double coefficient) {
+  TS_CALL(ts_ih_check_mass(fn, dofs, coefficient));
   TS_CHECK_ARG(dofs->count <= TS_MATRIX_MAX_SIZE, "%s: %lld DoFs, at most %d fit a sparse matrix",
                fn, (long long)dofs->count, TS_MATRIX_MAX_SIZE);
   return 0;

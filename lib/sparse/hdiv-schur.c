@@ -32,12 +32,7 @@ static double diagonal_1d(ts_dofs dofs, const ts_ih_mass_1d *m, int c, int d, in
 int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal) {
   TS_CHECK_NOT_NULL(dofs);
   TS_CHECK_NOT_NULL(diagonal);
-  TS_CHECK_ARG(dofs->fe->family == TS_FE_RT_IH || dofs->fe->family == TS_FE_L2_IH,
-               "ts_dofs_mass_diagonal: argument 'dofs' is not of an interpolation-histopolation "
-               "element (ts_fe_create_rt_ih, ts_fe_create_l2_ih)");
-  TS_CHECK_ARG(isfinite(coefficient) && coefficient > 0.0,
-               "ts_dofs_mass_diagonal: argument 'coefficient' is %g, a positive number is "
-               "required", coefficient);
+  TS_CALL(ts_ih_check_mass("ts_dofs_mass_diagonal", dofs, coefficient));
   ts_ih_mass_1d m;
   TS_CALL(ts_ih_mass_blocks(dofs->fe, 0, &m));
   const int l2 = dofs->fe->family == TS_FE_L2_IH;

@@ -37,5 +37,8 @@ int ts_ih_mass_blocks(ts_fe fe, int inverse, ts_ih_mass_1d *b);
  * integral-preserving maps: h_c / prod_{d != c} h_d for RT_k, 1 / prod_d h_d for c = -1 (the
  * L2 element). */
 double ts_ih_piola_factor(ts_dofs dofs, int c);
+/* fn's arguments of a mass matrix: dofs of an interpolation-histopolation element, a
+ * positive finite coefficient; TS_ERR_ARG naming fn and the argument otherwise */
+int ts_ih_check_mass(const char *fn, ts_dofs dofs, double coefficient);
 
 #endif
