@@ -182,6 +182,28 @@ const double *ts_mesh_upper(ts_mesh mesh);
  *  to call concurrently (read ctx, do not write it without a lock). */
 typedef int (*ts_point_fn)(void *ctx, int dim, int64_t count, const double *x, double *values);
 
+/* ---------------------------------------------------------------- expressions */
+
+typedef struct ts_expression_s *ts_expression;
+
+/** @brief A function of the point x = (x, y, z) written as text, in muparser's syntax
+ *  (doc/user-guide.md, "Expressions"): + - * / ^, sin cos tan exp log sqrt abs min max ...,
+ *  the variables x, y (and z in 3D; x alone in 1D), the constant pi, and `components`
+ *  comma-separated expressions for that many values per point ("pi*cos(pi*x), 0" for a 2D
+ *  gradient).  The text is parsed here: an error names the column where parsing stopped.
+ *  @param text        the expression (copied), at most 4096 bytes
+ *  @param dim         1..3: the variables it may use
+ *  @param components  values per point, 1..9
+ *  @return 0; TS_ERR_ARG with muparser's message and the column; TS_ERR_MEMORY */
+int ts_expression_create(const char *text, int dim, int components, ts_expression *expression);
+/** @brief The expression as a ts_point_fn: ctx is a ts_expression, values[count*components].
+ *  Safe to call from several threads at once (one parser per host thread).  Returns 0, or
+ *  TS_ERR_ARG if dim is not the expression's. */
+int ts_expression_evaluate(void *ctx, int dim, int64_t count, const double *x, double *values);
+/** @brief The text of the expression (borrowed), NULL for NULL. */
+const char *ts_expression_text(ts_expression expression);
+void ts_expression_destroy(ts_expression *expression);
+
 /** How the cells of a mapped mesh follow the map x = phi(xi). */
 typedef enum {
   TS_GEOMETRY_QK = 0,         /**< curved cells: the geometry is the Q_k interpolant of phi at
