@@ -46,6 +46,13 @@ static void test_values(void) {
   ok(worst == 0, "1D values exact (%.1e)", worst);
   ts_expression_destroy(&e);
 
+  /* what doc/user-guide.md promises: ?:, comparisons, &&, min of several arguments */
+  ok(!ts_expression_create("(x < 0.5 ? 1 : 1e6) + (x > 0 && x < 1) + min(x, 2, -3)", 1, 1, &e) &&
+         !ts_expression_evaluate(e, 1, 4, x1, v) && v[0] == 1 + 1 - 3 && v[1] == 1e6 + 1 - 3 &&
+         v[2] == 1e6 + 0 - 3 && v[3] == 1 + 0 - 3,
+     "piecewise data: ?:, comparisons, && and min of three arguments");
+  ts_expression_destroy(&e);
+
   ok(!ts_expression_create("pi*cos(pi*x)*exp(y), sin(pi*x)*exp(y)", 2, 2, &e), "2D gradient (2 values)");
   double x2[6] = {0.3, 0.4, 0.9, -0.2, 0.5, 0.5};
   ok(!ts_expression_evaluate(e, 2, 3, x2, v), "evaluates 3 points, 2 values each");
@@ -237,7 +244,7 @@ static void compare_box(ts_backend be, int dim) {
 
 int main(void) {
   ts_backend be = NULL;
-  plan(31);
+  plan(32);
   test_values();
   test_threads();
   test_refusals();
