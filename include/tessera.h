@@ -1010,6 +1010,19 @@ int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type);
  *  precision, transfers, smoothers, and the double-precision finest-level Laplacian. */
 int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
                  const ts_mg_options *options, ts_mg *mg);
+/** @brief The hierarchy for -div(kappa grad u) + c u on the Q_k spaces of a mapped mesh
+ *  (ts_mesh_create_mapped; doc/multigrid.md, "Mapped meshes"): every level rediscretized
+ *  (ts_operator_create_mapped), its kappa and c the arithmetic means of its cells' 2^dim
+ *  children, level by level down from the finest; the transfers, the degree levels and the
+ *  coarse solve as for the box.  The smoother is Chebyshev (NULL options: the defaults with
+ *  TS_MG_SMOOTHER_CHEBYSHEV; the vertex-patch smoother is refused on mapped cells).
+ *  ts_mg_create on a mapped mesh is this with NULL coefficients (the Laplacian).
+ *  @param coefficients  the finest level's (copied), as for ts_operator_create_mapped;
+ *                       NULL: kappa = 1, c = 0 */
+struct ts_coefficients; /* "your own problem on mapped cells" below */
+int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
+                        const struct ts_coefficients *coefficients, const ts_mg_options *options,
+                        ts_mg *mg);
 /** @brief The hierarchy for the Stokes system of RT_k x DGQ_k (doc/stokes.md; paper 000,
  *  section 3) on levels options->coarse_level..finest_level of mesh: per level RT_k and
  *  DGQ_k DoF handlers, the Stokes operator in the options' precision, the transfer of

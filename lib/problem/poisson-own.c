@@ -3,8 +3,9 @@
  * point (<poisson f g kappa c u grad-u>, ts_expression), on a mapped mesh (<mesh map>; the
  * box as the affine image of the unit box).  The operator, right side and errors are those
  * of mapped cells (ts_operator_create_mapped, ts_assemble_rhs_mapped,
- * ts_compute_errors_mapped); kappa and c are sampled at the image of each cell's centre
- * (piecewise constant per cell, as ts_coefficients holds them). */
+ * ts_compute_errors_mapped), multigrid that of ts_mg_create_mapped (Chebyshev smoother);
+ * kappa and c are sampled at the image of each cell's centre (piecewise constant per cell,
+ * as ts_coefficients holds them). */
 #include <stdlib.h>
 #include <string.h>
 #include "equation.h"
@@ -83,8 +84,14 @@ static void own_print_element(ts_problem p, FILE *log) {
 }
 
 static void own_print_solver(ts_problem p, FILE *log) {
-  fprintf(log, "  solver %s, preconditioner %s, rtol %.1e, %s precision\n",
-          ts_solver_label(p->solver), p->preconditioner, p->rtol, ts_precision_name(p->precision));
+  if (p->fmg) fprintf(log, "  solver full multigrid, rtol %.1e\n", p->rtol);
+  else
+    fprintf(log, "  solver %s, preconditioner %s, rtol %.1e, %s precision\n",
+            ts_solver_label(p->solver), p->preconditioner, p->rtol, ts_precision_name(p->precision));
+  if (p->use_mg)
+    fprintf(log, "  multigrid on mapped cells: levels %d..finest rediscretized (kappa, c "
+            "averaged), V(1,1), Chebyshev degree %d, %s precision V-cycle\n", p->mg.coarse_level,
+            p->mg.chebyshev_degree, p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
 }
 
 static void own_mg_options(ts_problem p, ts_mg_options *options) { *options = p->mg; }
@@ -148,18 +155,35 @@ static int own_operator_create(const ts_study *s, ts_backend backend, const ts_d
 
 static int own_mg_create(const ts_study *s, ts_backend backend, int level,
                          const ts_mg_options *options, ts_mg *mg) {
-  (void)s, (void)backend, (void)level, (void)options, (void)mg;
-  return TS_ERROR(TS_ERR_UNSUPPORTED, "multigrid for your own problems (mapped cells, "
-                  "coefficients) is not built yet");
+  double *kappa = NULL, *c = NULL;
+  TS_CALL(cell_coefficients(s, level, &kappa, &c));
+  const ts_coefficients coefficients = {kappa ? 1 : 0, kappa, c};
+  const int ierr = ts_mg_create_mapped(backend, s->mesh, s->fe[0], level, &coefficients, options, mg);
+  ts_free(&kappa);
+  ts_free(&c);
+  return ierr;
+}
+
+/* The DoFs and the operator: the hierarchy's finest level when the problem uses multigrid. */
+static int own_space_operator(const ts_study *s, ts_level_objects *o, double *t) {
+  ts_problem p = s->p;
+  if (p->use_mg) {
+    TS_CALL(own_mg_create(s, s->backend, o->level, &p->mg, &o->mg));
+    TS_CALL(ts_problem_add_mg_phases(o->mg, t));
+    o->dofs[0] = ts_mg_dofs(o->mg);
+    o->A = ts_mg_operator(o->mg);
+    return 0;
+  }
+  TS_CALL_TIMED(&t[TS_SETUP_DOFS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
+  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
+                own_operator_on_level(s, s->backend, o->dofs[0], o->level, p->precision, &o->A));
+  return 0;
 }
 
 /* The operator on the mapped cells, b = (f, phi_i) lifted for g, x0 = g on the boundary. */
 static int own_setup(const ts_study *s, ts_level_objects *o, double *t) {
-  ts_problem p = s->p;
   own_data *d = s->data;
-  TS_CALL_TIMED(&t[TS_SETUP_DOFS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
-  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
-                own_operator_on_level(s, s->backend, o->dofs[0], o->level, p->precision, &o->A));
+  TS_CALL(own_space_operator(s, o, t));
   const int64_t n = ts_dofs_count(o->dofs[0]);
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->x));

@@ -1257,20 +1257,28 @@ static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
   return 0;
 }
 
-/* What your own problems cannot use yet: multigrid and BoomerAMG (built for the box's
- * Laplacian), the .vtu output (not written on mapped cells). */
+/* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian), the
+ * vertex-patch smoother (exact on Cartesian patches only: Chebyshev is their default), the
+ * .vtu output (not written on mapped cells). */
 static int check_own_solver(reader *r, struct ts_problem_s *p) {
   char loc[1200];
   xmlNodePtr root = r->root, solver = child_element(root, "solver");
-  xmlNodePtr output = child_element(root, "output");
+  xmlNodePtr output = child_element(root, "output"), mg = child_element(root, "multigrid");
   if (!p->own) return 0;
-  if (p->use_mg || ts_pc_tree_has(p, "boomeramg")) {
+  if (ts_pc_tree_has(p, "boomeramg")) {
     where(r, solver, NULL, node_line(solver), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <solver> with %s and <poisson f=...>: multigrid and "
-                    "BoomerAMG are built for the box's Laplacian, not yet for your own problems; "
-                    "allowed preconditioners: jacobi, chebyshev, krylov, none", loc,
-                    p->use_mg ? "multigrid" : "boomeramg");
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver> with boomeramg and <poisson f=...>: BoomerAMG "
+                    "assembles the box's Laplacian, not yet your own operator; allowed "
+                    "preconditioners: mg, jacobi, chebyshev, krylov, none", loc);
   }
+  if (p->use_mg && attribute_is(mg, "smoother", "vertex-patch")) {
+    where(r, mg, "smoother", node_line(mg), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid smoother=\"vertex-patch\"> with <poisson "
+                    "f=...>: the vertex-patch smoother is exact on Cartesian patches only and is "
+                    "not built on mapped cells; allowed: smoother=\"chebyshev\" (the default "
+                    "here)", loc);
+  }
+  if (p->use_mg) p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
   if (p->precision != TS_DOUBLE) {
     where(r, solver, "precision", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver precision=\"single\"> with <poisson f=...>: your "
