@@ -182,6 +182,28 @@ const double *ts_mesh_upper(ts_mesh mesh);
  *  to call concurrently (read ctx, do not write it without a lock). */
 typedef int (*ts_point_fn)(void *ctx, int dim, int64_t count, const double *x, double *values);
 
+/* ---------------------------------------------------------------- expressions */
+
+typedef struct ts_expression_s *ts_expression;
+
+/** @brief A function of the point x = (x, y, z) written as text, in muparser's syntax
+ *  (doc/user-guide.md, "Expressions"): + - * / ^, sin cos tan exp log sqrt abs min max ...,
+ *  the variables x, y (and z in 3D; x alone in 1D), the constant pi, and `components`
+ *  comma-separated expressions for that many values per point ("pi*cos(pi*x), 0" for a 2D
+ *  gradient).  The text is parsed here: an error names the column where parsing stopped.
+ *  @param text        the expression (copied), at most 4096 bytes
+ *  @param dim         1..3: the variables it may use
+ *  @param components  values per point, 1..9
+ *  @return 0; TS_ERR_ARG with muparser's message and the column; TS_ERR_MEMORY */
+int ts_expression_create(const char *text, int dim, int components, ts_expression *expression);
+/** @brief The expression as a ts_point_fn: ctx is a ts_expression, values[count*components].
+ *  Safe to call from several threads at once (one parser per host thread).  Returns 0, or
+ *  TS_ERR_ARG if dim is not the expression's. */
+int ts_expression_evaluate(void *ctx, int dim, int64_t count, const double *x, double *values);
+/** @brief The text of the expression (borrowed), NULL for NULL. */
+const char *ts_expression_text(ts_expression expression);
+void ts_expression_destroy(ts_expression *expression);
+
 /** How the cells of a mapped mesh follow the map x = phi(xi). */
 typedef enum {
   TS_GEOMETRY_QK = 0,         /**< curved cells: the geometry is the Q_k interpolant of phi at
@@ -988,6 +1010,19 @@ int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type);
  *  precision, transfers, smoothers, and the double-precision finest-level Laplacian. */
 int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
                  const ts_mg_options *options, ts_mg *mg);
+/** @brief The hierarchy for -div(kappa grad u) + c u on the Q_k spaces of a mapped mesh
+ *  (ts_mesh_create_mapped; doc/multigrid.md, "Mapped meshes"): every level rediscretized
+ *  (ts_operator_create_mapped), its kappa and c the arithmetic means of its cells' 2^dim
+ *  children, level by level down from the finest; the transfers, the degree levels and the
+ *  coarse solve as for the box.  The smoother is Chebyshev (NULL options: the defaults with
+ *  TS_MG_SMOOTHER_CHEBYSHEV; the vertex-patch smoother is refused on mapped cells).
+ *  ts_mg_create on a mapped mesh is this with NULL coefficients (the Laplacian).
+ *  @param coefficients  the finest level's (copied), as for ts_operator_create_mapped;
+ *                       NULL: kappa = 1, c = 0 */
+struct ts_coefficients; /* "your own problem on mapped cells" below */
+int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
+                        const struct ts_coefficients *coefficients, const ts_mg_options *options,
+                        ts_mg *mg);
 /** @brief The hierarchy for the Stokes system of RT_k x DGQ_k (doc/stokes.md; paper 000,
  *  section 3) on levels options->coarse_level..finest_level of mesh: per level RT_k and
  *  DGQ_k DoF handlers, the Stokes operator in the options' precision, the transfer of

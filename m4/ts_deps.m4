@@ -30,6 +30,15 @@ AC_DEFUN([TS_CHECK_LIBXML2], [
     or point PKG_CONFIG_PATH at its libxml-2.0.pc.  ($XML_PKG_ERRORS)])])
 ])
 
+# TS_CHECK_MUPARSER: muparser (its C interface, muParserDLL.h) for the expressions of problem
+# files and ts_expression_create, found with pkg-config.
+AC_DEFUN([TS_CHECK_MUPARSER], [
+  PKG_CHECK_MODULES([MUPARSER], [muparser >= 2.2], [],
+    [AC_MSG_ERROR([muparser (>= 2.2) was not found with pkg-config: install it with
+      apt-get install libmuparser-dev pkg-config
+    or point PKG_CONFIG_PATH at its muparser.pc.  ($MUPARSER_PKG_ERRORS)])])
+])
+
 # TS_CHECK_LAPACK: LAPACK (dsygv for the fast-diagonalization eigenproblems, dgetrf for the
 # dense coarse solves), by pkg-config: OpenBLAS first (optimized and threaded: the Stokes
 # coarse LU of 3,300 unknowns takes 1 s instead of 27 s with the reference LAPACK), then

@@ -5,6 +5,8 @@
  * to the options' coarse_tolerance.  Below the coarse mesh level the degree is coarsened on
  * the same cells (p-multigrid: k, k/2, .., coarse_degree; doc/multigrid.md, "The coarse
  * level"), each degree level with the same smoother as the mesh levels. */
+#include <stdlib.h>
+#include <string.h>
 #include "mg-impl.h"
 
 /* The coarse solve is the LU factorization (coarse-dense.c) up to this many coarse DoFs:
@@ -27,9 +29,76 @@ static int create_dofs(ts_mg mg, int i) {
   return 0;
 }
 
-static int create_operator(ts_mg mg, int i, ts_precision p, ts_operator *A) {
-  TS_CALL(ts_operator_create_laplace(mg->backend, mg->levels[i].dofs, p, A));
+/* ---------------------------------------------------------------- mapped cells */
+/* On a mapped mesh every level is rediscretized: ts_operator_create_mapped on its cells, with
+ * kappa and c averaged (arithmetic mean) from the 2^dim children of each cell, level by level
+ * down from the finest (issue 13: "coarse levels by rediscretization with coefficients
+ * averaged from the fine cells"); the degree levels share the coarse mesh level's.  The
+ * Q_k spaces of the levels are nested when the map is multilinear on the coarse cells
+ * (Kershaw's, the vertex meshes), so the box's embedding is the transfer; on curved cells
+ * (TS_GEOMETRY_QK) each level samples the map anew and the embedding is the usual
+ * non-nested approximation. */
+#define MESH_LEVELS 31                  /* a mesh has levels 0..30 */
+typedef struct mapped_coefficients {
+  int kappa_components;
+  double *kappa[MESH_LEVELS];     /* per mesh level (NULL: kappa = 1), owned */
+  double *reaction[MESH_LEVELS];  /* per mesh level (NULL: c = 0), owned */
+} mapped_coefficients;
+
+static void mapped_coefficients_free(void *data) {
+  mapped_coefficients *m = data;
+  if (!m) return;
+  for (int l = 0; l < MESH_LEVELS; ++l) {
+    ts_free(&m->kappa[l]);
+    ts_free(&m->reaction[l]);
+  }
+  free(m);
+}
+
+/* coarse[c] = mean of fine over the children of coarse cell c (components values per cell);
+ * fine_cells: the fine level's cells per direction (even) */
+static void average_children(int dim, const int64_t *fine_cells, int components,
+                             const double *fine, double *coarse) {
+  const int64_t nx = fine_cells[0] / 2, ny = fine_cells[1] / 2, nz = dim == 3 ? fine_cells[2] / 2 : 1;
+  const int children = 1 << dim;
+#pragma omp parallel for
+  for (int64_t c = 0; c < nx * ny * nz; ++c) {
+    const int64_t i = c % nx, j = c / nx % ny, k = c / nx / ny;
+    for (int q = 0; q < components; ++q) {
+      double sum = 0;
+      for (int child = 0; child < children; ++child) {
+        const int64_t fi = 2 * i + (child & 1), fj = 2 * j + (child >> 1 & 1), fk = 2 * k + (child >> 2 & 1);
+        sum += fine[(fi + fine_cells[0] * (fj + fine_cells[1] * fk)) * components + q];
+      }
+      coarse[c * components + q] = sum / children;
+    }
+  }
+}
+
+/* One array per mesh level from the finest's (copied) down to coarse_level; NULL stays NULL. */
+static int level_arrays(ts_mesh mesh, int finest, int coarsest, int components,
+                        const double *given, double **levels) {
+  if (!given) return 0;
+  int64_t cells[3] = {1, 1, 1};
+  TS_CALL(ts_mesh_cells(mesh, finest, cells));
+  int64_t n = cells[0] * cells[1] * (mesh->dim == 3 ? cells[2] : 1);
+  TS_CALL(ts_calloc((size_t)(n * components), sizeof(double), "multigrid coefficients", &levels[finest]));
+  memcpy(levels[finest], given, sizeof(double) * (size_t)(n * components));
+  for (int l = finest - 1; l >= coarsest; --l) {
+    TS_CALL(ts_mesh_cells(mesh, l + 1, cells));
+    n >>= mesh->dim;
+    TS_CALL(ts_calloc((size_t)(n * components), sizeof(double), "multigrid coefficients", &levels[l]));
+    average_children(mesh->dim, cells, components, levels[l + 1], levels[l]);
+  }
   return 0;
+}
+
+static int create_operator(ts_mg mg, int i, ts_precision p, ts_operator *A) {
+  const mapped_coefficients *m = mg->discretization_data;
+  if (!m) return ts_operator_create_laplace(mg->backend, mg->levels[i].dofs, p, A);
+  const int l = mg->levels[i].mesh_level;
+  const ts_coefficients co = {m->kappa[l] ? m->kappa_components : 0, m->kappa[l], m->reaction[l]};
+  return ts_operator_create_mapped(mg->backend, mg->levels[i].dofs, &co, p, A);
 }
 
 static int create_smoother(ts_mg mg, int i) {
@@ -74,6 +143,19 @@ static const ts_mg_discretization laplace_discretization = {
     .transfer_apply = transfer_apply,
     .coarse_solver = TS_SOLVER_CG,
     .create_coarse_inverse = create_coarse_inverse,
+};
+
+/* the same hierarchy on mapped cells: the data are the levels' coefficients */
+static const ts_mg_discretization mapped_discretization = {
+    .name = "mapped",
+    .create_dofs = create_dofs,
+    .create_operator = create_operator,
+    .create_smoother = create_smoother,
+    .create_transfer = create_transfer,
+    .transfer_apply = transfer_apply,
+    .coarse_solver = TS_SOLVER_CG,
+    .create_coarse_inverse = create_coarse_inverse,
+    .destroy = mapped_coefficients_free,
 };
 
 /* 1 if every direction of the mesh level has at least 2 cells (an interior vertex, so that
@@ -147,8 +229,7 @@ int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
   TS_CHECK_NOT_NULL(backend);
   TS_CHECK_NOT_NULL(mesh);
   TS_CHECK_NOT_NULL(fe);
-  TS_CHECK_ARG(!mesh->map, "multigrid: the mesh is mapped; multigrid on mapped meshes is not "
-               "built yet (solve with CG and ts_pc_create_jacobi or ts_pc_create_chebyshev)");
+  if (mesh->map) return ts_mg_create_mapped(backend, mesh, fe, finest_level, NULL, options, mg);
   ts_mg_options o;
   if (options) o = *options;
   else ts_mg_options_default(&o);
@@ -161,4 +242,58 @@ int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
   TS_CALL(ts_mg_create_hierarchy(backend, mesh, fe, finest_level, &o, n_degrees, degrees,
                                  &laplace_discretization, NULL, mg));
   return 0;
+}
+
+/* The smoother on mapped cells: Chebyshev (NULL options: the defaults with it); the
+ * vertex-patch smoother's fast diagonalization is exact on Cartesian patches only. */
+static int mapped_options(const ts_mg_options *options, ts_mg_options *o) {
+  if (options) *o = *options;
+  else {
+    ts_mg_options_default(o);
+    o->smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  }
+  TS_CHECK_ARG(o->smoother == TS_MG_SMOOTHER_CHEBYSHEV, "multigrid on a mapped mesh: smoother "
+               "vertex-patch is not built on mapped cells (its fast diagonalization is exact on "
+               "Cartesian patches only); allowed: TS_MG_SMOOTHER_CHEBYSHEV");
+  return 0;
+}
+
+int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
+                        const ts_coefficients *coefficients, const ts_mg_options *options,
+                        ts_mg *mg) {
+  TS_CHECK_NOT_NULL(mg);
+  *mg = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(fe);
+  TS_CHECK_ARG(mesh->map, "ts_mg_create_mapped: the mesh is a box; use ts_mg_create");
+  ts_mg_options o;
+  TS_CALL(mapped_options(options, &o));
+  TS_CALL(check_options(mesh, fe, finest_level, &o));
+  const ts_coefficients none = {0, NULL, NULL}, *co = coefficients ? coefficients : &none;
+  const int components = co->kappa_components;
+  TS_CHECK_ARG(components == 0 || components == 1 || components == fe->dim * (fe->dim + 1) / 2,
+               "ts_mg_create_mapped: coefficients->kappa_components = %d, allowed 0, 1 or %d",
+               components, fe->dim * (fe->dim + 1) / 2);
+  TS_CHECK_ARG(components == 0 || co->kappa, "ts_mg_create_mapped: coefficients->kappa is NULL "
+               "with kappa_components = %d", components);
+  int degrees[TS_MAX_DEGREE];
+  const int n_degrees = degree_sequence(fe->degree, coarse_degree(mesh, fe->degree, &o), degrees);
+  TS_CHECK_ARG(finest_level - o.coarse_level + 1 + n_degrees <= TS_MG_MAX_LEVELS,
+               "multigrid: %d mesh and %d degree levels, at most %d in all",
+               finest_level - o.coarse_level + 1, n_degrees, TS_MG_MAX_LEVELS);
+  mapped_coefficients *m = NULL;
+  TS_CALL(ts_calloc(1, sizeof *m, "multigrid coefficients", &m));
+  m->kappa_components = components;
+  int ierr = level_arrays(mesh, finest_level, o.coarse_level, components ? components : 1,
+                          components ? co->kappa : NULL, m->kappa);
+  if (!ierr)
+    ierr = level_arrays(mesh, finest_level, o.coarse_level, 1, co->reaction, m->reaction);
+  if (ierr) {
+    mapped_coefficients_free(m);
+    return ierr;
+  }
+  /* the hierarchy owns m from here (mapped_discretization.destroy), also on error */
+  return ts_mg_create_hierarchy(backend, mesh, fe, finest_level, &o, n_degrees, degrees,
+                                &mapped_discretization, m, mg);
 }

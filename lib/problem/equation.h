@@ -22,6 +22,7 @@ typedef struct ts_study {
   ts_mesh mesh;
   ts_fe fe[TS_FIELDS_MAX];      /* per field; NULL past the equation's fields */
   const void *exact;            /* the equation's manufactured solution (or right side) */
+  void *data;                   /* the equation's own (study_free releases it) */
 } ts_study;
 
 /* One level's objects; ts_level_free releases whatever was created. */
@@ -53,7 +54,10 @@ typedef struct ts_equation {
   int64_t (*dofs)(int dim, int degree, const int64_t *cells);
   /* the elements of the fields (s->fe) and the exact solution (s->exact) */
   int (*study_create)(ts_study *s);
-  /* before any solve: whether the <output> of a level with cells[] cells can be written */
+  /* after the study: what study_create made besides fs and exact (s->data); may be NULL */
+  void (*study_free)(ts_study *s);
+  /* before any solve: whether the <output> of a level with cells[] cells can be written;
+   * NULL (and write_output NULL) for an equation that writes none */
   int (*check_output)(const ts_study *s, const int64_t *cells);
   /* the header's pieces: "  Poisson, manufactured solution 'x'", ", element Q2\n", and
    * the solver and multigrid lines */
@@ -86,6 +90,14 @@ const ts_equation *ts_equation_of(ts_problem p);
 
 extern const ts_equation ts_equation_poisson;  /* poisson.c: Q_k, doc/user-guide.md */
 extern const ts_equation ts_equation_stokes;   /* stokes.c: RT_k x DGQ_k, doc/stokes.md */
+/* poisson-own.c: your own data as expressions, on mapped cells (doc/user-guide.md) */
+extern const ts_equation ts_equation_poisson_own;
+
+/* poisson.c, shared with poisson-own.c: Q_k's DoFs, the lift added back, the error columns
+ * (exact: 0 shows "-") */
+int64_t ts_poisson_dofs(int dim, int degree, const int64_t *cells);
+int ts_poisson_complete(const ts_study *s, ts_level_objects *o);
+void ts_poisson_error_columns(int exact, const ts_level_report *r, char *buf, size_t len);
 
 /* study.c: the study's shared objects for p (mesh, elements, exact solution); on error
  * nothing is left */

@@ -4,7 +4,7 @@
 #include "equation.h"
 
 /* prod_d (cells_d k + 1) */
-static int64_t poisson_dofs(int dim, int degree, const int64_t *cells) {
+int64_t ts_poisson_dofs(int dim, int degree, const int64_t *cells) {
   int64_t n = 1;
   for (int d = 0; d < dim; ++d) n *= cells[d] * degree + 1;
   return n;
@@ -101,7 +101,7 @@ static int poisson_setup(const ts_study *s, ts_level_objects *o, double *t) {
 }
 
 /* the boundary values added back */
-static int poisson_complete(const ts_study *s, ts_level_objects *o) {
+int ts_poisson_complete(const ts_study *s, ts_level_objects *o) {
   (void)s;
   return ts_vec_axpby(1.0, o->lift, 1.0, o->x);
 }
@@ -117,22 +117,27 @@ static int poisson_write_output(const ts_study *s, const ts_level_objects *o) {
                       p->vtu_subdivisions);
 }
 
-/* Without an exact solution (f = 1) the error columns show "-". */
-static void poisson_print_errors(const ts_study *s, const ts_level_report *r, char *buf,
-                                 size_t len) {
+/* The L2 and H1 columns; without an exact solution they show "-". */
+void ts_poisson_error_columns(int exact, const ts_level_report *r, char *buf, size_t len) {
   char l2_rate[16], h1_rate[16];
-  if (s->p->rhs_one) snprintf(buf, len, "  %10s  %4s  %10s  %4s", "-", "-", "-", "-");
+  if (!exact) snprintf(buf, len, "  %10s  %4s  %10s  %4s", "-", "-", "-", "-");
   else
     snprintf(buf, len, "  %.4e  %s  %.4e  %s", r->l2_error,
              ts_rate_text(r->l2_rate, l2_rate, sizeof l2_rate), r->h1_error,
              ts_rate_text(r->h1_rate, h1_rate, sizeof h1_rate));
 }
 
+/* Without an exact solution (f = 1) the error columns show "-". */
+static void poisson_print_errors(const ts_study *s, const ts_level_report *r, char *buf,
+                                 size_t len) {
+  ts_poisson_error_columns(!s->p->rhs_one, r, buf, len);
+}
+
 const ts_equation ts_equation_poisson = {
     .name = "poisson",
     .fields = 1,
     .error_heading = "     L2 error  rate     H1 error  rate",
-    .dofs = poisson_dofs,
+    .dofs = ts_poisson_dofs,
     .study_create = poisson_study_create,
     .check_output = poisson_check_output,
     .print_problem = poisson_print_problem,
@@ -142,7 +147,7 @@ const ts_equation ts_equation_poisson = {
     .operator_create = poisson_operator_create,
     .mg_create = poisson_mg_create,
     .setup = poisson_setup,
-    .complete = poisson_complete,
+    .complete = ts_poisson_complete,
     .errors = poisson_errors,
     .write_output = poisson_write_output,
     .print_errors = poisson_print_errors,

@@ -59,6 +59,11 @@ typedef struct ts_pc_built {
   ts_operator block[2][2];      /* the Stokes blocks the nodes act on, made when needed */
 } ts_pc_built;
 
+/* <mesh map=...> */
+typedef enum { TS_MAP_BOX, TS_MAP_KERSHAW, TS_MAP_SINE, TS_MAP_SHELL } ts_mesh_map;
+/* an expression attribute's bytes with its NUL (the schema's maxLength is 1000) */
+#define TS_EXPRESSION_TEXT_MAX 1001
+
 struct ts_problem_s {
   char name[128];
   char source[1024];            /* the file it was read from */
@@ -95,6 +100,15 @@ struct ts_problem_s {
   int fmg;                      /* <solver type="fmg">: full multigrid */
   int use_mg;                   /* fmg, or <solver preconditioner="mg"> */
   ts_mg_options mg;             /* <multigrid ...> */
+  /* <mesh map=...>: the image of the unit box (box: [lower, upper]) and its parameters:
+   * kershaw epsilon, sine amplitude, shell inner outer angle */
+  ts_mesh_map map;
+  double map_parameters[3];
+  /* <poisson f=... g=... kappa=... c=... u=... grad-u=...>: your own data as expressions
+   * (poisson-own.c); own is 1 when f is given ("" for an attribute not given) */
+  int own;
+  char f[TS_EXPRESSION_TEXT_MAX], g[TS_EXPRESSION_TEXT_MAX], kappa[TS_EXPRESSION_TEXT_MAX],
+      c[TS_EXPRESSION_TEXT_MAX], u[TS_EXPRESSION_TEXT_MAX], grad_u[TS_EXPRESSION_TEXT_MAX];
   /* <stokes solution=... penalty=...> (family RT): paper 000 */
   int stokes;
   double penalty;               /* eta of doc/stokes.md section 3 */
@@ -102,13 +116,20 @@ struct ts_problem_s {
 };
 
 /* problem.c: what a problem file may hold (doc/xml-reference.md): problem files are a few
- * hundred bytes, and the schema's elements have at most 8 attributes. */
+ * hundred bytes, and the schema's elements have at most 11 attributes. */
 #define TS_PROBLEM_MAX_BYTES ((size_t)1 << 20)
 #define TS_PROBLEM_MAX_ATTRIBUTES 64
 /* problem.c: ts_problem_read_xml from the bytes of a file, checked as a file's are; name is
  * the file's name in messages and the problem's source. */
 int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int n_overrides,
                            const char *const *overrides, ts_problem *problem);
+/* problem.c: the mesh p describes (a box; for your own data the box as a mapped mesh,
+ * ts_problem_box_map; or a built-in map), levels 0..p->levels */
+int ts_problem_mesh_create(ts_problem p, ts_mesh *mesh);
+/* problem.c: "; 2D box [0,1]x[0,1]" or the mapped mesh, for the log's header */
+void ts_problem_print_domain(ts_problem p, FILE *log);
+/* problem.c: x = lower + (upper - lower) xi, ctx the problem: the box as a mapped mesh */
+int ts_problem_box_map(void *ctx, int dim, int64_t count, const double *xi, double *x);
 /* schema-embedded.c: the bytes of tessera-problem.xsd (NUL-terminated; length without it) */
 extern const char ts_problem_schema_xsd[];
 extern const size_t ts_problem_schema_xsd_len;

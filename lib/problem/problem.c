@@ -1090,6 +1090,208 @@ static uint64_t finest_dofs(const struct ts_problem_s *p) {
   return total;
 }
 
+/* ---------------------------------------------------------------- your own problem */
+/* <mesh map=...> with its parameters, and <poisson f g kappa c u grad-u>: expressions
+ * checked here (parsed with the problem's dim) so that an error names the file, line,
+ * attribute and column (doc/user-guide.md, "Your own problem in a problem file"). */
+
+static const char *const map_names[] = {"box", "kershaw", "sine", "shell"};
+/* each map's parameters (attributes of <mesh>) and their defaults */
+static const struct {
+  const char *names[3];
+  double defaults[3];
+} map_parameters[] = {
+    {{NULL}, {0}},
+    {{"epsilon"}, {0.3}},
+    {{"amplitude"}, {0.05}},
+    {{"inner", "outer", "angle"}, {1.0, 2.0, 1.5707963267948966}},
+};
+static const char *const all_map_parameters[] = {"epsilon", "amplitude", "inner", "outer", "angle"};
+
+static int map_has_parameter(ts_mesh_map map, const char *name) {
+  for (int i = 0; i < 3; ++i)
+    if (map_parameters[map].names[i] && !strcmp(map_parameters[map].names[i], name)) return 1;
+  return 0;
+}
+
+/* x = lower + (upper - lower) xi: the box as a mapped mesh (ctx: the problem) */
+int ts_problem_box_map(void *ctx, int dim, int64_t count, const double *xi, double *x) {
+  const struct ts_problem_s *p = ctx;
+  for (int64_t i = 0; i < count; ++i)
+    for (int d = 0; d < dim; ++d)
+      x[i * dim + d] = p->lower[d] + (p->upper[d] - p->lower[d]) * xi[i * dim + d];
+  return 0;
+}
+
+/* The mesh the problem describes, on levels 0..p->levels (study.c makes it the same way;
+ * the reader makes it once to check the map's parameters against the cells). */
+int ts_problem_mesh_create(ts_problem p, ts_mesh *mesh) {
+  const double *a = p->map_parameters;
+  switch (p->map) {
+  case TS_MAP_KERSHAW: return ts_mesh_create_kershaw(p->dim, p->coarse, p->levels, a[0], mesh);
+  case TS_MAP_SINE: return ts_mesh_create_sine(p->dim, p->coarse, p->levels, a[0], mesh);
+  case TS_MAP_SHELL:
+    return ts_mesh_create_shell(p->dim, p->coarse, p->levels, a[0], a[1], a[2], mesh);
+  case TS_MAP_BOX: break;
+  }
+  if (!p->own) return ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, mesh);
+  /* your own data on the box: the box as the affine image of the unit box, so that the
+   * operator, right side and errors on mapped cells take it */
+  return ts_mesh_create_mapped(p->dim, p->coarse, p->levels, ts_problem_box_map, (void *)p,
+                               TS_GEOMETRY_MULTILINEAR, mesh);
+}
+
+void ts_problem_print_domain(ts_problem p, FILE *log) {
+  const double *a = p->map_parameters;
+  switch (p->map) {
+  case TS_MAP_BOX:
+    fprintf(log, "; %dD box [", p->dim);
+    for (int d = 0; d < p->dim; ++d)
+      fprintf(log, "%s%g,%g", d ? "]x[" : "", p->lower[d], p->upper[d]);
+    fprintf(log, "]");
+    return;
+  case TS_MAP_KERSHAW: fprintf(log, ";\n  %dD Kershaw mesh, epsilon %g", p->dim, a[0]); return;
+  case TS_MAP_SINE: fprintf(log, ";\n  %dD sine-distorted box, amplitude %g", p->dim, a[0]); return;
+  case TS_MAP_SHELL:
+    fprintf(log, ";\n  %dD %s, radii %g..%g, angle %g", p->dim, p->dim == 2 ? "annulus sector" : "shell patch",
+            a[0], a[1], a[2]);
+    return;
+  }
+}
+
+/* <mesh map=...>: the map, its parameters (only its own), no lower/upper but with box; the
+ * mesh made once to check the parameters and cells. */
+static int fill_map(reader *r, struct ts_problem_s *p, xmlNodePtr mesh) {
+  char loc[1200], text[128];
+  p->map = TS_MAP_BOX;
+  for (int m = 0; m < 4; ++m)
+    if (attribute_is(mesh, "map", map_names[m])) p->map = (ts_mesh_map)m;
+  for (size_t i = 0; i < sizeof all_map_parameters / sizeof *all_map_parameters; ++i) {
+    const char *name = all_map_parameters[i];
+    if (!has_attribute(mesh, name) || map_has_parameter(p->map, name)) continue;
+    get_text(mesh, name, text, sizeof text);
+    where(r, mesh, name, node_line(mesh), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\" %s=\"%s\">: %s is not a parameter of "
+                    "this map (kershaw: epsilon; sine: amplitude; shell: inner, outer, angle)",
+                    loc, map_names[p->map], name, text, name);
+  }
+  if (p->map != TS_MAP_BOX)
+    for (int a = 0; a < 2; ++a) {
+      const char *name = a ? "upper" : "lower";
+      if (!has_attribute(mesh, name)) continue;
+      where(r, mesh, name, node_line(mesh), loc, sizeof loc);
+      return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\" %s=...>: a mapped mesh is the image of "
+                      "the unit box; lower and upper are allowed with map=\"box\" only", loc,
+                      map_names[p->map], name);
+    }
+  for (int i = 0; i < 3; ++i) {
+    const char *name = map_parameters[p->map].names[i];
+    p->map_parameters[i] = name ? get_double(mesh, name, map_parameters[p->map].defaults[i]) : 0;
+  }
+  if (p->map == TS_MAP_BOX) return 0;
+  ts_mesh check = NULL;
+  const int ierr = ts_problem_mesh_create(p, &check);
+  ts_mesh_destroy(&check);
+  if (!ierr) return 0;
+  char why[1024]; /* copied: TS_ERROR writes the message it would read */
+  snprintf(why, sizeof why, "%s", ts_error_message());
+  const char *attr = map_parameters[p->map].names[0];
+  where(r, mesh, has_attribute(mesh, attr) ? attr : "map", node_line(mesh), loc, sizeof loc);
+  return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\">: %s", loc, map_names[p->map], why);
+}
+
+/* The attribute of <poisson> parsed as an expression of dim variables with components values;
+ * its error with the file, line and attribute. */
+static int check_expression(reader *r, xmlNodePtr poisson, const char *attr, int dim,
+                            int components, char *out) {
+  TS_CALL(copy_value(r, poisson, attr, out, TS_EXPRESSION_TEXT_MAX));
+  if (!out[0]) return 0;
+  ts_expression e = NULL;
+  const int ierr = ts_expression_create(out, dim, components, &e);
+  ts_expression_destroy(&e);
+  if (!ierr) return 0;
+  char loc[1200], why[1024]; /* copied: TS_ERROR writes the message it would read */
+  snprintf(why, sizeof why, "%s", ts_error_message());
+  where(r, poisson, attr, node_line(poisson), loc, sizeof loc);
+  const char *colon = strstr(why, ": "); /* past "ts_expression_create" */
+  return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...>: %s", loc, attr, colon ? colon + 2 : why);
+}
+
+/* <poisson>: a built-in solution, or your own data (f and the rest). */
+static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
+  char loc[1200];
+  static const char *const attrs[] = {"f", "g", "kappa", "c", "u", "grad-u"};
+  char *const fields[] = {p->f, p->g, p->kappa, p->c, p->u, p->grad_u};
+  for (int i = 0; i < 6; ++i) {
+    fields[i][0] = 0;
+    TS_CALL(check_expression(r, poisson, attrs[i], p->dim, i == 5 ? p->dim : 1, fields[i]));
+  }
+  p->own = p->f[0] != 0;
+  int given = -1;
+  for (int i = 1; i < 6 && given < 0; ++i)
+    if (fields[i][0]) given = i;
+  where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
+  if (p->own && has_attribute(poisson, "solution"))
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" f=...>: give a built-in solution "
+                    "or your own data (f, g, kappa, c, u, grad-u), not both", loc, p->solution);
+  if (!p->own && given >= 0)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...> without f: your own data needs the right "
+                    "side f (f=\"0\" for none)", loc, attrs[given]);
+  if (!p->own && !has_attribute(poisson, "solution"))
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson>: either solution=\"%s\" or your own data with "
+                    "f=\"...\" is required", loc, ts_solution_names());
+  if (p->own && !p->u[0] != !p->grad_u[0])
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...> without %s: the errors need both the "
+                    "exact solution u and its gradient grad-u (%d comma-separated values)", loc,
+                    p->u[0] ? "u" : "grad-u", p->u[0] ? "grad-u" : "u", p->dim);
+  if (p->own && has_attribute(poisson, "rhs"))
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson rhs=... f=...>: rhs belongs to the built-in "
+                    "solutions; your own right side is f", loc);
+  if (!p->own && p->map != TS_MAP_BOX) {
+    xmlNodePtr mesh = child_element(r->root, "mesh");
+    where(r, mesh, "map", node_line(mesh), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\"> with <poisson solution=\"%s\">: the "
+                    "built-in solutions are on the box; on a mapped mesh give your own data "
+                    "(<poisson f=... g=... u=... grad-u=...>)", loc, map_names[p->map], p->solution);
+  }
+  return 0;
+}
+
+/* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian), the
+ * vertex-patch smoother (exact on Cartesian patches only: Chebyshev is their default), the
+ * .vtu output (not written on mapped cells). */
+static int check_own_solver(reader *r, struct ts_problem_s *p) {
+  char loc[1200];
+  xmlNodePtr root = r->root, solver = child_element(root, "solver");
+  xmlNodePtr output = child_element(root, "output"), mg = child_element(root, "multigrid");
+  if (!p->own) return 0;
+  if (ts_pc_tree_has(p, "boomeramg")) {
+    where(r, solver, NULL, node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver> with boomeramg and <poisson f=...>: BoomerAMG "
+                    "assembles the box's Laplacian, not yet your own operator; allowed "
+                    "preconditioners: mg, jacobi, chebyshev, krylov, none", loc);
+  }
+  if (p->use_mg && attribute_is(mg, "smoother", "vertex-patch")) {
+    where(r, mg, "smoother", node_line(mg), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid smoother=\"vertex-patch\"> with <poisson "
+                    "f=...>: the vertex-patch smoother is exact on Cartesian patches only and is "
+                    "not built on mapped cells; allowed: smoother=\"chebyshev\" (the default "
+                    "here)", loc);
+  }
+  if (p->use_mg) p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  if (p->precision != TS_DOUBLE) {
+    where(r, solver, "precision", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <solver precision=\"single\"> with <poisson f=...>: your "
+                    "own problems are solved in double; allowed: precision=\"double\"", loc);
+  }
+  if (output && p->vtu_path[0]) {
+    where(r, output, "vtu", node_line(output), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <output vtu=...> with <poisson f=...>: the .vtu output of "
+                    "your own problems (mapped cells) is not written yet; leave <output> out", loc);
+  }
+  return 0;
+}
+
 /* <element family>, <poisson> or <stokes>: which problem, and the degrees each family allows. */
 static int fill_equation(reader *r, struct ts_problem_s *p) {
   char loc[1200], family[16] = "Q";
@@ -1116,7 +1318,15 @@ static int fill_equation(reader *r, struct ts_problem_s *p) {
                     family, p->degree, lowest, highest);
   }
   p->penalty = get_double(stokes, "penalty", TS_STOKES_DEFAULT_PENALTY);
-  return copy_value(r, p->stokes ? stokes : poisson, "solution", p->solution, sizeof p->solution);
+  TS_CALL(copy_value(r, p->stokes ? stokes : poisson, "solution", p->solution, sizeof p->solution));
+  if (poisson) return fill_own(r, p, poisson);
+  if (p->map != TS_MAP_BOX) {
+    xmlNodePtr mesh = child_element(root, "mesh");
+    where(r, mesh, "map", node_line(mesh), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\"> with <stokes>: Stokes is solved on the "
+                    "box; allowed: map=\"box\"", loc, map_names[p->map]);
+  }
+  return 0;
 }
 
 static const char *const direction_names[3] = {"x", "y", "z"};
@@ -1438,9 +1648,6 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
                     loc, ROOT_NAME, p->name, name_len, sizeof p->name - 1);
   }
 
-  /* <element>, <poisson> or <stokes> */
-  p->degree = get_int(element, "degree", 1);
-  TS_CALL(fill_equation(r, p));
 
   /* <mesh> */
   p->dim = get_int(mesh, "dim", 2);
@@ -1490,6 +1697,12 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
                     loc, list_text[0], list_text[1], direction_names[d], p->upper[d] - p->lower[d],
                     TS_BOX_MIN_EXTENT, TS_BOX_MAX_EXTENT);
   }
+
+  TS_CALL(fill_map(r, p, mesh));
+
+  /* <element>, <poisson> or <stokes> */
+  p->degree = get_int(element, "degree", 1);
+  TS_CALL(fill_equation(r, p));
 
   /* <convergence> */
   p->first_level = get_int(convergence, "first-level", p->levels);
@@ -1582,7 +1795,8 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
     /* the degree: k of Q_k, k+1 of RT_k (its velocity's degree along a component) */
     p->vtu_subdivisions = get_int(output, "subdivisions", p->stokes ? p->degree + 1 : p->degree);
   }
-  return fill_multigrid(r, p);
+  TS_CALL(fill_multigrid(r, p));
+  return check_own_solver(r, p);
 }
 
 /* ---------------------------------------------------------------- public functions */
@@ -1752,6 +1966,10 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   *mesh = NULL;
   *fe = NULL;
   memset(settings, 0, sizeof *settings);
+  if (problem->own)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "ts_problem_discretization: problem '%s' has your own "
+                    "data (<poisson f=...>, a mapped mesh): the settings describe a built-in "
+                    "solution on the box; solve it with ts_problem_solve", problem->name);
   settings->stokes = problem->stokes;
   if (problem->stokes)
     TS_CALL(ts_stokes_solution_by_name(problem->solution, &settings->stokes_solution));

@@ -13,13 +13,14 @@ int ts_study_create(ts_problem p, ts_backend backend, ts_study *s) {
   s->p = p;
   s->eq = ts_equation_of(p);
   s->backend = backend;
-  int ierr = ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, &s->mesh);
+  int ierr = ts_problem_mesh_create(p, &s->mesh);
   if (!ierr) ierr = s->eq->study_create(s);
   if (ierr) ts_study_free(s);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "study setup") : 0;
 }
 
 void ts_study_free(ts_study *s) {
+  if (s->eq && s->eq->study_free) s->eq->study_free(s);
   for (int f = 0; f < TS_FIELDS_MAX; ++f) ts_fe_destroy(&s->fe[f]);
   ts_mesh_destroy(&s->mesh);
 }
@@ -121,10 +122,8 @@ static void print_header(const ts_study *s, FILE *log) {
   fprintf(log, "Tessera %s: problem '%s'%s%s\n", ts_version(), p->name, *p->source ? " from " : "",
           p->source);
   s->eq->print_problem(p, log);
-  fprintf(log, "; %dD box [", p->dim);
-  for (int d = 0; d < p->dim; ++d)
-    fprintf(log, "%s%g,%g", d ? "]x[" : "", p->lower[d], p->upper[d]);
-  fprintf(log, "], coarse cells");
+  ts_problem_print_domain(p, log);
+  fprintf(log, ", coarse cells");
   for (int d = 0; d < p->dim; ++d) fprintf(log, "%s%d", d ? "x" : " ", p->coarse[d]);
   s->eq->print_element(p, log);
   fprintf(log, "  DoFs per level:");
@@ -229,6 +228,9 @@ static int run_level(const ts_study *s, int level, FILE *log, ts_level_report *r
 static int check_output(const ts_study *s) {
   int64_t cells[3] = {1, 1, 1};
   if (!*s->p->vtu_path) return 0;
+  if (!s->eq->check_output)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "<output vtu=\"%s\">: this problem writes no .vtu output",
+                    s->p->vtu_path);
   TS_CALL(ts_mesh_cells(s->mesh, s->p->levels, cells));
   TS_CALL(s->eq->check_output(s, cells));
   return 0;

@@ -1,0 +1,226 @@
+/* poisson-own.c -- the builder of your own Poisson problem from a problem file:
+ * -div(kappa grad u) + c u = f with u = g on the boundary, the data as expressions of the
+ * point (<poisson f g kappa c u grad-u>, ts_expression), on a mapped mesh (<mesh map>; the
+ * box as the affine image of the unit box).  The operator, right side and errors are those
+ * of mapped cells (ts_operator_create_mapped, ts_assemble_rhs_mapped,
+ * ts_compute_errors_mapped), multigrid that of ts_mg_create_mapped (Chebyshev smoother);
+ * kappa and c are sampled at the image of each cell's centre (piecewise constant per cell,
+ * as ts_coefficients holds them). */
+#include <stdlib.h>
+#include <string.h>
+#include "equation.h"
+
+/* The parsed data, owned by the study (NULL for an attribute not given). */
+typedef struct own_data {
+  ts_expression f, g, kappa, c, u, grad_u;
+} own_data;
+
+static void own_data_free(own_data *d) {
+  if (!d) return;
+  ts_expression *all[] = {&d->f, &d->g, &d->kappa, &d->c, &d->u, &d->grad_u};
+  for (size_t i = 0; i < sizeof all / sizeof *all; ++i) ts_expression_destroy(all[i]);
+  free(d);
+}
+
+static int parse_optional(const char *text, int dim, int components, ts_expression *e) {
+  *e = NULL;
+  return text[0] ? ts_expression_create(text, dim, components, e) : 0;
+}
+
+static int own_data_create(ts_problem p, own_data **out) {
+  own_data *d = NULL;
+  TS_CALL(ts_calloc(1, sizeof *d, "problem data", &d));
+  int ierr = parse_optional(p->f, p->dim, 1, &d->f);
+  if (!ierr) ierr = parse_optional(p->g, p->dim, 1, &d->g);
+  if (!ierr) ierr = parse_optional(p->kappa, p->dim, 1, &d->kappa);
+  if (!ierr) ierr = parse_optional(p->c, p->dim, 1, &d->c);
+  if (!ierr) ierr = parse_optional(p->u, p->dim, 1, &d->u);
+  if (!ierr) ierr = parse_optional(p->grad_u, p->dim, p->dim, &d->grad_u);
+  if (ierr) {
+    own_data_free(d);
+    return ierr;
+  }
+  *out = d;
+  return 0;
+}
+
+/* ts_assemble_rhs_mapped and ts_compute_errors_mapped take one context for two functions:
+ * these route each call to its expression (ctx: the own_data). */
+static int eval_f(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  return ts_expression_evaluate(((own_data *)ctx)->f, dim, n, x, v);
+}
+static int eval_g(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  return ts_expression_evaluate(((own_data *)ctx)->g, dim, n, x, v);
+}
+static int eval_u(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  return ts_expression_evaluate(((own_data *)ctx)->u, dim, n, x, v);
+}
+static int eval_grad_u(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  return ts_expression_evaluate(((own_data *)ctx)->grad_u, dim, n, x, v);
+}
+
+static int own_study_create(ts_study *s) {
+  own_data *d = NULL;
+  TS_CALL(own_data_create(s->p, &d));
+  s->data = d;
+  return ts_fe_create_q(s->p->dim, s->p->degree, &s->fe[0]);
+}
+
+static void own_study_free(ts_study *s) {
+  own_data_free(s->data);
+  s->data = NULL;
+}
+
+static void own_print_problem(ts_problem p, FILE *log) {
+  fprintf(log, "  Poisson, your own data: f = %s", p->f);
+  if (p->g[0]) fprintf(log, ", g = %s", p->g);
+  if (p->kappa[0]) fprintf(log, ", kappa = %s", p->kappa);
+  if (p->c[0]) fprintf(log, ", c = %s", p->c);
+  fprintf(log, p->u[0] ? ",\n  exact solution u = %s" : ", no exact solution", p->u);
+}
+
+static void own_print_element(ts_problem p, FILE *log) {
+  fprintf(log, ", element Q%d\n", p->degree);
+}
+
+static void own_print_solver(ts_problem p, FILE *log) {
+  if (p->fmg) fprintf(log, "  solver full multigrid, rtol %.1e\n", p->rtol);
+  else
+    fprintf(log, "  solver %s, preconditioner %s, rtol %.1e, %s precision\n",
+            ts_solver_label(p->solver), p->preconditioner, p->rtol, ts_precision_name(p->precision));
+  if (p->use_mg)
+    fprintf(log, "  multigrid on mapped cells: levels %d..finest rediscretized (kappa, c "
+            "averaged), V(1,1), Chebyshev degree %d, %s precision V-cycle\n", p->mg.coarse_level,
+            p->mg.chebyshev_degree, p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
+}
+
+static void own_mg_options(ts_problem p, ts_mg_options *options) { *options = p->mg; }
+
+/* kappa and c at the image of each cell's centre (the level's cells, ts_coefficients'
+ * numbering); NULL arrays for the defaults kappa = 1, c = 0. */
+static int cell_coefficients(const ts_study *s, int level, double **kappa, double **c) {
+  const own_data *d = s->data;
+  const ts_mesh mesh = s->mesh;
+  const int dim = mesh->dim;
+  int64_t cells[3] = {1, 1, 1};
+  *kappa = *c = NULL;
+  if (!d->kappa && !d->c) return 0;
+  TS_CALL(ts_mesh_cells(mesh, level, cells));
+  const int64_t n = cells[0] * cells[1] * (dim == 3 ? cells[2] : 1);
+  double *centres = NULL;
+  TS_CALL(ts_calloc((size_t)(n * dim), sizeof(double), "cell centres", &centres));
+  int ierr = 0;
+  for (int64_t cell = 0; cell < n; ++cell) {
+    const int64_t index[3] = {cell % cells[0], cell / cells[0] % cells[1], cell / cells[0] / cells[1]};
+    for (int k = 0; k < dim; ++k) centres[cell * dim + k] = (index[k] + 0.5) / (double)cells[k];
+  }
+  /* the reference centres mapped in place, one call per batch */
+  double xi[3 * 64];
+  for (int64_t first = 0; first < n && !ierr; first += 64) {
+    const int64_t count = n - first < 64 ? n - first : 64;
+    memcpy(xi, centres + first * dim, sizeof(double) * (size_t)(count * dim));
+    if (mesh->map(mesh->map_ctx, dim, count, xi, centres + first * dim))
+      ierr = TS_ERROR(TS_ERR_INPUT, "the mesh's map failed at the centres of cells %lld..%lld",
+                      (long long)first, (long long)(first + count - 1));
+  }
+  if (!ierr && d->kappa) ierr = ts_calloc((size_t)n, sizeof(double), "kappa per cell", kappa);
+  if (!ierr && d->kappa && ts_expression_evaluate(d->kappa, dim, n, centres, *kappa))
+    ierr = TS_ERROR(TS_ERR_INPUT, "kappa = \"%s\" could not be evaluated", ts_expression_text(d->kappa));
+  if (!ierr && d->c) ierr = ts_calloc((size_t)n, sizeof(double), "c per cell", c);
+  if (!ierr && d->c && ts_expression_evaluate(d->c, dim, n, centres, *c))
+    ierr = TS_ERROR(TS_ERR_INPUT, "c = \"%s\" could not be evaluated", ts_expression_text(d->c));
+  ts_free(&centres);
+  if (ierr) {
+    ts_free(kappa);
+    ts_free(c);
+  }
+  return ierr;
+}
+
+static int own_operator_on_level(const ts_study *s, ts_backend backend, ts_dofs dofs, int level,
+                                 ts_precision precision, ts_operator *A) {
+  double *kappa = NULL, *c = NULL;
+  TS_CALL(cell_coefficients(s, level, &kappa, &c));
+  const ts_coefficients coefficients = {kappa ? 1 : 0, kappa, c};
+  const int ierr = ts_operator_create_mapped(backend, dofs, &coefficients, precision, A);
+  ts_free(&kappa);
+  ts_free(&c);
+  return ierr;
+}
+
+static int own_operator_create(const ts_study *s, ts_backend backend, const ts_dofs *dofs,
+                               ts_precision precision, ts_operator *A) {
+  return own_operator_on_level(s, backend, dofs[0], dofs[0]->level, precision, A);
+}
+
+static int own_mg_create(const ts_study *s, ts_backend backend, int level,
+                         const ts_mg_options *options, ts_mg *mg) {
+  double *kappa = NULL, *c = NULL;
+  TS_CALL(cell_coefficients(s, level, &kappa, &c));
+  const ts_coefficients coefficients = {kappa ? 1 : 0, kappa, c};
+  const int ierr = ts_mg_create_mapped(backend, s->mesh, s->fe[0], level, &coefficients, options, mg);
+  ts_free(&kappa);
+  ts_free(&c);
+  return ierr;
+}
+
+/* The DoFs and the operator: the hierarchy's finest level when the problem uses multigrid. */
+static int own_space_operator(const ts_study *s, ts_level_objects *o, double *t) {
+  ts_problem p = s->p;
+  if (p->use_mg) {
+    TS_CALL(own_mg_create(s, s->backend, o->level, &p->mg, &o->mg));
+    TS_CALL(ts_problem_add_mg_phases(o->mg, t));
+    o->dofs[0] = ts_mg_dofs(o->mg);
+    o->A = ts_mg_operator(o->mg);
+    return 0;
+  }
+  TS_CALL_TIMED(&t[TS_SETUP_DOFS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
+  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
+                own_operator_on_level(s, s->backend, o->dofs[0], o->level, p->precision, &o->A));
+  return 0;
+}
+
+/* The operator on the mapped cells, b = (f, phi_i) lifted for g, x0 = g on the boundary. */
+static int own_setup(const ts_study *s, ts_level_objects *o, double *t) {
+  own_data *d = s->data;
+  TS_CALL(own_space_operator(s, o, t));
+  const int64_t n = ts_dofs_count(o->dofs[0]);
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->b));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->x));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->lift));
+  TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE],
+                ts_assemble_rhs_mapped(o->A, eval_f, d->g ? eval_g : NULL, d, o->b, o->lift));
+  return 0;
+}
+
+static int own_errors(const ts_study *s, const ts_level_objects *o, ts_level_report *r) {
+  own_data *d = s->data;
+  if (!d->u) return 0; /* no exact solution */
+  return ts_compute_errors_mapped(o->dofs[0], o->host, eval_u, eval_grad_u, d, &r->l2_error,
+                                  &r->h1_error);
+}
+
+static void own_print_errors(const ts_study *s, const ts_level_report *r, char *buf, size_t len) {
+  ts_poisson_error_columns(((own_data *)s->data)->u != NULL, r, buf, len);
+}
+
+const ts_equation ts_equation_poisson_own = {
+    .name = "poisson",
+    .fields = 1,
+    .error_heading = "     L2 error  rate     H1 error  rate",
+    .dofs = ts_poisson_dofs,
+    .study_create = own_study_create,
+    .study_free = own_study_free,
+    .check_output = NULL,         /* the reader refuses <output> (mapped cells) */
+    .print_problem = own_print_problem,
+    .print_element = own_print_element,
+    .print_solver = own_print_solver,
+    .mg_options = own_mg_options,
+    .operator_create = own_operator_create,
+    .mg_create = own_mg_create,
+    .setup = own_setup,
+    .complete = ts_poisson_complete,
+    .errors = own_errors,
+    .write_output = NULL,
+    .print_errors = own_print_errors,
+};
