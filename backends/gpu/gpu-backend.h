@@ -4,7 +4,7 @@
  * it as is; backends/hip/hip.cpp defines TS_GPU_HIP first.  The Laplacian kernels are in
  * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h, the Stokes operator in gpu-stokes.h,
  * the multi-field transfer in gpu-field-transfer.h, the Stokes vertex-patch smoother in
- * gpu-stokes-patch.h (instantiated in their own translation
+ * gpu-stokes-patch.h, the operator on mapped cells in gpu-mapped.h (instantiated in their own translation
  * units).
  *
  * Extension point: a new kernel family (smoother, transfer, ...) goes into its own header
@@ -46,6 +46,9 @@ int ts_gpu_stokes_apply(ts_gpu_stokes_work *work, const ts_stokes_plan *pl, cons
 template <typename R>
 int ts_gpu_stokes_patch_smooth(ts_gpu_patch_cache *cache, const ts_stokes_patch_plan *pl,
                                const R *b, R *x, R *r, char *err);
+/* the operator on mapped cells (gpu-mapped.h, instantiated in mapped-{double,float}) */
+template <typename R>
+int ts_gpu_mapped_apply(const ts_mapped_plan *pl, const R *x, R *y, int add, char *err);
 /* the multi-field transfer (gpu-field-transfer.h, instantiated in field-transfer-{double,float}) */
 template <typename R>
 int ts_gpu_field_transfer(const ts_field_transfer_plan *pl, int restrict_, const R *in, R *out,
@@ -341,6 +344,13 @@ static int gpu_laplace_apply(ts_backend_ops *ops, const ts_laplace_plan *plan, t
   return ts_gpu_laplace_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
 }
 
+static int gpu_mapped_apply(ts_backend_ops *ops, const ts_mapped_plan *plan, ts_precision p,
+                            const void *x, void *y, int add) {
+  if (p == TS_SINGLE)
+    return ts_gpu_mapped_apply<float>(plan, (const float *)x, (float *)y, add, ops->error);
+  return ts_gpu_mapped_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
+}
+
 static int gpu_laplace_diagonal(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
                                 void *d) {
   if (p == TS_SINGLE) return ts_gpu_laplace_diagonal<float>(plan, (float *)d, ops->error);
@@ -470,6 +480,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->stokes_apply = gpu_stokes_apply;
   ops->field_transfer = gpu_field_transfer;
   ops->stokes_patch_smooth = gpu_stokes_patch_smooth;
+  ops->mapped_apply = gpu_mapped_apply;
 #ifndef TS_GPU_HIP
   ops->csr_create = gpu_csr_create;
   ops->csr_apply = gpu_csr_apply;

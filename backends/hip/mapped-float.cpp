@@ -1,0 +1,6 @@
+/* mapped-float.cpp -- the hip backend's operator on mapped cells in float precision, degrees
+ * 1..8, 2D and 3D: instances of backends/gpu/gpu-mapped.h. */
+#define TS_GPU_HIP 1
+#include "../gpu/gpu-mapped.h"
+
+TS_GPU_MAPPED_INSTANTIATE(float)
