@@ -26,6 +26,7 @@ typedef struct bench_options {
   int restart;           /* --mg: of the GMRES solve (0: the problem's default) */
   int verbose;           /* --mg: progress of each phase on stderr */
   const char *poisson_only, *stokes_only; /* an option given that the other problem lacks */
+  double kershaw;        /* --kershaw EPS: the operator on Kershaw's mesh (0: the box) */
   int repeat;            /* timing windows per figure; the best counts */
   const char *baseline;  /* --baseline FILE */
   double noise;          /* --noise: allowed slow-down against the baseline, a fraction */
@@ -42,6 +43,9 @@ static void bench_help(void) {
          "  --degrees LIST         degrees K, K1-K2 or K1,K2,... (default 1-8; Poisson 1..10,\n"
          "                         Stokes 0..9, Stokes default 1-4)\n"
          "  --dofs N               approximate DoFs per problem (default 4e6)\n"
+         "  --kershaw EPS          the Laplacian on Kershaw's mesh with epsilon EPS in (0, 1]\n"
+         "                         (the operator on mapped cells, geometric factors stored per\n"
+         "                         quadrature point; not with --mg or --problem stokes)\n"
          "  --precision double|single (default double)\n"
          "  --seconds S            minimum measuring time per degree (default 1)\n"
          "  --json                 one JSON object per degree\n"
@@ -118,6 +122,9 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
                            "has its own smoother: see --local-solver)", o->poisson_only);
   if (o->problem == CLI_PROBLEM_POISSON && o->stokes_only)
     return cli_usage_error("bench", "%s applies to --problem stokes only", o->stokes_only);
+  if (o->kershaw > 0 && (o->mg || o->problem == CLI_PROBLEM_STOKES))
+    return cli_usage_error("bench", "--kershaw times the Laplacian on mapped cells: not with %s",
+                           o->mg ? "--mg" : "--problem stokes");
   if (!o->n_degrees) {
     const int last = o->problem == CLI_PROBLEM_STOKES ? 4 : 8;
     for (int k = 1; k <= last; ++k) o->degrees[o->n_degrees++] = k;
@@ -196,6 +203,10 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       if (parse_degrees(v, o))
         return cli_usage_error("bench", "--degrees %s: give K, K1-K2 or a comma list of them "
                                "(K1 <= K2, at most %d degrees)", v, BENCH_MAX_DEGREES);
+    } else if (!strcmp(a, "--kershaw")) {
+      o->kershaw = strtod(v, &end);
+      if (*end || !(o->kershaw > 0 && o->kershaw <= 1))
+        return cli_usage_error("bench", "--kershaw %s: allowed epsilon in (0, 1]", v);
     } else if (!strcmp(a, "--dofs")) {
       o->dofs = strtod(v, &end);
       if (*end || !(o->dofs >= 100 && o->dofs <= 1e11))
@@ -283,8 +294,14 @@ static int bench_space(const bench_options *o, int k, bench_operator *q) {
   const double per_dir = stokes ? pow(o->dofs / (o->dim + 1), 1.0 / o->dim) / (k + 1)
                                 : (pow(o->dofs, 1.0 / o->dim) - 1.0) / k;
   const int c = (int)fmax(1.0, round(per_dir));
-  const int coarse[3] = {c, c, c};
-  TS_CALL(ts_mesh_create_box(o->dim, lower, upper, coarse, 0, &q->mesh));
+  if (o->kershaw > 0) { /* Kershaw's map needs 6m x 2m (x 2m) cells */
+    const int c0 = 6 * (int)fmax(1.0, round(per_dir / 6)), c1 = 2 * (int)fmax(1.0, round(per_dir / 2));
+    const int coarse[3] = {c0, c1, c1};
+    TS_CALL(ts_mesh_create_kershaw(o->dim, coarse, 0, o->kershaw, &q->mesh));
+  } else {
+    const int coarse[3] = {c, c, c};
+    TS_CALL(ts_mesh_create_box(o->dim, lower, upper, coarse, 0, &q->mesh));
+  }
   if (stokes) {
     TS_CALL(ts_fe_create_rt(o->dim, k, &q->fe));
     TS_CALL(ts_fe_create_dgq(o->dim, k, &q->pressure_fe));
@@ -326,7 +343,8 @@ static int bench_degree(const bench_options *o, ts_backend b, int k, bench_resul
   if (!ierr)
     ierr = o->problem == CLI_PROBLEM_STOKES
                ? ts_operator_create_stokes(b, q.dofs, q.pressure, 0.0, o->precision, &q.A)
-               : ts_operator_create_laplace(b, q.dofs, o->precision, &q.A);
+               : o->kershaw > 0 ? ts_operator_create_mapped(b, q.dofs, NULL, o->precision, &q.A)
+                                : ts_operator_create_laplace(b, q.dofs, o->precision, &q.A);
   if (!ierr) ierr = ts_vec_create(b, q.n, o->precision, &x);
   if (!ierr) ierr = ts_vec_create(b, q.n, o->precision, &y);
   if (!ierr) ierr = ts_vec_set_random(x, 42);
@@ -497,9 +515,13 @@ static int bench_mg(const bench_options *o, ts_backend b) {
 static void print_operator_header(const bench_options *o, ts_backend b, double bw, double p64,
                                   double p32) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  char what[160];
+  if (o->kershaw > 0)
+    snprintf(what, sizeof what, "Laplacian y = A x on Kershaw's mesh, epsilon %g (mapped cells, "
+             "geometric factors stored per point)", o->kershaw);
   printf("# tessera %s bench: %s, %dD, %s precision, backend %s (%s)\n", ts_version(),
          stokes ? "Stokes operator y = Acal x (RT_k x DGQ_k; DoFs: velocity + pressure)"
-                : "Laplacian y = A x",
+         : o->kershaw > 0 ? what : "Laplacian y = A x",
          o->dim, ts_precision_name(o->precision), o->backend, ts_backend_description(b));
   if (o->ceilings)
     printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s\n"
@@ -519,7 +541,8 @@ static int print_operator_row(const bench_options *o, int k, const bench_result 
   if (json_row_open(o, &row)) return CLI_ERROR;
   if (row.f) {
     fprintf(row.f, "{\"kernel\": \"%s\", \"backend\": \"%s\", \"device\": ",
-            o->problem == CLI_PROBLEM_STOKES ? "stokes" : "laplace", o->backend);
+            o->problem == CLI_PROBLEM_STOKES ? "stokes" : o->kershaw > 0 ? "mapped-kershaw" : "laplace",
+            o->backend);
     cli_json_string(row.f, o->device);
     fprintf(row.f, ", \"dim\": %d, \"degree\": %d, "
            "\"precision\": \"%s\", \"dofs\": %lld, \"seconds_per_apply\": %.6e, "

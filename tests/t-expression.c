@@ -248,8 +248,8 @@ int main(void) {
   test_values();
   test_threads();
   test_refusals();
-  if (ts_backend_open("omp", &be)) {
-    skip(5, "the omp backend does not open");
+  if (ts_backend_open(tap_backend(), &be)) {
+    skip(5, "the backend does not open");
     return exit_status();
   }
   omp_set_num_threads(2);

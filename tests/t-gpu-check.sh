@@ -41,6 +41,8 @@ generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur t-hdiv"
 generic="$generic t-pc t-pc-stokes t-pc-multigrid"
 # sums, products and transposes of operators (lib/op/combine.c), vector layouts
 generic="$generic t-operator-algebra t-vec-layout"
+# your own problem: the operator on mapped cells, its multigrid, problem-file expressions
+generic="$generic t-mapped t-mapped-mg t-expression"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
