@@ -1371,8 +1371,12 @@ typedef struct ts_problem_settings {
   ts_precision precision;
   int stokes;                   /* 1: a <stokes> problem, RT_k x DGQ_k (doc/stokes.md) */
   const ts_stokes_solution *stokes_solution; /* Stokes: the manufactured solution (borrowed) */
+  int own;                      /* 1: your own data (<poisson f=...>): solution is NULL, the mesh
+                                   mapped (ts_mesh_create_mapped), the operator that of
+                                   ts_operator_create_mapped, mg.smoother Chebyshev */
 } ts_problem_settings;
 /** @brief The problem's settings and a new mesh and element for it (caller destroys both).
+ *  For your own data (settings->own) the mesh is the mapped one ts_problem_solve uses.
  *  @param problem   a problem read by ts_problem_read_xml
  *  @param settings  on return the finest level's settings
  *  @param mesh      a new mesh with the problem's levels

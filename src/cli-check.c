@@ -15,6 +15,9 @@
  * smoother (vertex patch Fused and Separate, Chebyshev), the transfers between the finest
  * level and the one below it, and one V-cycle of the problem's multigrid (double, and mixed
  * precision: single-precision levels).
+ * Your own problem (<poisson f=...>, a mapped mesh): its operator (apply, apply_add,
+ * diagonal, unconstrained), the Chebyshev smoother, the transfers and the V-cycle of its
+ * multigrid (ts_mg_create_mapped).
  * Stokes (RT_k x DGQ_k, doc/stokes.md): the Stokes operator (apply, apply_add), one step of
  * the Stokes vertex-patch smoother with each local solver (Schur complement, direct), the
  * multi-field transfers between the finest level and the one below it, one V-cycle of
@@ -63,8 +66,9 @@ typedef enum {
   NEEDS_DIRECT_DEGREE   /* a degree the direct Stokes patch solver takes */
 } check_needs;
 
-/* Which problems a check applies to. */
-typedef enum { FOR_POISSON, FOR_STOKES } check_problem;
+/* Which problems a check applies to (bits): Poisson on the box, Stokes, your own problem
+ * (<poisson f=...>: the operator on mapped cells, the Chebyshev smoother, its multigrid). */
+typedef enum { FOR_POISSON = 1, FOR_STOKES = 2, FOR_OWN = 4 } check_problem;
 
 typedef struct check_entry {
   const char *name;
@@ -254,26 +258,26 @@ static int vcycle(const check_context *c, ts_backend b, ts_precision p, double *
 
 /* The operator checks: one line each. */
 static const check_entry checks[] = {
-    {"laplace apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_POISSON},
-    {"laplace apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_POISSON},
-    {"laplace apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON},
-    {"laplace apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON},
-    {"laplace diagonal", TS_DOUBLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON},
-    {"laplace diagonal", TS_SINGLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON},
-    {"laplace unconstrained", TS_DOUBLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON},
-    {"laplace unconstrained", TS_SINGLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON},
+    {"laplace apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"laplace apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"laplace apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"laplace apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"laplace diagonal", TS_DOUBLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"laplace diagonal", TS_SINGLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"laplace unconstrained", TS_DOUBLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"laplace unconstrained", TS_SINGLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
     {"smoother patch fused", TS_DOUBLE, smooth_fused, NEEDS_NOTHING, FOR_POISSON},
     {"smoother patch fused", TS_SINGLE, smooth_fused, NEEDS_NOTHING, FOR_POISSON},
     {"smoother patch separate", TS_DOUBLE, smooth_separate, NEEDS_NOTHING, FOR_POISSON},
     {"smoother patch separate", TS_SINGLE, smooth_separate, NEEDS_NOTHING, FOR_POISSON},
-    {"smoother chebyshev", TS_DOUBLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON},
-    {"smoother chebyshev", TS_SINGLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON},
-    {"prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON},
-    {"prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON},
-    {"restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON},
-    {"restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON},
-    {"v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON},
-    {"v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON},
+    {"smoother chebyshev", TS_DOUBLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"smoother chebyshev", TS_SINGLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    {"prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
+    {"prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
+    {"restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
+    {"restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
+    {"v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON | FOR_OWN},
+    {"v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON | FOR_OWN},
     {"stokes apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_STOKES},
     {"stokes apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_STOKES},
     {"stokes apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_STOKES},
@@ -452,7 +456,7 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
   }
   for (size_t q = 0; q < sizeof checks / sizeof checks[0] && !ierr; ++q) {
     const check_entry *e = &checks[q];
-    if (e->problem != (c->set.stokes ? FOR_STOKES : FOR_POISSON)) continue;
+    if (!(e->problem & (c->set.stokes ? FOR_STOKES : c->set.own ? FOR_OWN : FOR_POISSON))) continue;
     char why[160];
     const char *skip = skip_reason(c, e, why, sizeof why);
     if (skip) {

@@ -2,12 +2,13 @@
 # t-cli-check.sh -- `tessera check` (omp against omp: every check passes with difference 0,
 # for Poisson and Stokes problems; against the wrong_stokes test backend, whose Stokes
 # operator kernel is deliberately wrong: the Stokes checks FAIL), its usage errors, and
-# `tessera bench` with the ceilings measured in the same run and the memory check that
+# your own problem (examples/poisson-kershaw.xml: the operator on mapped cells, Chebyshev,
+# transfers, the mapped V-cycle), `tessera bench` with the ceilings measured in the same run and the memory check that
 # refuses a size that does not fit.
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..14"
+echo "1..15"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -54,3 +55,9 @@ echo "$out" | sed 's/^/# /'
 [ $st -eq 1 ] && echo "$out" | grep -q '^FAIL  stokes apply  *double' && echo "$out" | grep -q '^FAIL  stokes apply  *single' &&
   echo "$out" | grep -q '^FAIL  stokes v-cycle ' && echo "$out" | grep -q '^# [0-9]* checks FAILED'; t "a wrong Stokes operator kernel (wrong_stokes backend) is detected: FAIL, exit 1"
 [ "$(echo "$out" | grep -c '^PASS  stokes \(prolongation\|restriction\)')" -eq 4 ]; t "wrong_stokes: the transfers, whose kernel is right, still PASS"
+# your own problem (mapped cells, expressions): 8 operator, 2 Chebyshev, 4 transfer, 2
+# V-cycle checks and the solve; no patch smoother (not built on mapped cells)
+out=$("$tessera" check "$srcdir/examples/poisson-kershaw.xml" --backend omp --set mesh/levels=2 --set solver/preconditioner=mg 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 18 ] && ! echo "$out" | grep -q 'patch' &&
+  echo "$out" | grep -q '^PASS  v-cycle mixed'; t "your own problem on Kershaw's mesh: 18 PASS lines (operator, Chebyshev, transfers, V-cycles, solve), no patch smoother"

@@ -67,8 +67,8 @@ ns=$(echo "$cases_stokes" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
 # the fixed checks below: the plain kernel, two GMRES + V-cycle solves, three degree-level
-# cases, CG + BoomerAMG through the host
-nfixed=7
+# cases, two of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
+nfixed=9
 echo "1..$(( nb * (n2 + n3 + ns + ng + nfixed) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
@@ -107,6 +107,10 @@ END
   while read f k l; do check "$b" "$srcdir/examples/$f" $k $l; done <<END
 $cases_stokes
 END
+  # your own problem: the operator on mapped cells (Kershaw's mesh), Chebyshev, transfers,
+  # its V-cycles (double and mixed) and the CG + V-cycle solve
+  check "$b" "$srcdir/examples/poisson-kershaw.xml" 2 3 --set solver/preconditioner=mg
+  check "$b" "$srcdir/examples/poisson-kershaw.xml" 5 2 --set solver/preconditioner=mg
   # CG + BoomerAMG on the Q1 Laplacian (hypre builds): the solve converges and the log says
   # that BoomerAMG runs on the host
   i=$((i + 1))

@@ -1966,12 +1966,11 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   *mesh = NULL;
   *fe = NULL;
   memset(settings, 0, sizeof *settings);
-  if (problem->own)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "ts_problem_discretization: problem '%s' has your own "
-                    "data (<poisson f=...>, a mapped mesh): the settings describe a built-in "
-                    "solution on the box; solve it with ts_problem_solve", problem->name);
   settings->stokes = problem->stokes;
-  if (problem->stokes)
+  settings->own = problem->own;
+  if (problem->own)
+    settings->solution = NULL; /* the data are expressions (poisson-own.c) */
+  else if (problem->stokes)
     TS_CALL(ts_stokes_solution_by_name(problem->solution, &settings->stokes_solution));
   else if (problem->rhs_one)
     settings->solution = ts_rhs_one();
@@ -1984,12 +1983,12 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   settings->jacobi = strcmp(problem->preconditioner, "jacobi") == 0;
   settings->multigrid = problem->use_mg;
   ts_equation_of(problem)->mg_options(problem, &settings->mg);
+  if (problem->own) settings->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV; /* mapped cells */
   settings->rtol = problem->rtol;
   settings->max_iterations = problem->max_iterations;
   settings->restart = problem->restart;
   settings->precision = problem->precision;
-  TS_CALL(ts_mesh_create_box(problem->dim, problem->lower, problem->upper, problem->coarse,
-                             problem->levels, mesh));
+  TS_CALL(ts_problem_mesh_create(problem, mesh));
   int ierr = problem->stokes ? ts_fe_create_rt(problem->dim, problem->degree, fe)
                              : ts_fe_create_q(problem->dim, problem->degree, fe);
   if (ierr) ts_mesh_destroy(mesh);
