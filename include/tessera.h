@@ -1270,6 +1270,14 @@ uint64_t ts_max_output_size(void);
  *          the file that could not be written or would exceed ts_max_output_size() */
 int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_solution *u,
                  int subdivisions);
+/** @brief ts_write_vtu on a mapped mesh (ts_mesh_create_mapped): the lattice points are the
+ *  cells' geometry (the Q_k interpolant of the mapped DoF points, as the operator sees the
+ *  cells); u (ctx: its context) the exact solution as a ts_point_fn, called point by point
+ *  from the calling thread, or NULL (then only "solution"); where it fails, "exact" and
+ *  "error" are NaN.
+ *  @return as ts_write_vtu; TS_ERR_ARG for DoFs of a box (use ts_write_vtu) */
+int ts_write_vtu_mapped(const char *path, ts_dofs dofs, const double *values, ts_point_fn u,
+                        void *ctx, int subdivisions);
 /** @brief Write a VTK unstructured grid (.vtu) of a Stokes solution of RT_k x DGQ_k
  *  (doc/stokes.md section 10): every cell sampled on its own subdivisions^dim sub-cells
  *  (the points on faces repeated: the tangential velocity and the pressure jump across

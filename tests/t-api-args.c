@@ -724,6 +724,10 @@ static void output(fixture *f) {
   EXPECT(TS_ERR_ARG, "subdivisions = 0", ts_write_vtu(path, f->dofs, x, f->u, 0));
   EXPECT(TS_ERR_ARG, "subdivisions = 17", ts_write_vtu(path, f->dofs, x, f->u, 17));
   EXPECT(TS_ERR_ARG, "only Q_k", ts_write_vtu(path, f->vel, x, f->u, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_write_vtu_mapped(NULL, f->dofs, x, NULL, NULL, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_write_vtu_mapped(path, NULL, x, NULL, NULL, 2));
+  EXPECT(TS_ERR_ARG, "NULL", ts_write_vtu_mapped(path, f->dofs, NULL, NULL, NULL, 2));
+  EXPECT(TS_ERR_ARG, "ts_write_vtu_mapped", ts_write_vtu_mapped(path, f->dofs, x, NULL, NULL, 2));
   EXPECT(TS_ERR_ARG, "NULL", ts_stokes_write_vtu(NULL, f->vel, f->pres, x, f->su, 2));
   EXPECT(TS_ERR_ARG, "NULL", ts_stokes_write_vtu(path, NULL, f->pres, x, f->su, 2));
   EXPECT(TS_ERR_ARG, "NULL", ts_stokes_write_vtu(path, f->vel, NULL, x, f->su, 2));

@@ -10,11 +10,16 @@
  *     Kershaw's mesh (epsilon 0.3, 2D Q2; 3D Q1, sine map) gives the same errors and
  *     iterations, to the solver's tolerance;
  * (e) your own data on the box (the box as a mapped mesh) against the built-in solution
- *     "sine" on the box's fast path: the same errors. */
+ *     "sine" on the box's fast path: the same errors;
+ * (f) the .vtu of your own problem on an annulus sector (ts_write_vtu_mapped through
+ *     <output>): its points lie in the annulus (the cells' geometry), "exact" is u at them and
+ *     "error" is as small as the L2 error says. */
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "mapped-solve.h"
 #include "tap.h"
 #include "tessera.h"
@@ -242,14 +247,82 @@ static void compare_box(ts_backend be, int dim) {
   ts_problem_destroy(&q);
 }
 
+/* ---------------------------------------------------------------- (f) .vtu */
+
+/* The numbers of the DataArray whose tag holds `after`, or of the first one inside the
+ * element `after` ("<Points>"), in text (at most cap), or -1. */
+static int read_array(const char *text, const char *after, double *out, int cap) {
+  const char *a = strstr(text, after);
+  if (a && after[0] == '<') a = strstr(a, "<DataArray"); /* an element: its first array */
+  if (!a || !(a = strchr(a, '>'))) return -1;
+  const char *end = strstr(a, "</DataArray>");
+  int n = 0;
+  for (char *p = (char *)a + 1; p < end && n < cap;) {
+    char *q;
+    const double v = strtod(p, &q);
+    if (q == p) break;
+    out[n++] = v;
+    p = q;
+  }
+  return n;
+}
+
+static void test_vtu(ts_backend be) {
+  char dir[] = "/tmp/t-expression.XXXXXX", path[64], xml[1024];
+  if (!mkdtemp(dir)) {
+    ok(0, "a temporary folder for the .vtu");
+    return;
+  }
+  snprintf(path, sizeof path, "%s/shell.vtu", dir);
+  snprintf(xml, sizeof xml,
+           "<tessera-problem name='shell'><mesh dim='2' map='shell' inner='0.5' outer='1.5' "
+           "angle='2' cells='2 4' levels='2'/><element degree='3'/>"
+           "<poisson f='0' g='log(sqrt(x^2 + y^2))' u='log(sqrt(x^2 + y^2))' "
+           "grad-u='x/(x^2+y^2), y/(x^2+y^2)'/><output vtu='%s' subdivisions='3'/>"
+           "</tessera-problem>", path);
+  ts_problem p = NULL;
+  ts_report r;
+  int ierr = ts_problem_read_string("shell", xml, &p);
+  if (!ierr) ierr = ts_problem_solve(p, be, NULL, &r);
+  if (ierr) diag("%s", ts_error_message());
+  ts_problem_destroy(&p);
+  enum { points = 25 * 49 };  /* (8 cells x 3 + 1) x (16 cells x 3 + 1) lattice points */
+  static double x[3 * points + 1], exact[points + 1], error[points + 1];
+  char *text = NULL;
+  FILE *f = ierr ? NULL : fopen(path, "r");
+  if (f) {
+    text = calloc(1, 1 << 22);
+    fread(text, 1, (1 << 22) - 1, f);
+    fclose(f);
+  }
+  const int nx = text ? read_array(text, "<Points>", x, 3 * points + 1) : -1;
+  const int ne = text ? read_array(text, "Name=\"exact\"", exact, points + 1) : -1;
+  const int nr = text ? read_array(text, "Name=\"error\"", error, points + 1) : -1;
+  double rmin = INFINITY, rmax = 0, exact_diff = 0, error_max = 0;
+  for (int i = 0; i < points && nx == 3 * points && ne == points && nr == points; ++i) {
+    const double radius = hypot(x[3 * i], x[3 * i + 1]);
+    rmin = fmin(rmin, radius);
+    rmax = fmax(rmax, radius);
+    exact_diff = fmax(exact_diff, fabs(exact[i] - log(radius)));
+    error_max = fmax(error_max, fabs(error[i]));
+  }
+  ok(!ierr && nx == 3 * points && ne == points && nr == points && rmin > 0.5 - 1e-6 &&
+         rmax < 1.5 + 1e-12 && exact_diff < 1e-12 && error_max < 1e-4 && error_max > 0,
+     "annulus sector .vtu: %d points with radii %.8f..%.8f, exact = log r at them (%.1e), "
+     "|error| <= %.2e", nx / 3, rmin, rmax, exact_diff, error_max);
+  free(text);
+  remove(path);
+  rmdir(dir);
+}
+
 int main(void) {
   ts_backend be = NULL;
-  plan(32);
+  plan(33);
   test_values();
   test_threads();
   test_refusals();
   if (ts_backend_open(tap_backend(), &be)) {
-    skip(5, "the backend does not open");
+    skip(6, "the backend does not open");
     return exit_status();
   }
   omp_set_num_threads(2);
@@ -258,6 +331,7 @@ int main(void) {
   compare_c_and_xml(be, 3, 2);
   compare_box(be, 2);
   compare_box(be, 3);
+  test_vtu(be);
   ts_backend_destroy(&be);
   return exit_status();
 }

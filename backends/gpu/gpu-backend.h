@@ -351,6 +351,14 @@ static int gpu_mapped_apply(ts_backend_ops *ops, const ts_mapped_plan *plan, ts_
   return ts_gpu_mapped_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
 }
 
+/* The plan form asked for on multilinear cells: the vertices (the geometry recomputed in the
+ * kernel) unless TESSERA_GPU_MAPPED=factors forces the stored factors, to measure both. */
+static int gpu_mapped_geometry(ts_backend_ops *ops, int dim, int degree, ts_precision p) {
+  (void)ops, (void)dim, (void)degree, (void)p;
+  const char *e = getenv("TESSERA_GPU_MAPPED");
+  return e && !strcmp(e, "factors") ? TS_MAPPED_FACTORS : TS_MAPPED_VERTICES;
+}
+
 static int gpu_laplace_diagonal(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
                                 void *d) {
   if (p == TS_SINGLE) return ts_gpu_laplace_diagonal<float>(plan, (float *)d, ops->error);
@@ -481,6 +489,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->field_transfer = gpu_field_transfer;
   ops->stokes_patch_smooth = gpu_stokes_patch_smooth;
   ops->mapped_apply = gpu_mapped_apply;
+  ops->mapped_geometry = gpu_mapped_geometry;
 #ifndef TS_GPU_HIP
   ops->csr_create = gpu_csr_create;
   ops->csr_apply = gpu_csr_apply;

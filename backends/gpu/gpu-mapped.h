@@ -18,7 +18,14 @@
  * Shared memory is [z][y][x] per cell, x fastest: a warp's loads and stores are consecutive
  * words.  The cells' results are added into y with atomics (y zeroed first when add = 0);
  * Dirichlet DoFs (plan->constrained) are read as zero and skipped, and the box Laplacian's
- * Dirichlet kernel then sets their rows to y = x (y += x): the DoF layout is the box's. */
+ * Dirichlet kernel then sets their rows to y = x (y += x): the DoF layout is the box's.
+ *
+ * Geometry (template V).  V = false reads G_q and m_q stored per point (TS_MAPPED_FACTORS);
+ * V = true computes them at the point from the cell's 2^dim vertices and its kappa and c
+ * (TS_MAPPED_VERTICES, multilinear cells): J = dx/dxi of x(xi) = sum_v X_v prod_d L_v_d(xi_d),
+ * A = adj(J) = det(J) J^{-1}, G = w A kappa A^T / det(J), m = w det(J) c, in the kernel's
+ * precision.  gpu_mapped_geometry (gpu-backend.h) says which the backend asks the library
+ * for, per degree: the faster of the two as measured (bench/results/2026-11-26-h100-kershaw-*). */
 #ifndef TESSERA_GPU_MAPPED_H
 #define TESSERA_GPU_MAPPED_H
 
@@ -42,9 +49,126 @@ template <typename R, int K>
 struct ts_gpu_mapped_args {
   R S[(K + 1) * (K + 1)]; /* S[q][j]: basis function j at Gauss point q */
   R D[(K + 1) * (K + 1)]; /* D[q][j]: its derivative */
+  R P[K + 1], W[K + 1];    /* Gauss points and weights on [0,1] (vertices) */
   int64_t cells0, cells1, cells2, n0, n1, n2, n_cells;
   int constrained, has_reaction, n_factors;
+  int kappa_components, per_cell; /* vertices: the cell values (kappa, then c) */
 };
+
+/* The cell's data for the vertex path, in shared memory: 2^dim vertices (dim coordinates
+ * each, vertex v = v0 + 2 v1 + 4 v2) and the cell's kappa components and c. */
+template <typename R>
+struct ts_gpu_mapped_cell {
+  R X[8][3];
+  R kc[7];
+};
+
+/* Load the cell's vertices and values: thread l (< 24 + 7) of the cell loads one. */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_mapped_load_cell(const ts_gpu_mapped_args<R, K> &g, int dim,
+                                                        int64_t c0, int64_t c1, int64_t c2,
+                                                        int64_t cell, int l, const R *vertices,
+                                                        const R *values,
+                                                        ts_gpu_mapped_cell<R> &cd) {
+  const int nvert = 1 << dim;
+  if (l < nvert * dim) {
+    const int v = l / dim, d = l % dim;
+    const int64_t v0 = c0 + (v & 1), v1 = c1 + (v >> 1 & 1), v2 = c2 + (v >> 2 & 1);
+    cd.X[v][d] = vertices[(v0 + (g.cells0 + 1) * (v1 + (g.cells1 + 1) * v2)) * dim + d];
+  } else if (l < nvert * dim + g.per_cell) {
+    const int j = l - nvert * dim;
+    cd.kc[j] = values[cell * g.per_cell + j];
+  }
+}
+
+/* G (upper triangle 00 01 02 11 12 22) and m at the 3D point (p0, p1, p2) with weight w. */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_mapped_point3(const ts_gpu_mapped_args<R, K> &g,
+                                                     const ts_gpu_mapped_cell<R> &cd, R p0, R p1,
+                                                     R p2, R w, R *G, R &m) {
+  R J[3][3];
+  const R t[3] = {p0, p1, p2};
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {   /* d x / d xi_b: differences along b, weighted in the others */
+    const int e = (b + 1) % 3, f = (b + 2) % 3;
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+      R sum = 0;
+#pragma unroll
+      for (int v = 0; v < 8; ++v) {
+        if (v >> b & 1) continue;
+        const int u = v | (1 << b);
+        const R le = (v >> e & 1) ? t[e] : R(1) - t[e], lf = (v >> f & 1) ? t[f] : R(1) - t[f];
+        sum += (cd.X[u][a] - cd.X[v][a]) * le * lf;
+      }
+      J[a][b] = sum;
+    }
+  }
+  /* A = adj(J): A[i][j] = cofactor of J[j][i] */
+  R A[3][3];
+  A[0][0] = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+  A[0][1] = J[0][2] * J[2][1] - J[0][1] * J[2][2];
+  A[0][2] = J[0][1] * J[1][2] - J[0][2] * J[1][1];
+  A[1][0] = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+  A[1][1] = J[0][0] * J[2][2] - J[0][2] * J[2][0];
+  A[1][2] = J[0][2] * J[1][0] - J[0][0] * J[1][2];
+  A[2][0] = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+  A[2][1] = J[0][1] * J[2][0] - J[0][0] * J[2][1];
+  A[2][2] = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+  const R det = J[0][0] * A[0][0] + J[0][1] * A[1][0] + J[0][2] * A[2][0];
+  /* kappa (identity, scalar or the upper triangle) times A^T, then A (kappa A^T) */
+  R k[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  if (g.kappa_components == 1) {
+    k[0][0] = k[1][1] = k[2][2] = cd.kc[0];
+  } else if (g.kappa_components == 6) {
+    k[0][0] = cd.kc[0]; k[0][1] = k[1][0] = cd.kc[1]; k[0][2] = k[2][0] = cd.kc[2];
+    k[1][1] = cd.kc[3]; k[1][2] = k[2][1] = cd.kc[4]; k[2][2] = cd.kc[5];
+  }
+  R KA[3][3]; /* kappa A^T */
+#pragma unroll
+  for (int i = 0; i < 3; ++i)
+#pragma unroll
+    for (int j = 0; j < 3; ++j) KA[i][j] = k[i][0] * A[j][0] + k[i][1] * A[j][1] + k[i][2] * A[j][2];
+  const R s = w / det;
+  G[0] = s * (A[0][0] * KA[0][0] + A[0][1] * KA[1][0] + A[0][2] * KA[2][0]);
+  G[1] = s * (A[0][0] * KA[0][1] + A[0][1] * KA[1][1] + A[0][2] * KA[2][1]);
+  G[2] = s * (A[0][0] * KA[0][2] + A[0][1] * KA[1][2] + A[0][2] * KA[2][2]);
+  G[3] = s * (A[1][0] * KA[0][1] + A[1][1] * KA[1][1] + A[1][2] * KA[2][1]);
+  G[4] = s * (A[1][0] * KA[0][2] + A[1][1] * KA[1][2] + A[1][2] * KA[2][2]);
+  G[5] = s * (A[2][0] * KA[0][2] + A[2][1] * KA[1][2] + A[2][2] * KA[2][2]);
+  m = g.has_reaction ? w * det * cd.kc[g.kappa_components] : R(0);
+}
+
+/* The same in 2D: G (00 01 11) and m at (p0, p1). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_mapped_point2(const ts_gpu_mapped_args<R, K> &g,
+                                                     const ts_gpu_mapped_cell<R> &cd, R p0, R p1,
+                                                     R w, R *G, R &m) {
+  R J[2][2];
+#pragma unroll
+  for (int a = 0; a < 2; ++a) {
+    J[a][0] = (cd.X[1][a] - cd.X[0][a]) * (R(1) - p1) + (cd.X[3][a] - cd.X[2][a]) * p1;
+    J[a][1] = (cd.X[2][a] - cd.X[0][a]) * (R(1) - p0) + (cd.X[3][a] - cd.X[1][a]) * p0;
+  }
+  const R A[2][2] = {{J[1][1], -J[0][1]}, {-J[1][0], J[0][0]}};
+  const R det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+  R k[2][2] = {{1, 0}, {0, 1}};
+  if (g.kappa_components == 1) {
+    k[0][0] = k[1][1] = cd.kc[0];
+  } else if (g.kappa_components == 3) {
+    k[0][0] = cd.kc[0]; k[0][1] = k[1][0] = cd.kc[1]; k[1][1] = cd.kc[2];
+  }
+  R KA[2][2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+#pragma unroll
+    for (int j = 0; j < 2; ++j) KA[i][j] = k[i][0] * A[j][0] + k[i][1] * A[j][1];
+  const R s = w / det;
+  G[0] = s * (A[0][0] * KA[0][0] + A[0][1] * KA[1][0]);
+  G[1] = s * (A[0][0] * KA[0][1] + A[0][1] * KA[1][1]);
+  G[2] = s * (A[1][0] * KA[0][1] + A[1][1] * KA[1][1]);
+  m = g.has_reaction ? w * det * cd.kc[g.kappa_components] : R(0);
+}
 
 /* Global index of the cell's DoF (i, j, z), or -1 for a Dirichlet DoF when constrained. */
 template <typename R, int K>
@@ -57,19 +181,24 @@ __device__ __forceinline__ int64_t ts_gpu_mapped_dof(const ts_gpu_mapped_args<R,
   return g.constrained && bnd ? -1 : g0 + g.n0 * (g1 + g.n1 * g2);
 }
 
-template <typename R, int K>
+template <typename R, int K, bool V>
 __global__ void __launch_bounds__(ts_gpu_mapped_shape<R, 3, K>::THREADS)
 ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ factors,
+                      const R *__restrict__ vertices, const R *__restrict__ values,
                       const R *__restrict__ x, R *__restrict__ y) {
   using Sh = ts_gpu_mapped_shape<R, 3, K>;
   constexpr int N = K + 1, NP = Sh::NP;
   __shared__ R sh[Sh::CPB][4][NP];
+  __shared__ ts_gpu_mapped_cell<R> geo[V ? Sh::CPB : 1];
   const int t = threadIdx.x, c = t / (N * N), j = (t / N) % N, i = t % N;
   const int64_t cell = (int64_t)blockIdx.x * Sh::CPB + c;
   const bool active = cell < g.n_cells;
   const int64_t c0 = active ? cell % g.cells0 : 0, c1 = active ? cell / g.cells0 % g.cells1 : 0,
                 c2 = active ? cell / g.cells0 / g.cells1 : 0;
   R(*s)[NP] = sh[c];
+  if (V && active) /* N^2 >= 4 threads a cell, up to 24 + 7 values to load */
+    for (int l = j * N + i; l < 24 + 7; l += N * N)
+      ts_gpu_mapped_load_cell<R, K>(g, 3, c0, c1, c2, cell, l, vertices, values, geo[V ? c : 0]);
   /* gather the column, direction 2 in registers */
   R a[N], b[N];
   {
@@ -122,7 +251,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
   }
   __syncthreads();
   /* direction 0: thread (qx = i, qy = j); then the point work, in place in sa, da, sb, a */
-  const R *F = factors + (active ? cell : 0) * (int64_t)g.n_factors * NP;
+  const R *F = V ? factors : factors + (active ? cell : 0) * (int64_t)g.n_factors * NP;
 #pragma unroll
   for (int q = 0; q < N; ++q) {
     R g0 = 0, g1 = 0, g2 = 0, val = 0;
@@ -137,12 +266,19 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
     }
     const int p = (q * N + j) * N + i;
     if (active) {
-      const R f00 = F[p], f01 = F[NP + p], f02 = F[2 * NP + p], f11 = F[3 * NP + p],
-              f12 = F[4 * NP + p], f22 = F[5 * NP + p];
-      sa[q] = f00 * g0 + f01 * g1 + f02 * g2;
-      da[q] = f01 * g0 + f11 * g1 + f12 * g2;
-      sb[q] = f02 * g0 + f12 * g1 + f22 * g2;
-      a[q] = g.has_reaction ? F[6 * NP + p] * val : R(0);
+      R f[6], m;
+      if (V) {
+        ts_gpu_mapped_point3<R, K>(g, geo[V ? c : 0], g.P[i], g.P[j], g.P[q],
+                                   g.W[i] * g.W[j] * g.W[q], f, m);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 6; ++e) f[e] = F[e * NP + p];
+        m = g.has_reaction ? F[6 * NP + p] : R(0);
+      }
+      sa[q] = f[0] * g0 + f[1] * g1 + f[2] * g2;
+      da[q] = f[1] * g0 + f[3] * g1 + f[4] * g2;
+      sb[q] = f[2] * g0 + f[4] * g1 + f[5] * g2;
+      a[q] = m * val;
     } else {
       sa[q] = da[q] = sb[q] = a[q] = 0;
     }
@@ -207,18 +343,24 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
   }
 }
 
-template <typename R, int K>
+template <typename R, int K, bool V>
 __global__ void __launch_bounds__(ts_gpu_mapped_shape<R, 2, K>::THREADS)
 ts_gpu_mapped2_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ factors,
+                      const R *__restrict__ vertices, const R *__restrict__ values,
                       const R *__restrict__ x, R *__restrict__ y) {
   using Sh = ts_gpu_mapped_shape<R, 2, K>;
   constexpr int N = K + 1, NP = Sh::NP;
   __shared__ R sh[Sh::CPB][4][NP];
+  __shared__ ts_gpu_mapped_cell<R> geo[V ? Sh::CPB : 1];
   const int t = threadIdx.x, c = t / N, i = t % N;
   const int64_t cell = (int64_t)blockIdx.x * Sh::CPB + c;
   const bool active = cell < g.n_cells;
   const int64_t c0 = active ? cell % g.cells0 : 0, c1 = active ? cell / g.cells0 : 0;
   R(*s)[NP] = sh[c];
+  if (V && active) {  /* 2D: N >= 2 threads a cell, up to 8 + 4 values to load */
+    for (int l = i; l < 8 + 4; l += N)
+      ts_gpu_mapped_load_cell<R, K>(g, 2, c0, c1, 0, cell, l, vertices, values, geo[V ? c : 0]);
+  }
   R a[N], b[N];
   {
     R u[N];
@@ -246,7 +388,7 @@ ts_gpu_mapped2_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
   }
   __syncthreads();
   /* direction 0: thread qx = i; the point work */
-  const R *F = factors + (active ? cell : 0) * (int64_t)g.n_factors * NP;
+  const R *F = V ? factors : factors + (active ? cell : 0) * (int64_t)g.n_factors * NP;
 #pragma unroll
   for (int q = 0; q < N; ++q) {
     R g0 = 0, g1 = 0, val = 0;
@@ -259,10 +401,18 @@ ts_gpu_mapped2_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
     }
     const int p = q * N + i;
     if (active) {
-      const R f00 = F[p], f01 = F[NP + p], f11 = F[2 * NP + p];
-      a[q] = f00 * g0 + f01 * g1;
-      b[q] = f01 * g0 + f11 * g1;
-      val = g.has_reaction ? F[3 * NP + p] * val : R(0);
+      R f[3], m;
+      if (V) {
+        ts_gpu_mapped_point2<R, K>(g, geo[V ? c : 0], g.P[i], g.P[q], g.W[i] * g.W[q], f, m);
+      } else {
+        f[0] = F[p];
+        f[1] = F[NP + p];
+        f[2] = F[2 * NP + p];
+        m = g.has_reaction ? F[3 * NP + p] : R(0);
+      }
+      a[q] = f[0] * g0 + f[1] * g1;
+      b[q] = f[1] * g0 + f[2] * g1;
+      val = m * val;
     } else {
       a[q] = b[q] = val = 0;
     }
@@ -316,16 +466,30 @@ int ts_gpu_mapped_cells(const ts_mapped_plan *pl, const R *x, R *y, char *err) {
   g.constrained = pl->constrained != 0;
   g.has_reaction = pl->has_reaction != 0;
   g.n_factors = pl->n_factors;
-  const R *factors = (const R *)pl->factors;
+  const bool vert = pl->geometry == TS_MAPPED_VERTICES;
+  g.kappa_components = vert ? pl->kappa_components : 0;
+  g.per_cell = vert ? pl->kappa_components + g.has_reaction : 0;
+  for (int q = 0; q < N; ++q) {
+    g.P[q] = vert ? (R)pl->points_1d[q] : R(0);
+    g.W[q] = vert ? (R)pl->weights_1d[q] : R(0);
+  }
+  const R *factors = (const R *)pl->factors, *vertices = (const R *)pl->vertices,
+          *values = (const R *)pl->cell_values;
   if (pl->dim == 3) {
     using Sh = ts_gpu_mapped_shape<R, 3, K>;
     const int64_t blocks = (g.n_cells + Sh::CPB - 1) / Sh::CPB;
-    ts_gpu_mapped3_kernel<R, K><<<(unsigned)blocks, Sh::THREADS>>>(g, factors, x, y);
+    if (vert)
+      ts_gpu_mapped3_kernel<R, K, true><<<(unsigned)blocks, Sh::THREADS>>>(g, factors, vertices, values, x, y);
+    else
+      ts_gpu_mapped3_kernel<R, K, false><<<(unsigned)blocks, Sh::THREADS>>>(g, factors, vertices, values, x, y);
     GPU_CHECK_LAUNCH(err, "ts_gpu_mapped3_kernel");
   } else {
     using Sh = ts_gpu_mapped_shape<R, 2, K>;
     const int64_t blocks = (g.n_cells + Sh::CPB - 1) / Sh::CPB;
-    ts_gpu_mapped2_kernel<R, K><<<(unsigned)blocks, Sh::THREADS>>>(g, factors, x, y);
+    if (vert)
+      ts_gpu_mapped2_kernel<R, K, true><<<(unsigned)blocks, Sh::THREADS>>>(g, factors, vertices, values, x, y);
+    else
+      ts_gpu_mapped2_kernel<R, K, false><<<(unsigned)blocks, Sh::THREADS>>>(g, factors, vertices, values, x, y);
     GPU_CHECK_LAUNCH(err, "ts_gpu_mapped2_kernel");
   }
   return 0;
@@ -341,6 +505,13 @@ int ts_gpu_mapped_apply(const ts_mapped_plan *pl, const R *x, R *y, int add, cha
     snprintf(err, TS_BACKEND_ERROR_SIZE, "%s mapped apply: n_q = %d quadrature points per "
              "direction; the GPU kernel takes degree + 1 = %d", TS_GPU_NAME, pl->n_q, pl->degree + 1);
     return TS_ERR_UNSUPPORTED;
+  }
+  if (pl->geometry == TS_MAPPED_VERTICES &&
+      (!pl->vertices || !pl->points_1d || !pl->weights_1d ||
+       (pl->kappa_components + pl->has_reaction > 0 && !pl->cell_values))) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s mapped apply: a TS_MAPPED_VERTICES plan without its "
+             "vertices, Gauss rule or cell values", TS_GPU_NAME);
+    return TS_ERR_ARG;
   }
   if (n_cells > 2147483647LL || pl->n[1] * pl->n[2] > 2147483647LL) {
     snprintf(err, TS_BACKEND_ERROR_SIZE, "%s mapped apply: %lld cells exceed the 2^31-1 blocks "

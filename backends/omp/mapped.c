@@ -89,6 +89,10 @@ static int check_plan(const ts_mapped_plan *pl, ts_precision p, char *err, size_
     return plan_error(err, errlen, "precision", (long long)p, "expected TS_DOUBLE (0) or TS_SINGLE (1)");
   int rc = check_sizes(pl, err, errlen);
   if (rc) return rc;
+  if (pl->geometry != TS_MAPPED_FACTORS)
+    return plan_error(err, errlen, "plan->geometry", pl->geometry,
+                      "expected TS_MAPPED_FACTORS (0): the omp backend reads stored factors (it "
+                      "has no mapped_geometry)");
   if (!pl->shape_1d || !pl->gradient_1d || !pl->factors) {
     snprintf(err, errlen, "omp mapped apply: plan->%s is NULL",
              !pl->shape_1d ? "shape_1d" : !pl->gradient_1d ? "gradient_1d" : "factors");

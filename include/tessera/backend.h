@@ -33,8 +33,10 @@ extern "C" {
 /* ABI 4: the exported tessera_backend_abi, read before the register function is called;
  * ABI 5: vec_tensor; ABI 6: ts_transfer_plan between degrees (coarse_degree, fine_per_cell);
  * ABI 7: the CSR sparse matrix (csr_create, csr_apply, csr_destroy);
- * ABI 8: the operator on mapped cells (mapped_apply, ts_mapped_plan) */
-#define TS_BACKEND_ABI_VERSION 8
+ * ABI 8: the operator on mapped cells (mapped_apply, ts_mapped_plan);
+ * ABI 9: mapped cells with the geometry recomputed from the vertices (ts_mapped_plan.geometry
+ *        and the fields after it; mapped_geometry) */
+#define TS_BACKEND_ABI_VERSION 9
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -343,9 +345,27 @@ typedef struct ts_mapped_plan {
   const double *gradient_1d; /* n_q x (k+1), row-major, host memory */
   int has_reaction;        /* 1: m_q follows G_q */
   int n_factors;           /* dim (dim+1)/2 + has_reaction */
-  const void *factors;     /* backend memory: cells n_factors n_points values of precision p */
+  const void *factors;     /* backend memory: cells n_factors n_points values of precision p
+                              (NULL with TS_MAPPED_VERTICES) */
   int constrained;         /* 1: Dirichlet rows on the box boundary */
+  /* ABI 9.  geometry = TS_MAPPED_VERTICES (cells that are multilinear images of the
+   * reference cell, asked for by the backend's mapped_geometry): instead of reading G_q and
+   * m_q the backend computes them per point, from the cell's 2^dim vertices X_v (x(xi) =
+   * sum_v X_v prod_d (v_d ? xi_d : 1 - xi_d), v_d = 0, 1), the Gauss points and weights, and
+   * the cell's kappa and c; the formulas above. */
+  int geometry;            /* TS_MAPPED_FACTORS or TS_MAPPED_VERTICES */
+  const void *vertices;    /* backend memory, precision p: the level's (cells[0]+1) x
+                              (cells[1]+1) (x (cells[2]+1)) vertices, lexicographic (direction
+                              0 fastest), dim coordinates each */
+  const double *points_1d; /* n_q Gauss points on [0,1], host memory */
+  const double *weights_1d; /* their weights, host memory */
+  int kappa_components;    /* 0 (kappa = 1), 1 (scalar) or dim(dim+1)/2 (upper triangle) */
+  const void *cell_values; /* backend memory, precision p: per cell kappa_components values,
+                              then c if has_reaction; NULL when there are none */
 } ts_mapped_plan;
+
+/** ts_mapped_plan.geometry */
+enum { TS_MAPPED_FACTORS = 0, TS_MAPPED_VERTICES = 1 };
 
 /** The backend table. */
 typedef struct ts_backend_ops {
@@ -425,6 +445,10 @@ typedef struct ts_backend_ops {
    * plan->n_dofs entries of precision p, plan->factors of that precision too */
   int (*mapped_apply)(struct ts_backend_ops *ops, const ts_mapped_plan *plan, ts_precision p,
                       const void *x, void *y, int add);
+  /* optional (ABI 9): the plan form this backend applies faster for multilinear cells of
+   * (dim, degree) in precision p, as measured on it: TS_MAPPED_FACTORS or TS_MAPPED_VERTICES.
+   * NULL: factors only. */
+  int (*mapped_geometry)(struct ts_backend_ops *ops, int dim, int degree, ts_precision p);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

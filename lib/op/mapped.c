@@ -9,8 +9,14 @@
  * stored on the backend (ts_mapped_plan); the backend applies A_K by sum factorization.  On
  * Cartesian cells G_q = w_q (prod_e h_e / h_d^2) delta_ab: the box Laplacian's plan.  The
  * diagonal is computed here once, by sum factorization of the squared 1D tables
- * (diag A_K[i] = sum_q sum_ab G_ab,q d_a phi_i d_b phi_i + m_q phi_i^2).  Stored per point
- * for now: doc/design.md, "Mapped cells", says why and what remains to be measured. */
+ * (diag A_K[i] = sum_q sum_ab G_ab,q d_a phi_i d_b phi_i + m_q phi_i^2).
+ *
+ * Stored or recomputed.  A backend that computes G_q and m_q itself from the vertices of
+ * multilinear cells (ts_backend_ops.mapped_geometry, ABI 9) gets, for such meshes and the
+ * degrees and precisions where it measured that faster, the level's vertices and the cells'
+ * kappa and c instead of the factors (TS_MAPPED_VERTICES): 2^dim vertices shared by cells
+ * and a few values per cell, against dim(dim+1)/2 values per point.  The factors are still
+ * computed here for the diagonal (doc/design.md, "Mapped cells"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +28,10 @@ typedef struct mapped_data {
   ts_mapped_plan plan;
   double shape[MAX_N1 * MAX_N1], grad[MAX_N1 * MAX_N1]; /* n_q = k+1 */
   double weights[MAX_N1];
+  double points[MAX_N1];  /* the Gauss points (TS_MAPPED_VERTICES) */
   ts_dofs dofs;           /* borrowed */
   ts_vec factors;         /* G_q and m_q per cell and point, the operator's precision */
+  ts_vec vertices, cell_values; /* instead of factors with TS_MAPPED_VERTICES */
   ts_vec diagonal;
 } mapped_data;
 
@@ -236,6 +244,8 @@ static double mapped_flops(ts_operator op) {
 static void mapped_destroy(ts_operator op) {
   mapped_data *data = op->data;
   ts_vec_destroy(&data->factors);
+  ts_vec_destroy(&data->vertices);
+  ts_vec_destroy(&data->cell_values);
   ts_vec_destroy(&data->diagonal);
   ts_free(&op->data);
 }
@@ -275,11 +285,60 @@ static void plan_init(ts_dofs dofs, const ts_coefficients *co, mapped_data *data
   data->dofs = dofs;
 }
 
-/* The tables, the factors (host, then on the backend) and the diagonal. */
+/* Whether the backend gets the vertices instead of the factors: multilinear cells, and the
+ * backend measured that faster for this dimension, degree and precision. */
+static int use_vertices(ts_backend backend, ts_dofs dofs, ts_precision p) {
+  return dofs->mesh->geometry == TS_GEOMETRY_MULTILINEAR && backend->ops.mapped_geometry &&
+         backend->ops.mapped_geometry(&backend->ops, dofs->dim, dofs->degree, p) ==
+             TS_MAPPED_VERTICES;
+}
+
+/* The level's vertices (the geometry's points at the cell corners, lexicographic) and the
+ * cells' kappa and c, on the backend (TS_MAPPED_VERTICES). */
+static int upload_vertices(mapped_data *data, const ts_coefficients *co, ts_backend backend,
+                           ts_precision p) {
+  ts_dofs dofs = data->dofs;
+  ts_mapped_plan *pl = &data->plan;
+  const int dim = dofs->dim, k = dofs->degree;
+  const int64_t nv[3] = {dofs->cells[0] + 1, dofs->cells[1] + 1, dim == 3 ? dofs->cells[2] + 1 : 1};
+  const int64_t n_vertices = nv[0] * nv[1] * nv[2], cells = ts_cell_count(dofs);
+  pl->kappa_components = co ? co->kappa_components : 0;
+  const int per_cell = pl->kappa_components + pl->has_reaction;
+  double *vertices = NULL, *values = NULL;
+  TS_CALL(ts_calloc((size_t)(n_vertices * dim), sizeof(double), "mapped vertices", &vertices));
+  int ierr = per_cell ? ts_calloc((size_t)(cells * per_cell), sizeof(double), "cell coefficients", &values) : 0;
+  for (int64_t v = 0; !ierr && v < n_vertices; ++v) {
+    const int64_t i0 = v % nv[0], i1 = v / nv[0] % nv[1], i2 = v / nv[0] / nv[1];
+    const int64_t dof = i0 * k + dofs->n[0] * (i1 * k + dofs->n[1] * i2 * k);
+    for (int d = 0; d < dim; ++d) vertices[v * dim + d] = dofs->nodes[dof * dim + d];
+  }
+  for (int64_t c = 0; !ierr && c < cells && per_cell; ++c) {
+    for (int j = 0; j < pl->kappa_components; ++j)
+      values[c * per_cell + j] = co->kappa[c * pl->kappa_components + j];
+    if (pl->has_reaction) values[c * per_cell + per_cell - 1] = co->reaction[c];
+  }
+  if (!ierr) ierr = ts_vec_create(backend, n_vertices * dim, p, &data->vertices);
+  if (!ierr) ierr = ts_vec_set_from_host(data->vertices, vertices);
+  if (!ierr && per_cell) ierr = ts_vec_create(backend, cells * per_cell, p, &data->cell_values);
+  if (!ierr && per_cell) ierr = ts_vec_set_from_host(data->cell_values, values);
+  free(vertices);
+  free(values);
+  if (ierr) return ierr;
+  pl->geometry = TS_MAPPED_VERTICES;
+  pl->vertices = data->vertices->data;
+  pl->cell_values = per_cell ? data->cell_values->data : NULL;
+  pl->points_1d = data->points;
+  pl->weights_1d = data->weights;
+  pl->factors = NULL;
+  return 0;
+}
+
+/* The tables, the factors (host, then on the backend, or the vertices instead) and the
+ * diagonal. */
 static int setup(ts_backend backend, ts_dofs dofs, const ts_coefficients *co, ts_precision p,
                  mapped_data *data) {
   plan_init(dofs, co, data);
-  double points[MAX_N1];
+  double *points = data->points;
   TS_CALL(ts_gauss_rule(data->plan.n_q, points, data->weights));
   ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, data->plan.n_q, points, data->shape, data->grad);
   const int np = dofs->dim == 3 ? data->plan.n_q * data->plan.n_q * data->plan.n_q
@@ -291,6 +350,10 @@ static int setup(ts_backend backend, ts_dofs dofs, const ts_coefficients *co, ts
   TS_CALL(ts_calloc(count, sizeof(double), "geometric factors", &factors));
   int ierr = compute_factors(data, co, factors);
   if (!ierr) ierr = compute_diagonal(data, factors, backend, p);
+  if (!ierr && use_vertices(backend, dofs, p)) {
+    free(factors);
+    return upload_vertices(data, co, backend, p);
+  }
   if (!ierr) ierr = ts_vec_create(backend, (int64_t)count, p, &data->factors);
   if (!ierr) ierr = ts_vec_set_from_host(data->factors, factors);
   free(factors);
@@ -318,6 +381,8 @@ int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coeffic
   if (!ierr) ierr = ts_operator_create_shell(backend, &mapped_ops, dofs->count, p, data, op);
   if (ierr) {
     ts_vec_destroy(&data->factors);
+    ts_vec_destroy(&data->vertices);
+    ts_vec_destroy(&data->cell_values);
     ts_vec_destroy(&data->diagonal);
     ts_free(&data);
     return ts_error_trace(ierr, __FILE__, __LINE__, "mapped operator setup");

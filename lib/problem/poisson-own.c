@@ -200,6 +200,20 @@ static int own_errors(const ts_study *s, const ts_level_objects *o, ts_level_rep
                                   &r->h1_error);
 }
 
+static int own_check_output(const ts_study *s, const int64_t *cells) {
+  ts_problem p = s->p;
+  return ts_vtu_check_output(p->vtu_path, p->dim, cells, p->vtu_subdivisions,
+                             ((own_data *)s->data)->u != NULL);
+}
+
+/* the finest level's <output vtu>: the mapped lattice, with the error where u is known */
+static int own_write_output(const ts_study *s, const ts_level_objects *o) {
+  ts_problem p = s->p;
+  own_data *d = s->data;
+  return ts_write_vtu_mapped(p->vtu_path, o->dofs[0], o->host, d->u ? eval_u : NULL, d,
+                             p->vtu_subdivisions);
+}
+
 static void own_print_errors(const ts_study *s, const ts_level_report *r, char *buf, size_t len) {
   ts_poisson_error_columns(((own_data *)s->data)->u != NULL, r, buf, len);
 }
@@ -211,7 +225,7 @@ const ts_equation ts_equation_poisson_own = {
     .dofs = ts_poisson_dofs,
     .study_create = own_study_create,
     .study_free = own_study_free,
-    .check_output = NULL,         /* the reader refuses <output> (mapped cells) */
+    .check_output = own_check_output,
     .print_problem = own_print_problem,
     .print_element = own_print_element,
     .print_solver = own_print_solver,
@@ -221,6 +235,6 @@ const ts_equation ts_equation_poisson_own = {
     .setup = own_setup,
     .complete = ts_poisson_complete,
     .errors = own_errors,
-    .write_output = NULL,
+    .write_output = own_write_output,
     .print_errors = own_print_errors,
 };

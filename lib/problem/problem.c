@@ -1258,12 +1258,11 @@ static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
 }
 
 /* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian), the
- * vertex-patch smoother (exact on Cartesian patches only: Chebyshev is their default), the
- * .vtu output (not written on mapped cells). */
+ * vertex-patch smoother (exact on Cartesian patches only: Chebyshev is their default). */
 static int check_own_solver(reader *r, struct ts_problem_s *p) {
   char loc[1200];
   xmlNodePtr root = r->root, solver = child_element(root, "solver");
-  xmlNodePtr output = child_element(root, "output"), mg = child_element(root, "multigrid");
+  xmlNodePtr mg = child_element(root, "multigrid");
   if (!p->own) return 0;
   if (ts_pc_tree_has(p, "boomeramg")) {
     where(r, solver, NULL, node_line(solver), loc, sizeof loc);
@@ -1283,11 +1282,6 @@ static int check_own_solver(reader *r, struct ts_problem_s *p) {
     where(r, solver, "precision", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver precision=\"single\"> with <poisson f=...>: your "
                     "own problems are solved in double; allowed: precision=\"double\"", loc);
-  }
-  if (output && p->vtu_path[0]) {
-    where(r, output, "vtu", node_line(output), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <output vtu=...> with <poisson f=...>: the .vtu output of "
-                    "your own problems (mapped cells) is not written yet; leave <output> out", loc);
   }
   return 0;
 }

@@ -1,15 +1,20 @@
 /* vtu.c -- VTK output (.vtu) of a Q_k solution.  The field is sampled on a lattice of
  * `subdivisions` sub-cells per cell and direction over the whole box; the lattice points on
  * cell faces are shared, so the output is as continuous as the field.  Point data:
- * "solution", and with an exact solution also "exact" and "error" (solution - exact).  The
- * file itself is written by vtu-file.c. */
+ * "solution", and with an exact solution also "exact" and "error" (solution - exact).  On a
+ * mapped mesh (ts_write_vtu_mapped) the lattice points are the cells' geometry at them: the
+ * Q_k interpolant of the geometry's nodes, as the operator sees the cells.  The file itself
+ * is written by vtu-file.c. */
+#include <math.h>
 #include "vtu-file.h"
 
 /* What the point and field callbacks read. */
 typedef struct q_sampler {
   ts_dofs dofs;
   const double *values;
-  const ts_solution *u;
+  const ts_solution *u;         /* the box's exact solution, or NULL */
+  ts_point_fn exact;            /* a mapped mesh's exact solution (ctx exact_ctx), or NULL */
+  void *exact_ctx;
   int s;                        /* subdivisions */
   int64_t np[3];                /* lattice points per direction */
   double basis[17 * (TS_MAX_DEGREE + 1)]; /* the k+1 Lagrange functions at the s+1 positions */
@@ -21,18 +26,11 @@ static void lattice_index(const q_sampler *q, int64_t p, int64_t *j) {
   j[2] = p / (q->np[0] * q->np[1]);
 }
 
-static void point_coordinates(const void *ctx, int64_t p, double *x) {
-  const q_sampler *q = ctx;
-  int64_t j[3];
-  lattice_index(q, p, j);
-  x[2] = 0.0;
-  for (int d = 0; d < q->dofs->dim; ++d)
-    x[d] = q->dofs->lower[d] + q->dofs->h[d] * (double)j[d] / q->s;
-}
-
-/* Value of the finite element function at lattice point p: in the cell that contains it, a
- * tensor product of 1D Lagrange values tabulated for the s+1 positions. */
-static double discrete_at(const q_sampler *q, int64_t p) {
+/* The value at lattice point p of the Q_k function with values data[i * stride + c] (i the
+ * DoF): in the cell that contains it, a tensor product of 1D Lagrange values tabulated for
+ * the s+1 positions. */
+static double interpolate_at(const q_sampler *q, int64_t p, const double *data, int stride,
+                             int c) {
   ts_dofs dofs = q->dofs;
   const int n1 = dofs->degree + 1, s = q->s;
   int64_t j[3], cell[3] = {0, 0, 0}, idx[TS_MAX_CELL_DOFS];
@@ -52,15 +50,35 @@ static double discrete_at(const q_sampler *q, int64_t p) {
       for (int a0 = 0; a0 < n1; ++a0, ++m) {
         double w = q->basis[local[0] * n1 + a0] * q->basis[local[1] * n1 + a1];
         if (dofs->dim == 3) w *= q->basis[local[2] * n1 + a2];
-        v += w * q->values[idx[m]];
+        v += w * data[idx[m] * stride + c];
       }
   return v;
 }
 
+/* Coordinates of lattice point p: on the box its position; on a mapped mesh the geometry's
+ * nodes interpolated there. */
+static void point_coordinates(const void *ctx, int64_t p, double *x) {
+  const q_sampler *q = ctx;
+  const int dim = q->dofs->dim;
+  int64_t j[3];
+  lattice_index(q, p, j);
+  x[2] = 0.0;
+  for (int d = 0; d < dim; ++d)
+    x[d] = q->dofs->nodes ? interpolate_at(q, p, q->dofs->nodes, dim, d)
+                          : q->dofs->lower[d] + q->dofs->h[d] * (double)j[d] / q->s;
+}
+
+static double discrete_at(const q_sampler *q, int64_t p) {
+  return interpolate_at(q, p, q->values, 1, 0);
+}
+
+/* The exact solution at lattice point p (NaN where a point function fails). */
 static double exact_at(const q_sampler *q, int64_t p) {
-  double x[3];
+  double x[3], v = NAN;
   point_coordinates(q, p, x);
-  return q->u->value(q->dofs->dim, x);
+  if (q->u) return q->u->value(q->dofs->dim, x);
+  if (q->exact(q->exact_ctx, q->dofs->dim, 1, x, &v)) v = NAN;
+  return v;
 }
 
 static void solution_value(const void *ctx, int64_t p, double *v) { v[0] = discrete_at(ctx, p); }
@@ -88,20 +106,36 @@ int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int sub
   return 0;
 }
 
+/* The file of the sampler q (its dofs, values and exact solution set). */
+static int write_sampled(const char *path, q_sampler *q, int subdivisions) {
+  double positions[17];
+  ts_dofs dofs = q->dofs;
+  TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= 16,
+               "VTU output: subdivisions = %d, allowed 1..16", subdivisions);
+  q->s = subdivisions;
+  for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
+  ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, subdivisions + 1, positions, q->basis, NULL);
+  ts_vtu_grid grid = q_grid(dofs->dim, dofs->cells, subdivisions, q->u || q->exact);
+  grid.ctx = q;
+  for (int d = 0; d < 3; ++d) q->np[d] = grid.np[d];
+  TS_CALL(ts_vtu_write(path, &grid));
+  return 0;
+}
+
 int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_solution *u,
                  int subdivisions) {
-  q_sampler q = {.dofs = dofs, .values = values, .u = u, .s = subdivisions};
-  double positions[17];
+  q_sampler q = {.dofs = dofs, .values = values, .u = u};
   TS_CHECK_ARG(path && *path && dofs && values, "ts_write_vtu: NULL or empty argument");
   TS_CALL(ts_dofs_require_q(dofs, "ts_write_vtu"));
   TS_CALL(ts_dofs_require_mapped(dofs, 0, "ts_write_vtu"));
-  TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= 16,
-               "VTU output: subdivisions = %d, allowed 1..16", subdivisions);
-  for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
-  ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, subdivisions + 1, positions, q.basis, NULL);
-  ts_vtu_grid grid = q_grid(dofs->dim, dofs->cells, subdivisions, u != NULL);
-  grid.ctx = &q;
-  for (int d = 0; d < 3; ++d) q.np[d] = grid.np[d];
-  TS_CALL(ts_vtu_write(path, &grid));
-  return 0;
+  return write_sampled(path, &q, subdivisions);
+}
+
+int ts_write_vtu_mapped(const char *path, ts_dofs dofs, const double *values, ts_point_fn u,
+                        void *ctx, int subdivisions) {
+  q_sampler q = {.dofs = dofs, .values = values, .exact = u, .exact_ctx = ctx};
+  TS_CHECK_ARG(path && *path && dofs && values, "ts_write_vtu_mapped: NULL or empty argument");
+  TS_CALL(ts_dofs_require_q(dofs, "ts_write_vtu_mapped"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 1, "ts_write_vtu_mapped"));
+  return write_sampled(path, &q, subdivisions);
 }
