@@ -67,8 +67,8 @@ ns=$(echo "$cases_stokes" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
 # the fixed checks below: the plain kernel, two GMRES + V-cycle solves, three degree-level
-# cases, two of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
-nfixed=9
+# cases, three of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
+nfixed=10
 echo "1..$(( nb * (n2 + n3 + ns + ng + nfixed) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
@@ -79,7 +79,7 @@ check() { # backend file degree levels [more --set options]
   out=$("$tessera" check "$cf" --backend "$cb" --set element/degree=$ck --set mesh/levels=$cl "$@" 2>&1)
   st=$?
   echo "$out" | sed 's/^/# /'
-  what="$cb vs omp: $(basename "$cf") degree $ck level $cl${*:+ $*}${TESSERA_GPU_LAPLACE:+ (TESSERA_GPU_LAPLACE=$TESSERA_GPU_LAPLACE)}"
+  what="$cb vs omp: $(basename "$cf") degree $ck level $cl${*:+ $*}${TESSERA_GPU_LAPLACE:+ (TESSERA_GPU_LAPLACE=$TESSERA_GPU_LAPLACE)}${TESSERA_GPU_MAPPED:+ (TESSERA_GPU_MAPPED=$TESSERA_GPU_MAPPED)}"
   if [ $st -eq 0 ] && ! echo "$out" | grep -q '^FAIL'; then echo "ok $i - $what"
   else echo "not ok $i - $what (exit $st)"; fi
 }
@@ -111,6 +111,11 @@ END
   # its V-cycles (double and mixed) and the CG + V-cycle solve
   check "$b" "$srcdir/examples/poisson-kershaw.xml" 2 3 --set solver/preconditioner=mg
   check "$b" "$srcdir/examples/poisson-kershaw.xml" 5 2 --set solver/preconditioner=mg
+  # the same with the stored factors forced (the backend recomputes the geometry of
+  # multilinear cells unless TESSERA_GPU_MAPPED=factors)
+  TESSERA_GPU_MAPPED=factors; export TESSERA_GPU_MAPPED
+  check "$b" "$srcdir/examples/poisson-kershaw.xml" 3 3 --set solver/preconditioner=mg
+  unset TESSERA_GPU_MAPPED
   # CG + BoomerAMG on the Q1 Laplacian (hypre builds): the solve converges and the log says
   # that BoomerAMG runs on the host
   i=$((i + 1))
