@@ -1,7 +1,34 @@
 /* mapped-solve.c -- see mapped-solve.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "mapped-solve.h"
+
+static const double pi = 3.14159265358979323846;
+
+double mapped_u_value(int dim, const double *x) {
+  return exp(x[0]) * sin(pi * x[1] / 2) * (dim == 3 ? cos(pi * x[2] / 3) : 1.0);
+}
+
+double mapped_u_laplace_factor(int dim) { return 1.0 - pi * pi / 4 - (dim == 3 ? pi * pi / 9 : 0.0); }
+
+int mapped_u(void *ctx, int dim, int64_t count, const double *x, double *v) {
+  (void)ctx;
+  for (int64_t p = 0; p < count; ++p) v[p] = mapped_u_value(dim, x + p * dim);
+  return 0;
+}
+
+int mapped_u_gradient(void *ctx, int dim, int64_t count, const double *x, double *g) {
+  (void)ctx;
+  for (int64_t p = 0; p < count; ++p) {
+    const double *y = x + p * dim, e = exp(y[0]), s = sin(pi * y[1] / 2), c = cos(pi * y[1] / 2);
+    const double z = dim == 3 ? cos(pi * y[2] / 3) : 1.0, dz = dim == 3 ? -pi / 3 * sin(pi * y[2] / 3) : 0.0;
+    g[p * dim] = e * s * z;
+    g[p * dim + 1] = e * pi / 2 * c * z;
+    if (dim == 3) g[p * dim + 2] = e * s * dz;
+  }
+  return 0;
+}
 
 /* x = A^{-1} b by CG preconditioned by Jacobi */
 static int cg_jacobi(ts_operator A, ts_vec b, ts_vec x, double rtol, int *iterations) {

@@ -20,6 +20,14 @@ typedef struct mapped_result {
   int iterations;
 } mapped_result;
 
+/** The smooth test solution of t-mapped-convergence and t-mapped-mg, non-zero on the
+ *  boundary: u = exp(x_0) sin(pi x_1 / 2) (3D: times cos(pi x_2 / 3)), and Laplace(u) =
+ *  mapped_u_laplace_factor(dim) u; mapped_u and mapped_u_gradient as ts_point_fn. */
+double mapped_u_value(int dim, const double *x);
+double mapped_u_laplace_factor(int dim);
+int mapped_u(void *ctx, int dim, int64_t count, const double *x, double *v);
+int mapped_u_gradient(void *ctx, int dim, int64_t count, const double *x, double *g);
+
 /** Solve on dofs (Q_k of a mapped mesh) on backend be; 0 or the failure's code (its message
  *  printed as a TAP diagnostic). */
 int mapped_solve(ts_backend be, ts_dofs dofs, const mapped_problem *p, mapped_result *r);

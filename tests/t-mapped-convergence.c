@@ -13,34 +13,13 @@
 #include "tap.h"
 #include "tessera.h"
 
-static const double pi = 3.14159265358979323846;
 static const double kappa_value = 2.0, c_value = 1.0;
 
-/* u and the factor 1 - a^2 - b^2 of Laplace(u) = (1 - a^2 - b^2) u */
-static double u_value(int dim, const double *x) {
-  return exp(x[0]) * sin(pi * x[1] / 2) * (dim == 3 ? cos(pi * x[2] / 3) : 1.0);
-}
-
-static int exact(void *ctx, int dim, int64_t count, const double *x, double *v) {
-  for (int64_t p = 0; p < count; ++p) v[p] = u_value(dim, x + p * dim);
-  return 0;
-}
-
-static int gradient(void *ctx, int dim, int64_t count, const double *x, double *g) {
-  for (int64_t p = 0; p < count; ++p) {
-    const double *y = x + p * dim, e = exp(y[0]), s = sin(pi * y[1] / 2), c = cos(pi * y[1] / 2);
-    const double z = dim == 3 ? cos(pi * y[2] / 3) : 1.0, dz = dim == 3 ? -pi / 3 * sin(pi * y[2] / 3) : 0.0;
-    g[p * dim] = e * s * z;
-    g[p * dim + 1] = e * pi / 2 * c * z;
-    if (dim == 3) g[p * dim + 2] = e * s * dz;
-  }
-  return 0;
-}
-
+/* f = -kappa Laplace(u) + c u with u of mapped-solve.c */
 static int rhs(void *ctx, int dim, int64_t count, const double *x, double *f) {
-  const double factor = 1.0 - pi * pi / 4 - (dim == 3 ? pi * pi / 9 : 0.0);
+  const double factor = mapped_u_laplace_factor(dim);
   for (int64_t p = 0; p < count; ++p) {
-    const double u = u_value(dim, x + p * dim);
+    const double u = mapped_u_value(dim, x + p * dim);
     f[p] = -kappa_value * factor * u + c_value * u;
   }
   return 0;
@@ -58,7 +37,7 @@ static int solve(ts_backend be, ts_mesh mesh, ts_fe fe, int level, mapped_result
   }
   const ts_coefficients co = {1, kappa, c};
   /* rtol: far below the discretization errors measured, above the rounding floor */
-  const mapped_problem p = {&co, rhs, exact, exact, gradient, NULL, 1e-12};
+  const mapped_problem p = {&co, rhs, mapped_u, mapped_u, mapped_u_gradient, NULL, 1e-12};
   int ierr = ts_dofs_create(mesh, fe, level, &dofs);
   if (!ierr) ierr = mapped_solve(be, dofs, &p, r);
   free(kappa);

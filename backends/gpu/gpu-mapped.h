@@ -181,6 +181,54 @@ __device__ __forceinline__ int64_t ts_gpu_mapped_dof(const ts_gpu_mapped_args<R,
   return g.constrained && bnd ? -1 : g0 + g.n0 * (g1 + g.n1 * g2);
 }
 
+/* The thread's column in the last direction, gathered (Dirichlet DoFs and inactive threads
+ * as zero) and taken to the points in registers: a = S u, b = D u. */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_mapped_column_in(const ts_gpu_mapped_args<R, K> &g, bool active,
+                                                        int dim, int64_t c0, int64_t c1, int64_t c2,
+                                                        int i, int j, const R *__restrict__ x,
+                                                        R *a, R *b) {
+  constexpr int N = K + 1;
+  R u[N];
+#pragma unroll
+  for (int l = 0; l < N; ++l) {
+    const int64_t d = !active ? -1
+                      : dim == 3 ? ts_gpu_mapped_dof<R, K>(g, c0, c1, c2, i, j, l, 3)
+                                 : ts_gpu_mapped_dof<R, K>(g, c0, c1, 0, i, l, 0, 2);
+    u[l] = d < 0 ? R(0) : x[d];
+  }
+#pragma unroll
+  for (int q = 0; q < N; ++q) {
+    R sa = 0, sb = 0;
+#pragma unroll
+    for (int l = 0; l < N; ++l) {
+      sa += g.S[q * N + l] * u[l];
+      sb += g.D[q * N + l] * u[l];
+    }
+    a[q] = sa;
+    b[q] = sb;
+  }
+}
+
+/* The transposed last direction in registers, out = S^T a + D^T b, added into y (not the
+ * Dirichlet DoFs). */
+template <typename R, int K>
+__device__ __forceinline__ void ts_gpu_mapped_column_out(const ts_gpu_mapped_args<R, K> &g, int dim,
+                                                         int64_t c0, int64_t c1, int64_t c2, int i,
+                                                         int j, const R *a, const R *b,
+                                                         R *__restrict__ y) {
+  constexpr int N = K + 1;
+#pragma unroll
+  for (int l = 0; l < N; ++l) {
+    R out = 0;
+#pragma unroll
+    for (int q = 0; q < N; ++q) out += g.S[q * N + l] * a[q] + g.D[q * N + l] * b[q];
+    const int64_t d = dim == 3 ? ts_gpu_mapped_dof<R, K>(g, c0, c1, c2, i, j, l, 3)
+                               : ts_gpu_mapped_dof<R, K>(g, c0, c1, 0, i, l, 0, 2);
+    if (d >= 0) ts_gpu_atomic_add(&y[d], out);
+  }
+}
+
 template <typename R, int K, bool V>
 __global__ void __launch_bounds__(ts_gpu_mapped_shape<R, 3, K>::THREADS)
 ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ factors,
@@ -201,25 +249,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
       ts_gpu_mapped_load_cell<R, K>(g, 3, c0, c1, c2, cell, l, vertices, values, geo[V ? c : 0]);
   /* gather the column, direction 2 in registers */
   R a[N], b[N];
-  {
-    R u[N];
-#pragma unroll
-    for (int z = 0; z < N; ++z) {
-      const int64_t d = active ? ts_gpu_mapped_dof<R, K>(g, c0, c1, c2, i, j, z, 3) : -1;
-      u[z] = d < 0 ? R(0) : x[d];
-    }
-#pragma unroll
-    for (int q = 0; q < N; ++q) {
-      R sa = 0, sb = 0;
-#pragma unroll
-      for (int z = 0; z < N; ++z) {
-        sa += g.S[q * N + z] * u[z];
-        sb += g.D[q * N + z] * u[z];
-      }
-      a[q] = sa;
-      b[q] = sb;
-    }
-  }
+  ts_gpu_mapped_column_in<R, K>(g, active, 3, c0, c1, c2, i, j, x, a, b);
 #pragma unroll
   for (int q = 0; q < N; ++q) {
     s[0][(q * N + j) * N + i] = a[q];
@@ -332,15 +362,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
     b[q] = B;
   }
   /* direction 2 transposed in registers, and the scatter */
-  if (!active) return;
-#pragma unroll
-  for (int z = 0; z < N; ++z) {
-    R out = 0;
-#pragma unroll
-    for (int q = 0; q < N; ++q) out += g.S[q * N + z] * a[q] + g.D[q * N + z] * b[q];
-    const int64_t d = ts_gpu_mapped_dof<R, K>(g, c0, c1, c2, i, j, z, 3);
-    if (d >= 0) ts_gpu_atomic_add(&y[d], out);
-  }
+  if (active) ts_gpu_mapped_column_out<R, K>(g, 3, c0, c1, c2, i, j, a, b, y);
 }
 
 template <typename R, int K, bool V>
@@ -362,25 +384,7 @@ ts_gpu_mapped2_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
       ts_gpu_mapped_load_cell<R, K>(g, 2, c0, c1, 0, cell, l, vertices, values, geo[V ? c : 0]);
   }
   R a[N], b[N];
-  {
-    R u[N];
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-      const int64_t d = active ? ts_gpu_mapped_dof<R, K>(g, c0, c1, 0, i, j, 0, 2) : -1;
-      u[j] = d < 0 ? R(0) : x[d];
-    }
-#pragma unroll
-    for (int q = 0; q < N; ++q) {
-      R sa = 0, sb = 0;
-#pragma unroll
-      for (int j = 0; j < N; ++j) {
-        sa += g.S[q * N + j] * u[j];
-        sb += g.D[q * N + j] * u[j];
-      }
-      a[q] = sa;
-      b[q] = sb;
-    }
-  }
+  ts_gpu_mapped_column_in<R, K>(g, active, 2, c0, c1, 0, i, 0, x, a, b);
 #pragma unroll
   for (int q = 0; q < N; ++q) {
     s[0][q * N + i] = a[q];
@@ -436,16 +440,8 @@ ts_gpu_mapped2_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
     a[q] = P;
     b[q] = Q;
   }
-  if (!active) return;
   /* direction 1 transposed in registers, and the scatter */
-#pragma unroll
-  for (int j = 0; j < N; ++j) {
-    R out = 0;
-#pragma unroll
-    for (int q = 0; q < N; ++q) out += g.S[q * N + j] * a[q] + g.D[q * N + j] * b[q];
-    const int64_t d = ts_gpu_mapped_dof<R, K>(g, c0, c1, 0, i, j, 0, 2);
-    if (d >= 0) ts_gpu_atomic_add(&y[d], out);
-  }
+  if (active) ts_gpu_mapped_column_out<R, K>(g, 2, c0, c1, 0, i, 0, a, b, y);
 }
 
 template <typename R, int K>

@@ -197,6 +197,17 @@ static int degree_sequence(int k, int c, int *degrees) {
   return n;
 }
 
+/* The degree levels the options ask for below the coarse mesh level, within the hierarchy's
+ * level count. */
+static int degree_levels(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options *o,
+                         int *degrees, int *n_degrees) {
+  *n_degrees = degree_sequence(fe->degree, coarse_degree(mesh, fe->degree, o), degrees);
+  TS_CHECK_ARG(finest - o->coarse_level + 1 + *n_degrees <= TS_MG_MAX_LEVELS,
+               "multigrid: %d mesh and %d degree levels, at most %d in all",
+               finest - o->coarse_level + 1, *n_degrees, TS_MG_MAX_LEVELS);
+  return 0;
+}
+
 static int check_options(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options *o) {
   TS_CHECK_ARG(o->smoother == TS_MG_SMOOTHER_VERTEX_PATCH || o->smoother == TS_MG_SMOOTHER_CHEBYSHEV,
                "multigrid: smoother %d unknown, allowed vertex-patch or chebyshev", (int)o->smoother);
@@ -234,11 +245,8 @@ int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
   if (options) o = *options;
   else ts_mg_options_default(&o);
   TS_CALL(check_options(mesh, fe, finest_level, &o));
-  int degrees[TS_MAX_DEGREE];
-  const int n_degrees = degree_sequence(fe->degree, coarse_degree(mesh, fe->degree, &o), degrees);
-  TS_CHECK_ARG(finest_level - o.coarse_level + 1 + n_degrees <= TS_MG_MAX_LEVELS,
-               "multigrid: %d mesh and %d degree levels, at most %d in all",
-               finest_level - o.coarse_level + 1, n_degrees, TS_MG_MAX_LEVELS);
+  int degrees[TS_MAX_DEGREE], n_degrees;
+  TS_CALL(degree_levels(mesh, fe, finest_level, &o, degrees, &n_degrees));
   TS_CALL(ts_mg_create_hierarchy(backend, mesh, fe, finest_level, &o, n_degrees, degrees,
                                  &laplace_discretization, NULL, mg));
   return 0;
@@ -277,11 +285,8 @@ int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_l
                components, fe->dim * (fe->dim + 1) / 2);
   TS_CHECK_ARG(components == 0 || co->kappa, "ts_mg_create_mapped: coefficients->kappa is NULL "
                "with kappa_components = %d", components);
-  int degrees[TS_MAX_DEGREE];
-  const int n_degrees = degree_sequence(fe->degree, coarse_degree(mesh, fe->degree, &o), degrees);
-  TS_CHECK_ARG(finest_level - o.coarse_level + 1 + n_degrees <= TS_MG_MAX_LEVELS,
-               "multigrid: %d mesh and %d degree levels, at most %d in all",
-               finest_level - o.coarse_level + 1, n_degrees, TS_MG_MAX_LEVELS);
+  int degrees[TS_MAX_DEGREE], n_degrees;
+  TS_CALL(degree_levels(mesh, fe, finest_level, &o, degrees, &n_degrees));
   mapped_coefficients *m = NULL;
   TS_CALL(ts_calloc(1, sizeof *m, "multigrid coefficients", &m));
   m->kappa_components = components;

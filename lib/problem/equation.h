@@ -93,10 +93,13 @@ extern const ts_equation ts_equation_stokes;   /* stokes.c: RT_k x DGQ_k, doc/st
 /* poisson-own.c: your own data as expressions, on mapped cells (doc/user-guide.md) */
 extern const ts_equation ts_equation_poisson_own;
 
-/* poisson.c, shared with poisson-own.c: Q_k's DoFs, the lift added back, the error columns
- * (exact: 0 shows "-") */
+/* poisson.c, shared with poisson-own.c: Q_k's DoFs, the lift added back, the space and
+ * operator, the error columns (exact: 0 shows "-") */
 int64_t ts_poisson_dofs(int dim, int degree, const int64_t *cells);
 int ts_poisson_complete(const ts_study *s, ts_level_objects *o);
+/* the level's DoFs and operator by the equation's operator_create, or the finest level of
+ * its mg_create when the problem uses multigrid (phases timed into t) */
+int ts_poisson_space_operator(const ts_study *s, ts_level_objects *o, double *t);
 void ts_poisson_error_columns(int exact, const ts_level_report *r, char *buf, size_t len);
 
 /* study.c: the study's shared objects for p (mesh, elements, exact solution); on error

@@ -164,26 +164,10 @@ static int own_mg_create(const ts_study *s, ts_backend backend, int level,
   return ierr;
 }
 
-/* The DoFs and the operator: the hierarchy's finest level when the problem uses multigrid. */
-static int own_space_operator(const ts_study *s, ts_level_objects *o, double *t) {
-  ts_problem p = s->p;
-  if (p->use_mg) {
-    TS_CALL(own_mg_create(s, s->backend, o->level, &p->mg, &o->mg));
-    TS_CALL(ts_problem_add_mg_phases(o->mg, t));
-    o->dofs[0] = ts_mg_dofs(o->mg);
-    o->A = ts_mg_operator(o->mg);
-    return 0;
-  }
-  TS_CALL_TIMED(&t[TS_SETUP_DOFS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
-  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
-                own_operator_on_level(s, s->backend, o->dofs[0], o->level, p->precision, &o->A));
-  return 0;
-}
-
 /* The operator on the mapped cells, b = (f, phi_i) lifted for g, x0 = g on the boundary. */
 static int own_setup(const ts_study *s, ts_level_objects *o, double *t) {
   own_data *d = s->data;
-  TS_CALL(own_space_operator(s, o, t));
+  TS_CALL(ts_poisson_space_operator(s, o, t));
   const int64_t n = ts_dofs_count(o->dofs[0]);
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->x));

@@ -72,11 +72,12 @@ static int poisson_mg_create(const ts_study *s, ts_backend backend, int level,
   return ts_mg_create(backend, s->mesh, s->fe[0], level, options, mg);
 }
 
-/* The DoFs and the Laplacian: the hierarchy's finest level when the problem uses multigrid. */
-static int poisson_space_operator(const ts_study *s, ts_level_objects *o, double *t) {
+/* The DoFs and the operator of the equation (its mg_create and operator_create): the
+ * hierarchy's finest level when the problem uses multigrid. */
+int ts_poisson_space_operator(const ts_study *s, ts_level_objects *o, double *t) {
   ts_problem p = s->p;
   if (p->use_mg) {
-    TS_CALL(poisson_mg_create(s, s->backend, o->level, &p->mg, &o->mg));
+    TS_CALL(s->eq->mg_create(s, s->backend, o->level, &p->mg, &o->mg));
     TS_CALL(ts_problem_add_mg_phases(o->mg, t));
     o->dofs[0] = ts_mg_dofs(o->mg);
     o->A = ts_mg_operator(o->mg);
@@ -84,14 +85,14 @@ static int poisson_space_operator(const ts_study *s, ts_level_objects *o, double
   }
   TS_CALL_TIMED(&t[TS_SETUP_DOFS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
   TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
-                poisson_operator_create(s, s->backend, o->dofs, p->precision, &o->A));
+                s->eq->operator_create(s, s->backend, o->dofs, p->precision, &o->A));
   return 0;
 }
 
 /* The Laplacian, b = f - A u_D on the interior and x0 = u_D (the lift) on the boundary. */
 static int poisson_setup(const ts_study *s, ts_level_objects *o, double *t) {
   ts_problem p = s->p;
-  TS_CALL(poisson_space_operator(s, o, t));
+  TS_CALL(ts_poisson_space_operator(s, o, t));
   const int64_t n = ts_dofs_count(o->dofs[0]);
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, p->precision, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, p->precision, &o->x));
