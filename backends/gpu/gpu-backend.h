@@ -351,12 +351,22 @@ static int gpu_mapped_apply(ts_backend_ops *ops, const ts_mapped_plan *plan, ts_
   return ts_gpu_mapped_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
 }
 
-/* The plan form asked for on multilinear cells: the vertices (the geometry recomputed in the
- * kernel) unless TESSERA_GPU_MAPPED=factors forces the stored factors, to measure both. */
+/* The plan form asked for on multilinear cells, per degree the faster one as measured on an
+ * H100 (3D Kershaw 0.3, 3e7 DoFs, bench/results/2026-11-26-h100-kershaw-recomputed.md): the
+ * recomputed geometry (vertices) where it was as fast or faster (within 5 %: then its far
+ * smaller memory decides), the stored factors where they were faster by more than 5 %.
+ * TESSERA_GPU_MAPPED=factors or =vertices forces one form (to measure both). */
 static int gpu_mapped_geometry(ts_backend_ops *ops, int dim, int degree, ts_precision p) {
-  (void)ops, (void)dim, (void)degree, (void)p;
+  (void)ops, (void)dim;
+  /* index: the degree 0..10; 1: vertices (degrees 9, 10 have no GPU kernel) */
+  static const char vertices_double[TS_MAX_DEGREE + 1] = {0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0};
+  static const char vertices_single[TS_MAX_DEGREE + 1] = {0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0};
   const char *e = getenv("TESSERA_GPU_MAPPED");
-  return e && !strcmp(e, "factors") ? TS_MAPPED_FACTORS : TS_MAPPED_VERTICES;
+  if (e && !strcmp(e, "factors")) return TS_MAPPED_FACTORS;
+  if (e && !strcmp(e, "vertices")) return TS_MAPPED_VERTICES;
+  if (degree < 0 || degree > TS_MAX_DEGREE) return TS_MAPPED_FACTORS;
+  const char *table = p == TS_SINGLE ? vertices_single : vertices_double;
+  return table[degree] ? TS_MAPPED_VERTICES : TS_MAPPED_FACTORS;
 }
 
 static int gpu_laplace_diagonal(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,

@@ -25,7 +25,9 @@
  * (TS_MAPPED_VERTICES, multilinear cells): J = dx/dxi of x(xi) = sum_v X_v prod_d L_v_d(xi_d),
  * A = adj(J) = det(J) J^{-1}, G = w A kappa A^T / det(J), m = w det(J) c, in the kernel's
  * precision.  gpu_mapped_geometry (gpu-backend.h) says which the backend asks the library
- * for, per degree: the faster of the two as measured (bench/results/2026-11-26-h100-kershaw-*). */
+ * for, per degree: the faster of the two as measured (bench/results/2026-11-26-h100-kershaw-
+ * recomputed.md: with this kernel neither form is bandwidth-bound, and each wins at some
+ * degrees). */
 #ifndef TESSERA_GPU_MAPPED_H
 #define TESSERA_GPU_MAPPED_H
 
