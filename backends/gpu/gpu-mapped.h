@@ -232,7 +232,7 @@ __device__ __forceinline__ void ts_gpu_mapped_column_out(const ts_gpu_mapped_arg
 }
 
 template <typename R, int K, bool V>
-__global__ void __launch_bounds__(ts_gpu_mapped_shape<R, 3, K>::THREADS)
+__global__ void __launch_bounds__((ts_gpu_mapped_shape<R, 3, K>::THREADS))
 ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ factors,
                       const R *__restrict__ vertices, const R *__restrict__ values,
                       const R *__restrict__ x, R *__restrict__ y) {
@@ -368,7 +368,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
 }
 
 template <typename R, int K, bool V>
-__global__ void __launch_bounds__(ts_gpu_mapped_shape<R, 2, K>::THREADS)
+__global__ void __launch_bounds__((ts_gpu_mapped_shape<R, 2, K>::THREADS))
 ts_gpu_mapped2_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ factors,
                       const R *__restrict__ vertices, const R *__restrict__ values,
                       const R *__restrict__ x, R *__restrict__ y) {
