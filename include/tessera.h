@@ -1384,7 +1384,8 @@ typedef struct ts_problem_settings {
                                    ts_operator_create_mapped, mg.smoother Chebyshev */
 } ts_problem_settings;
 /** @brief The problem's settings and a new mesh and element for it (caller destroys both).
- *  For your own data (settings->own) the mesh is the mapped one ts_problem_solve uses.
+ *  For your own data (settings->own) the mesh is the mapped one ts_problem_solve uses; on
+ *  a box it maps through the problem's box, so the problem must outlive the mesh.
  *  @param problem   a problem read by ts_problem_read_xml
  *  @param settings  on return the finest level's settings
  *  @param mesh      a new mesh with the problem's levels
