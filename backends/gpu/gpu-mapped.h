@@ -212,6 +212,22 @@ __device__ __forceinline__ void ts_gpu_mapped_column_in(const ts_gpu_mapped_args
   }
 }
 
+/* Up to four register arrays of the thread's column (i, j), one value per z, into the
+ * cell's shared arrays 0..3 at [z][j][i] (NULL: that array is not stored). */
+template <typename R, int N, int NP>
+__device__ __forceinline__ void ts_gpu_mapped_store(R (*s)[NP], int i, int j, const R *a0,
+                                                    const R *a1, const R *a2 = nullptr,
+                                                    const R *a3 = nullptr) {
+#pragma unroll
+  for (int q = 0; q < N; ++q) {
+    const int p = (q * N + j) * N + i;
+    s[0][p] = a0[q];
+    s[1][p] = a1[q];
+    if (a2) s[2][p] = a2[q];
+    if (a3) s[3][p] = a3[q];
+  }
+}
+
 /* The transposed last direction in registers, out = S^T a + D^T b, added into y (not the
  * Dirichlet DoFs). */
 template <typename R, int K>
@@ -252,11 +268,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
   /* gather the column, direction 2 in registers */
   R a[N], b[N];
   ts_gpu_mapped_column_in<R, K>(g, active, 3, c0, c1, c2, i, j, x, a, b);
-#pragma unroll
-  for (int q = 0; q < N; ++q) {
-    s[0][(q * N + j) * N + i] = a[q];
-    s[1][(q * N + j) * N + i] = b[q];
-  }
+  ts_gpu_mapped_store<R, N, NP>(s, i, j, a, b);
   __syncthreads();
   /* direction 1: thread (i, qy = j) */
   R sa[N], da[N], sb[N];
@@ -275,12 +287,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
     sb[q] = x2;
   }
   __syncthreads();
-#pragma unroll
-  for (int q = 0; q < N; ++q) {
-    s[0][(q * N + j) * N + i] = sa[q];
-    s[1][(q * N + j) * N + i] = da[q];
-    s[2][(q * N + j) * N + i] = sb[q];
-  }
+  ts_gpu_mapped_store<R, N, NP>(s, i, j, sa, da, sb);
   __syncthreads();
   /* direction 0: thread (qx = i, qy = j); then the point work, in place in sa, da, sb, a */
   const R *F = V ? factors : factors + (active ? cell : 0) * (int64_t)g.n_factors * NP;
@@ -316,14 +323,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
     }
   }
   __syncthreads();
-#pragma unroll
-  for (int q = 0; q < N; ++q) {
-    const int p = (q * N + j) * N + i;
-    s[0][p] = sa[q];
-    s[1][p] = da[q];
-    s[2][p] = sb[q];
-    s[3][p] = a[q];
-  }
+  ts_gpu_mapped_store<R, N, NP>(s, i, j, sa, da, sb, a);
   __syncthreads();
   /* direction 0 transposed: thread (i, qy = j): P = D_0^T v0 + S_0^T w, Q = S_0^T v1,
    * W = S_0^T v2 */
@@ -342,12 +342,7 @@ ts_gpu_mapped3_kernel(const ts_gpu_mapped_args<R, K> g, const R *__restrict__ fa
     sb[q] = W;
   }
   __syncthreads();
-#pragma unroll
-  for (int q = 0; q < N; ++q) {
-    s[0][(q * N + j) * N + i] = sa[q];
-    s[1][(q * N + j) * N + i] = da[q];
-    s[2][(q * N + j) * N + i] = sb[q];
-  }
+  ts_gpu_mapped_store<R, N, NP>(s, i, j, sa, da, sb);
   __syncthreads();
   /* direction 1 transposed: thread (i, j): A = S_1^T P + D_1^T Q (then S_2^T), B = S_1^T W
    * (then D_2^T) */

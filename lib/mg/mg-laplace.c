@@ -93,12 +93,15 @@ static int level_arrays(ts_mesh mesh, int finest, int coarsest, int components,
   return 0;
 }
 
-static int create_operator(ts_mg mg, int i, ts_precision p, ts_operator *A) {
+static int create_mapped_operator(ts_mg mg, int i, ts_precision p, ts_operator *A) {
   const mapped_coefficients *m = mg->discretization_data;
-  if (!m) return ts_operator_create_laplace(mg->backend, mg->levels[i].dofs, p, A);
   const int l = mg->levels[i].mesh_level;
   const ts_coefficients co = {m->kappa[l] ? m->kappa_components : 0, m->kappa[l], m->reaction[l]};
   return ts_operator_create_mapped(mg->backend, mg->levels[i].dofs, &co, p, A);
+}
+
+static int create_laplace_operator(ts_mg mg, int i, ts_precision p, ts_operator *A) {
+  return ts_operator_create_laplace(mg->backend, mg->levels[i].dofs, p, A);
 }
 
 static int create_smoother(ts_mg mg, int i) {
@@ -137,7 +140,7 @@ static int create_coarse_inverse(ts_mg mg, ts_operator A0, ts_operator *inverse)
 static const ts_mg_discretization laplace_discretization = {
     .name = "laplace",
     .create_dofs = create_dofs,
-    .create_operator = create_operator,
+    .create_operator = create_laplace_operator,
     .create_smoother = create_smoother,
     .create_transfer = create_transfer,
     .transfer_apply = transfer_apply,
@@ -149,7 +152,7 @@ static const ts_mg_discretization laplace_discretization = {
 static const ts_mg_discretization mapped_discretization = {
     .name = "mapped",
     .create_dofs = create_dofs,
-    .create_operator = create_operator,
+    .create_operator = create_mapped_operator,
     .create_smoother = create_smoother,
     .create_transfer = create_transfer,
     .transfer_apply = transfer_apply,
