@@ -1,13 +1,14 @@
 /* ex-poisson-own.c -- your own problem: -div(kappa grad u) + c u = f on Kershaw's mesh (the
- * unit square deformed, epsilon = 0.3), with kappa, c, f and the boundary values g your own,
- * given as C callbacks with a context pointer; the error against the exact solution falls
- * with the optimal rates as the mesh is refined.
+ * unit square deformed, epsilon = 0.3), with kappa, c, f, the boundary values g on the left
+ * and bottom faces and the flux h = kappa grad u . n on the right and top faces (Neumann
+ * faces) your own, given as C callbacks with a context pointer; the error against the exact
+ * solution falls with the optimal rates as the mesh is refined.
  *
  *   usage: ex-poisson-own [degree (default 2)] [finest level (default 4)] [epsilon (0.3)]
  *
- * The steps: a mapped mesh, an element and its DoFs on a level, the coefficients per cell,
- * the operator on the mapped cells, the right side from f and g, CG with Jacobi, and the
- * errors.  doc/user-guide.md, "Your own problem". */
+ * The steps: a mapped mesh, an element and its DoFs on a level with their Neumann faces,
+ * the coefficients per cell, the operator on the mapped cells, the right side from f, g and
+ * h, CG with Jacobi, and the errors.  doc/user-guide.md, "Your own problem". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,17 @@ static int rhs(void *ctx, int dim, int64_t count, const double *x, double *f) {
   return 0;
 }
 
+/* The outward flux kappa grad u . n on the Neumann faces: Kershaw's map keeps the square's
+ * sides, so a point with x = 1 is on the right face (n = (1, 0)), else on the top (y = 1). */
+static int flux(void *ctx, int dim, int64_t count, const double *x, double *h) {
+  const problem *p = ctx;
+  for (int64_t i = 0; i < count; ++i) {
+    const double *y = x + i * dim, e = exp(y[1]);
+    h[i] = p->kappa * (fabs(y[0] - 1.0) < 1e-12 ? pi * cos(pi * y[0]) * e : sin(pi * y[0]) * e);
+  }
+  return 0;
+}
+
 static void solve_on_level(ts_backend backend, ts_mesh mesh, ts_fe fe, int level, problem *p,
                            double *l2, double *h1) {
   ts_dofs dofs;
@@ -61,6 +73,7 @@ static void solve_on_level(ts_backend backend, ts_mesh mesh, ts_fe fe, int level
   ts_solver cg;
   int64_t cells[2];
   CHECK(ts_dofs_create(mesh, fe, level, &dofs));
+  CHECK(ts_dofs_set_neumann_faces(dofs, TS_FACE_RIGHT | TS_FACE_TOP)); /* Dirichlet elsewhere */
   CHECK(ts_mesh_cells(mesh, level, cells));
   const int64_t n = ts_dofs_count(dofs), count = cells[0] * cells[1];
 
@@ -76,11 +89,13 @@ static void solve_on_level(ts_backend backend, ts_mesh mesh, ts_fe fe, int level
   CHECK(ts_operator_create_mapped(backend, dofs, &coefficients, TS_DOUBLE, &A));
   CHECK(ts_pc_create_jacobi(A, &jacobi));
 
-  /* b = (f, phi_i) on the mapped cells, the boundary values g = u lifted into b */
+  /* b = (f, phi_i) on the mapped cells, the boundary values g = u on the Dirichlet faces
+   * lifted into b, and (h, phi_i) on the Neumann faces */
   CHECK(ts_vec_create(backend, n, TS_DOUBLE, &b));
   CHECK(ts_vec_create(backend, n, TS_DOUBLE, &x));
   CHECK(ts_vec_create(backend, n, TS_DOUBLE, &boundary_values));
   CHECK(ts_assemble_rhs_mapped(A, rhs, exact, p, b, boundary_values));
+  CHECK(ts_assemble_neumann_mapped(A, flux, p, b));
 
   CHECK(ts_solver_create(TS_SOLVER_CG, &cg));
   CHECK(ts_solver_set_operator(cg, A));

@@ -304,6 +304,11 @@ int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs);
 int ts_dofs_destroy(ts_dofs *dofs);
 /** @brief Total number of DoFs. */
 int64_t ts_dofs_count(ts_dofs dofs);
+/** @brief The mesh, the element and the mesh level the DoFs were made for (borrowed; NULL,
+ *  NULL and -1 for NULL DoFs). */
+ts_mesh ts_dofs_mesh(ts_dofs dofs);
+ts_fe ts_dofs_fe(ts_dofs dofs);
+int ts_dofs_level(ts_dofs dofs);
 /** @brief DoFs per direction (n[dim]); DoF (i,j,l) has index i + n0*(j + n1*l). */
 int ts_dofs_per_direction(ts_dofs dofs, int64_t *n);
 /** @brief Coordinates of DoF `index` (x[dim]); on a mapped mesh the mapped point (the node
@@ -313,6 +318,33 @@ int ts_dofs_point(ts_dofs dofs, int64_t index, double *x);
 int ts_dofs_is_boundary(ts_dofs dofs, int64_t index);
 /** @brief Number of boundary DoFs. */
 int64_t ts_dofs_boundary_count(ts_dofs dofs);
+
+/** The faces of the box (of the reference box on a mapped mesh), as bits of a set: in
+ *  direction 0 the lower face "left" and the upper "right", in direction 1 "bottom" and
+ *  "top", in direction 2 "front" and "back". */
+enum {
+  TS_FACE_LEFT = 1, TS_FACE_RIGHT = 2, TS_FACE_BOTTOM = 4, TS_FACE_TOP = 8,
+  TS_FACE_FRONT = 16, TS_FACE_BACK = 32
+};
+/** Every face of a box of dimension dim (TS_FACE_LEFT .. TS_FACE_TOP in 2D). */
+#define TS_FACES_ALL(dim) ((dim) == 3 ? 63u : 15u)
+/** @brief The set of faces named in `names` (separated by spaces or commas: left, right,
+ *  bottom, top, and in 3D front, back; "all"; "" or "none" for the empty set) into *faces.
+ *  @return 0, or TS_ERR_ARG naming the unknown word and the allowed ones. */
+int ts_faces_from_names(const char *names, int dim, unsigned *faces);
+/** @brief The Neumann faces of Q_k DoFs (default none: a DoF on any face of the box is a
+ *  Dirichlet DoF).  The DoFs of a Neumann face (its edges and corners too, unless they lie
+ *  on a Dirichlet face) become unknowns.  Set before an operator, right side or multigrid
+ *  hierarchy is made from the DoFs; only the operators on mapped cells
+ *  (ts_operator_create_mapped) take Neumann faces, the box tools refuse them.
+ *  @param faces  a set of TS_FACE_* bits; TS_FACES_ALL(dim): a pure Neumann problem
+ *  @return 0, or TS_ERR_ARG for bits beyond the dimension's faces or DoFs not of Q_k */
+int ts_dofs_set_neumann_faces(ts_dofs dofs, unsigned faces);
+/** @brief The Neumann faces (TS_FACE_* bits; 0 for NULL). */
+unsigned ts_dofs_neumann_faces(ts_dofs dofs);
+/** @brief 1 if the DoF is a Dirichlet DoF: on a face of the box that is not a Neumann face
+ *  (ts_dofs_is_boundary without Neumann faces), else 0; -1 for bad arguments. */
+int ts_dofs_is_dirichlet(ts_dofs dofs, int64_t index);
 
 /* ---------------------------------------------------------------- vectors */
 
@@ -954,6 +986,9 @@ typedef struct ts_mg_options {
                                       no degree level; TS_MG_COARSE_DEGREE_AUTO (default): 1 when
                                       the coarse level has more than TS_MG_COARSE_DEGREE_AUTO_DOFS
                                       DoFs and an interior vertex, else k.  Stokes: AUTO only */
+  unsigned neumann_faces;        /**< Q_k on a mapped mesh: the Neumann faces of every level
+                                      (TS_FACE_* bits, ts_dofs_set_neumann_faces); 0 (default):
+                                      Dirichlet on the whole boundary, the only choice on a box */
 } ts_mg_options;
 
 /** ts_mg_options.coarse_degree: chosen by the size of the coarse level (the default). */
@@ -1149,7 +1184,8 @@ int ts_compute_errors(ts_dofs dofs, const double *values, const ts_solution *u,
 /* ---------------------------------------------------------------- your own problem on mapped cells */
 
 /* -div(kappa grad u) + c u = f in the image of a mapped mesh (ts_mesh_create_mapped), u = g
- * on its boundary, on Q_k (doc/user-guide.md, "Your own problem"). */
+ * on its Dirichlet faces and kappa grad u . n = h on its Neumann faces
+ * (ts_dofs_set_neumann_faces), on Q_k (doc/user-guide.md, "Your own problem"). */
 
 /** The coefficients kappa and c, constant per cell of the level.  Cells are numbered
  *  c_0 + cells_0 (c_1 + cells_1 c_2) (ts_mesh_cells).  The arrays are the caller's, read
@@ -1164,9 +1200,11 @@ typedef struct ts_coefficients {
 } ts_coefficients;
 
 /** @brief The operator of -div(kappa grad u) + c u on Q_k over the cells of a mapped level,
- *  with homogeneous Dirichlet rows on the boundary as ts_operator_create_laplace: its
- *  matrix is A_ij = (kappa grad phi_j, grad phi_i) + (c phi_j, phi_i) by the (k+1)-point
- *  Gauss rule on every cell.  The library computes the geometric factors once per
+ *  with homogeneous Dirichlet rows on the Dirichlet DoFs (the boundary less the DoFs' Neumann
+ *  faces: ts_dofs_is_dirichlet) as ts_operator_create_laplace: its matrix is A_ij =
+ *  (kappa grad phi_j, grad phi_i) + (c phi_j, phi_i) by the (k+1)-point Gauss rule on every
+ *  cell.  With every face Neumann and c = 0 it is singular, the constants its null space
+ *  (ts_remove_null_space).  The library computes the geometric factors once per
  *  quadrature point (w det J J^{-1} kappa J^{-T} and w det J c) and the backend applies them
  *  by sum factorization (doc/design.md, "Mapped cells").  Symmetric; its diagonal is
  *  computed once here (Jacobi, Chebyshev).
@@ -1180,8 +1218,8 @@ int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coeffic
                               ts_precision p, ts_operator *op);
 /** @brief The right side b_i = (f, phi_i) on the mapped cells (Gauss rule of k+2 points per
  *  direction), lifted for the Dirichlet data g as ts_assemble_rhs does: on return x0 holds
- *  g at the boundary DoFs (zero inside) and b the constrained system's right side; solve
- *  A x = b, then add x0.  f is called once per cell with the cell's (k+2)^dim quadrature
+ *  g at the Dirichlet DoFs (zero elsewhere) and b the constrained system's right side; add
+ *  the Neumann data (ts_assemble_neumann_mapped), solve A x = b, then add x0.  f is called once per cell with the cell's (k+2)^dim quadrature
  *  points, g with batches of boundary DoF points, both from several OpenMP threads at once
  *  (ts_point_fn), one value per point.
  *  @param A    an operator of ts_operator_create_mapped (its DoFs and coefficients' mesh)
@@ -1190,6 +1228,27 @@ int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coeffic
  *  @param b, x0  double vectors of A's size on A's backend */
 int ts_assemble_rhs_mapped(ts_operator A, ts_point_fn f, ts_point_fn g, void *ctx, ts_vec b,
                            ts_vec x0);
+/** @brief b_i += (h, phi_i) on the Neumann faces of A's DoFs, for every DoF i that is not a
+ *  Dirichlet DoF: h is the flux kappa grad u . n (n the outward normal) as a function of the
+ *  point, integrated over the mapped faces by the Gauss rule of k+2 points per direction
+ *  (the surface measure from the geometry's tangents).  h is called once per boundary cell
+ *  with its face's (k+2)^(dim-1) points, from several OpenMP threads at once (ts_point_fn).
+ *  @return 0; TS_ERR_ARG for DoFs without Neumann faces or for h failing or not finite
+ *          (naming the cell) */
+int ts_assemble_neumann_mapped(ts_operator A, ts_point_fn h, void *ctx, ts_vec b);
+/** @brief For an operator whose null space is the constants (ts_operator_create_mapped with
+ *  every face Neumann and c = 0: a pure Neumann problem) make b compatible: b -= (sum_i
+ *  b_i / n) 1, so that A x = b has solutions (unique up to a constant; CG and multigrid then
+ *  converge).  *defect (may be NULL) = |sum_i b_i| / sum_i |b_i|: how far the data missed
+ *  (f, 1) + (h, 1)_N = 0, from quadrature error alone when the data are compatible.  For
+ *  other operators nothing is done and *defect = 0. */
+int ts_remove_null_space(ts_operator A, ts_vec b, double *defect);
+/** @brief The mean value of the finite element function (host values, Q_k DoFs of a mapped
+ *  mesh) over the domain into *mean, and of u into *u_mean when u is not NULL (by the
+ *  quadrature of ts_compute_errors_mapped): a pure Neumann problem's solution is shifted by
+ *  *u_mean - *mean to compare it with u. */
+int ts_mean_mapped(ts_dofs dofs, const double *values, ts_point_fn u, void *ctx, double *mean,
+                   double *u_mean);
 /** @brief L2 and H1-seminorm errors of the finite element function (host values, Q_k DoFs of a
  *  mapped mesh) against u with gradient grad_u (one value, dim values per point), by the
  *  Gauss rule of k+2 points per direction on every mapped cell, compensated sums.  u and

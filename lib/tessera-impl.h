@@ -280,6 +280,7 @@ struct ts_dofs_s {
   /* a mapped mesh (lib/mesh/geometry.c): the geometry's nodes, the mapped point of every
    * DoF (dim coordinates each: point i at nodes[i dim]), NULL on a box */
   double *nodes;
+  unsigned neumann_faces;       /* TS_FACE_* bits (ts_dofs_set_neumann_faces); 0: all Dirichlet */
 };
 /** TS_ERR_ARG naming `what` unless the DoFs are of a Q_k element (for the Q_k-only tools:
  *  ts_cell_dof_indices and its users, the Laplacian, right sides, errors, output). */
@@ -407,6 +408,12 @@ int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
 /** The DoFs of an operator of ts_operator_create_mapped (borrowed), or TS_ERR_ARG naming
  *  `caller` if A is another operator. */
 int ts_operator_mapped_dofs(ts_operator A, const char *caller, ts_dofs *dofs);
+/** 1 if A is a mapped operator whose constants are its null space: every face Neumann and
+ *  c = 0 (a pure Neumann problem), else 0. */
+int ts_operator_mapped_singular(ts_operator A);
+/** mask_i = 0 on the Dirichlet DoFs (ts_dofs_is_dirichlet), 1 elsewhere: a new vector of
+ *  precision p on the backend. */
+int ts_dofs_dirichlet_mask(ts_dofs dofs, ts_backend backend, ts_precision p, ts_vec *mask);
 
 /* ---------------------------------------------------------------- operators: stokes */
 

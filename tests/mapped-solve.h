@@ -13,11 +13,15 @@ typedef struct mapped_problem {
   ts_point_fn u, grad_u;               /* the exact solution and its gradient */
   void *ctx;                           /* of the four callbacks */
   double rtol;                         /* CG's relative residual */
+  unsigned neumann_faces;              /* TS_FACE_* bits (0: Dirichlet everywhere) */
+  ts_point_fn h;                       /* the Neumann flux there (NULL: zero) */
+  int multigrid;                       /* 1: CG + V-cycle (ts_mg_create_mapped), else Jacobi */
 } mapped_problem;
 
 typedef struct mapped_result {
   double l2, h1;
   int iterations;
+  double defect;                       /* ts_remove_null_space's (0 unless pure Neumann) */
 } mapped_result;
 
 /** The smooth test solution of t-mapped-convergence and t-mapped-mg, non-zero on the
@@ -28,8 +32,9 @@ double mapped_u_laplace_factor(int dim);
 int mapped_u(void *ctx, int dim, int64_t count, const double *x, double *v);
 int mapped_u_gradient(void *ctx, int dim, int64_t count, const double *x, double *g);
 
-/** Solve on dofs (Q_k of a mapped mesh) on backend be; 0 or the failure's code (its message
- *  printed as a TAP diagnostic). */
+/** Solve on dofs (Q_k of a mapped mesh) on backend be, with p's Neumann faces set on dofs
+ *  (a pure Neumann problem: b made compatible, the solution shifted to u's mean); 0 or the
+ *  failure's code (its message printed as a TAP diagnostic). */
 int mapped_solve(ts_backend be, ts_dofs dofs, const mapped_problem *p, mapped_result *r);
 
 #endif

@@ -201,7 +201,8 @@ static void compare_c_and_xml(ts_backend be, int dim, int level) {
   double *kappa = malloc(sizeof(double) * (size_t)count), *c = malloc(sizeof(double) * (size_t)count);
   for (int64_t i = 0; i < count; ++i) kappa[i] = 3, c[i] = 1;
   const ts_coefficients co = {1, kappa, c};
-  const mapped_problem mp = {&co, c_f, c_u, c_u, c_grad, NULL, 1e-12};
+  const mapped_problem mp = {.coefficients = &co, .f = c_f, .g = c_u, .u = c_u,
+                             .grad_u = c_grad, .rtol = 1e-12};
   mapped_result r = {0};
   if (!cerr) cerr = mapped_solve(be, dofs, &mp, &r);
   const ts_level_report *x = &report.levels[0];

@@ -37,7 +37,8 @@ static int solve(ts_backend be, ts_mesh mesh, ts_fe fe, int level, mapped_result
   }
   const ts_coefficients co = {1, kappa, c};
   /* rtol: far below the discretization errors measured, above the rounding floor */
-  const mapped_problem p = {&co, rhs, mapped_u, mapped_u, mapped_u_gradient, NULL, 1e-12};
+  const mapped_problem p = {.coefficients = &co, .f = rhs, .g = mapped_u, .u = mapped_u,
+                            .grad_u = mapped_u_gradient, .rtol = 1e-12};
   int ierr = ts_dofs_create(mesh, fe, level, &dofs);
   if (!ierr) ierr = mapped_solve(be, dofs, &p, r);
   free(kappa);
@@ -51,7 +52,7 @@ static void study(ts_backend be, int dim, int k, double eps, int finest) {
   const int coarse[3] = {6, 2, 2};
   ts_mesh mesh;
   ts_fe fe;
-  mapped_result r[2] = {{1, 1, 0}, {1, 1, 0}};
+  mapped_result r[2] = {{1, 1, 0, 0}, {1, 1, 0, 0}};
   ts_mesh_create_kershaw(dim, coarse, finest, eps, &mesh);
   ts_fe_create_q(dim, k, &fe);
   int ierr = solve(be, mesh, fe, finest - 1, &r[0]);

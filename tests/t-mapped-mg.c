@@ -180,7 +180,8 @@ static void test_kershaw(ts_backend be, int dim, int degree, int first, int last
     if (level == first + 1) { /* the same errors as CG + Jacobi (mapped-solve.c) */
       ts_dofs dofs = NULL;
       mapped_result j = {0};
-      const mapped_problem mp = {&co, rhs, mapped_u, mapped_u, mapped_u_gradient, NULL, 1e-12};
+      const mapped_problem mp = {.coefficients = &co, .f = rhs, .g = mapped_u, .u = mapped_u,
+                                 .grad_u = mapped_u_gradient, .rtol = 1e-12};
       failed |= ts_dofs_create(mesh, fe, level, &dofs) || mapped_solve(be, dofs, &mp, &j);
       /* both to a relative residual of 1e-12: their errors differ by the algebraic errors
        (about 1e-13 here, |u| about 1) */

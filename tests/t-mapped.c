@@ -288,8 +288,9 @@ static void exact_linear(const char *what, ts_mesh mesh, int k) {
   ts_coefficients co = {nk, kk, c};
   ts_fe fe;
   ts_dofs dofs;
-  const mapped_problem p = {&co, linear_f, linear_u, linear_u, linear_grad, &l, 1e-13};
-  mapped_result r = {1, 1, 0};
+  const mapped_problem p = {.coefficients = &co, .f = linear_f, .g = linear_u, .u = linear_u,
+                            .grad_u = linear_grad, .ctx = &l, .rtol = 1e-13};
+  mapped_result r = {1, 1, 0, 0};
   ts_fe_create_q(dim, k, &fe);
   int ierr = ts_dofs_create(mesh, fe, 1, &dofs);
   if (!ierr) ierr = mapped_solve(be, dofs, &p, &r);
@@ -316,8 +317,9 @@ static void jump(int dim, int k) {
   double *kappa = malloc(sizeof(double) * cells);
   for (int64_t i = 0; i < cells; ++i) kappa[i] = i % c3[0] < c3[0] / 2 ? 1.0 : l.kappa_right;
   ts_coefficients co = {1, kappa, NULL};
-  const mapped_problem p = {&co, NULL, linear_u, linear_u, linear_grad, &l, 1e-13};
-  mapped_result r = {1, 1, 0};
+  const mapped_problem p = {.coefficients = &co, .g = linear_u, .u = linear_u,
+                            .grad_u = linear_grad, .ctx = &l, .rtol = 1e-13};
+  mapped_result r = {1, 1, 0, 0};
   int ierr = mapped_solve(be, dofs, &p, &r);
   ok(!ierr && r.l2 < 1e-11 && r.h1 < 1e-10, "%dD Q%d Kershaw 0.3, kappa 1 | 100 across x_0 = 1/2: the "
      "piecewise linear u is exact: L2 %.2e, H1 %.2e, %d CG iterations", dim, k, r.l2, r.h1, r.iterations);

@@ -184,6 +184,69 @@ int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
   }
 }
 
+/* The faces of the box that DoF position a (of a Q_k field with n per direction) lies on. */
+static unsigned q_faces_of(ts_dofs dofs, const int64_t *a, const int64_t *n) {
+  unsigned faces = 0;
+  for (int d = 0; d < dofs->dim; ++d) {
+    if (a[d] == 0) faces |= 1u << (2 * d);
+    if (a[d] == n[d] - 1) faces |= 1u << (2 * d + 1);
+  }
+  return faces;
+}
+
+int ts_dofs_is_dirichlet(ts_dofs dofs, int64_t index) {
+  int64_t a[3];
+  TS_GETTER_NOT_NULL(dofs, -1);
+  TS_GETTER_CHECK(index >= 0 && index < dofs->count, -1,
+                  "ts_dofs_is_dirichlet: DoF index %lld out of range 0..%lld", (long long)index,
+                  (long long)dofs->count - 1);
+  if (dofs->fe->family != TS_FE_Q || !dofs->neumann_faces) return ts_dofs_is_boundary(dofs, index);
+  const int c = dof_position(dofs, index, a);
+  return (q_faces_of(dofs, a, dofs->comp_n[c]) & ~dofs->neumann_faces) != 0;
+}
+
+int ts_dofs_set_neumann_faces(ts_dofs dofs, unsigned faces) {
+  TS_CHECK_NOT_NULL(dofs);
+  TS_CALL(ts_dofs_require_q(dofs, "ts_dofs_set_neumann_faces"));
+  TS_CHECK_ARG((faces & ~TS_FACES_ALL(dofs->dim)) == 0, "ts_dofs_set_neumann_faces: faces = %#x "
+               "has bits beyond the %d faces of a %dD box (allowed: TS_FACE_* bits within %#x)",
+               faces, 2 * dofs->dim, dofs->dim, TS_FACES_ALL(dofs->dim));
+  dofs->neumann_faces = faces;
+  return 0;
+}
+
+unsigned ts_dofs_neumann_faces(ts_dofs dofs) { return dofs ? dofs->neumann_faces : 0; }
+
+ts_mesh ts_dofs_mesh(ts_dofs dofs) { return dofs ? dofs->mesh : NULL; }
+ts_fe ts_dofs_fe(ts_dofs dofs) { return dofs ? dofs->fe : NULL; }
+int ts_dofs_level(ts_dofs dofs) { return dofs ? dofs->level : -1; }
+
+static const char *const face_names[6] = {"left", "right", "bottom", "top", "front", "back"};
+
+int ts_faces_from_names(const char *names, int dim, unsigned *faces) {
+  TS_CHECK_NOT_NULL(names);
+  TS_CHECK_NOT_NULL(faces);
+  TS_CHECK_ARG(dim == 2 || dim == 3, "ts_faces_from_names: dim = %d, allowed 2 or 3", dim);
+  unsigned set = 0;
+  for (const char *p = names; *p;) {
+    const size_t skip = strspn(p, " \t\n,"), len = strcspn(p + skip, " \t\n,");
+    const char *word = p + skip;
+    p = word + len;
+    if (len == 0) continue;
+    int found = -1;
+    for (int f = 0; f < 2 * dim && found < 0; ++f)
+      if (strlen(face_names[f]) == len && strncmp(word, face_names[f], len) == 0) found = f;
+    if (found >= 0) set |= 1u << found;
+    else if (len == 3 && strncmp(word, "all", 3) == 0) set |= TS_FACES_ALL(dim);
+    else if (!(len == 4 && strncmp(word, "none", 4) == 0))
+      return TS_ERROR(TS_ERR_ARG, "face '%.*s' unknown in %dD, allowed: %s, all, none", (int)len,
+                      word, dim, dim == 3 ? "left, right, bottom, top, front, back"
+                                          : "left, right, bottom, top");
+  }
+  *faces = set;
+  return 0;
+}
+
 int64_t ts_dofs_boundary_count(ts_dofs dofs) {
   int64_t count = 0;
   TS_GETTER_NOT_NULL(dofs, -1);

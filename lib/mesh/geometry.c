@@ -57,6 +57,10 @@ int ts_dofs_require_mapped(ts_dofs dofs, int need, const char *what) {
     return TS_ERROR(TS_ERR_ARG, "%s: the DoFs are on a mapped mesh; it takes a box mesh "
                     "(on mapped cells: ts_operator_create_mapped, ts_assemble_rhs_mapped, "
                     "ts_compute_errors_mapped)", what);
+  if (!need && dofs->neumann_faces)
+    return TS_ERROR(TS_ERR_ARG, "%s: the DoFs have Neumann faces (%#x); only the operators on "
+                    "mapped cells take them (a box is the mapped mesh of an affine map: "
+                    "ts_mesh_create_mapped)", what, dofs->neumann_faces);
   return 0;
 }
 

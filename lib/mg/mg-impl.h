@@ -76,6 +76,8 @@ typedef struct ts_mg_discretization {
   int (*create_transfer)(ts_mg mg, int i);
   /* restrict_ = 0: out (level i) = P in (level i-1), += with add; 1: out (level i-1) = P^T in */
   int (*transfer_apply)(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
+  /* NULL, or free what levels[i].transfer holds besides its own block (vectors) */
+  void (*transfer_destroy)(ts_mg mg, int i);
   /* the coarse solve: a Krylov solver of this type, Jacobi-preconditioned, to the options'
    * coarse_tolerance, unless create_coarse_inverse is given and makes an operator (double)
    * that applies A_0^{-1} (it may leave *inverse NULL: then the Krylov solver) */

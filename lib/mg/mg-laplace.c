@@ -15,17 +15,23 @@
  * hundredths of a second. */
 #define DENSE_COARSE_DOFS 1000
 
-/* the transfer block of a level: the plan and its 1D interpolation matrix */
+/* the transfer block of a level: the plan and its 1D interpolation matrix; with some
+ * Neumann and some Dirichlet faces the transfer runs unconstrained and its output is masked
+ * (the Dirichlet entries zeroed, as the constrained kernel writes them): mask[o][p] of the
+ * output level o (0 coarse, 1 fine) in precision p (the V-cycle's, and double for full
+ * multigrid's nested iteration) */
 typedef struct laplace_transfer {
   ts_transfer_plan plan;
   double interpolation[TS_TRANSFER_1D_SIZE];
+  ts_vec mask[2][2];
 } laplace_transfer;
 
-/* a degree level's own Q_k; the mesh levels share mg->fe */
+/* a degree level's own Q_k (the mesh levels share mg->fe), with the options' Neumann faces */
 static int create_dofs(ts_mg mg, int i) {
   ts_mg_level *l = &mg->levels[i];
   if (l->degree != mg->fe->degree) TS_CALL(ts_fe_create_q(mg->fe->dim, l->degree, &l->own_fe));
   TS_CALL(ts_dofs_create(mg->mesh, l->own_fe ? l->own_fe : mg->fe, l->mesh_level, &l->dofs));
+  TS_CALL(ts_dofs_set_neumann_faces(l->dofs, mg->options.neumann_faces));
   return 0;
 }
 
@@ -122,19 +128,46 @@ static int create_transfer(ts_mg mg, int i) {
   TS_CALL(ts_transfer_plan_init(mg->levels[i - 1].dofs, l->dofs, &t->plan, t->interpolation));
   if (!mg->backend->ops.transfer)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'", mg->backend->name);
+  const unsigned neumann = mg->options.neumann_faces;
+  t->plan.constrained = neumann == 0;
+  if (neumann == 0 || neumann == TS_FACES_ALL(mg->fe->dim)) return 0;
+  for (int o = 0; o < 2; ++o)
+    for (int p = 0; p < 2; ++p)
+      TS_CALL(ts_dofs_dirichlet_mask(mg->levels[i - 1 + o].dofs, mg->backend, (ts_precision)p,
+                                     &t->mask[o][p]));
   return 0;
 }
 
 static int transfer_apply(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add) {
   const laplace_transfer *t = mg->levels[i].transfer;
   TS_CALL(ts_transfer_apply(mg->backend, &t->plan, restrict_, in, out, add));
+  ts_vec mask = t->mask[!restrict_][out->precision == TS_SINGLE];
+  if (mask) TS_CALL(ts_vec_pointwise_mult(mask, out, out));
   return 0;
 }
 
+static void transfer_destroy(ts_mg mg, int i) {
+  laplace_transfer *t = mg->levels[i].transfer;
+  for (int o = 0; o < 2; ++o)
+    for (int p = 0; p < 2; ++p) ts_vec_destroy(&t->mask[o][p]);
+}
+
+/* The LU factorization for a small coarse level; a singular one (pure Neumann, c = 0: the
+ * constants are its null space) always, bordered with the constant vector, since CG would
+ * stall on the restricted residual's rounding in the null space. */
 static int create_coarse_inverse(ts_mg mg, ts_operator A0, ts_operator *inverse) {
   (void)mg;
-  if (A0->n <= DENSE_COARSE_DOFS) TS_CALL(ts_mg_dense_inverse_create(A0, NULL, inverse));
-  return 0;
+  if (!ts_operator_mapped_singular(A0)) {
+    if (A0->n <= DENSE_COARSE_DOFS) TS_CALL(ts_mg_dense_inverse_create(A0, NULL, inverse));
+    return 0;
+  }
+  double *ones;
+  TS_CALL(ts_calloc((size_t)A0->n, sizeof *ones, "coarse null vector", &ones));
+  for (int64_t j = 0; j < A0->n; ++j) ones[j] = 1.0;
+  const int ierr = ts_mg_dense_inverse_create(A0, ones, inverse);
+  free(ones);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "the coarse solve of a pure Neumann "
+                               "problem (a dense one, bordered by the constants)") : 0;
 }
 
 static const ts_mg_discretization laplace_discretization = {
@@ -156,6 +189,7 @@ static const ts_mg_discretization mapped_discretization = {
     .create_smoother = create_smoother,
     .create_transfer = create_transfer,
     .transfer_apply = transfer_apply,
+    .transfer_destroy = transfer_destroy,
     .coarse_solver = TS_SOLVER_CG,
     .create_coarse_inverse = create_coarse_inverse,
     .destroy = mapped_coefficients_free,

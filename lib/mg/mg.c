@@ -199,6 +199,12 @@ int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o)
                finest - o->coarse_level + 1, TS_MG_MAX_LEVELS);
   TS_CHECK_ARG(o->coarse_tolerance > 0.0 && o->coarse_tolerance < 1.0,
                "multigrid: coarse tolerance %g, allowed 0 < tolerance < 1", o->coarse_tolerance);
+  TS_CHECK_ARG((o->neumann_faces & ~TS_FACES_ALL(mesh->dim)) == 0, "multigrid: neumann_faces = "
+               "%#x has bits beyond the %d faces of a %dD box (allowed: TS_FACE_* bits within %#x)",
+               o->neumann_faces, 2 * mesh->dim, mesh->dim, TS_FACES_ALL(mesh->dim));
+  TS_CHECK_ARG(o->neumann_faces == 0 || mesh->map, "multigrid: Neumann faces (neumann_faces = "
+               "%#x) are taken on mapped meshes only (a box is the mapped mesh of an affine map: "
+               "ts_mesh_create_mapped)", o->neumann_faces);
   return 0;
 }
 
@@ -269,6 +275,7 @@ int ts_mg_destroy(ts_mg *mg) {
   for (int i = m->n_levels - 1; i >= 0; --i) {
     ts_mg_level *l = &m->levels[i];
     ts_smoother_destroy(&l->smoother);
+    if (l->transfer && m->discretization->transfer_destroy) m->discretization->transfer_destroy(m, i);
     ts_free(&l->transfer);
     ts_vec_destroy(&l->b);
     ts_vec_destroy(&l->x);

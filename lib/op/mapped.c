@@ -16,7 +16,15 @@
  * degrees and precisions where it measured that faster, the level's vertices and the cells'
  * kappa and c instead of the factors (TS_MAPPED_VERTICES): 2^dim vertices shared by cells
  * and a few values per cell, against dim(dim+1)/2 values per point.  The factors are still
- * computed here for the diagonal (doc/design.md, "Mapped cells"). */
+ * computed here for the diagonal (doc/design.md, "Mapped cells").
+ *
+ * Neumann faces (ts_dofs_set_neumann_faces).  The backend's kernels constrain all of the
+ * box boundary or nothing; with some Dirichlet faces left the operator is
+ *   A_D = M A M + (I - M),  M = diag(mask), mask_i = 0 on the Dirichlet DoFs, 1 elsewhere,
+ * applied here around the unconstrained kernel (three vector sweeps, symmetric as A), the
+ * identity rows and columns of ts_operator_create_laplace on the Dirichlet DoFs.  With every
+ * face Neumann nothing is constrained; without a reaction term the constants are then the
+ * null space (ts_operator_mapped_singular). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +41,8 @@ typedef struct mapped_data {
   ts_vec factors;         /* G_q and m_q per cell and point, the operator's precision */
   ts_vec vertices, cell_values; /* instead of factors with TS_MAPPED_VERTICES */
   ts_vec diagonal;
+  ts_vec mask, masked, sum;     /* some Neumann and some Dirichlet faces: M, M x, the sum for add */
+  int singular;                 /* every face Neumann and c = 0: A 1 = 0 */
 } mapped_data;
 
 /* ---------------------------------------------------------------- coefficients */
@@ -196,7 +206,7 @@ static int compute_diagonal(mapped_data *data, const double *factors, ts_backend
   if (!ierr) {
     ts_cell_layers_for(dofs, cell_diagonal, g);
     for (int64_t i = 0; i < dofs->count; ++i)
-      if (ts_dofs_is_boundary(dofs, i)) g->diagonal[i] = 1.0; /* the Dirichlet rows */
+      if (ts_dofs_is_dirichlet(dofs, i)) g->diagonal[i] = 1.0; /* the Dirichlet rows */
     ierr = ts_vec_create(backend, dofs->count, p, &data->diagonal);
   }
   if (!ierr) ierr = ts_vec_set_from_host(data->diagonal, g->diagonal);
@@ -207,8 +217,23 @@ static int compute_diagonal(mapped_data *data, const double *factors, ts_backend
 
 /* ---------------------------------------------------------------- the operator */
 
+/* y (+)= (M A M + I - M) x: M x, the unconstrained kernel, then M y + (x - M x). */
+static int masked_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  mapped_data *data = op->data;
+  ts_vec out = add ? data->sum : y;
+  TS_CALL(ts_vec_pointwise_mult(data->mask, x, data->masked));
+  TS_BACKEND_CALL(op->backend, mapped_apply, &data->plan, op->precision, data->masked->data,
+                  out->data, 0);
+  TS_CALL(ts_vec_pointwise_mult(data->mask, out, out));
+  TS_CALL(ts_vec_axpby(1.0, x, 1.0, out));
+  TS_CALL(ts_vec_axpby(-1.0, data->masked, 1.0, out));
+  if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
+  return 0;
+}
+
 static int mapped_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   mapped_data *data = op->data;
+  if (data->mask) return masked_apply(op, x, y, add);
   TS_BACKEND_CALL(op->backend, mapped_apply, &data->plan, op->precision, x->data, y->data, add);
   return 0;
 }
@@ -241,13 +266,18 @@ static double mapped_flops(ts_operator op) {
   return cells * (2.0 * 2.0 * n * sweeps + points * (2.0 * p->dim * p->dim + r));
 }
 
+static void data_free(mapped_data **data) {
+  if (!*data) return;
+  ts_vec *all[] = {&(*data)->factors, &(*data)->vertices, &(*data)->cell_values,
+                   &(*data)->diagonal, &(*data)->mask, &(*data)->masked, &(*data)->sum};
+  for (size_t i = 0; i < sizeof all / sizeof *all; ++i) ts_vec_destroy(all[i]);
+  ts_free(data);
+}
+
 static void mapped_destroy(ts_operator op) {
   mapped_data *data = op->data;
-  ts_vec_destroy(&data->factors);
-  ts_vec_destroy(&data->vertices);
-  ts_vec_destroy(&data->cell_values);
-  ts_vec_destroy(&data->diagonal);
-  ts_free(&op->data);
+  data_free(&data);
+  op->data = NULL;
 }
 
 static const ts_operator_ops mapped_ops = {
@@ -267,6 +297,22 @@ int ts_operator_mapped_dofs(ts_operator A, const char *caller, ts_dofs *dofs) {
   return 0;
 }
 
+int ts_operator_mapped_singular(ts_operator A) {
+  return A && A->ops == &mapped_ops && ((const mapped_data *)A->data)->singular;
+}
+
+int ts_dofs_dirichlet_mask(ts_dofs dofs, ts_backend backend, ts_precision p, ts_vec *mask) {
+  double *host;
+  TS_CALL(ts_calloc((size_t)dofs->count, sizeof *host, "Dirichlet mask", &host));
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < dofs->count; ++i) host[i] = ts_dofs_is_dirichlet(dofs, i) ? 0.0 : 1.0;
+  int ierr = ts_vec_create(backend, dofs->count, p, mask);
+  if (!ierr) ierr = ts_vec_set_from_host(*mask, host);
+  if (ierr) ts_vec_destroy(mask);
+  free(host);
+  return ierr;
+}
+
 static void plan_init(ts_dofs dofs, const ts_coefficients *co, mapped_data *data) {
   ts_mapped_plan *pl = &data->plan;
   pl->dim = dofs->dim;
@@ -281,8 +327,22 @@ static void plan_init(ts_dofs dofs, const ts_coefficients *co, mapped_data *data
   pl->gradient_1d = data->grad;
   pl->has_reaction = co && co->reaction;
   pl->n_factors = dofs->dim * (dofs->dim + 1) / 2 + pl->has_reaction;
-  pl->constrained = 1;
+  pl->constrained = dofs->neumann_faces == 0; /* else masked_apply, or nothing constrained */
   data->dofs = dofs;
+  int reaction = 0;
+  for (int64_t cell = 0; co && co->reaction && cell < ts_cell_count(dofs) && !reaction; ++cell)
+    reaction = co->reaction[cell] != 0.0;
+  data->singular = dofs->neumann_faces == TS_FACES_ALL(dofs->dim) && !reaction;
+}
+
+/* M, M x and the sum of masked_apply, with some Neumann and some Dirichlet faces. */
+static int create_mask(mapped_data *data, ts_backend backend, ts_precision p) {
+  const unsigned neumann = data->dofs->neumann_faces;
+  if (neumann == 0 || neumann == TS_FACES_ALL(data->dofs->dim)) return 0;
+  TS_CALL(ts_dofs_dirichlet_mask(data->dofs, backend, p, &data->mask));
+  TS_CALL(ts_vec_create(backend, data->dofs->count, p, &data->masked));
+  TS_CALL(ts_vec_create(backend, data->dofs->count, p, &data->sum));
+  return 0;
 }
 
 /* Whether the backend gets the vertices instead of the factors: multilinear cells, and the
@@ -350,6 +410,7 @@ static int setup(ts_backend backend, ts_dofs dofs, const ts_coefficients *co, ts
   TS_CALL(ts_calloc(count, sizeof(double), "geometric factors", &factors));
   int ierr = compute_factors(data, co, factors);
   if (!ierr) ierr = compute_diagonal(data, factors, backend, p);
+  if (!ierr) ierr = create_mask(data, backend, p);
   if (!ierr && use_vertices(backend, dofs, p)) {
     free(factors);
     return upload_vertices(data, co, backend, p);
@@ -380,11 +441,7 @@ int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coeffic
   int ierr = setup(backend, dofs, coefficients, p, data);
   if (!ierr) ierr = ts_operator_create_shell(backend, &mapped_ops, dofs->count, p, data, op);
   if (ierr) {
-    ts_vec_destroy(&data->factors);
-    ts_vec_destroy(&data->vertices);
-    ts_vec_destroy(&data->cell_values);
-    ts_vec_destroy(&data->diagonal);
-    ts_free(&data);
+    data_free(&data);
     return ts_error_trace(ierr, __FILE__, __LINE__, "mapped operator setup");
   }
   return 0;

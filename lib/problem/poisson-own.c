@@ -1,7 +1,10 @@
 /* poisson-own.c -- the builder of your own Poisson problem from a problem file:
- * -div(kappa grad u) + c u = f with u = g on the boundary, the data as expressions of the
- * point (<poisson f g kappa c u grad-u>, ts_expression), on a mapped mesh (<mesh map>; the
- * box as the affine image of the unit box).  The operator, right side and errors are those
+ * -div(kappa grad u) + c u = f with u = g on the Dirichlet faces and kappa grad u . n = h on
+ * the Neumann faces, the data as expressions of the point (<poisson f g kappa c u grad-u h
+ * neumann>, ts_expression), on a mapped mesh (<mesh map>; the box as the affine image of the
+ * unit box).  A pure Neumann problem (every face Neumann, no c) has its right side made
+ * compatible (ts_remove_null_space) and its solution shifted to the exact solution's mean,
+ * or to mean zero without one.  The operator, right side and errors are those
  * of mapped cells (ts_operator_create_mapped, ts_assemble_rhs_mapped,
  * ts_compute_errors_mapped), multigrid that of ts_mg_create_mapped (Chebyshev smoother);
  * kappa and c are sampled at the image of each cell's centre (piecewise constant per cell,
@@ -12,12 +15,12 @@
 
 /* The parsed data, owned by the study (NULL for an attribute not given). */
 typedef struct own_data {
-  ts_expression f, g, kappa, c, u, grad_u;
+  ts_expression f, g, kappa, c, u, grad_u, h;
 } own_data;
 
 static void own_data_free(own_data *d) {
   if (!d) return;
-  ts_expression *all[] = {&d->f, &d->g, &d->kappa, &d->c, &d->u, &d->grad_u};
+  ts_expression *all[] = {&d->f, &d->g, &d->kappa, &d->c, &d->u, &d->grad_u, &d->h};
   for (size_t i = 0; i < sizeof all / sizeof *all; ++i) ts_expression_destroy(all[i]);
   free(d);
 }
@@ -36,6 +39,7 @@ static int own_data_create(ts_problem p, own_data **out) {
   if (!ierr) ierr = parse_optional(p->c, p->dim, 1, &d->c);
   if (!ierr) ierr = parse_optional(p->u, p->dim, 1, &d->u);
   if (!ierr) ierr = parse_optional(p->grad_u, p->dim, p->dim, &d->grad_u);
+  if (!ierr) ierr = parse_optional(p->h, p->dim, 1, &d->h);
   if (ierr) {
     own_data_free(d);
     return ierr;
@@ -58,6 +62,9 @@ static int eval_u(void *ctx, int dim, int64_t n, const double *x, double *v) {
 static int eval_grad_u(void *ctx, int dim, int64_t n, const double *x, double *v) {
   return ts_expression_evaluate(((own_data *)ctx)->grad_u, dim, n, x, v);
 }
+static int eval_h(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  return ts_expression_evaluate(((own_data *)ctx)->h, dim, n, x, v);
+}
 
 static int own_study_create(ts_study *s) {
   own_data *d = NULL;
@@ -76,6 +83,13 @@ static void own_print_problem(ts_problem p, FILE *log) {
   if (p->g[0]) fprintf(log, ", g = %s", p->g);
   if (p->kappa[0]) fprintf(log, ", kappa = %s", p->kappa);
   if (p->c[0]) fprintf(log, ", c = %s", p->c);
+  static const char *const faces[6] = {"left", "right", "bottom", "top", "front", "back"};
+  for (int face = 0, first = 1; face < 2 * p->dim; ++face)
+    if (p->neumann_faces >> face & 1) {
+      fprintf(log, "%s%s", first ? ",\n  Neumann faces " : " ", faces[face]);
+      first = 0;
+    }
+  if (p->neumann_faces) fprintf(log, " with h = %s", p->h[0] ? p->h : "0");
   fprintf(log, p->u[0] ? ",\n  exact solution u = %s" : ", no exact solution", p->u);
 }
 
@@ -94,7 +108,10 @@ static void own_print_solver(ts_problem p, FILE *log) {
             p->mg.chebyshev_degree, p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
 }
 
-static void own_mg_options(ts_problem p, ts_mg_options *options) { *options = p->mg; }
+static void own_mg_options(ts_problem p, ts_mg_options *options) {
+  *options = p->mg;
+  options->neumann_faces = p->neumann_faces;
+}
 
 /* kappa and c at the image of each cell's centre (the level's cells, ts_coefficients'
  * numbering); NULL arrays for the defaults kappa = 1, c = 0. */
@@ -150,21 +167,29 @@ static int own_operator_on_level(const ts_study *s, ts_backend backend, ts_dofs 
 
 static int own_operator_create(const ts_study *s, ts_backend backend, const ts_dofs *dofs,
                                ts_precision precision, ts_operator *A) {
+  TS_CALL(ts_dofs_set_neumann_faces(dofs[0], s->p->neumann_faces));
   return own_operator_on_level(s, backend, dofs[0], dofs[0]->level, precision, A);
 }
 
 static int own_mg_create(const ts_study *s, ts_backend backend, int level,
                          const ts_mg_options *options, ts_mg *mg) {
   double *kappa = NULL, *c = NULL;
+  ts_mg_options o = *options;
+  o.neumann_faces = s->p->neumann_faces;
   TS_CALL(cell_coefficients(s, level, &kappa, &c));
   const ts_coefficients coefficients = {kappa ? 1 : 0, kappa, c};
-  const int ierr = ts_mg_create_mapped(backend, s->mesh, s->fe[0], level, &coefficients, options, mg);
+  const int ierr = ts_mg_create_mapped(backend, s->mesh, s->fe[0], level, &coefficients, &o, mg);
   ts_free(&kappa);
   ts_free(&c);
   return ierr;
 }
 
-/* The operator on the mapped cells, b = (f, phi_i) lifted for g, x0 = g on the boundary. */
+/* A pure Neumann problem's data must satisfy (f, 1) + (h, 1)_N = 0; beyond quadrature
+ * error (below 1e-12 relative in the tests) a defect this large is a mistake in the data. */
+#define INCOMPATIBLE_DEFECT 1e-3
+
+/* The operator on the mapped cells, b = (f, phi_i) + (h, phi_i)_N lifted for g, x0 = g on
+ * the Dirichlet faces; for a pure Neumann problem b made compatible. */
 static int own_setup(const ts_study *s, ts_level_objects *o, double *t) {
   own_data *d = s->data;
   TS_CALL(ts_poisson_space_operator(s, o, t));
@@ -174,7 +199,31 @@ static int own_setup(const ts_study *s, ts_level_objects *o, double *t) {
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->lift));
   TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE],
                 ts_assemble_rhs_mapped(o->A, eval_f, d->g ? eval_g : NULL, d, o->b, o->lift));
+  if (d->h) TS_CALL_TIMED(&t[TS_SETUP_BOUNDARY], ts_assemble_neumann_mapped(o->A, eval_h, d, o->b));
+  double defect = 0.0;
+  TS_CALL(ts_remove_null_space(o->A, o->b, &defect));
+  if (defect > INCOMPATIBLE_DEFECT)
+    return TS_ERROR(TS_ERR_INPUT, "a pure Neumann problem (every face Neumann, c = 0) needs "
+                    "(f, 1) + (h, 1) = 0 over the domain and its boundary; here |sum b_i| / sum "
+                    "|b_i| = %.3g: check f = %s and h = %s (the outward flux kappa grad u . n)",
+                    defect, s->p->f, s->p->h[0] ? s->p->h : "0");
   return 0;
+}
+
+/* The boundary values added back; a pure Neumann solution shifted to u's mean (or zero). */
+static int own_complete(const ts_study *s, ts_level_objects *o) {
+  own_data *d = s->data;
+  TS_CALL(ts_poisson_complete(s, o));
+  if (!ts_operator_mapped_singular(o->A)) return 0;
+  const int64_t n = ts_dofs_count(o->dofs[0]);
+  double *x, mean = 0.0, u_mean = 0.0;
+  TS_CALL(ts_calloc((size_t)n, sizeof *x, "solution", &x));
+  int ierr = ts_vec_get_to_host(o->x, x);
+  if (!ierr) ierr = ts_mean_mapped(o->dofs[0], x, d->u ? eval_u : NULL, d, &mean, &u_mean);
+  for (int64_t i = 0; !ierr && i < n; ++i) x[i] += u_mean - mean;
+  if (!ierr) ierr = ts_vec_set_from_host(o->x, x);
+  free(x);
+  return ierr;
 }
 
 static int own_errors(const ts_study *s, const ts_level_objects *o, ts_level_report *r) {
@@ -217,7 +266,7 @@ const ts_equation ts_equation_poisson_own = {
     .operator_create = own_operator_create,
     .mg_create = own_mg_create,
     .setup = own_setup,
-    .complete = ts_poisson_complete,
+    .complete = own_complete,
     .errors = own_errors,
     .write_output = own_write_output,
     .print_errors = own_print_errors,

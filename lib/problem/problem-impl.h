@@ -104,11 +104,14 @@ struct ts_problem_s {
    * kershaw epsilon, sine amplitude, shell inner outer angle */
   ts_mesh_map map;
   double map_parameters[3];
-  /* <poisson f=... g=... kappa=... c=... u=... grad-u=...>: your own data as expressions
-   * (poisson-own.c); own is 1 when f is given ("" for an attribute not given) */
+  /* <poisson f=... g=... kappa=... c=... u=... grad-u=... h=... neumann=...>: your own data
+   * as expressions (poisson-own.c); own is 1 when f is given ("" for an attribute not
+   * given); the Neumann faces (TS_FACE_* bits) with the flux h */
   int own;
   char f[TS_EXPRESSION_TEXT_MAX], g[TS_EXPRESSION_TEXT_MAX], kappa[TS_EXPRESSION_TEXT_MAX],
-      c[TS_EXPRESSION_TEXT_MAX], u[TS_EXPRESSION_TEXT_MAX], grad_u[TS_EXPRESSION_TEXT_MAX];
+      c[TS_EXPRESSION_TEXT_MAX], u[TS_EXPRESSION_TEXT_MAX], grad_u[TS_EXPRESSION_TEXT_MAX],
+      h[TS_EXPRESSION_TEXT_MAX];
+  unsigned neumann_faces;
   /* <stokes solution=... penalty=...> (family RT): paper 000 */
   int stokes;
   double penalty;               /* eta of doc/stokes.md section 3 */

@@ -1217,23 +1217,46 @@ static int check_expression(reader *r, xmlNodePtr poisson, const char *attr, int
   return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...>: %s", loc, attr, colon ? colon + 2 : why);
 }
 
+/* <poisson neumann="...">: the Neumann faces (default none), and h only with some */
+static int fill_neumann(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
+  char loc[1200], names[256] = "";
+  TS_CALL(copy_value(r, poisson, "neumann", names, sizeof names));
+  p->neumann_faces = 0;
+  if (ts_faces_from_names(names, p->dim, &p->neumann_faces)) {
+    char why[1024];
+    snprintf(why, sizeof why, "%s", ts_error_message());
+    where(r, poisson, "neumann", node_line(poisson), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson neumann=\"%s\">: %s", loc, names, why);
+  }
+  where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
+  if (p->h[0] && !p->neumann_faces)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson h=...> without Neumann faces: h is the flux "
+                    "kappa grad u . n on the faces named by neumann=\"...\" (left, right, "
+                    "bottom, top%s, all)", loc, p->dim == 3 ? ", front, back" : "");
+  if (p->g[0] && p->neumann_faces == TS_FACES_ALL(p->dim))
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson g=... neumann=\"%s\">: every face is a Neumann "
+                    "face, so there is no Dirichlet face for the data g", loc, names);
+  return 0;
+}
+
 /* <poisson>: a built-in solution, or your own data (f and the rest). */
 static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
   char loc[1200];
-  static const char *const attrs[] = {"f", "g", "kappa", "c", "u", "grad-u"};
-  char *const fields[] = {p->f, p->g, p->kappa, p->c, p->u, p->grad_u};
-  for (int i = 0; i < 6; ++i) {
+  static const char *const attrs[] = {"f", "g", "kappa", "c", "u", "grad-u", "h", "neumann"};
+  char *const fields[] = {p->f, p->g, p->kappa, p->c, p->u, p->grad_u, p->h};
+  for (int i = 0; i < 7; ++i) {
     fields[i][0] = 0;
     TS_CALL(check_expression(r, poisson, attrs[i], p->dim, i == 5 ? p->dim : 1, fields[i]));
   }
   p->own = p->f[0] != 0;
   int given = -1;
-  for (int i = 1; i < 6 && given < 0; ++i)
-    if (fields[i][0]) given = i;
+  for (int i = 1; i < 8 && given < 0; ++i)
+    if (i < 7 ? fields[i][0] != 0 : has_attribute(poisson, "neumann")) given = i;
   where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
   if (p->own && has_attribute(poisson, "solution"))
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" f=...>: give a built-in solution "
-                    "or your own data (f, g, kappa, c, u, grad-u), not both", loc, p->solution);
+                    "or your own data (f, g, kappa, c, u, grad-u, h, neumann), not both", loc,
+                    p->solution);
   if (!p->own && given >= 0)
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...> without f: your own data needs the right "
                     "side f (f=\"0\" for none)", loc, attrs[given]);
@@ -1254,7 +1277,7 @@ static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
                     "built-in solutions are on the box; on a mapped mesh give your own data "
                     "(<poisson f=... g=... u=... grad-u=...>)", loc, map_names[p->map], p->solution);
   }
-  return 0;
+  return p->own ? fill_neumann(r, p, poisson) : 0;
 }
 
 /* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian), the

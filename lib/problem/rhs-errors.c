@@ -126,7 +126,7 @@ int ts_lift_dirichlet(ts_operator A, ts_dofs dofs, ts_vec x0, double *bh, double
   }
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < dofs->count; ++i)
-    if (ts_dofs_is_boundary(dofs, i)) bh[i] = 0.0; /* the constrained rows solve x_i = 0 */
+    if (ts_dofs_is_dirichlet(dofs, i)) bh[i] = 0.0; /* the constrained rows solve x_i = 0 */
   return 0;
 }
 

@@ -115,7 +115,7 @@ static int boundary_values(ts_dofs dofs, ts_point_fn g, void *user, double *xh, 
     const int64_t end = (batch + 1) * BOUNDARY_BATCH < dofs->count ? (batch + 1) * BOUNDARY_BATCH : dofs->count;
     for (int64_t i = batch * BOUNDARY_BATCH; i < end; ++i) {
       xh[i] = 0.0;
-      if (ts_dofs_is_boundary(dofs, i)) {
+      if (ts_dofs_is_dirichlet(dofs, i)) {
         ts_dofs_point(dofs, i, x + n * dim);
         index[n++] = i;
       }
@@ -247,5 +247,208 @@ int ts_compute_errors_mapped(ts_dofs dofs, const double *values, ts_point_fn u, 
   TS_CALL(ts_cell_failure_report(&failure, "ts_compute_errors_mapped"));
   *l2_error = sqrt(sums[0]);
   *h1_error = sqrt(sums[1]);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- Neumann faces */
+
+/* On the face xi_d = side of a cell, parametrized by the other directions t[0] (< t[1]),
+ * (h, phi_j)_F = sum_q w_q |ds_q| h(x_q) phi_j(xi_q) with ds = dx/dxi_t0 (2D) or
+ * dx/dxi_t0 x dx/dxi_t1 (3D): tangential derivatives of the geometry x = sum_j X_j phi_j,
+ * which depend on the face's nodes X_j only (the other basis functions vanish on F). */
+typedef struct neumann_ctx {
+  ts_dofs dofs;
+  const rule *r;
+  ts_point_fn h;
+  void *user;
+  int d, side, t[2];
+  int64_t face_cells[2];        /* cells along t[0], t[1] (1 in 2D) */
+  double *local;                /* per face cell, the face's n1^(dim-1) values */
+  int64_t *index;               /* and their DoFs */
+  ts_cell_failure failure;
+} neumann_ctx;
+
+/* The cell index of face cell f of the face. */
+static int64_t face_cell(const neumann_ctx *nc, int64_t f) {
+  int64_t c[3] = {0, 0, 0};
+  const int64_t *cells = nc->dofs->cells;
+  c[nc->d] = nc->side ? cells[nc->d] - 1 : 0;
+  c[nc->t[0]] = f % nc->face_cells[0];
+  if (nc->dofs->dim == 3) c[nc->t[1]] = f / nc->face_cells[0];
+  return c[0] + cells[0] * (c[1] + cells[1] * c[2]);
+}
+
+static void face_load(neumann_ctx *nc, int64_t f) {
+  ts_dofs dofs = nc->dofs;
+  const rule *r = nc->r;
+  const int dim = dofs->dim, n1 = r->n1, nq = r->nq, d = nc->d;
+  const int nf = dim == 3 ? n1 * n1 : n1, npf = dim == 3 ? nq * nq : nq;
+  const int64_t cell = face_cell(nc, f);
+  int64_t c[3], idx[TS_MAX_CELL_DOFS], *index = nc->index + f * nf;
+  double X[MAX_N1 * MAX_N1 * 3], x[MAX_Q * MAX_Q * 3], wds[MAX_Q * MAX_Q], h[MAX_Q * MAX_Q];
+  double *out = nc->local + f * nf;
+  ts_cell_from_index(dofs, cell, c);
+  ts_cell_dof_indices(dofs, c, idx);
+  for (int j = 0; j < nf; ++j) {
+    int a[3] = {0, 0, 0};
+    a[d] = nc->side ? n1 - 1 : 0;
+    a[nc->t[0]] = j % n1;
+    if (dim == 3) a[nc->t[1]] = j / n1;
+    index[j] = idx[a[0] + n1 * (a[1] + n1 * a[2])];
+    for (int e = 0; e < dim; ++e) X[j * dim + e] = dofs->nodes[index[j] * dim + e];
+  }
+  for (int q = 0; q < npf; ++q) {
+    const int q0 = q % nq, q1 = q / nq;
+    double T0[3] = {0, 0, 0}, T1[3] = {0, 0, 0}, *xq = x + q * dim;
+    for (int e = 0; e < dim; ++e) xq[e] = 0.0;
+    for (int j = 0; j < nf; ++j) {
+      const int j0 = j % n1, j1 = j / n1;
+      const double s0 = r->shape[q0 * n1 + j0], g0 = r->grad[q0 * n1 + j0];
+      const double s1 = dim == 3 ? r->shape[q1 * n1 + j1] : 1.0, g1 = dim == 3 ? r->grad[q1 * n1 + j1] : 0.0;
+      for (int e = 0; e < dim; ++e) {
+        xq[e] += X[j * dim + e] * s0 * s1;
+        T0[e] += X[j * dim + e] * g0 * s1;
+        T1[e] += X[j * dim + e] * s0 * g1;
+      }
+    }
+    const double n[3] = {T0[1] * T1[2] - T0[2] * T1[1], T0[2] * T1[0] - T0[0] * T1[2],
+                         T0[0] * T1[1] - T0[1] * T1[0]};
+    const double ds = dim == 2 ? hypot(T0[0], T0[1]) : sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    wds[q] = r->weights[q0] * (dim == 3 ? r->weights[q1] : 1.0) * ds;
+  }
+  for (int j = 0; j < nf; ++j) out[j] = 0.0;
+  if (!call_user(nc->h, nc->user, dofs, cell, "Neumann flux", npf, 1, x, h, &nc->failure)) return;
+  for (int j = 0; j < nf; ++j) {
+    const int j0 = j % n1, j1 = j / n1;
+    double s = 0.0;
+    for (int q = 0; q < npf; ++q)
+      s += wds[q] * h[q] * r->shape[q % nq * n1 + j0] * (dim == 3 ? r->shape[q / nq * n1 + j1] : 1.0);
+    out[j] = s;
+  }
+}
+
+/* b += (h, phi_i) over the face (d, side), its Dirichlet rows left alone: the face cells in
+ * parallel into local values, then added in order. */
+static int neumann_face(ts_dofs dofs, const rule *r, int d, int side, ts_point_fn h, void *user,
+                        double *b) {
+  neumann_ctx nc = {dofs, r, h, user, d, side, {-1, -1}, {1, 1}, NULL, NULL, {0}};
+  for (int e = 0, m = 0; e < dofs->dim; ++e)
+    if (e != d) nc.face_cells[m] = dofs->cells[e], nc.t[m++] = e;
+  const int64_t n_face = nc.face_cells[0] * nc.face_cells[1];
+  const int nf = dofs->dim == 3 ? r->n1 * r->n1 : r->n1;
+  ts_cell_failure_init(&nc.failure);
+  TS_CALL(ts_calloc((size_t)(n_face * nf), sizeof *nc.local, "Neumann face values", &nc.local));
+  int ierr = ts_calloc((size_t)(n_face * nf), sizeof *nc.index, "Neumann face DoFs", &nc.index);
+  if (!ierr) {
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t f = 0; f < n_face; ++f) face_load(&nc, f);
+    ierr = ts_cell_failure_report(&nc.failure, "ts_assemble_neumann_mapped");
+  }
+  for (int64_t v = 0; !ierr && v < n_face * nf; ++v)
+    if (!ts_dofs_is_dirichlet(dofs, nc.index[v])) b[nc.index[v]] += nc.local[v];
+  free(nc.local);
+  free(nc.index);
+  return ierr;
+}
+
+int ts_assemble_neumann_mapped(ts_operator A, ts_point_fn h, void *ctx, ts_vec b) {
+  ts_dofs dofs;
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(h);
+  TS_CHECK_NOT_NULL(b);
+  TS_CALL(ts_operator_mapped_dofs(A, "ts_assemble_neumann_mapped", &dofs));
+  TS_CHECK_ARG(b->n == dofs->count && b->backend == A->backend, "ts_assemble_neumann_mapped: b "
+               "(%lld entries) must have the operator's %lld entries, on its backend",
+               (long long)b->n, (long long)dofs->count);
+  TS_CHECK_ARG(dofs->neumann_faces, "ts_assemble_neumann_mapped: the operator's DoFs have no "
+               "Neumann face (ts_dofs_set_neumann_faces before the operator is made)");
+  rule r;
+  TS_CALL(rule_init(dofs, &r));
+  double *bh;
+  TS_CALL(ts_calloc((size_t)dofs->count, sizeof *bh, "right-hand side", &bh));
+  int ierr = ts_vec_get_to_host(b, bh);
+  for (int face = 0; !ierr && face < 2 * dofs->dim; ++face)
+    if (dofs->neumann_faces >> face & 1) ierr = neumann_face(dofs, &r, face / 2, face % 2, h, ctx, bh);
+  if (!ierr) ierr = ts_vec_set_from_host(b, bh);
+  free(bh);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "Neumann data on mapped cells") : 0;
+}
+
+/* ---------------------------------------------------------------- pure Neumann problems */
+
+int ts_remove_null_space(ts_operator A, ts_vec b, double *defect) {
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(b);
+  TS_CHECK_ARG(b->n == A->n && b->backend == A->backend, "ts_remove_null_space: b (%lld "
+               "entries) must have the operator's %lld entries, on its backend", (long long)b->n,
+               (long long)A->n);
+  if (defect) *defect = 0.0;
+  if (!ts_operator_mapped_singular(A)) return 0;
+  double *bh;
+  TS_CALL(ts_calloc((size_t)b->n, sizeof *bh, "right-hand side", &bh));
+  int ierr = ts_vec_get_to_host(b, bh);
+  ts_sum sum = {0.0, 0.0}, size = {0.0, 0.0};
+  for (int64_t i = 0; !ierr && i < b->n; ++i) {
+    ts_sum_add(&sum, bh[i]);
+    ts_sum_add(&size, fabs(bh[i]));
+  }
+  const double mean = ts_sum_value(&sum) / (double)b->n;
+  for (int64_t i = 0; !ierr && i < b->n; ++i) bh[i] -= mean;
+  if (!ierr) ierr = ts_vec_set_from_host(b, bh);
+  if (!ierr && defect) *defect = ts_sum_value(&size) > 0 ? fabs(ts_sum_value(&sum)) / ts_sum_value(&size) : 0.0;
+  free(bh);
+  return ierr;
+}
+
+typedef struct mean_ctx {
+  ts_dofs dofs;
+  const rule *r;
+  const double *values;
+  ts_point_fn u;
+  void *user;
+  ts_cell_failure *failure;
+} mean_ctx;
+
+/* out[0] = (u_h, 1)_K, out[1] = (u, 1)_K (0 without u), out[2] = |K|. */
+static void cell_means(const void *ctx, int64_t cell, double *out) {
+  const mean_ctx *m = ctx;
+  ts_dofs dofs = m->dofs;
+  const rule *r = m->r;
+  const int nd = dofs->dim == 3 ? r->n1 * r->n1 * r->n1 : r->n1 * r->n1;
+  double local[TS_MAX_CELL_DOFS], val[MAX_Q3], x[MAX_Q3 * 3], wdet[MAX_Q3], u[MAX_Q3];
+  int64_t c[3], idx[TS_MAX_CELL_DOFS];
+  const double *tables[3] = {r->shape, r->shape, r->shape};
+  ts_cell_from_index(dofs, cell, c);
+  ts_cell_dof_indices(dofs, c, idx);
+  for (int i = 0; i < nd; ++i) local[i] = m->values[idx[i]];
+  ts_tensor_to_points(dofs->dim, r->n1, r->nq, tables, local, val);
+  cell_measure(dofs, r, cell, x, wdet, NULL);
+  out[0] = out[1] = out[2] = 0.0;
+  if (m->u && !call_user(m->u, m->user, dofs, cell, "exact solution", r->np, 1, x, u, m->failure)) return;
+  for (int q = 0; q < r->np; ++q) {
+    out[0] += wdet[q] * val[q];
+    out[1] += m->u ? wdet[q] * u[q] : 0.0;
+    out[2] += wdet[q];
+  }
+}
+
+int ts_mean_mapped(ts_dofs dofs, const double *values, ts_point_fn u, void *ctx, double *mean,
+                   double *u_mean) {
+  TS_CHECK_NOT_NULL(dofs);
+  TS_CHECK_NOT_NULL(values);
+  TS_CHECK_NOT_NULL(mean);
+  TS_CHECK_ARG(!u || u_mean, "ts_mean_mapped: u_mean is NULL with u given");
+  TS_CALL(ts_dofs_require_q(dofs, "ts_mean_mapped"));
+  TS_CALL(ts_dofs_require_mapped(dofs, 1, "ts_mean_mapped"));
+  rule r;
+  TS_CALL(rule_init(dofs, &r));
+  ts_cell_failure failure;
+  ts_cell_failure_init(&failure);
+  const mean_ctx m = {dofs, &r, values, u, ctx, &failure};
+  double sums[3];
+  TS_CALL(ts_cell_sums(ts_cell_count(dofs), 3, cell_means, &m, sums));
+  TS_CALL(ts_cell_failure_report(&failure, "ts_mean_mapped"));
+  *mean = sums[0] / sums[2];
+  if (u) *u_mean = sums[1] / sums[2];
   return 0;
 }
