@@ -10,6 +10,7 @@
  * interpolation-histopolation elements (RT_k and DGQ_k of paper 003) are numbered as RT_k and
  * DGQ_k: index a_d along direction d of a cell counts its Gauss-Lobatto sub-cells (or, in
  * component i's own direction, their faces). */
+#include <string.h>
 #include "../tessera-impl.h"
 
 static const char *family_name(ts_fe_family family) {
