@@ -8,7 +8,7 @@
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..15"
+echo "1..16"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -61,3 +61,7 @@ out=$("$tessera" check "$srcdir/examples/poisson-kershaw.xml" --backend omp --se
 echo "$out" | sed 's/^/# /'
 [ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 18 ] && ! echo "$out" | grep -q 'patch' &&
   echo "$out" | grep -q '^PASS  v-cycle mixed'; t "your own problem on Kershaw's mesh: 18 PASS lines (operator, Chebyshev, transfers, V-cycles, solve), no patch smoother"
+# a pure Neumann problem: its singular operator, transfers and V-cycles (the bordered LU)
+out=$("$tessera" check "$srcdir/examples/poisson-neumann.xml" --backend omp --set mesh/levels=2 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 18 ]; t "a pure Neumann problem (examples/poisson-neumann.xml): 18 PASS lines"

@@ -42,7 +42,7 @@ generic="$generic t-pc t-pc-stokes t-pc-multigrid"
 # sums, products and transposes of operators (lib/op/combine.c), vector layouts
 generic="$generic t-operator-algebra t-vec-layout"
 # your own problem: the operator on mapped cells, its multigrid, problem-file expressions
-generic="$generic t-mapped t-mapped-mg t-expression"
+generic="$generic t-mapped t-mapped-mg t-expression t-mapped-neumann"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
@@ -67,8 +67,8 @@ ns=$(echo "$cases_stokes" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
 # the fixed checks below: the plain kernel, two GMRES + V-cycle solves, three degree-level
-# cases, three of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
-nfixed=10
+# cases, five of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
+nfixed=12
 echo "1..$(( nb * (n2 + n3 + ns + ng + nfixed) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
@@ -116,6 +116,10 @@ END
   TESSERA_GPU_MAPPED=factors; export TESSERA_GPU_MAPPED
   check "$b" "$srcdir/examples/poisson-kershaw.xml" 3 3 --set solver/preconditioner=mg
   unset TESSERA_GPU_MAPPED
+  # a pure Neumann problem (its singular levels, the bordered coarse LU), and 3D Neumann
+  # faces on the sine map
+  check "$b" "$srcdir/examples/poisson-neumann.xml" 3 2
+  check "$b" "$srcdir/tests/xml/good/own-neumann-3d.xml" 4 1
   # CG + BoomerAMG on the Q1 Laplacian (hypre builds): the solve converges and the log says
   # that BoomerAMG runs on the host
   i=$((i + 1))
