@@ -1199,6 +1199,15 @@ typedef struct ts_coefficients {
   const double *reaction; /**< c >= 0 per cell (cells values); NULL: c = 0 */
 } ts_coefficients;
 
+/** @brief Read count x components doubles, raw little-endian, from a file of exactly that
+ *  size: per cell of a level its components values (kappa's 1 or dim(dim+1)/2, or c's 1),
+ *  cells numbered c_0 + cells_0 (c_1 + cells_1 c_2) as ts_coefficients holds them (numpy:
+ *  a.astype('<f8').tofile(path) of an array indexed [c_2][c_1][c_0][component]).
+ *  @return 0; TS_ERR_IO naming the file when it cannot be read or its size is not
+ *          count x components x 8 bytes (both sizes said); TS_ERR_ARG naming the cell and
+ *          the component of a value that is not finite */
+int ts_cell_values_read(const char *path, int64_t count, int components, double *values);
+
 /** @brief The operator of -div(kappa grad u) + c u on Q_k over the cells of a mapped level,
  *  with homogeneous Dirichlet rows on the Dirichlet DoFs (the boundary less the DoFs' Neumann
  *  faces: ts_dofs_is_dirichlet) as ts_operator_create_laplace: its matrix is A_ij =

@@ -414,6 +414,10 @@ int ts_operator_mapped_singular(ts_operator A);
 /** mask_i = 0 on the Dirichlet DoFs (ts_dofs_is_dirichlet), 1 elsewhere: a new vector of
  *  precision p on the backend. */
 int ts_dofs_dirichlet_mask(ts_dofs dofs, ts_backend backend, ts_precision p, ts_vec *mask);
+/** coarse[c] = the mean over the 2^dim children of coarse cell c of fine (components values
+ *  per cell; fine_cells: the fine level's cells per direction, even) (mesh/cell-values.c). */
+void ts_cell_values_coarsen(int dim, const int64_t *fine_cells, int components, const double *fine,
+                            double *coarse);
 
 /* ---------------------------------------------------------------- operators: stokes */
 

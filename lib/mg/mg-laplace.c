@@ -61,26 +61,6 @@ static void mapped_coefficients_free(void *data) {
   free(m);
 }
 
-/* coarse[c] = mean of fine over the children of coarse cell c (components values per cell);
- * fine_cells: the fine level's cells per direction (even) */
-static void average_children(int dim, const int64_t *fine_cells, int components,
-                             const double *fine, double *coarse) {
-  const int64_t nx = fine_cells[0] / 2, ny = fine_cells[1] / 2, nz = dim == 3 ? fine_cells[2] / 2 : 1;
-  const int children = 1 << dim;
-#pragma omp parallel for
-  for (int64_t c = 0; c < nx * ny * nz; ++c) {
-    const int64_t i = c % nx, j = c / nx % ny, k = c / nx / ny;
-    for (int q = 0; q < components; ++q) {
-      double sum = 0;
-      for (int child = 0; child < children; ++child) {
-        const int64_t fi = 2 * i + (child & 1), fj = 2 * j + (child >> 1 & 1), fk = 2 * k + (child >> 2 & 1);
-        sum += fine[(fi + fine_cells[0] * (fj + fine_cells[1] * fk)) * components + q];
-      }
-      coarse[c * components + q] = sum / children;
-    }
-  }
-}
-
 /* One array per mesh level from the finest's (copied) down to coarse_level; NULL stays NULL. */
 static int level_arrays(ts_mesh mesh, int finest, int coarsest, int components,
                         const double *given, double **levels) {
@@ -94,7 +74,7 @@ static int level_arrays(ts_mesh mesh, int finest, int coarsest, int components,
     TS_CALL(ts_mesh_cells(mesh, l + 1, cells));
     n >>= mesh->dim;
     TS_CALL(ts_calloc((size_t)(n * components), sizeof(double), "multigrid coefficients", &levels[l]));
-    average_children(mesh->dim, cells, components, levels[l + 1], levels[l]);
+    ts_cell_values_coarsen(mesh->dim, cells, components, levels[l + 1], levels[l]);
   }
   return 0;
 }

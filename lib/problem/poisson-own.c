@@ -83,6 +83,8 @@ static void own_print_problem(ts_problem p, FILE *log) {
   if (p->g[0]) fprintf(log, ", g = %s", p->g);
   if (p->kappa[0]) fprintf(log, ", kappa = %s", p->kappa);
   if (p->c[0]) fprintf(log, ", c = %s", p->c);
+  if (p->kappa_file[0]) fprintf(log, ", kappa from %s", p->kappa_file);
+  if (p->c_file[0]) fprintf(log, ", c from %s", p->c_file);
   static const char *const faces[6] = {"left", "right", "bottom", "top", "front", "back"};
   for (int face = 0, first = 1; face < 2 * p->dim; ++face)
     if (p->neumann_faces >> face & 1) {
@@ -113,14 +115,47 @@ static void own_mg_options(ts_problem p, ts_mg_options *options) {
   options->neumann_faces = p->neumann_faces;
 }
 
+/* The finest level's values per cell from path (components each), averaged down to level
+ * into a new array *out. */
+static int file_coefficients(const ts_study *s, const char *path, int components, int level,
+                             double **out) {
+  const ts_mesh mesh = s->mesh;
+  const int finest = s->p->levels;
+  int64_t cells[3] = {1, 1, 1};
+  TS_CALL(ts_mesh_cells(mesh, finest, cells));
+  int64_t n = cells[0] * cells[1] * (mesh->dim == 3 ? cells[2] : 1);
+  double *values = NULL, *coarser = NULL;
+  TS_CALL(ts_calloc((size_t)(n * components), sizeof *values, "coefficients from a file", &values));
+  int ierr = ts_cell_values_read(path, n, components, values);
+  for (int l = finest - 1; l >= level && !ierr; --l) { /* the mean of the children */
+    ierr = ts_mesh_cells(mesh, l + 1, cells);
+    n >>= mesh->dim;
+    if (!ierr) ierr = ts_calloc((size_t)(n * components), sizeof *coarser, "coefficients", &coarser);
+    if (!ierr) ts_cell_values_coarsen(mesh->dim, cells, components, values, coarser);
+    ts_free(&values);
+    values = coarser;
+    coarser = NULL;
+  }
+  if (ierr) ts_free(&values);
+  *out = values;
+  return ierr;
+}
+
 /* kappa and c at the image of each cell's centre (the level's cells, ts_coefficients'
- * numbering); NULL arrays for the defaults kappa = 1, c = 0. */
+ * numbering), or from the files; NULL arrays for the defaults kappa = 1, c = 0. */
 static int cell_coefficients(const ts_study *s, int level, double **kappa, double **c) {
   const own_data *d = s->data;
   const ts_mesh mesh = s->mesh;
   const int dim = mesh->dim;
   int64_t cells[3] = {1, 1, 1};
   *kappa = *c = NULL;
+  ts_problem p = s->p;
+  if (p->kappa_file[0]) TS_CALL(file_coefficients(s, p->kappa_file, p->kappa_file_components, level, kappa));
+  const int ierr_c = p->c_file[0] ? file_coefficients(s, p->c_file, 1, level, c) : 0;
+  if (ierr_c) {
+    ts_free(kappa);
+    return ierr_c;
+  }
   if (!d->kappa && !d->c) return 0;
   TS_CALL(ts_mesh_cells(mesh, level, cells));
   const int64_t n = cells[0] * cells[1] * (dim == 3 ? cells[2] : 1);
@@ -154,11 +189,16 @@ static int cell_coefficients(const ts_study *s, int level, double **kappa, doubl
   return ierr;
 }
 
+/* kappa's values per cell: a file's (1 or a tensor's), an expression's 1, or 0 (kappa = 1) */
+static int kappa_components(ts_problem p, const double *kappa) {
+  return !kappa ? 0 : p->kappa_file[0] ? p->kappa_file_components : 1;
+}
+
 static int own_operator_on_level(const ts_study *s, ts_backend backend, ts_dofs dofs, int level,
                                  ts_precision precision, ts_operator *A) {
   double *kappa = NULL, *c = NULL;
   TS_CALL(cell_coefficients(s, level, &kappa, &c));
-  const ts_coefficients coefficients = {kappa ? 1 : 0, kappa, c};
+  const ts_coefficients coefficients = {kappa_components(s->p, kappa), kappa, c};
   const int ierr = ts_operator_create_mapped(backend, dofs, &coefficients, precision, A);
   ts_free(&kappa);
   ts_free(&c);
@@ -177,7 +217,7 @@ static int own_mg_create(const ts_study *s, ts_backend backend, int level,
   ts_mg_options o = *options;
   o.neumann_faces = s->p->neumann_faces;
   TS_CALL(cell_coefficients(s, level, &kappa, &c));
-  const ts_coefficients coefficients = {kappa ? 1 : 0, kappa, c};
+  const ts_coefficients coefficients = {kappa_components(s->p, kappa), kappa, c};
   const int ierr = ts_mg_create_mapped(backend, s->mesh, s->fe[0], level, &coefficients, &o, mg);
   ts_free(&kappa);
   ts_free(&c);

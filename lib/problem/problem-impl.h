@@ -112,6 +112,11 @@ struct ts_problem_s {
       c[TS_EXPRESSION_TEXT_MAX], u[TS_EXPRESSION_TEXT_MAX], grad_u[TS_EXPRESSION_TEXT_MAX],
       h[TS_EXPRESSION_TEXT_MAX];
   unsigned neumann_faces;
+  /* <poisson kappa-file=... c-file=...>: the paths (from the problem file's folder; "" for
+   * none) of the finest level's coefficients per cell, kappa's values per cell (1 or the
+   * tensor's dim(dim+1)/2) */
+  char kappa_file[1024], c_file[1024];
+  int kappa_file_components;
   /* <stokes solution=... penalty=...> (family RT): paper 000 */
   int stokes;
   double penalty;               /* eta of doc/stokes.md section 3 */

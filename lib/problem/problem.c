@@ -1239,10 +1239,58 @@ static int fill_neumann(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
   return 0;
 }
 
+/* <poisson NAME-file="PATH">: PATH (relative: from the problem file's folder) into out, and
+ * the components per cell its size gives for the finest level's cells (kappa: 1 or the
+ * tensor's dim(dim+1)/2, c: 1); "" without the attribute. */
+static int fill_cell_file(reader *r, struct ts_problem_s *p, xmlNodePtr poisson, const char *attr,
+                          int tensor, char *out, size_t cap, int *components) {
+  char loc[1200], given[1024] = "";
+  TS_CALL(copy_value(r, poisson, attr, given, sizeof given));
+  out[0] = 0;
+  if (!given[0]) return 0;
+  const char *slash = strrchr(r->path, '/');
+  const int folder = given[0] != '/' && slash ? (int)(slash - r->path) + 1 : 0;
+  where(r, poisson, attr, node_line(poisson), loc, sizeof loc);
+  if ((size_t)snprintf(out, cap, "%.*s%s", folder, r->path, given) >= cap)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...>: the path is too long", loc, attr);
+  int64_t cells = 1;
+  for (int d = 0; d < p->dim; ++d) cells *= (int64_t)p->coarse[d] << p->levels;
+  FILE *f = fopen(out, "rb");
+  long size = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+  if (f) fclose(f);
+  if (!f) return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=\"%s\">: cannot open '%s': %s", loc,
+                          attr, given, out, strerror(errno));
+  const int n_tensor = p->dim * (p->dim + 1) / 2;
+  *components = size == cells * 8 ? 1 : tensor && size == cells * 8 * n_tensor ? n_tensor : 0;
+  if (!*components)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=\"%s\">: '%s' holds %ld bytes; the finest "
+                    "level (%d) has %lld cells, so it must hold %lld bytes (one raw little-endian "
+                    "double per cell)%s", loc, attr, given, out, size, p->levels, (long long)cells,
+                    (long long)(cells * 8), tensor ? " or 8 x dim(dim+1)/2 per cell (a tensor)" : "");
+  return 0;
+}
+
+/* <poisson kappa-file c-file>: the coefficients per cell from files, instead of kappa or c */
+static int fill_cell_files(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
+  char loc[1200];
+  int c_components = 0;
+  TS_CALL(fill_cell_file(r, p, poisson, "kappa-file", 1, p->kappa_file, sizeof p->kappa_file,
+                         &p->kappa_file_components));
+  TS_CALL(fill_cell_file(r, p, poisson, "c-file", 0, p->c_file, sizeof p->c_file, &c_components));
+  where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
+  if ((p->kappa_file[0] && p->kappa[0]) || (p->c_file[0] && p->c[0]))
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=... %s-file=...>: give the coefficient as an "
+                    "expression or from a file, not both", loc, p->kappa_file[0] && p->kappa[0] ?
+                    "kappa" : "c", p->kappa_file[0] && p->kappa[0] ? "kappa" : "c");
+  return 0;
+}
+
 /* <poisson>: a built-in solution, or your own data (f and the rest). */
 static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
   char loc[1200];
-  static const char *const attrs[] = {"f", "g", "kappa", "c", "u", "grad-u", "h", "neumann"};
+  static const char *const attrs[] = {"f", "g", "kappa", "c", "u", "grad-u", "h", "neumann",
+                                      "kappa-file", "c-file"};
   char *const fields[] = {p->f, p->g, p->kappa, p->c, p->u, p->grad_u, p->h};
   for (int i = 0; i < 7; ++i) {
     fields[i][0] = 0;
@@ -1250,12 +1298,14 @@ static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
   }
   p->own = p->f[0] != 0;
   int given = -1;
-  for (int i = 1; i < 8 && given < 0; ++i)
-    if (i < 7 ? fields[i][0] != 0 : has_attribute(poisson, "neumann")) given = i;
+  static const char *const more[] = {"neumann", "kappa-file", "c-file"};
+  for (int i = 1; i < 10 && given < 0; ++i)
+    if (i < 7 ? fields[i][0] != 0 : has_attribute(poisson, more[i - 7])) given = i;
   where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
   if (p->own && has_attribute(poisson, "solution"))
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" f=...>: give a built-in solution "
-                    "or your own data (f, g, kappa, c, u, grad-u, h, neumann), not both", loc,
+                    "or your own data (f, g, kappa, c, u, grad-u, h, neumann, kappa-file, "
+                    "c-file), not both", loc,
                     p->solution);
   if (!p->own && given >= 0)
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...> without f: your own data needs the right "
@@ -1277,7 +1327,8 @@ static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
                     "built-in solutions are on the box; on a mapped mesh give your own data "
                     "(<poisson f=... g=... u=... grad-u=...>)", loc, map_names[p->map], p->solution);
   }
-  return p->own ? fill_neumann(r, p, poisson) : 0;
+  if (p->own) TS_CALL(fill_neumann(r, p, poisson));
+  return p->own ? fill_cell_files(r, p, poisson) : 0;
 }
 
 /* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian), the

@@ -1,0 +1,162 @@
+/* t-cell-values.c -- coefficients per cell from files (issue 13): ts_cell_values_read (raw
+ * little-endian doubles, the size and the values checked), and <poisson kappa-file c-file>
+ * in problem files: a file holding what an expression gives at the cells' centres solves the
+ * same problem (the same iterations and errors on every level, the coarser levels' values
+ * averaged from the finest's), also a tensor kappa; bad files get clear errors. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tap.h"
+#include "tessera.h"
+
+static char dir[] = "/tmp/t-cell-values.XXXXXX";
+
+/* dir/name, written with n doubles (little-endian: the hosts Tessera builds on) */
+static const char *write_values(const char *name, const double *v, int64_t n) {
+  static char path[4][256];
+  static int next = 0;
+  char *p = path[next++ % 4];
+  snprintf(p, 256, "%s/%s", dir, name);
+  FILE *f = fopen(p, "wb");
+  if (f) {
+    fwrite(v, sizeof *v, (size_t)n, f);
+    fclose(f);
+  }
+  return p;
+}
+
+static void expect_error(int rc, int code, const char *needle, const char *what) {
+  const char *message = ts_error_message();
+  ok(rc == code && strstr(message, needle) != NULL, "%s: %s", what, message);
+}
+
+static void test_read(void) {
+  const double v[6] = {1.0, 2.5, -3.0, 1e7, 0.25, 6.0};
+  double back[6] = {0};
+  const char *path = write_values("six.raw", v, 6);
+  ok(ts_cell_values_read(path, 3, 2, back) == 0 && memcmp(v, back, sizeof v) == 0,
+     "6 values read back exactly (3 cells x 2 components)");
+  expect_error(ts_cell_values_read(path, 4, 2, back), TS_ERR_IO, "hold 48 bytes, expected 64",
+               "a file of the wrong size says both sizes");
+  const double bad[3] = {1.0, NAN, 2.0};
+  expect_error(ts_cell_values_read(write_values("nan.raw", bad, 3), 3, 1, back), TS_ERR_ARG,
+               "value 0 of cell 1 is nan", "a value that is not finite names its cell");
+  char missing[300];
+  snprintf(missing, sizeof missing, "%s/none.raw", dir);
+  expect_error(ts_cell_values_read(missing, 3, 1, back), TS_ERR_IO, "cannot open",
+               "a missing file");
+}
+
+/* the problem file dir/NAME.xml with the <poisson> attributes given, solved on omp */
+static int solve(ts_backend be, const char *name, const char *attributes, ts_report *r) {
+  char path[300], xml[2048];
+  snprintf(path, sizeof path, "%s/%s.xml", dir, name);
+  snprintf(xml, sizeof xml,
+           "<tessera-problem name='%s'><mesh dim='2' map='kershaw' epsilon='1' cells='6 2' "
+           "levels='3'/><element degree='2'/><convergence first-level='1'/>"
+           "<poisson f='1' %s/><solver type='cg' preconditioner='mg' rtol='1e-10'/>"
+           "</tessera-problem>", name, attributes);
+  FILE *f = fopen(path, "w");
+  if (!f) return 1;
+  fputs(xml, f);
+  fclose(f);
+  ts_problem p = NULL;
+  int ierr = ts_problem_read_xml(path, 0, NULL, &p);
+  if (!ierr) ierr = ts_problem_solve(p, be, NULL, r);
+  ts_problem_destroy(&p);
+  return ierr;
+}
+
+/* the same levels, iterations and solutions' errors (no exact solution: the residuals) */
+static int same_reports(const ts_report *a, const ts_report *b) {
+  int same = a->n_levels == b->n_levels && a->n_levels == 3;
+  for (int l = 0; l < a->n_levels && same; ++l)
+    same = a->levels[l].iterations == b->levels[l].iterations &&
+           fabs(a->levels[l].relative_residual - b->levels[l].relative_residual) <=
+               1e-6 * a->levels[l].relative_residual;
+  return same;
+}
+
+static void test_problem_files(ts_backend be) {
+  /* level 3 of Kershaw's mesh with epsilon = 1 (the unit square): 48 x 16 cells; kappa 1 left
+   * of x = 1/2, 1e3 right of it: constant on each cell, and on the coarser levels' too */
+  enum { nx = 48, ny = 16 };
+  static double kappa[nx * ny], c[nx * ny], tensor[3 * nx * ny];
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const double x = (i + 0.5) / nx, y = (j + 0.5) / ny;
+      kappa[i + nx * j] = x < 0.5 ? 1 : 1e3;
+      c[i + nx * j] = 2 + y;
+      const double t[3] = {kappa[i + nx * j], 0, kappa[i + nx * j]}; /* k00 k01 k11 */
+      memcpy(tensor + 3 * (i + nx * j), t, sizeof t);
+    }
+  write_values("kappa.raw", kappa, nx * ny);
+  write_values("c.raw", c, nx * ny);
+  write_values("tensor.raw", tensor, 3 * nx * ny);
+  ts_report e, fk, ft;
+  int ierr = solve(be, "expressions", "kappa='x &lt; 0.5 ? 1 : 1e3' c='2 + y'", &e);
+  if (ierr) diag("%s", ts_error_message());
+  int ierr_f = solve(be, "files", "kappa-file='kappa.raw' c-file='c.raw'", &fk);
+  if (ierr_f) diag("%s", ts_error_message());
+  ok(!ierr && !ierr_f && same_reports(&e, &fk), "kappa-file and c-file (paths from the problem "
+     "file's folder) solve the expressions' problem: CG + V-cycle %d %d %d iterations on levels "
+     "1-3 (files: %d %d %d)", e.levels[0].iterations, e.levels[1].iterations,
+     e.levels[2].iterations, fk.levels[0].iterations, fk.levels[1].iterations, fk.levels[2].iterations);
+  ierr_f = solve(be, "tensor", "kappa-file='tensor.raw' c-file='c.raw'", &ft);
+  if (ierr_f) diag("%s", ts_error_message());
+  ok(!ierr && !ierr_f && same_reports(&e, &ft), "a tensor kappa file (k00 k01 k11 per cell) "
+     "equal to the scalar gives the same solves");
+
+  ts_problem p = NULL;
+  char path[300];
+  snprintf(path, sizeof path, "%s/wrong.xml", dir);
+  FILE *f = fopen(path, "w");
+  fputs("<tessera-problem name='w'><mesh dim='2' map='kershaw' cells='6 2' levels='2'/>"
+        "<element degree='2'/><poisson f='1' kappa-file='kappa.raw'/></tessera-problem>", f);
+  fclose(f);
+  expect_error(ts_problem_read_xml(path, 0, NULL, &p), TS_ERR_INPUT,
+               "holds 6144 bytes; the finest level (2) has 192 cells, so it must hold 1536 bytes",
+               "a file for another level: both sizes");
+  f = fopen(path, "w");
+  fputs("<tessera-problem name='w'><mesh dim='2' map='kershaw' cells='6 2' levels='3'/>"
+        "<element degree='2'/><poisson f='1' kappa='2' kappa-file='kappa.raw'/></tessera-problem>", f);
+  fclose(f);
+  expect_error(ts_problem_read_xml(path, 0, NULL, &p), TS_ERR_INPUT, "not both",
+               "kappa as an expression and from a file");
+  f = fopen(path, "w");
+  fputs("<tessera-problem name='w'><mesh dim='2' map='kershaw' cells='6 2' levels='3'/>"
+        "<element degree='2'/><poisson f='1' c-file='nothing.raw'/></tessera-problem>", f);
+  fclose(f);
+  expect_error(ts_problem_read_xml(path, 0, NULL, &p), TS_ERR_INPUT, "cannot open",
+               "a missing c-file names it");
+  ts_problem_destroy(&p);
+}
+
+/* remove dir and what the test wrote there */
+static void clean(void) {
+  const char *names[] = {"six.raw", "nan.raw", "kappa.raw", "c.raw", "tensor.raw",
+                         "expressions.xml", "files.xml", "tensor.xml", "wrong.xml"};
+  char path[300];
+  for (size_t i = 0; i < sizeof names / sizeof *names; ++i) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    remove(path);
+  }
+  rmdir(dir);
+}
+
+int main(void) {
+  ts_backend be = NULL;
+  if (!mkdtemp(dir)) {
+    diag("no temporary folder");
+    return 1;
+  }
+  test_read();
+  if (ts_backend_open(tap_backend(), &be) == 0) test_problem_files(be);
+  else diag("%s", ts_error_message());
+  ts_backend_destroy(&be);
+  clean();
+  done_testing();
+  return exit_status();
+}
