@@ -27,6 +27,7 @@ typedef struct bench_options {
   int verbose;           /* --mg: progress of each phase on stderr */
   const char *poisson_only, *stokes_only; /* an option given that the other problem lacks */
   double kershaw;        /* --kershaw EPS: the operator on Kershaw's mesh (0: the box) */
+  int smoother_given;    /* --smoother was given */
   int repeat;            /* timing windows per figure; the best counts */
   const char *baseline;  /* --baseline FILE */
   double noise;          /* --noise: allowed slow-down against the baseline, a fraction */
@@ -44,8 +45,8 @@ static void bench_help(void) {
          "                         Stokes 0..9, Stokes default 1-4)\n"
          "  --dofs N               approximate DoFs per problem (default 4e6)\n"
          "  --kershaw EPS          the Laplacian on Kershaw's mesh with epsilon EPS in (0, 1]\n"
-         "                         (the operator on mapped cells, geometric factors stored per\n"
-         "                         quadrature point; not with --mg or --problem stokes)\n"
+         "                         (the operator on mapped cells; with --mg its multigrid, the\n"
+         "                         Chebyshev smoother; not with --problem stokes)\n"
          "  --precision double|single (default double)\n"
          "  --seconds S            minimum measuring time per degree (default 1)\n"
          "  --json                 one JSON object per degree\n"
@@ -122,9 +123,15 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
                            "has its own smoother: see --local-solver)", o->poisson_only);
   if (o->problem == CLI_PROBLEM_POISSON && o->stokes_only)
     return cli_usage_error("bench", "%s applies to --problem stokes only", o->stokes_only);
-  if (o->kershaw > 0 && (o->mg || o->problem == CLI_PROBLEM_STOKES))
-    return cli_usage_error("bench", "--kershaw times the Laplacian on mapped cells: not with %s",
-                           o->mg ? "--mg" : "--problem stokes");
+  if (o->kershaw > 0 && o->problem == CLI_PROBLEM_STOKES)
+    return cli_usage_error("bench", "--kershaw times the Laplacian on mapped cells: not with "
+                           "--problem stokes");
+  if (o->kershaw > 0 && o->mg) { /* the smoother of mapped meshes (doc/multigrid.md) */
+    if (o->smoother_given && o->mg_options.smoother != TS_MG_SMOOTHER_CHEBYSHEV)
+      return cli_usage_error("bench", "--kershaw with --mg: the vertex-patch smoother is not "
+                             "built on mapped cells; allowed --smoother chebyshev");
+    o->mg_options.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  }
   if (!o->n_degrees) {
     const int last = o->problem == CLI_PROBLEM_STOKES ? 4 : 8;
     for (int k = 1; k <= last; ++k) o->degrees[o->n_degrees++] = k;
@@ -236,6 +243,7 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
         return cli_usage_error("bench", "--rtol %s: allowed a number in (0, 1)", v);
     } else if (!strcmp(a, "--smoother")) {
       o->poisson_only = "--smoother";
+      o->smoother_given = 1;
       if (ts_mg_smoother_from_name(v, &o->mg_options.smoother))
         return cli_usage_error("bench", "--smoother %s: allowed vertex-patch or chebyshev", v);
     } else if (!strcmp(a, "--variant")) {
@@ -424,8 +432,12 @@ static void print_mg_header(const bench_options *o, ts_backend b, const cli_benc
   const int mixed = c->options.precision == TS_SINGLE;
   printf("# tessera %s bench --mg: %s, %dD, %s, smoother %s, %s precision V-cycle, backend %s (%s)\n",
          ts_version(), stokes ? "Stokes RT_k x DGQ_k" : "Poisson Q_k", o->dim,
-         stokes ? "manufactured solution paper000, coarse level 1" : "f = 1", mg_smoother_name(o),
+         stokes ? "manufactured solution paper000, coarse level 1"
+         : o->kershaw > 0 ? "f = 1 on Kershaw's mesh" : "f = 1", mg_smoother_name(o),
          mixed ? "mixed" : "double", o->backend, ts_backend_description(b));
+  if (o->kershaw > 0)
+    printf("# Kershaw's mesh: epsilon %g, coarse cells 6 x 2%s, levels rediscretized "
+           "(doc/multigrid.md, \"Mapped meshes\")\n", o->kershaw, o->dim == 3 ? " x 2" : "");
   if (o->ceilings)
     printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s; "
            "%%copy = counted bytes/s / copy, %%peak = counted flops/s / %s peak%s\n",
@@ -458,7 +470,8 @@ static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, in
   if (row.f) {
     FILE *f = row.f;
     fprintf(f, "{\"kernel\": \"%s\", \"backend\": \"%s\", \"device\": ", 
-            stokes ? "stokes-multigrid" : "multigrid", o->backend);
+            stokes ? "stokes-multigrid" : o->kershaw > 0 ? "multigrid-kershaw" : "multigrid",
+            o->backend);
     cli_json_string(f, o->device);
     fprintf(f, ", \"dim\": %d, \"degree\": %d, "
            "\"smoother\": \"%s\", \"precision\": \"%s\", \"level\": %d, \"dofs\": %lld, "
@@ -469,8 +482,9 @@ static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, in
            "\"gmres_rtol\": %.1e, \"gmres_iterations\": %d, \"gmres_ns_per_dof\": %.4f, ",
            o->dim, k, mg_smoother_name(o), precision, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gflops, sm.fcopy, sm.fpeak,
            vc.ns_per_dof, vc.gflops, vc.fcopy, vc.fpeak, c->rtol, r->gmres_iterations, gmres_ns);
-    if (!stokes)
+    if (!stokes && o->kershaw == 0)
       fprintf(f, "\"fmg_iterations\": %d, \"solve_ns_per_dof\": %.4f, ", r->iterations, fmg_ns);
+    if (o->kershaw > 0) fprintf(f, "\"epsilon\": %.6g, ", o->kershaw);
     fprintf(f, "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f}\n",
             1e-9 * bw, 1e-9 * peak);
   }
@@ -480,7 +494,8 @@ static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, in
            k, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gdofs, sm.gflops, sm.fcopy,
            sm.fpeak, vc.ns_per_dof, vc.gdofs, vc.gflops, vc.fcopy, vc.fpeak,
            r->gmres_iterations, gmres_ns);
-    if (!stokes) printf(" | %7d %6.3f", r->iterations, fmg_ns);
+    if (!stokes && o->kershaw == 0) printf(" | %7d %6.3f", r->iterations, fmg_ns);
+    else if (!stokes) printf(" | %7s %6s", "-", "-");
     printf("\n");
   }
   return json_row_close(o, &row);
@@ -491,7 +506,7 @@ static int bench_mg(const bench_options *o, ts_backend b) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
   cli_bench_mg_config c = {.problem = o->problem, .dim = o->dim, .target_dofs = o->dofs,
                            .min_seconds = o->min_seconds, .rtol = o->rtol, .verbose = o->verbose,
-                           .repeat = o->repeat,
+                           .repeat = o->repeat, .kershaw = o->kershaw,
                            .restart = o->restart ? o->restart
                                       : stokes ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
                            .options = o->mg_options};

@@ -78,6 +78,7 @@ typedef struct cli_bench_mg_config {
   ts_mg_options options;          /* smoother, precision; Stokes: local solver, penalty */
   int verbose;                    /* progress of each phase on stderr */
   int repeat;                     /* timing windows; the best counts */
+  double kershaw;                 /* Poisson on Kershaw's mesh with this epsilon (0: the box) */
 } cli_bench_mg_config;
 typedef struct cli_bench_mg_result {
   int level;

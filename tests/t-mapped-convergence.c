@@ -2,11 +2,14 @@
  * k+1 and H1-seminorm rate k between the two finest of the levels solved, for
  * -div(kappa grad u) + c u = f with kappa = 2, c = 1, u = exp(x_0) sin(pi x_1 / 2)
  * (3D: times cos(pi x_2 / 3)), non-zero on the boundary (Dirichlet data from a callback),
- * on Kershaw's meshes with epsilon = 1, 0.5, 0.3, 2D and 3D, solved with CG + Jacobi.
- * The fast cases are k = 1..4, in 3D k = 4 on epsilon = 1 only (CG + Jacobi needs 370 to
- * 640 iterations on its level 2, 105,633 DoFs: 5 to 11 s on 2 cores); `make check-long` adds
- * 3D k = 4 on the deformed meshes, k = 5 and 6 (a level coarser; not 3D Q6 on epsilon =
- * 0.3, see finest_level) and a finer level for k = 1, 2 (about 5 minutes on 2 cores). */
+ * on Kershaw's meshes with epsilon = 1, 0.5, 0.3, 2D and 3D, solved with CG + Jacobi, and
+ * on a curved shell sector (2D and 3D, cells the Q_k images of the sector), solved with CG +
+ * V-cycle.  The fast cases are k = 1..4 on Kershaw's meshes, in 3D k = 4 on epsilon = 1
+ * only (CG + Jacobi needs 370 to 640 iterations on its level 2, 105,633 DoFs: 5 to 11 s on
+ * 2 cores), and the 2D shell for k = 1..3; `make check-long` adds 3D k = 4 on the deformed
+ * meshes, k = 5 and 6 (a level coarser; not 3D Q6 on epsilon = 0.3, see finest_level) and
+ * a finer level for k = 1, 2, these long Kershaw cases solved with CG + V-cycle (the same
+ * discretization, fewer operator applications), and the shell up to k = 6 in 2D and 3D. */
 #include <math.h>
 #include <stdlib.h>
 #include "mapped-solve.h"
@@ -25,7 +28,7 @@ static int rhs(void *ctx, int dim, int64_t count, const double *x, double *f) {
   return 0;
 }
 
-static int solve(ts_backend be, ts_mesh mesh, ts_fe fe, int level, mapped_result *r) {
+static int solve(ts_backend be, ts_mesh mesh, ts_fe fe, int level, int multigrid, mapped_result *r) {
   ts_dofs dofs = NULL;
   int64_t cells[3] = {1, 1, 1};
   ts_mesh_cells(mesh, level, cells);
@@ -38,7 +41,7 @@ static int solve(ts_backend be, ts_mesh mesh, ts_fe fe, int level, mapped_result
   const ts_coefficients co = {1, kappa, c};
   /* rtol: far below the discretization errors measured, above the rounding floor */
   const mapped_problem p = {.coefficients = &co, .f = rhs, .g = mapped_u, .u = mapped_u,
-                            .grad_u = mapped_u_gradient, .rtol = 1e-12};
+                            .grad_u = mapped_u_gradient, .rtol = 1e-12, .multigrid = multigrid};
   int ierr = ts_dofs_create(mesh, fe, level, &dofs);
   if (!ierr) ierr = mapped_solve(be, dofs, &p, r);
   free(kappa);
@@ -55,14 +58,37 @@ static void study(ts_backend be, int dim, int k, double eps, int finest) {
   mapped_result r[2] = {{1, 1, 0, 0}, {1, 1, 0, 0}};
   ts_mesh_create_kershaw(dim, coarse, finest, eps, &mesh);
   ts_fe_create_q(dim, k, &fe);
-  int ierr = solve(be, mesh, fe, finest - 1, &r[0]);
-  if (!ierr) ierr = solve(be, mesh, fe, finest, &r[1]);
+  const int multigrid = tap_long() && (k >= 5 || (dim == 3 && k == 4 && eps < 1.0) ||
+                                        finest > (dim == 2 ? 3 + (k == 1) : 2 + (k == 1)));
+  int ierr = solve(be, mesh, fe, finest - 1, multigrid, &r[0]);
+  if (!ierr) ierr = solve(be, mesh, fe, finest, multigrid, &r[1]);
   const double rl2 = log2(r[0].l2 / r[1].l2), rh1 = log2(r[0].h1 / r[1].h1);
   ok(!ierr && fabs(rl2 - (k + 1)) <= 0.25, "%dD Q%d Kershaw %.1f levels %d-%d: L2 rate %.3f (expect %d), "
-     "error %.3e, %d/%d CG iterations", dim, k, eps, finest - 1, finest, rl2, k + 1, r[1].l2,
-     r[0].iterations, r[1].iterations);
+     "error %.3e, %d/%d CG + %s iterations", dim, k, eps, finest - 1, finest, rl2, k + 1, r[1].l2,
+     r[0].iterations, r[1].iterations, multigrid ? "V-cycle" : "Jacobi");
   ok(!ierr && fabs(rh1 - k) <= 0.25, "%dD Q%d Kershaw %.1f levels %d-%d: H1 rate %.3f (expect %d), "
      "error %.3e", dim, k, eps, finest - 1, finest, rh1, k, r[1].h1);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
+/* The same on a curved shell sector (radii 1 and 2, angle 1; 2 coarse cells per direction,
+ * TS_GEOMETRY_QK: the cells are Q_k images of the sector), solved by CG + V-cycle */
+static void study_shell(ts_backend be, int dim, int k, int finest) {
+  const int coarse[3] = {2, 2, 2};
+  ts_mesh mesh;
+  ts_fe fe;
+  mapped_result r[2] = {{1, 1, 0, 0}, {1, 1, 0, 0}};
+  int ierr = ts_mesh_create_shell(dim, coarse, finest, 1.0, 2.0, 1.0, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
+  if (!ierr) ierr = solve(be, mesh, fe, finest - 1, 1, &r[0]);
+  if (!ierr) ierr = solve(be, mesh, fe, finest, 1, &r[1]);
+  const double rl2 = log2(r[0].l2 / r[1].l2), rh1 = log2(r[0].h1 / r[1].h1);
+  ok(!ierr && fabs(rl2 - (k + 1)) <= 0.25, "%dD Q%d shell sector levels %d-%d: L2 rate %.3f "
+     "(expect %d), error %.3e, %d/%d CG + V-cycle iterations", dim, k, finest - 1, finest, rl2,
+     k + 1, r[1].l2, r[0].iterations, r[1].iterations);
+  ok(!ierr && fabs(rh1 - k) <= 0.25, "%dD Q%d shell sector levels %d-%d: H1 rate %.3f (expect "
+     "%d), error %.3e", dim, k, finest - 1, finest, rh1, k, r[1].h1);
   ts_fe_destroy(&fe);
   ts_mesh_destroy(&mesh);
 }
@@ -91,6 +117,12 @@ int main(void) {
     for (int k = 1; k <= (longer ? 6 : 4); ++k)
       if ((longer && !(k == 6 && e == 2)) || k < 4 || e == 0)
         study(be, 3, k, eps[e], finest_level(3, k, eps[e], longer));
+  }
+  /* the curved shell: 2D k = 1..3 fast, the rest long */
+  const int shell2[7] = {0, 5, 4, 3, 3, 2, 2}, shell3[7] = {0, 4, 3, 2, 2, 2, 2};
+  for (int k = 1; k <= 6; ++k) {
+    if (k <= 3 || longer) study_shell(be, 2, k, shell2[k]);
+    if (longer) study_shell(be, 3, k, shell3[k]);
   }
   ts_backend_destroy(&be);
   done_testing();
