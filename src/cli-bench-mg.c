@@ -140,16 +140,20 @@ static int finest_level(const cli_bench_mg_config *c, int k) {
 
 /* The multigrid attributes of the benchmark's problem: the smoother (Poisson) or the local
  * solver and a coarse level of at least 1 (Stokes: one coarse cell has no interior vertex). */
-static void mg_attributes(const cli_bench_mg_config *c, char *buf, size_t len) {
+static void mg_attributes(const cli_bench_mg_config *c, int k, char *buf, size_t len) {
   const ts_mg_options *o = &c->options;
+  char degree[16] = "auto"; /* --coarse-degree N: min(N, k) */
+  if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO)
+    snprintf(degree, sizeof degree, "%d", o->coarse_degree < k ? o->coarse_degree : k);
   if (c->problem == CLI_PROBLEM_STOKES)
     snprintf(buf, len, "local-solver=\"%s\" coarse-level=\"%d\"",
              o->stokes_solver == TS_STOKES_PATCH_DIRECT ? "direct" : "schur",
              o->coarse_level < 1 ? 1 : o->coarse_level);
   else
-    snprintf(buf, len, "smoother=\"%s\" variant=\"%s\" coarse-level=\"%d\"",
+    snprintf(buf, len, "smoother=\"%s\" variant=\"%s\" coarse-level=\"%d\" coarse-degree=\"%s\"",
              o->smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev" : "vertex-patch",
-             o->variant == TS_PATCH_SEPARATE ? "separate" : "fused", o->coarse_level);
+             o->variant == TS_PATCH_SEPARATE ? "separate" : "fused", o->coarse_level,
+             degree);
 }
 
 /* What the benchmark solves, as a problem description whose equation's builder makes the
@@ -159,7 +163,7 @@ static void mg_attributes(const cli_bench_mg_config *c, char *buf, size_t len) {
 static int bench_problem(const cli_bench_mg_config *c, int k, int L, ts_problem *p) {
   const int stokes = c->problem == CLI_PROBLEM_STOKES;
   char mg[160], xml[1024];
-  mg_attributes(c, mg, sizeof mg);
+  mg_attributes(c, k, mg, sizeof mg);
   if (c->kershaw > 0) { /* your own problem f = 1 on Kershaw's mesh (poisson-own.c) */
     snprintf(xml, sizeof xml,
              "<tessera-problem name=\"bench-mg-kershaw\">"

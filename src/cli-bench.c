@@ -76,6 +76,8 @@ static void bench_help(void) {
          "  --restart M            (--mg) GMRES restart length, 1..1000 (default %d Poisson,\n"
          "                         %d Stokes; the flexible form keeps 2M + 1 vectors)\n"
          "  --smoother vertex-patch|chebyshev  (--mg, Poisson; default vertex-patch)\n"
+         "  --coarse-degree N      (--mg, Poisson) the coarsest level's degree, min(N, k) (default\n"
+         "                         automatic: doc/multigrid.md, \"The coarse level\")\n"
          "  --variant separate|fused           (--mg, Poisson; default fused)\n"
          "  --local-solver schur|direct        (--mg, Stokes: the patch smoother's local solver;\n"
          "                                     default schur; direct: 2D k <= 4, 3D k <= 1)\n"
@@ -246,6 +248,9 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       o->smoother_given = 1;
       if (ts_mg_smoother_from_name(v, &o->mg_options.smoother))
         return cli_usage_error("bench", "--smoother %s: allowed vertex-patch or chebyshev", v);
+    } else if (!strcmp(a, "--coarse-degree")) {
+      o->poisson_only = "--coarse-degree";
+      if (parse_int_option(a, v, 1, 10, &o->mg_options.coarse_degree)) return CLI_USAGE;
     } else if (!strcmp(a, "--variant")) {
       o->poisson_only = "--variant";
       if (!strcmp(v, "separate")) o->mg_options.variant = TS_PATCH_SEPARATE;
