@@ -125,27 +125,25 @@ static void test_problem_files(ts_backend be) {
      "per cell) equal to the scalar gives the same solves (finest solutions %.1e apart)", d);
 
   ts_problem p = NULL;
-  char path[300];
-  snprintf(path, sizeof path, "%s/wrong.xml", dir);
-  FILE *f = fopen(path, "w");
-  fputs("<tessera-problem name='w'><mesh dim='2' map='kershaw' cells='6 2' levels='2'/>"
-        "<element degree='2'/><poisson f='1' kappa-file='kappa.raw'/></tessera-problem>", f);
-  fclose(f);
-  expect_error(ts_problem_read_xml(path, 0, NULL, &p), TS_ERR_INPUT,
-               "holds 6144 bytes; the finest level (2) has 192 cells, so it must hold 1536 bytes",
-               "a file for another level: both sizes");
-  f = fopen(path, "w");
-  fputs("<tessera-problem name='w'><mesh dim='2' map='kershaw' cells='6 2' levels='3'/>"
-        "<element degree='2'/><poisson f='1' kappa='2' kappa-file='kappa.raw'/></tessera-problem>", f);
-  fclose(f);
-  expect_error(ts_problem_read_xml(path, 0, NULL, &p), TS_ERR_INPUT, "not both",
-               "kappa as an expression and from a file");
-  f = fopen(path, "w");
-  fputs("<tessera-problem name='w'><mesh dim='2' map='kershaw' cells='6 2' levels='3'/>"
-        "<element degree='2'/><poisson f='1' c-file='nothing.raw'/></tessera-problem>", f);
-  fclose(f);
-  expect_error(ts_problem_read_xml(path, 0, NULL, &p), TS_ERR_INPUT, "cannot open",
-               "a missing c-file names it");
+  /* wrong.xml: levels L and the <poisson> attributes given, read (not solved) */
+  const struct { int levels; const char *poisson, *error, *what; } bad[3] = {
+      {2, "kappa-file='kappa.raw'",
+       "holds 6144 bytes; the finest level (2) has 192 cells, so it must hold 1536 bytes",
+       "a file for another level: both sizes"},
+      {3, "kappa='2' kappa-file='kappa.raw'", "not both", "kappa as an expression and from a file"},
+      {3, "c-file='nothing.raw'", "cannot open", "a missing c-file names it"}};
+  for (int i = 0; i < 3; ++i) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/wrong.xml", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+      fprintf(f, "<tessera-problem name='w'><mesh dim='2' map='kershaw' cells='6 2' levels='%d'/>"
+              "<element degree='2'/><poisson f='1' %s/></tessera-problem>", bad[i].levels,
+              bad[i].poisson);
+      fclose(f);
+    }
+    expect_error(ts_problem_read_xml(path, 0, NULL, &p), TS_ERR_INPUT, bad[i].error, bad[i].what);
+  }
   ts_problem_destroy(&p);
 }
 

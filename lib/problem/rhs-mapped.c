@@ -227,6 +227,21 @@ static void cell_errors(const void *ctx, int64_t cell, double *out) {
   out[1] = ts_sum_value(&h1);
 }
 
+/* sums[0..count-1] of fn over the cells (compensated), with the errors' context; `what` names
+ * the caller in errors. */
+static int cell_integrals(ts_dofs dofs, const double *values, ts_point_fn u, ts_point_fn grad_u,
+                          void *ctx, ts_cell_values_fn fn, int count, const char *what, double *sums) {
+  TS_CALL(ts_dofs_require_q(dofs, what));
+  TS_CALL(ts_dofs_require_mapped(dofs, 1, what));
+  rule r;
+  TS_CALL(rule_init(dofs, &r));
+  ts_cell_failure failure;
+  ts_cell_failure_init(&failure);
+  const errors_ctx e = {dofs, &r, values, u, grad_u, ctx, &failure};
+  TS_CALL(ts_cell_sums(ts_cell_count(dofs), count, fn, &e, sums));
+  return ts_cell_failure_report(&failure, what);
+}
+
 int ts_compute_errors_mapped(ts_dofs dofs, const double *values, ts_point_fn u, ts_point_fn grad_u,
                              void *ctx, double *l2_error, double *h1_error) {
   TS_CHECK_NOT_NULL(dofs);
@@ -235,16 +250,9 @@ int ts_compute_errors_mapped(ts_dofs dofs, const double *values, ts_point_fn u, 
   TS_CHECK_NOT_NULL(grad_u);
   TS_CHECK_NOT_NULL(l2_error);
   TS_CHECK_NOT_NULL(h1_error);
-  TS_CALL(ts_dofs_require_q(dofs, "ts_compute_errors_mapped"));
-  TS_CALL(ts_dofs_require_mapped(dofs, 1, "ts_compute_errors_mapped"));
-  rule r;
-  TS_CALL(rule_init(dofs, &r));
-  ts_cell_failure failure;
-  ts_cell_failure_init(&failure);
-  const errors_ctx e = {dofs, &r, values, u, grad_u, ctx, &failure};
   double sums[2];
-  TS_CALL(ts_cell_sums(ts_cell_count(dofs), 2, cell_errors, &e, sums));
-  TS_CALL(ts_cell_failure_report(&failure, "ts_compute_errors_mapped"));
+  TS_CALL(cell_integrals(dofs, values, u, grad_u, ctx, cell_errors, 2, "ts_compute_errors_mapped",
+                         sums));
   *l2_error = sqrt(sums[0]);
   *h1_error = sqrt(sums[1]);
   return 0;
@@ -400,18 +408,10 @@ int ts_remove_null_space(ts_operator A, ts_vec b, double *defect) {
   return ierr;
 }
 
-typedef struct mean_ctx {
-  ts_dofs dofs;
-  const rule *r;
-  const double *values;
-  ts_point_fn u;
-  void *user;
-  ts_cell_failure *failure;
-} mean_ctx;
-
-/* out[0] = (u_h, 1)_K, out[1] = (u, 1)_K (0 without u), out[2] = |K|. */
+/* out[0] = (u_h, 1)_K, out[1] = (u, 1)_K (0 without u), out[2] = |K| (the errors' context,
+ * its grad_u unused). */
 static void cell_means(const void *ctx, int64_t cell, double *out) {
-  const mean_ctx *m = ctx;
+  const errors_ctx *m = ctx;
   ts_dofs dofs = m->dofs;
   const rule *r = m->r;
   const int nd = dofs->dim == 3 ? r->n1 * r->n1 * r->n1 : r->n1 * r->n1;
@@ -438,16 +438,8 @@ int ts_mean_mapped(ts_dofs dofs, const double *values, ts_point_fn u, void *ctx,
   TS_CHECK_NOT_NULL(values);
   TS_CHECK_NOT_NULL(mean);
   TS_CHECK_ARG(!u || u_mean, "ts_mean_mapped: u_mean is NULL with u given");
-  TS_CALL(ts_dofs_require_q(dofs, "ts_mean_mapped"));
-  TS_CALL(ts_dofs_require_mapped(dofs, 1, "ts_mean_mapped"));
-  rule r;
-  TS_CALL(rule_init(dofs, &r));
-  ts_cell_failure failure;
-  ts_cell_failure_init(&failure);
-  const mean_ctx m = {dofs, &r, values, u, ctx, &failure};
   double sums[3];
-  TS_CALL(ts_cell_sums(ts_cell_count(dofs), 3, cell_means, &m, sums));
-  TS_CALL(ts_cell_failure_report(&failure, "ts_mean_mapped"));
+  TS_CALL(cell_integrals(dofs, values, u, NULL, ctx, cell_means, 3, "ts_mean_mapped", sums));
   *mean = sums[0] / sums[2];
   if (u) *u_mean = sums[1] / sums[2];
   return 0;
