@@ -85,7 +85,7 @@ static void solve_on_level(ts_backend backend, ts_mesh mesh, ts_fe fe, int level
     kappa[i] = p->kappa;
     c[i] = p->c;
   }
-  const ts_coefficients coefficients = {1, kappa, c};
+  const ts_coefficients coefficients = {.kappa_components = 1, .kappa = kappa, .reaction = c};
   CHECK(ts_operator_create_mapped(backend, dofs, &coefficients, TS_DOUBLE, &A));
   CHECK(ts_pc_create_jacobi(A, &jacobi));
 

@@ -1197,6 +1197,14 @@ typedef struct ts_coefficients {
   int kappa_components;
   const double *kappa;    /**< cells x kappa_components values */
   const double *reaction; /**< c >= 0 per cell (cells values); NULL: c = 0 */
+  /** Per quadrature point instead (variable coefficients, exact up to quadrature): called
+   *  once per cell with the cell's (k+1)^dim Gauss points, from several OpenMP threads at
+   *  once (ts_point_fn, context ctx); kappa_at gives kappa_components values per point and
+   *  replaces kappa, reaction_at one value per point and replaces reaction.  NULL: the
+   *  arrays above.  A value that is not finite or not positive (definite), or a negative
+   *  c, is refused naming the cell and the point. */
+  ts_point_fn kappa_at, reaction_at;
+  void *ctx;
 } ts_coefficients;
 
 /** @brief Read count x components doubles, raw little-endian, from a file of exactly that

@@ -200,7 +200,7 @@ static void compare_c_and_xml(ts_backend be, int dim, int level) {
   const int64_t count = cells[0] * cells[1] * cells[2];
   double *kappa = malloc(sizeof(double) * (size_t)count), *c = malloc(sizeof(double) * (size_t)count);
   for (int64_t i = 0; i < count; ++i) kappa[i] = 3, c[i] = 1;
-  const ts_coefficients co = {1, kappa, c};
+  const ts_coefficients co = {.kappa_components = 1, .kappa = kappa, .reaction = c};
   const mapped_problem mp = {.coefficients = &co, .f = c_f, .g = c_u, .u = c_u,
                              .grad_u = c_grad, .rtol = 1e-12};
   mapped_result r = {0};

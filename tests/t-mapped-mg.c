@@ -171,7 +171,7 @@ static void test_kershaw(ts_backend be, int dim, int degree, int first, int last
   char counts[128] = "";
   for (int level = first; level <= last; ++level) {
     double *kappa = constant_cells(mesh, level, 1.0), *c = constant_cells(mesh, level, 1.0);
-    const ts_coefficients co = {1, kappa, c};
+    const ts_coefficients co = {.kappa_components = 1, .kappa = kappa, .reaction = c};
     mg_result r;
     failed |= solve_mg(be, mesh, fe, level, &co, rhs, mapped_u, 1e-12, &r) != 0;
     snprintf(counts + strlen(counts), sizeof counts - strlen(counts), " %d", r.iterations);
@@ -230,7 +230,7 @@ static void test_jump(ts_backend be, int dim, int degree, int checkerboard, int 
   char counts[128] = "";
   for (int level = first; level <= last; ++level) {
     double *kappa = jump_cells(mesh, level, checkerboard);
-    const ts_coefficients co = {1, kappa, NULL};
+    const ts_coefficients co = {.kappa_components = 1, .kappa = kappa, .reaction = NULL};
     mg_result r;
     failed |= solve_mg(be, mesh, fe, level, &co, one, NULL, 1e-10, &r) != 0;
     snprintf(counts + strlen(counts), sizeof counts - strlen(counts), " %d", r.iterations);
@@ -265,15 +265,16 @@ static void test_refusals(ts_backend be) {
   ts_mg_destroy(&mg);
   code = ts_mg_create_mapped(be, box, fe, 2, NULL, NULL, &mg);
   ok(code == TS_ERR_ARG && strstr(ts_error_message(), "the mesh is a box"), "a box mesh is refused");
-  const ts_coefficients bad = {2, (double[1]){1}, NULL}, none = {1, NULL, NULL};
+  const ts_coefficients bad = {.kappa_components = 2, .kappa = (double[1]){1}, .reaction = NULL},
+                        none = {.kappa_components = 1, .kappa = NULL, .reaction = NULL};
   code = ts_mg_create_mapped(be, mesh, fe, 2, &bad, NULL, &mg);
   ok(code == TS_ERR_ARG && strstr(ts_error_message(), "kappa_components = 2, allowed 0, 1 or 3"),
      "kappa_components = 2 in 2D is refused");
   code = ts_mg_create_mapped(be, mesh, fe, 2, &none, NULL, &mg);
-  ok(code == TS_ERR_ARG && strstr(ts_error_message(), "kappa is NULL"), "a NULL kappa is refused");
+  ok(code == TS_ERR_ARG && strstr(ts_error_message(), "kappa and kappa_at are NULL"), "a NULL kappa is refused");
   double *negative = constant_cells(mesh, 2, 1.0);
   negative[5] = -1;
-  const ts_coefficients neg = {1, negative, NULL};
+  const ts_coefficients neg = {.kappa_components = 1, .kappa = negative, .reaction = NULL};
   code = ts_mg_create_mapped(be, mesh, fe, 2, &neg, NULL, &mg);
   ok(code == TS_ERR_ARG && mg == NULL, "a negative kappa in a finest cell is refused (%s)",
      ts_error_message());

@@ -83,7 +83,8 @@ static int solve(ts_backend be, ts_mesh mesh, int k, int level, const study_case
   ts_mesh_cells(mesh, level, cells);
   const int64_t count = cells[0] * cells[1] * (dim == 3 ? cells[2] : 1);
   double *kappa = constant_array(count, kappa_value), *c = constant_array(count, sc->c);
-  const ts_coefficients co = {1, kappa, sc->c > 0 ? c : NULL};
+  const ts_coefficients co = {.kappa_components = 1, .kappa = kappa,
+                              .reaction = sc->c > 0 ? c : NULL};
   data d = {sc->c, sc->shell ? 2.0 : 0.0};
   /* rtol: far below the discretization errors measured, above the rounding floor */
   const mapped_problem p = {.coefficients = &co, .f = rhs, .g = mapped_u, .u = mapped_u,

@@ -169,7 +169,9 @@ static void properties(const char *what, ts_mesh mesh, int k) {
   const int64_t cells = c3[0] * c3[1] * c3[2];
   double *kappa = malloc(sizeof(double) * cells * 6), *c = malloc(sizeof(double) * cells);
   random_coefficients(dim, cells, kappa, c);
-  ts_coefficients with_c = {dim * (dim + 1) / 2, kappa, c}, without_c = {dim * (dim + 1) / 2, kappa, NULL};
+  const int nt = dim * (dim + 1) / 2;
+  ts_coefficients with_c = {.kappa_components = nt, .kappa = kappa, .reaction = c},
+                  without_c = {.kappa_components = nt, .kappa = kappa, .reaction = NULL};
   ts_fe fe;
   ts_dofs dofs;
   ts_operator A = NULL, A0 = NULL;
@@ -285,7 +287,7 @@ static void exact_linear(const char *what, ts_mesh mesh, int k) {
     for (int t = 0; t < nk; ++t) kk[i * nk + t] = dim == 3 ? kappa[t] : kappa2[t];
     c[i] = l.c;
   }
-  ts_coefficients co = {nk, kk, c};
+  ts_coefficients co = {.kappa_components = nk, .kappa = kk, .reaction = c};
   ts_fe fe;
   ts_dofs dofs;
   const mapped_problem p = {.coefficients = &co, .f = linear_f, .g = linear_u, .u = linear_u,
@@ -316,7 +318,7 @@ static void jump(int dim, int k) {
   const int64_t cells = c3[0] * c3[1] * c3[2];
   double *kappa = malloc(sizeof(double) * cells);
   for (int64_t i = 0; i < cells; ++i) kappa[i] = i % c3[0] < c3[0] / 2 ? 1.0 : l.kappa_right;
-  ts_coefficients co = {1, kappa, NULL};
+  ts_coefficients co = {.kappa_components = 1, .kappa = kappa, .reaction = NULL};
   const mapped_problem p = {.coefficients = &co, .g = linear_u, .u = linear_u,
                             .grad_u = linear_grad, .ctx = &l, .rtol = 1e-13};
   mapped_result r = {1, 1, 0, 0};
@@ -391,7 +393,7 @@ static void refusals(void) {
   double kappa[48 * 3], c[48];
   for (int i = 0; i < 48 * 3; ++i) kappa[i] = i % 3 == 1 ? 0.0 : 1.0;
   for (int i = 0; i < 48; ++i) c[i] = 0.0;
-  ts_coefficients co = {3, kappa, c};
+  ts_coefficients co = {.kappa_components = 3, .kappa = kappa, .reaction = c};
   kappa[3 * 17 + 1] = 2.0;
   refused(ts_operator_create_mapped(be, dofs, &co, TS_DOUBLE, &A), TS_ERR_ARG, "an indefinite kappa",
           "kappa of cell 17 = (5, 1) of level 1 is not positive definite", NULL);
@@ -409,7 +411,7 @@ static void refusals(void) {
           "kappa_components = 2", "or 3");
   co.kappa_components = 1;
   co.kappa = NULL;
-  refused(ts_operator_create_mapped(be, dofs, &co, TS_DOUBLE, &A), TS_ERR_ARG, "kappa NULL", "kappa is NULL", NULL);
+  refused(ts_operator_create_mapped(be, dofs, &co, TS_DOUBLE, &A), TS_ERR_ARG, "kappa NULL", "kappa and kappa_at are NULL", NULL);
   refused(ts_operator_create_mapped(be, dofs, NULL, (ts_precision)5, &A), TS_ERR_ARG, "precision 5", "precision 5", NULL);
   refused(ts_operator_create_mapped(NULL, dofs, NULL, TS_DOUBLE, &A), TS_ERR_ARG, "NULL backend", "'backend'", NULL);
   refused(ts_operator_create_mapped(be, NULL, NULL, TS_DOUBLE, &A), TS_ERR_ARG, "NULL dofs", "'dofs'", NULL);

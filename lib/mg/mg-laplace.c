@@ -47,6 +47,8 @@ static int create_dofs(ts_mg mg, int i) {
 #define MESH_LEVELS 31                  /* a mesh has levels 0..30 */
 typedef struct mapped_coefficients {
   int kappa_components;
+  ts_point_fn kappa_at, reaction_at; /* per point instead (every level evaluates them) */
+  void *ctx;
   double *kappa[MESH_LEVELS];     /* per mesh level (NULL: kappa = 1), owned */
   double *reaction[MESH_LEVELS];  /* per mesh level (NULL: c = 0), owned */
 } mapped_coefficients;
@@ -82,7 +84,8 @@ static int level_arrays(ts_mesh mesh, int finest, int coarsest, int components,
 static int create_mapped_operator(ts_mg mg, int i, ts_precision p, ts_operator *A) {
   const mapped_coefficients *m = mg->discretization_data;
   const int l = mg->levels[i].mesh_level;
-  const ts_coefficients co = {m->kappa[l] ? m->kappa_components : 0, m->kappa[l], m->reaction[l]};
+  const ts_coefficients co = {m->kappa[l] || m->kappa_at ? m->kappa_components : 0, m->kappa[l],
+                              m->reaction[l], m->kappa_at, m->reaction_at, m->ctx};
   return ts_operator_create_mapped(mg->backend, mg->levels[i].dofs, &co, p, A);
 }
 
@@ -295,22 +298,26 @@ int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_l
   ts_mg_options o;
   TS_CALL(mapped_options(options, &o));
   TS_CALL(check_options(mesh, fe, finest_level, &o));
-  const ts_coefficients none = {0, NULL, NULL}, *co = coefficients ? coefficients : &none;
+  const ts_coefficients none = {0}, *co = coefficients ? coefficients : &none;
   const int components = co->kappa_components;
   TS_CHECK_ARG(components == 0 || components == 1 || components == fe->dim * (fe->dim + 1) / 2,
                "ts_mg_create_mapped: coefficients->kappa_components = %d, allowed 0, 1 or %d",
                components, fe->dim * (fe->dim + 1) / 2);
-  TS_CHECK_ARG(components == 0 || co->kappa, "ts_mg_create_mapped: coefficients->kappa is NULL "
-               "with kappa_components = %d", components);
+  TS_CHECK_ARG(components == 0 || co->kappa || co->kappa_at, "ts_mg_create_mapped: "
+               "coefficients->kappa and kappa_at are NULL with kappa_components = %d", components);
   int degrees[TS_MAX_DEGREE], n_degrees;
   TS_CALL(degree_levels(mesh, fe, finest_level, &o, degrees, &n_degrees));
   mapped_coefficients *m = NULL;
   TS_CALL(ts_calloc(1, sizeof *m, "multigrid coefficients", &m));
   m->kappa_components = components;
+  m->kappa_at = co->kappa_at;
+  m->reaction_at = co->reaction_at;
+  m->ctx = co->ctx;
   int ierr = level_arrays(mesh, finest_level, o.coarse_level, components ? components : 1,
-                          components ? co->kappa : NULL, m->kappa);
+                          components && !co->kappa_at ? co->kappa : NULL, m->kappa);
   if (!ierr)
-    ierr = level_arrays(mesh, finest_level, o.coarse_level, 1, co->reaction, m->reaction);
+    ierr = level_arrays(mesh, finest_level, o.coarse_level, 1, co->reaction_at ? NULL : co->reaction,
+                        m->reaction);
   if (ierr) {
     mapped_coefficients_free(m);
     return ierr;

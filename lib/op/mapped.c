@@ -47,12 +47,11 @@ typedef struct mapped_data {
 
 /* ---------------------------------------------------------------- coefficients */
 
-/* kappa of one cell as a full dim x dim matrix. */
-static void cell_kappa(int dim, const ts_coefficients *co, int64_t cell, double *kappa) {
+/* kappa as a full dim x dim matrix from its nk values v (nk = 0: the identity). */
+static void kappa_matrix(int dim, int nk, const double *v, double *kappa) {
   for (int i = 0; i < dim * dim; ++i) kappa[i] = i % (dim + 1) == 0 ? 1.0 : 0.0;
-  if (!co || co->kappa_components == 0) return;
-  const double *v = co->kappa + cell * co->kappa_components;
-  if (co->kappa_components == 1) {
+  if (nk == 0) return;
+  if (nk == 1) {
     for (int i = 0; i < dim; ++i) kappa[i * dim + i] = v[0];
     return;
   }
@@ -68,23 +67,28 @@ static int positive_definite(int dim, const double *a) {
   return m1 > 0 && m2 > 0 && ts_jacobian_inverse(3, a, inverse) > 0;
 }
 
-/* Every cell's kappa finite and positive (definite), c finite and >= 0; else TS_ERR_ARG
- * naming the first cell that is not. */
+/* Every cell's kappa finite and positive (definite), c finite and >= 0 (the arrays; values
+ * per point are checked as they are computed); else TS_ERR_ARG naming the first cell that is
+ * not. */
 static int check_coefficients(ts_dofs dofs, const ts_coefficients *co) {
   if (!co) return 0;
   const int dim = dofs->dim, tensor = dim * (dim + 1) / 2, nk = co->kappa_components;
   TS_CHECK_ARG(nk == 0 || nk == 1 || nk == tensor,
                "mapped operator: coefficients->kappa_components = %d, allowed 0 (kappa = 1), 1 "
                "(scalar) or %d (symmetric tensor in %dD)", nk, tensor, dim);
-  TS_CHECK_ARG(nk == 0 || co->kappa, "mapped operator: coefficients->kappa is NULL with "
-               "kappa_components = %d", nk);
+  TS_CHECK_ARG(nk == 0 || co->kappa || co->kappa_at, "mapped operator: coefficients->kappa and "
+               "kappa_at are NULL with kappa_components = %d", nk);
+  TS_CHECK_ARG(!co->kappa_at || nk > 0, "mapped operator: coefficients->kappa_at given with "
+               "kappa_components = 0 (allowed 1 or %d)", tensor);
+  const int nk_cells = co->kappa_at ? 0 : nk; /* the per-cell arrays checked here */
+  const double *reaction = co->reaction_at ? NULL : co->reaction;
   char name[96];
   for (int64_t cell = 0; cell < ts_cell_count(dofs); ++cell) {
     double kappa[9];
     int finite = 1;
-    for (int t = 0; t < nk; ++t) finite &= isfinite(co->kappa[cell * nk + t]) != 0;
-    cell_kappa(dim, co, cell, kappa);
-    const double c = co->reaction ? co->reaction[cell] : 0.0;
+    for (int t = 0; t < nk_cells; ++t) finite &= isfinite(co->kappa[cell * nk + t]) != 0;
+    kappa_matrix(dim, nk_cells, nk_cells ? co->kappa + cell * nk : NULL, kappa);
+    const double c = reaction ? reaction[cell] : 0.0;
     if (finite && positive_definite(dim, kappa) && isfinite(c) && c >= 0.0) continue;
     ts_cell_name(dofs, cell, name, sizeof name);
     if (!finite || !positive_definite(dim, kappa))
@@ -107,17 +111,66 @@ typedef struct factors_ctx {
   ts_cell_failure *failure;
 } factors_ctx;
 
+#define MAX_POINTS (MAX_N1 * MAX_N1 * MAX_N1)
+
+/* kappa's values and c at the cell's np points (kv: nk per point), from the callbacks or
+ * the cell's array values; 0, or 1 with a failure naming the cell and the point. */
+static int point_coefficients(const factors_ctx *f, int64_t cell, int np, const double *x,
+                              double *kv, double *c) {
+  const ts_coefficients *co = f->co;
+  ts_dofs dofs = f->data->dofs;
+  const int dim = dofs->dim, nk = co ? co->kappa_components : 0;
+  int rc = 0;
+  if (co && co->kappa_at) rc = co->kappa_at(co->ctx, dim, np, x, kv);
+  else
+    for (int q = 0; q < np; ++q)
+      for (int t = 0; t < nk; ++t) kv[q * nk + t] = co->kappa[cell * nk + t];
+  if (!rc && co && co->reaction_at) rc = co->reaction_at(co->ctx, dim, np, x, c);
+  else if (!rc)
+    for (int q = 0; q < np; ++q) c[q] = co && co->reaction ? co->reaction[cell] : 0.0;
+  char name[96];
+  if (rc) {
+    ts_cell_name(dofs, cell, name, sizeof name);
+    ts_cell_failure_set(f->failure, cell, TS_ERR_ARG, "the coefficient callback returned %d for "
+                        "%s", rc, name);
+    return 1;
+  }
+  for (int q = 0; q < np; ++q) {
+    double kappa[9];
+    int finite = 1;
+    for (int t = 0; t < nk; ++t) finite &= isfinite(kv[q * nk + t]) != 0;
+    kappa_matrix(dim, nk, kv + q * nk, kappa);
+    const int kappa_ok = finite && positive_definite(dim, kappa);
+    if (!kappa_ok || !isfinite(c[q]) || c[q] < 0.0) {
+      ts_cell_name(dofs, cell, name, sizeof name);
+      if (!kappa_ok)
+        ts_cell_failure_set(f->failure, cell, TS_ERR_ARG, "kappa at quadrature point %d of %s is "
+                            "%s (from %g): allowed a finite, positive %s", q, name,
+                            finite ? "not positive definite" : "not finite", kv[q * nk],
+                            nk == 1 ? "number" : "definite symmetric tensor");
+      else
+        ts_cell_failure_set(f->failure, cell, TS_ERR_ARG, "c at quadrature point %d of %s is %g: "
+                            "allowed a finite number >= 0", q, name, c[q]);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* G_q and m_q of one cell, or a failure naming the cell where det J <= 0. */
 static void cell_factors(const factors_ctx *f, int64_t cell) {
   const mapped_data *data = f->data;
   const ts_mapped_plan *pl = &data->plan;
   const int dim = pl->dim, nq = pl->n_q, np = dim == 3 ? nq * nq * nq : nq * nq;
-  double J[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1) * 9], kappa[9];
-  ts_cell_geometry(data->dofs, cell, nq, data->shape, data->grad, NULL, J);
-  cell_kappa(dim, f->co, cell, kappa);
-  const double c = f->co && f->co->reaction ? f->co->reaction[cell] : 0.0;
+  const int nk = f->co ? f->co->kappa_components : 0;
+  double J[MAX_POINTS * 9], x[MAX_POINTS * 3], kv[MAX_POINTS * 6], cv[MAX_POINTS];
+  ts_cell_geometry(data->dofs, cell, nq, data->shape, data->grad, x, J);
+  if (point_coefficients(f, cell, np, x, kv, cv)) return;
   double *out = f->factors + cell * pl->n_factors * np;
   for (int q = 0; q < np; ++q) {
+    double kappa[9];
+    const double c = cv[q];
+    kappa_matrix(dim, nk, kv + q * nk, kappa);
     double inv[9], w = 1.0;
     for (int d = 0, m = q; d < dim; ++d, m /= nq) w *= data->weights[m % nq];
     const double det = ts_jacobian_inverse(dim, J + q * dim * dim, inv);
@@ -325,14 +378,22 @@ static void plan_init(ts_dofs dofs, const ts_coefficients *co, mapped_data *data
   pl->n_q = dofs->degree + 1;
   pl->shape_1d = data->shape;
   pl->gradient_1d = data->grad;
-  pl->has_reaction = co && co->reaction;
+  pl->has_reaction = co && (co->reaction || co->reaction_at);
   pl->n_factors = dofs->dim * (dofs->dim + 1) / 2 + pl->has_reaction;
   pl->constrained = dofs->neumann_faces == 0; /* else masked_apply, or nothing constrained */
   data->dofs = dofs;
-  int reaction = 0;
-  for (int64_t cell = 0; co && co->reaction && cell < ts_cell_count(dofs) && !reaction; ++cell)
-    reaction = co->reaction[cell] != 0.0;
-  data->singular = dofs->neumann_faces == TS_FACES_ALL(dofs->dim) && !reaction;
+}
+
+/* Every face Neumann and m_q = 0 at every point (no reaction, or c = 0 everywhere): the
+ * constants are the null space.  factors: the host factors of every cell. */
+static int is_singular(const mapped_data *data, const double *factors, size_t count) {
+  const ts_mapped_plan *pl = &data->plan;
+  if (data->dofs->neumann_faces != TS_FACES_ALL(pl->dim)) return 0;
+  if (!pl->has_reaction) return 1;
+  const size_t np = count / (size_t)ts_cell_count(data->dofs) / (size_t)pl->n_factors;
+  for (size_t i = 0; i < count; ++i)
+    if (i / np % (size_t)pl->n_factors == (size_t)pl->n_factors - 1 && factors[i] != 0.0) return 0;
+  return 1;
 }
 
 /* M, M x and the sum of masked_apply, with some Neumann and some Dirichlet faces. */
@@ -347,8 +408,9 @@ static int create_mask(mapped_data *data, ts_backend backend, ts_precision p) {
 
 /* Whether the backend gets the vertices instead of the factors: multilinear cells, and the
  * backend measured that faster for this dimension, degree and precision. */
-static int use_vertices(ts_backend backend, ts_dofs dofs, ts_precision p) {
+static int use_vertices(ts_backend backend, ts_dofs dofs, const ts_coefficients *co, ts_precision p) {
   return dofs->mesh->geometry == TS_GEOMETRY_MULTILINEAR && backend->ops.mapped_geometry &&
+         !(co && (co->kappa_at || co->reaction_at)) && /* the vertices' form has cell values */
          backend->ops.mapped_geometry(&backend->ops, dofs->dim, dofs->degree, p) ==
              TS_MAPPED_VERTICES;
 }
@@ -411,7 +473,8 @@ static int setup(ts_backend backend, ts_dofs dofs, const ts_coefficients *co, ts
   int ierr = compute_factors(data, co, factors);
   if (!ierr) ierr = compute_diagonal(data, factors, backend, p);
   if (!ierr) ierr = create_mask(data, backend, p);
-  if (!ierr && use_vertices(backend, dofs, p)) {
+  data->singular = !ierr && is_singular(data, factors, count);
+  if (!ierr && use_vertices(backend, dofs, co, p)) {
     free(factors);
     return upload_vertices(data, co, backend, p);
   }

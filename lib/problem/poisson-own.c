@@ -85,6 +85,7 @@ static void own_print_problem(ts_problem p, FILE *log) {
   if (p->c[0]) fprintf(log, ", c = %s", p->c);
   if (p->kappa_file[0]) fprintf(log, ", kappa from %s", p->kappa_file);
   if (p->c_file[0]) fprintf(log, ", c from %s", p->c_file);
+  if (p->coefficients_at_points && (p->kappa[0] || p->c[0])) fprintf(log, " (at every quadrature point)");
   static const char *const faces[6] = {"left", "right", "bottom", "top", "front", "back"};
   for (int face = 0, first = 1; face < 2 * p->dim; ++face)
     if (p->neumann_faces >> face & 1) {
@@ -194,11 +195,36 @@ static int kappa_components(ts_problem p, const double *kappa) {
   return !kappa ? 0 : p->kappa_file[0] ? p->kappa_file_components : 1;
 }
 
+static int eval_kappa(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  return ts_expression_evaluate(((own_data *)ctx)->kappa, dim, n, x, v);
+}
+static int eval_c(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  return ts_expression_evaluate(((own_data *)ctx)->c, dim, n, x, v);
+}
+
+/* The level's coefficients: per cell (kappa and c arrays, owned by the caller), or with
+ * <poisson sample="points"> the expressions at the quadrature points (no arrays). */
+static int level_coefficients(const ts_study *s, int level, double **kappa, double **c,
+                              ts_coefficients *co) {
+  own_data *d = s->data;
+  *kappa = *c = NULL;
+  if (s->p->coefficients_at_points) {
+    *co = (ts_coefficients){.kappa_components = d->kappa ? 1 : 0,
+                            .kappa_at = d->kappa ? eval_kappa : NULL,
+                            .reaction_at = d->c ? eval_c : NULL, .ctx = d};
+    return 0;
+  }
+  TS_CALL(cell_coefficients(s, level, kappa, c));
+  *co = (ts_coefficients){.kappa_components = kappa_components(s->p, *kappa), .kappa = *kappa,
+                          .reaction = *c};
+  return 0;
+}
+
 static int own_operator_on_level(const ts_study *s, ts_backend backend, ts_dofs dofs, int level,
                                  ts_precision precision, ts_operator *A) {
   double *kappa = NULL, *c = NULL;
-  TS_CALL(cell_coefficients(s, level, &kappa, &c));
-  const ts_coefficients coefficients = {kappa_components(s->p, kappa), kappa, c};
+  ts_coefficients coefficients;
+  TS_CALL(level_coefficients(s, level, &kappa, &c, &coefficients));
   const int ierr = ts_operator_create_mapped(backend, dofs, &coefficients, precision, A);
   ts_free(&kappa);
   ts_free(&c);
@@ -216,8 +242,8 @@ static int own_mg_create(const ts_study *s, ts_backend backend, int level,
   double *kappa = NULL, *c = NULL;
   ts_mg_options o = *options;
   o.neumann_faces = s->p->neumann_faces;
-  TS_CALL(cell_coefficients(s, level, &kappa, &c));
-  const ts_coefficients coefficients = {kappa_components(s->p, kappa), kappa, c};
+  ts_coefficients coefficients;
+  TS_CALL(level_coefficients(s, level, &kappa, &c, &coefficients));
   const int ierr = ts_mg_create_mapped(backend, s->mesh, s->fe[0], level, &coefficients, &o, mg);
   ts_free(&kappa);
   ts_free(&c);

@@ -117,6 +117,7 @@ struct ts_problem_s {
    * tensor's dim(dim+1)/2) */
   char kappa_file[1024], c_file[1024];
   int kappa_file_components;
+  int coefficients_at_points;   /* <poisson sample="points">: kappa and c per quadrature point */
   /* <stokes solution=... penalty=...> (family RT): paper 000 */
   int stokes;
   double penalty;               /* eta of doc/stokes.md section 3 */

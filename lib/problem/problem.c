@@ -1328,6 +1328,13 @@ static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
                     "(<poisson f=... g=... u=... grad-u=...>)", loc, map_names[p->map], p->solution);
   }
   if (p->own) TS_CALL(fill_neumann(r, p, poisson));
+  p->coefficients_at_points = attribute_is(poisson, "sample", "points");
+  if (p->coefficients_at_points && (p->kappa_file[0] || p->c_file[0] || !p->own)) {
+    where(r, poisson, "sample", node_line(poisson), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson sample=\"points\">: kappa and c per quadrature "
+                    "point are expressions of your own data (kappa=, c=), not files or a "
+                    "built-in solution", loc);
+  }
   return p->own ? fill_cell_files(r, p, poisson) : 0;
 }
 
