@@ -41,8 +41,9 @@ generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur t-hdiv"
 generic="$generic t-pc t-pc-stokes t-pc-multigrid"
 # sums, products and transposes of operators (lib/op/combine.c), vector layouts
 generic="$generic t-operator-algebra t-vec-layout"
-# your own problem: the operator on mapped cells, its multigrid, problem-file expressions
-generic="$generic t-mapped t-mapped-mg t-expression t-mapped-neumann"
+# your own problem: the operator on mapped cells, its multigrid, problem-file expressions,
+# Neumann faces, convergence (curved shell, coefficients per point), coefficient files
+generic="$generic t-mapped t-mapped-mg t-expression t-mapped-neumann t-mapped-convergence t-cell-values"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
