@@ -1236,7 +1236,8 @@ int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coeffic
 /** @brief The right side b_i = (f, phi_i) on the mapped cells (Gauss rule of k+2 points per
  *  direction), lifted for the Dirichlet data g as ts_assemble_rhs does: on return x0 holds
  *  g at the Dirichlet DoFs (zero elsewhere) and b the constrained system's right side; add
- *  the Neumann data (ts_assemble_neumann_mapped), solve A x = b, then add x0.  f is called once per cell with the cell's (k+2)^dim quadrature
+ *  the Neumann data (ts_assemble_neumann_mapped), solve A x = b, then add x0.  f is called
+ *  once per cell with the cell's (k+2)^dim quadrature
  *  points, g with batches of boundary DoF points, both from several OpenMP threads at once
  *  (ts_point_fn), one value per point.
  *  @param A    an operator of ts_operator_create_mapped (its DoFs and coefficients' mesh)
