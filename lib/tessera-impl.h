@@ -285,6 +285,8 @@ struct ts_dofs_s {
 /** TS_ERR_ARG naming `what` unless the DoFs are of a Q_k element (for the Q_k-only tools:
  *  ts_cell_dof_indices and its users, the Laplacian, right sides, errors, output). */
 int ts_dofs_require_q(ts_dofs dofs, const char *what);
+/** The names of the box's faces in the order of their TS_FACE_* bits (dofs.c). */
+extern const char *const ts_face_names[6];
 
 /* ---------------------------------------------------------------- poly/stokes-1d.c */
 

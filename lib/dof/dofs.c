@@ -222,7 +222,7 @@ ts_mesh ts_dofs_mesh(ts_dofs dofs) { return dofs ? dofs->mesh : NULL; }
 ts_fe ts_dofs_fe(ts_dofs dofs) { return dofs ? dofs->fe : NULL; }
 int ts_dofs_level(ts_dofs dofs) { return dofs ? dofs->level : -1; }
 
-static const char *const face_names[6] = {"left", "right", "bottom", "top", "front", "back"};
+const char *const ts_face_names[6] = {"left", "right", "bottom", "top", "front", "back"};
 
 int ts_faces_from_names(const char *names, int dim, unsigned *faces) {
   TS_CHECK_NOT_NULL(names);
@@ -236,7 +236,7 @@ int ts_faces_from_names(const char *names, int dim, unsigned *faces) {
     if (len == 0) continue;
     int found = -1;
     for (int f = 0; f < 2 * dim && found < 0; ++f)
-      if (strlen(face_names[f]) == len && strncmp(word, face_names[f], len) == 0) found = f;
+      if (strlen(ts_face_names[f]) == len && strncmp(word, ts_face_names[f], len) == 0) found = f;
     if (found >= 0) set |= 1u << found;
     else if (len == 3 && strncmp(word, "all", 3) == 0) set |= TS_FACES_ALL(dim);
     else if (!(len == 4 && strncmp(word, "none", 4) == 0))

@@ -86,10 +86,9 @@ static void own_print_problem(ts_problem p, FILE *log) {
   if (p->kappa_file[0]) fprintf(log, ", kappa from %s", p->kappa_file);
   if (p->c_file[0]) fprintf(log, ", c from %s", p->c_file);
   if (p->coefficients_at_points && (p->kappa[0] || p->c[0])) fprintf(log, " (at every quadrature point)");
-  static const char *const faces[6] = {"left", "right", "bottom", "top", "front", "back"};
   for (int face = 0, first = 1; face < 2 * p->dim; ++face)
     if (p->neumann_faces >> face & 1) {
-      fprintf(log, "%s%s", first ? ",\n  Neumann faces " : " ", faces[face]);
+      fprintf(log, "%s%s", first ? ",\n  Neumann faces " : " ", ts_face_names[face]);
       first = 0;
     }
   if (p->neumann_faces) fprintf(log, " with h = %s", p->h[0] ? p->h : "0");
