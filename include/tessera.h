@@ -727,6 +727,12 @@ int ts_stokes_patch_solver_max_degree(int dim, ts_stokes_patch_solver solver);
 /** @brief Chebyshev iteration of the given degree (>= 1) on D^{-1} A (D the diagonal of A),
  *  targeting the upper part of the spectrum; degree 1 is damped point Jacobi. */
 int ts_smoother_create_chebyshev(ts_operator A, int degree, ts_smoother *smoother);
+/** @brief Chebyshev iteration of the given degree on P A: as ts_smoother_create_chebyshev
+ *  with the symmetric positive definite preconditioner P (borrowed: it must outlive the
+ *  smoother; same size, backend and precision as A) in place of D^{-1}; the interval from
+ *  12 steps of P-preconditioned CG at creation. */
+int ts_smoother_create_chebyshev_preconditioned(ts_operator A, ts_operator P, int degree,
+                                                ts_smoother *smoother);
 /** @brief One smoothing step x <- S(x, b). */
 int ts_smoother_apply(ts_smoother smoother, ts_vec b, ts_vec x);
 /** @brief A short name ("vertex-patch", "chebyshev"). */
@@ -956,7 +962,9 @@ typedef struct ts_mg_s *ts_mg;
 
 /** Smoothers of the V-cycle. */
 typedef enum {
-  TS_MG_SMOOTHER_VERTEX_PATCH = 0, /**< multiplicative vertex-patch Schwarz (Algorithm 2.3) */
+  TS_MG_SMOOTHER_VERTEX_PATCH = 0, /**< multiplicative vertex-patch Schwarz (Algorithm 2.3);
+                                        on mapped meshes Chebyshev on P A with P the additive
+                                        vertex-patch preconditioner (ts_operator_create_patch_additive) */
   TS_MG_SMOOTHER_CHEBYSHEV = 1     /**< Chebyshev on D^{-1} A (point Jacobi for degree 1) */
 } ts_mg_smoother_type;
 
@@ -1049,8 +1057,10 @@ int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
  *  (ts_mesh_create_mapped; doc/multigrid.md, "Mapped meshes"): every level rediscretized
  *  (ts_operator_create_mapped), its kappa and c the arithmetic means of its cells' 2^dim
  *  children, level by level down from the finest; the transfers, the degree levels and the
- *  coarse solve as for the box.  The smoother is Chebyshev (NULL options: the defaults with
- *  TS_MG_SMOOTHER_CHEBYSHEV; the vertex-patch smoother is refused on mapped cells).
+ *  coarse solve as for the box.  The smoother is Chebyshev on D^{-1} A (NULL options: the
+ *  defaults with TS_MG_SMOOTHER_CHEBYSHEV) or, with TS_MG_SMOOTHER_VERTEX_PATCH, Chebyshev of
+ *  the same degree on P A with the additive vertex-patch preconditioner P of each level
+ *  (ts_operator_create_patch_additive; options->variant does not apply).
  *  ts_mg_create on a mapped mesh is this with NULL coefficients (the Laplacian).
  *  @param coefficients  the finest level's (copied), as for ts_operator_create_mapped;
  *                       NULL: kappa = 1, c = 0 */
@@ -1233,6 +1243,21 @@ int ts_cell_values_read(const char *path, int64_t count, int components, double 
  *          backend does not implement the operator on mapped cells"; TS_ERR_MEMORY */
 int ts_operator_create_mapped(ts_backend backend, ts_dofs dofs, const ts_coefficients *coefficients,
                               ts_precision p, ts_operator *op);
+/** @brief The additive vertex-patch preconditioner of a mapped operator (doc/multigrid.md,
+ *  "Mapped meshes"): P r = sum_j R_j^T Atilde_j^{-1} R_j r + B D^{-1} r, one patch per
+ *  interior vertex (its 2^dim cells, R_j the restriction to the patch's (2k-1)^dim interior
+ *  DoFs), Atilde_j the matrix of the patch's best Cartesian approximation (the tensor-product
+ *  patch whose cells' diagonal stiffness coefficients fit A's in the least-squares sense of
+ *  their logarithms; exact on box patches), applied by fast diagonalization, and point Jacobi
+ *  B D^{-1} on the box boundary's DoFs.  Symmetric positive definite: a preconditioner for CG
+ *  (ts_solver_set_preconditioner) and, through ts_smoother_create_chebyshev_preconditioned,
+ *  the vertex-patch smoother of ts_mg_create_mapped.  Setup: a 1D generalized eigenproblem
+ *  per patch and direction (LAPACK); storage dim (m^2 + m) values per patch, m = 2k - 1.
+ *  @param A  an operator of ts_operator_create_mapped (borrowed: it must outlive P) on a
+ *            level with at least 2 cells per direction
+ *  @return 0; TS_ERR_ARG (another operator, too few cells), TS_ERR_UNSUPPORTED (the backend
+ *          lacks the kernel 'patch_additive'), TS_ERR_LAPACK, TS_ERR_MEMORY */
+int ts_operator_create_patch_additive(ts_operator A, ts_operator *P);
 /** @brief The right side b_i = (f, phi_i) on the mapped cells (Gauss rule of k+2 points per
  *  direction), lifted for the Dirichlet data g as ts_assemble_rhs does: on return x0 holds
  *  g at the Dirichlet DoFs (zero elsewhere) and b the constrained system's right side; add

@@ -192,6 +192,23 @@ static int patch_plan_check(const ts_patch_plan *pl) {
   return 0;
 }
 
+static int patch_additive_plan_check(const ts_patch_additive_plan *pl) {
+  TS_CHECK_ARG(pl, "patch additive plan is NULL");
+  TS_CHECK_ARG(pl->dim == 2 || pl->dim == 3, "patch additive plan: plan->dim = %d, expected 2 "
+               "or 3", pl->dim);
+  const int k = pl->dofs_per_cell;
+  TS_CHECK_ARG(k >= 1 && k <= TS_MAX_DEGREE, "patch additive plan: plan->dofs_per_cell = %d, "
+               "expected 1..%d", k, TS_MAX_DEGREE);
+  TS_CALL(dof_grid_check("patch additive plan", pl->dim, pl->cells, k, "dofs_per_cell", pl->n,
+                         pl->n_dofs));
+  TS_CHECK_ARG(pl->m == 2 * k - 1, "patch additive plan: plan->m = %d, expected %d", pl->m,
+               2 * k - 1);
+  TS_CALL(patch_vertices_check("patch additive plan", pl->dim, pl->cells, pl->first_vertex,
+                               pl->vertex_count, pl->vertex_stride, 1));
+  TS_CHECK_ARG(pl->local, "patch additive plan: plan->local is NULL");
+  return 0;
+}
+
 /* ---------------------------------------------------------------- Stokes */
 
 /* The DoFs of component i (i == dim: the pressure) per direction, their offset and the
@@ -332,6 +349,11 @@ int ts_backend_transfer(ts_backend b, const ts_transfer_plan *plan, ts_precision
 int ts_backend_field_transfer(ts_backend b, const ts_field_transfer_plan *plan, ts_precision p,
                               int restrict_, const void *in, void *out, int add) {
   HAND_OVER(b, field_transfer_plan_check, field_transfer, plan, p, restrict_, in, out, add);
+}
+
+int ts_backend_patch_additive(ts_backend b, const ts_patch_additive_plan *plan, ts_precision p,
+                              const void *r, void *y) {
+  HAND_OVER(b, patch_additive_plan_check, patch_additive, plan, p, r, y);
 }
 
 int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,

@@ -186,6 +186,8 @@ int ts_backend_transfer(ts_backend b, const ts_transfer_plan *plan, ts_precision
                         const void *in, void *out, int add);
 int ts_backend_field_transfer(ts_backend b, const ts_field_transfer_plan *plan, ts_precision p,
                               int restrict_, const void *in, void *out, int add);
+int ts_backend_patch_additive(ts_backend b, const ts_patch_additive_plan *plan, ts_precision p,
+                              const void *r, void *y);
 int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,
                             const void *rhs, void *x, void *r);
 int ts_backend_stokes_apply(ts_backend b, const ts_stokes_plan *plan, ts_precision p,
@@ -410,6 +412,11 @@ int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
 /** The DoFs of an operator of ts_operator_create_mapped (borrowed), or TS_ERR_ARG naming
  *  `caller` if A is another operator. */
 int ts_operator_mapped_dofs(ts_operator A, const char *caller, ts_dofs *dofs);
+/** Per cell of a mapped operator (host memory, A's): dim + 1 values, the sums over the cell's
+ *  points of the diagonal geometric factors G_dd,q (d < dim) and of m_q (0 without c): the
+ *  cell integrals of det J (J^{-1} kappa J^{-T})_dd and of det J c on [0,1]^dim.
+ *  TS_ERR_ARG naming `caller` if A is another operator. */
+int ts_operator_mapped_cell_sums(ts_operator A, const char *caller, const double **sums);
 /** 1 if A is a mapped operator whose constants are its null space: every face Neumann and
  *  c = 0 (a pure Neumann problem), else 0. */
 int ts_operator_mapped_singular(ts_operator A);

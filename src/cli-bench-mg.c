@@ -37,11 +37,19 @@ static int wait_device(ts_vec one) {
 /* Counted flops and bytes of one smoothing step on a level with `cells` cells per
  * direction and n DoFs (see the header). */
 static void smoothing_counts(int dim, int k, int64_t cells, int64_t n, double laplace_flops,
-                             const ts_mg_options *o, double *flops, double *bytes) {
+                             int mapped, const ts_mg_options *o, double *flops, double *bytes) {
   const double size = (double)ts_precision_size(o->precision);
   if (o->smoother == TS_MG_SMOOTHER_CHEBYSHEV) {
     *flops = o->chebyshev_degree * (laplace_flops + 6.0 * (double)n);
     *bytes = o->chebyshev_degree * 5.0 * (double)n * size;
+    return;
+  }
+  if (mapped) { /* Chebyshev on P A: per product also P (a patch per cell, about n / k^dim) */
+    const double m = 2 * k - 1, patches = (double)n / pow(k, dim), local = pow(m, dim);
+    const double p_flops = patches * (4.0 * dim * local * m + 3.0 * local);
+    const double p_bytes = patches * (3.0 * local + dim * (m * m + m) + pow(3, dim));
+    *flops = o->chebyshev_degree * (laplace_flops + 6.0 * (double)n + p_flops);
+    *bytes = o->chebyshev_degree * (5.0 * (double)n + p_bytes) * size;
     return;
   }
   const double N = 2 * k + 1, m = 2 * k - 1;
@@ -76,7 +84,7 @@ static void vcycle_counts(ts_mg mg, const cli_bench_mg_config *c, int k, cli_ben
     if (c->problem == CLI_PROBLEM_STOKES)
       stokes_smoothing_counts(c->dim, n, ts_operator_flops(A), o, &f, &b);
     else
-      smoothing_counts(c->dim, k, cells, n, ts_operator_flops(A), o, &f, &b);
+      smoothing_counts(c->dim, k, cells, n, ts_operator_flops(A), c->kershaw > 0, o, &f, &b);
     if (l == r->level) {
       r->smooth_flops = f;
       r->smooth_bytes = b;

@@ -13,6 +13,7 @@
 #include "omp-stokes-patch.h"
 #include "omp-csr.h"
 #include "omp-mapped.h"
+#include "omp-patch-additive.h"
 #include "omp-threads.h"
 #include "tessera/backend.h"
 
@@ -254,6 +255,12 @@ static int omp_mapped_apply(ts_backend_ops *ops, const ts_mapped_plan *plan, ts_
   return ts_omp_mapped_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* additive vertex patches on mapped levels (patch-additive.c) */
+static int omp_patch_additive(ts_backend_ops *ops, const ts_patch_additive_plan *plan,
+                              ts_precision p, const void *r, void *y) {
+  return ts_omp_patch_additive(plan, p, r, y, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 TS_BACKEND_DEFINE_ABI;
 
 int tessera_backend_register(ts_backend_ops *ops);
@@ -290,5 +297,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->csr_destroy = omp_csr_destroy;
   ops->stokes_patch_smooth = omp_stokes_patch_smooth; /* Stokes vertex-patch smoother */
   ops->mapped_apply = omp_mapped_apply; /* operator on mapped cells */
+  ops->patch_additive = omp_patch_additive; /* additive vertex patches on mapped levels */
   return 0;
 }

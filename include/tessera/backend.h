@@ -35,8 +35,10 @@ extern "C" {
  * ABI 7: the CSR sparse matrix (csr_create, csr_apply, csr_destroy);
  * ABI 8: the operator on mapped cells (mapped_apply, ts_mapped_plan);
  * ABI 9: mapped cells with the geometry recomputed from the vertices (ts_mapped_plan.geometry
- *        and the fields after it; mapped_geometry) */
-#define TS_BACKEND_ABI_VERSION 9
+ *        and the fields after it; mapped_geometry);
+ * ABI 10: the additive vertex-patch preconditioner on mapped cells (patch_additive,
+ *        ts_patch_additive_plan) */
+#define TS_BACKEND_ABI_VERSION 10
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -367,6 +369,38 @@ typedef struct ts_mapped_plan {
 /** ts_mapped_plan.geometry */
 enum { TS_MAPPED_FACTORS = 0, TS_MAPPED_VERTICES = 1 };
 
+/* ---------------------------------------------------------------- additive patches (ABI 10) */
+
+/** Plan for one pass of the additive vertex-patch preconditioner on a mapped level
+ *  (lib/mg/patch-additive.c; doc/multigrid.md, "Mapped meshes") over the patches of one
+ *  color.  DoFs and patches are those of ts_patch_plan: the patch of the interior vertex v
+ *  (v_d = 1..cells[d]-1) has m = 2 dofs_per_cell - 1 interior DoFs per direction, starting
+ *  at global index (v_d - 1) dofs_per_cell + 1; this color's patches have the vertices
+ *  v_d = first_vertex[d] + vertex_stride j_d, j_d < vertex_count[d], and share no interior
+ *  DoF.  Every patch has its own local solver, the fast diagonalization of the Cartesian
+ *  patch the library fitted to it, with scalings by region: its block of `local` starts at
+ *    ((v_0 - 1) + (cells[0] - 1) ((v_1 - 1) + (cells[1] - 1) (v_2 - 1))) (dim (m^2 + m) + 3^dim)
+ *  and holds, per direction d, S_d (m x m, row-major, entry (i, j) component i of vector
+ *  j) then L_d (m values); then the 3^dim scalings s_r of the patch's regions, region
+ *  r = r_0 + 3 r_1 + 9 r_2 with r_d = 0, 1, 2 as i_d < k - 1, = k - 1, > k - 1 (the first
+ *  cell's interior, the middle plane, the second cell's interior).  The pass adds, on every
+ *  patch of the color,
+ *    y_I += D (x)_d S_d  diag(1 / sum_d L_{d, i_d})  (x)_d S_d^T  D r_I,
+ *  D = diag(s_r(i)) (I the patch's interior DoFs, (x)_d acting on direction d of the m^dim
+ *  array, direction 0 fastest).  r, y and local are backend memory of the call's precision. */
+typedef struct ts_patch_additive_plan {
+  int dim;                      /* 2 or 3 */
+  int dofs_per_cell;            /* k */
+  int64_t cells[3];             /* cells per direction (1 beyond dim) */
+  int64_t n[3];                 /* DoFs per direction, cells[d] k + 1 (1 beyond dim) */
+  int64_t n_dofs;               /* prod n[d] */
+  int m;                        /* 2 k - 1 */
+  int64_t first_vertex[3];      /* this color's vertices (0 beyond dim) */
+  int64_t vertex_count[3];      /* (1 beyond dim) */
+  int vertex_stride;            /* 2 */
+  const void *local;            /* prod_d (cells[d] - 1) (dim (m^2 + m) + 3^dim) values */
+} ts_patch_additive_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -449,6 +483,10 @@ typedef struct ts_backend_ops {
    * (dim, degree) in precision p, as measured on it: TS_MAPPED_FACTORS or TS_MAPPED_VERTICES.
    * NULL: factors only. */
   int (*mapped_geometry)(struct ts_backend_ops *ops, int dim, int degree, ts_precision p);
+  /* additive vertex patches (ABI 10): y += the local solutions of the patches of the plan's
+   * color (ts_patch_additive_plan), r and y of plan->n_dofs entries of precision p, r != y */
+  int (*patch_additive)(struct ts_backend_ops *ops, const ts_patch_additive_plan *plan,
+                        ts_precision p, const void *r, void *y);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

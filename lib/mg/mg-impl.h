@@ -11,6 +11,10 @@
 #define TS_MG_MAX_LEVELS 32
 #define TS_TRANSFER_1D_SIZE ((2 * TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1))
 
+/** ts_smoother_create_chebyshev_preconditioned that owns P (destroys it with the smoother,
+ *  also when this fails); no argument checks. */
+int ts_smoother_create_chebyshev_owning(ts_operator A, ts_operator P, int degree,
+                                        ts_smoother *smoother);
 /** Fill the transfer plan from the coarse to the fine level (fine = coarse refined once with
  *  the same degree, or the same cells with a higher degree); the 1D interpolation matrix
  *  lives in storage (TS_TRANSFER_1D_SIZE doubles). */

@@ -103,6 +103,21 @@ static int create_smoother(ts_mg mg, int i) {
   return 0;
 }
 
+/* On mapped levels the vertex-patch smoother is Chebyshev on P A with the level's additive
+ * vertex-patch preconditioner P (patch-additive.c). */
+static int create_mapped_smoother(ts_mg mg, int i) {
+  ts_mg_level *l = &mg->levels[i];
+  const ts_mg_options *o = &mg->options;
+  if (o->smoother == TS_MG_SMOOTHER_CHEBYSHEV)
+    TS_CALL(ts_smoother_create_chebyshev(l->A, o->chebyshev_degree, &l->smoother));
+  else {
+    ts_operator P;
+    TS_CALL(ts_operator_create_patch_additive(l->A, &P));
+    TS_CALL(ts_smoother_create_chebyshev_owning(l->A, P, o->chebyshev_degree, &l->smoother));
+  }
+  return 0;
+}
+
 static int create_transfer(ts_mg mg, int i) {
   ts_mg_level *l = &mg->levels[i];
   laplace_transfer *t;
@@ -169,7 +184,7 @@ static const ts_mg_discretization mapped_discretization = {
     .name = "mapped",
     .create_dofs = create_dofs,
     .create_operator = create_mapped_operator,
-    .create_smoother = create_smoother,
+    .create_smoother = create_mapped_smoother,
     .create_transfer = create_transfer,
     .transfer_apply = transfer_apply,
     .transfer_destroy = transfer_destroy,
@@ -272,17 +287,14 @@ int ts_mg_create(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_level,
   return 0;
 }
 
-/* The smoother on mapped cells: Chebyshev (NULL options: the defaults with it); the
- * vertex-patch smoother's fast diagonalization is exact on Cartesian patches only. */
+/* The smoother on mapped cells: Chebyshev on D^{-1} A by default (NULL options: the
+ * defaults with it), or on P A with the additive vertex-patch preconditioner. */
 static int mapped_options(const ts_mg_options *options, ts_mg_options *o) {
   if (options) *o = *options;
   else {
     ts_mg_options_default(o);
     o->smoother = TS_MG_SMOOTHER_CHEBYSHEV;
   }
-  TS_CHECK_ARG(o->smoother == TS_MG_SMOOTHER_CHEBYSHEV, "multigrid on a mapped mesh: smoother "
-               "vertex-patch is not built on mapped cells (its fast diagonalization is exact on "
-               "Cartesian patches only); allowed: TS_MG_SMOOTHER_CHEBYSHEV");
   return 0;
 }
 

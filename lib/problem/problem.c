@@ -1338,8 +1338,9 @@ static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
   return p->own ? fill_cell_files(r, p, poisson) : 0;
 }
 
-/* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian), the
- * vertex-patch smoother (exact on Cartesian patches only: Chebyshev is their default). */
+/* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian).  Their
+ * smoother is Chebyshev unless <multigrid smoother="vertex-patch"> asks for the additive
+ * vertex-patch one of mapped meshes (doc/multigrid.md, "Mapped meshes"). */
 static int check_own_solver(reader *r, struct ts_problem_s *p) {
   char loc[1200];
   xmlNodePtr root = r->root, solver = child_element(root, "solver");
@@ -1351,14 +1352,8 @@ static int check_own_solver(reader *r, struct ts_problem_s *p) {
                     "assembles the box's Laplacian, not yet your own operator; allowed "
                     "preconditioners: mg, jacobi, chebyshev, krylov, none", loc);
   }
-  if (p->use_mg && attribute_is(mg, "smoother", "vertex-patch")) {
-    where(r, mg, "smoother", node_line(mg), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid smoother=\"vertex-patch\"> with <poisson "
-                    "f=...>: the vertex-patch smoother is exact on Cartesian patches only and is "
-                    "not built on mapped cells; allowed: smoother=\"chebyshev\" (the default "
-                    "here)", loc);
-  }
-  if (p->use_mg) p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  if (p->use_mg && !attribute_is(mg, "smoother", "vertex-patch"))
+    p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
   if (p->precision != TS_DOUBLE) {
     where(r, solver, "precision", node_line(solver), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver precision=\"single\"> with <poisson f=...>: your "
@@ -2058,7 +2053,6 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   settings->jacobi = strcmp(problem->preconditioner, "jacobi") == 0;
   settings->multigrid = problem->use_mg;
   ts_equation_of(problem)->mg_options(problem, &settings->mg);
-  if (problem->own) settings->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV; /* mapped cells */
   settings->rtol = problem->rtol;
   settings->max_iterations = problem->max_iterations;
   settings->restart = problem->restart;
