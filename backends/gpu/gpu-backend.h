@@ -4,8 +4,8 @@
  * it as is; backends/hip/hip.cpp defines TS_GPU_HIP first.  The Laplacian kernels are in
  * gpu-laplace.h, the vertex-patch smoother in gpu-patch.h, the Stokes operator in gpu-stokes.h,
  * the multi-field transfer in gpu-field-transfer.h, the Stokes vertex-patch smoother in
- * gpu-stokes-patch.h, the operator on mapped cells in gpu-mapped.h (instantiated in their own translation
- * units).
+ * gpu-stokes-patch.h, the operator on mapped cells in gpu-mapped.h, the additive vertex-patch
+ * pass of mapped levels in gpu-patch-additive.h (instantiated in their own translation units).
  *
  * Extension point: a new kernel family (smoother, transfer, ...) goes into its own header
  * gpu-<family>.h with templated entry points, gets translation units in backends/cuda and
@@ -49,6 +49,9 @@ int ts_gpu_stokes_patch_smooth(ts_gpu_patch_cache *cache, const ts_stokes_patch_
 /* the operator on mapped cells (gpu-mapped.h, instantiated in mapped-{double,float}) */
 template <typename R>
 int ts_gpu_mapped_apply(const ts_mapped_plan *pl, const R *x, R *y, int add, char *err);
+/* the additive vertex-patch pass (gpu-patch-additive.h, instantiated in patch-additive-{double,float}) */
+template <typename R>
+int ts_gpu_patch_additive(const ts_patch_additive_plan *pl, const R *r, R *y, char *err);
 /* the multi-field transfer (gpu-field-transfer.h, instantiated in field-transfer-{double,float}) */
 template <typename R>
 int ts_gpu_field_transfer(const ts_field_transfer_plan *pl, int restrict_, const R *in, R *out,
@@ -351,6 +354,13 @@ static int gpu_mapped_apply(ts_backend_ops *ops, const ts_mapped_plan *plan, ts_
   return ts_gpu_mapped_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
 }
 
+static int gpu_patch_additive(ts_backend_ops *ops, const ts_patch_additive_plan *plan,
+                              ts_precision p, const void *r, void *y) {
+  if (p == TS_SINGLE)
+    return ts_gpu_patch_additive<float>(plan, (const float *)r, (float *)y, ops->error);
+  return ts_gpu_patch_additive<double>(plan, (const double *)r, (double *)y, ops->error);
+}
+
 /* The plan form asked for on multilinear cells, per degree the faster one as measured on an
  * H100 (3D Kershaw 0.3, 3e7 DoFs, bench/results/2026-11-26-h100-kershaw-recomputed.md): the
  * recomputed geometry (vertices) where it was as fast or faster (within 5 %: then its far
@@ -500,6 +510,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->stokes_patch_smooth = gpu_stokes_patch_smooth;
   ops->mapped_apply = gpu_mapped_apply;
   ops->mapped_geometry = gpu_mapped_geometry;
+  ops->patch_additive = gpu_patch_additive;
 #ifndef TS_GPU_HIP
   ops->csr_create = gpu_csr_create;
   ops->csr_apply = gpu_csr_apply;

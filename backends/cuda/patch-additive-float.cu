@@ -1,0 +1,5 @@
+/* patch-additive-float.cu -- the cuda backend's additive vertex-patch pass on mapped levels in
+ * float precision, degrees 1..8, 2D and 3D: instances of backends/gpu/gpu-patch-additive.h. */
+#include "../gpu/gpu-patch-additive.h"
+
+TS_GPU_PATCH_ADDITIVE_INSTANTIATE(float)
