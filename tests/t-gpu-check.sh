@@ -42,8 +42,10 @@ generic="$generic t-pc t-pc-stokes t-pc-multigrid"
 # sums, products and transposes of operators (lib/op/combine.c), vector layouts
 generic="$generic t-operator-algebra t-vec-layout"
 # your own problem: the operator on mapped cells, its multigrid, problem-file expressions,
-# Neumann faces, convergence (curved shell, coefficients per point), coefficient files
+# Neumann faces, convergence (curved shell, coefficients per point), coefficient files, the
+# additive vertex-patch preconditioner
 generic="$generic t-mapped t-mapped-mg t-expression t-mapped-neumann t-mapped-convergence t-cell-values"
+generic="$generic t-patch-additive"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
@@ -68,8 +70,8 @@ ns=$(echo "$cases_stokes" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
 # the fixed checks below: the plain kernel, two GMRES + V-cycle solves, three degree-level
-# cases, five of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
-nfixed=12
+# cases, seven of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
+nfixed=14
 echo "1..$(( nb * (n2 + n3 + ns + ng + nfixed) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
@@ -121,6 +123,10 @@ END
   # faces on the sine map
   check "$b" "$srcdir/examples/poisson-neumann.xml" 3 2
   check "$b" "$srcdir/tests/xml/good/own-neumann-3d.xml" 4 1
+  # the additive vertex-patch smoother of mapped levels (Chebyshev on P A), 2D and 3D
+  check "$b" "$srcdir/examples/poisson-kershaw.xml" 4 2 --set solver/preconditioner=mg \
+    --set multigrid/smoother=vertex-patch
+  check "$b" "$srcdir/tests/xml/good/own-neumann-3d.xml" 3 2 --set multigrid/smoother=vertex-patch
   # CG + BoomerAMG on the Q1 Laplacian (hypre builds): the solve converges and the log says
   # that BoomerAMG runs on the host
   i=$((i + 1))
