@@ -469,6 +469,9 @@ int ts_smoother_create_shell(ts_operator A, const ts_smoother_ops *ops, void *da
  *  definite) by LAPACK dsygv: S row-major, entry (i, j) component i of eigenvector j,
  *  S^T M S = I, eigenvalues ascending. */
 int ts_generalized_eigen(int n, const double *K, const double *M, double *S, double *lambda);
+/** The same for n <= 21 by the cyclic Jacobi method (poly/eigen.c): no allocation, no BLAS,
+ *  for the many small problems solved from OpenMP threads at once. */
+int ts_generalized_eigen_small(int n, const double *K, const double *M, double *S, double *lambda);
 /** Assemble the n x n cell matrix over `cells` consecutive 1D cells sharing end DoFs into
  *  out (N x N, N = cells (n - 1) + 1, row-major). */
 void ts_matrix_1d_assemble(int cells, int n, const double *cell, double *out);

@@ -23,7 +23,8 @@
  * The weights are fitted to the patch's 2^dim dim values log g_d by least squares in the
  * logarithms (the fit is exact for boxes, and for kappa jumps across the mesh planes), rho is
  * the mean of mu / prod_e a_{e,i_e}.  Per direction the generalized eigenproblem of the
- * interior blocks, K_e S_e = M_e S_e Lambda_e with S_e^T M_e S_e = I, gives
+ * interior blocks, K_e S_e = M_e S_e Lambda_e with S_e^T M_e S_e = I (ts_generalized_eigen_small:
+ * many small problems from OpenMP threads), gives
  *   Atilde_j^{-1} = (x)_e S_e  diag(1 / sum_e L_{e,i_e})  (x)_e S_e^T,  L_e = Lambda_e + rho/dim,
  * with the region scalings of region_scalings around it, stored per patch on the backend (ts_patch_additive_plan); the backend's patch_additive
  * kernel applies it, one pass per color of lib/mesh/patch.c. */
@@ -170,7 +171,7 @@ static int patch_solver(const setup_ctx *s, const int64_t *v, double *out) {
     double *S = out + e * (m * m + m), *L = S + m * m;
     assembled_interior(k, s->stiffness, b[e], K);
     assembled_interior(k, s->mass, a[e], M);
-    TS_CALL(ts_generalized_eigen(m, K, M, S, L));
+    TS_CALL(ts_generalized_eigen_small(m, K, M, S, L));
     for (int i = 0; i < m; ++i) L[i] += rho / dim;
   }
   region_scalings(dim, stiffness, model, out + dim * (m * m + m));
