@@ -993,7 +993,8 @@ typedef struct ts_mg_options {
                                       with the same smoother on every degree level; 1..k, k adds
                                       no degree level; TS_MG_COARSE_DEGREE_AUTO (default): 1 when
                                       the coarse level has more than TS_MG_COARSE_DEGREE_AUTO_DOFS
-                                      DoFs and an interior vertex, else k.  Stokes: AUTO only */
+                                      DoFs (mapped meshes: more than 1000) and an interior
+                                      vertex, else k.  Stokes: AUTO only */
   unsigned neumann_faces;        /**< Q_k on a mapped mesh: the Neumann faces of every level
                                       (TS_FACE_* bits, ts_dofs_set_neumann_faces); 0 (default):
                                       Dirichlet on the whole boundary, the only choice on a box */

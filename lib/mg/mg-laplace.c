@@ -212,10 +212,14 @@ static int64_t level_dofs(ts_mesh mesh, int level, int k) {
 }
 
 /* The coarse degree the options ask for: AUTO is Q1 on a coarse level of more than
- * TS_MG_COARSE_DEGREE_AUTO_DOFS DoFs with an interior vertex, else k (no degree level). */
+ * TS_MG_COARSE_DEGREE_AUTO_DOFS DoFs (on a mapped mesh: more than the LU's
+ * DENSE_COARSE_DOFS, since its Jacobi-CG on distorted cells dominated the V-cycle there:
+ * measured on an H100, doc/multigrid.md "Mapped meshes") with an interior vertex, else k
+ * (no degree level). */
 static int coarse_degree(ts_mesh mesh, int k, const ts_mg_options *o) {
   if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO) return o->coarse_degree;
-  const int big = level_dofs(mesh, o->coarse_level, k) > TS_MG_COARSE_DEGREE_AUTO_DOFS;
+  const int64_t limit = mesh->map ? DENSE_COARSE_DOFS : TS_MG_COARSE_DEGREE_AUTO_DOFS;
+  const int big = level_dofs(mesh, o->coarse_level, k) > limit;
   return big && has_interior_vertex(mesh, o->coarse_level) ? 1 : k;
 }
 
