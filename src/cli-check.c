@@ -16,8 +16,8 @@
  * level and the one below it, and one V-cycle of the problem's multigrid (double, and mixed
  * precision: single-precision levels).
  * Your own problem (<poisson f=...>, a mapped mesh): its operator (apply, apply_add,
- * diagonal, unconstrained), the Chebyshev smoother, the transfers and the V-cycle of its
- * multigrid (ts_mg_create_mapped).
+ * diagonal, unconstrained), the Chebyshev smoother on D^{-1} A and on the additive vertex
+ * patches, the transfers and the V-cycle of its multigrid (ts_mg_create_mapped).
  * Stokes (RT_k x DGQ_k, doc/stokes.md): the Stokes operator (apply, apply_add), one step of
  * the Stokes vertex-patch smoother with each local solver (Schur complement, direct), the
  * multi-field transfers between the finest level and the one below it, one V-cycle of
@@ -67,7 +67,8 @@ typedef enum {
 } check_needs;
 
 /* Which problems a check applies to (bits): Poisson on the box, Stokes, your own problem
- * (<poisson f=...>: the operator on mapped cells, the Chebyshev smoother, its multigrid). */
+ * (<poisson f=...>: the operator on mapped cells, the Chebyshev smoother on D^{-1} A and on
+ * the additive vertex patches, its multigrid). */
 typedef enum { FOR_POISSON = 1, FOR_STOKES = 2, FOR_OWN = 4 } check_problem;
 
 typedef struct check_entry {
@@ -128,14 +129,19 @@ typedef enum {
   SMOOTH_PATCH_FUSED,
   SMOOTH_PATCH_SEPARATE,
   SMOOTH_CHEBYSHEV,
+  SMOOTH_PATCH_ADDITIVE, /* mapped cells: Chebyshev on the additive vertex patches */
   SMOOTH_STOKES_SCHUR,  /* Stokes vertex patch, Schur-complement local solver */
   SMOOTH_STOKES_DIRECT  /* Stokes vertex patch, direct (pseudo-inverse) local solver */
 } smoother_kind;
 
+/* the smoother of the kind on A (*P: its preconditioner, destroyed after it) */
 static int smoother_create(const check_context *c, ts_operator A, smoother_kind kind,
-                           ts_smoother *s) {
+                           ts_operator *P, ts_smoother *s) {
   switch (kind) {
     case SMOOTH_CHEBYSHEV: return ts_smoother_create_chebyshev(A, c->set.mg.chebyshev_degree, s);
+    case SMOOTH_PATCH_ADDITIVE:
+      TS_CALL(ts_operator_create_patch_additive(A, P));
+      return ts_smoother_create_chebyshev_preconditioned(A, *P, c->set.mg.chebyshev_degree, s);
     case SMOOTH_PATCH_FUSED: return ts_smoother_create_vertex_patch(A, c->dofs, TS_PATCH_FUSED, s);
     case SMOOTH_PATCH_SEPARATE:
       return ts_smoother_create_vertex_patch(A, c->dofs, TS_PATCH_SEPARATE, s);
@@ -149,12 +155,12 @@ static int smoother_create(const check_context *c, ts_operator A, smoother_kind 
 
 static int check_smoother(const check_context *c, ts_backend b, ts_precision p, double *out,
                           int64_t *count, smoother_kind kind) {
-  ts_operator A = NULL;
+  ts_operator A = NULL, P = NULL;
   ts_smoother s = NULL;
   ts_vec rhs = NULL, x = NULL;
   *count = c->n;
   int ierr = ts_system_operator_create(c->system, b, p, &A);
-  if (!ierr) ierr = smoother_create(c, A, kind, &s);
+  if (!ierr) ierr = smoother_create(c, A, kind, &P, &s);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &rhs);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
   if (!ierr) ierr = ts_vec_set_random(rhs, c->seed);
@@ -164,6 +170,7 @@ static int check_smoother(const check_context *c, ts_backend b, ts_precision p, 
   ts_vec_destroy(&rhs);
   ts_vec_destroy(&x);
   ts_smoother_destroy(&s);
+  ts_operator_destroy(&P);
   ts_operator_destroy(&A);
   return ierr;
 }
@@ -171,6 +178,10 @@ static int check_smoother(const check_context *c, ts_backend b, ts_precision p, 
 static int smooth_fused(const check_context *c, ts_backend b, ts_precision p, double *out,
                         int64_t *count) {
   return check_smoother(c, b, p, out, count, SMOOTH_PATCH_FUSED);
+}
+static int smooth_additive(const check_context *c, ts_backend b, ts_precision p, double *out,
+                           int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_PATCH_ADDITIVE);
 }
 static int smooth_separate(const check_context *c, ts_backend b, ts_precision p, double *out,
                            int64_t *count) {
@@ -272,6 +283,9 @@ static const check_entry checks[] = {
     {"smoother patch separate", TS_SINGLE, smooth_separate, NEEDS_NOTHING, FOR_POISSON},
     {"smoother chebyshev", TS_DOUBLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
     {"smoother chebyshev", TS_SINGLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
+    /* (patches need 2 cells per direction: a finest level above the coarse one) */
+    {"smoother patch additive", TS_DOUBLE, smooth_additive, NEEDS_MULTIGRID, FOR_OWN},
+    {"smoother patch additive", TS_SINGLE, smooth_additive, NEEDS_MULTIGRID, FOR_OWN},
     {"prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
     {"prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
     {"restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
