@@ -55,13 +55,14 @@ echo "$out" | sed 's/^/# /'
 [ $st -eq 1 ] && echo "$out" | grep -q '^FAIL  stokes apply  *double' && echo "$out" | grep -q '^FAIL  stokes apply  *single' &&
   echo "$out" | grep -q '^FAIL  stokes v-cycle ' && echo "$out" | grep -q '^# [0-9]* checks FAILED'; t "a wrong Stokes operator kernel (wrong_stokes backend) is detected: FAIL, exit 1"
 [ "$(echo "$out" | grep -c '^PASS  stokes \(prolongation\|restriction\)')" -eq 4 ]; t "wrong_stokes: the transfers, whose kernel is right, still PASS"
-# your own problem (mapped cells, expressions): 8 operator, 2 Chebyshev, 4 transfer, 2
-# V-cycle checks and the solve; no patch smoother (not built on mapped cells)
+# your own problem (mapped cells, expressions): 8 operator, 2 Chebyshev, 2 additive
+# vertex-patch, 4 transfer, 2 V-cycle checks and the solve; not the box's patch smoother
 out=$("$tessera" check "$srcdir/examples/poisson-kershaw.xml" --backend omp --set mesh/levels=2 --set solver/preconditioner=mg 2>&1); st=$?
 echo "$out" | sed 's/^/# /'
-[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 18 ] && ! echo "$out" | grep -q 'patch' &&
-  echo "$out" | grep -q '^PASS  v-cycle mixed'; t "your own problem on Kershaw's mesh: 18 PASS lines (operator, Chebyshev, transfers, V-cycles, solve), no patch smoother"
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 20 ] && ! echo "$out" | grep -q 'patch \(fused\|separate\)' &&
+  [ "$(echo "$out" | grep -c '^PASS  smoother patch additive')" -eq 2 ] &&
+  echo "$out" | grep -q '^PASS  v-cycle mixed'; t "your own problem on Kershaw's mesh: 20 PASS lines (operator, Chebyshev on D^-1 A and on the additive patches, transfers, V-cycles, solve), not the box's patch smoother"
 # a pure Neumann problem: its singular operator, transfers and V-cycles (the bordered LU)
 out=$("$tessera" check "$srcdir/examples/poisson-neumann.xml" --backend omp --set mesh/levels=2 2>&1); st=$?
 echo "$out" | sed 's/^/# /'
-[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 18 ]; t "a pure Neumann problem (examples/poisson-neumann.xml): 18 PASS lines"
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 20 ]; t "a pure Neumann problem (examples/poisson-neumann.xml): 20 PASS lines"
