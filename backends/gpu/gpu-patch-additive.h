@@ -61,18 +61,6 @@ __device__ __forceinline__ bool ts_gpu_patch_additive_locate(const ts_gpu_patch_
   return true;
 }
 
-/* o = S^T w (T) or S w along one line of M values, in registers */
-template <typename R, int M, bool T>
-__device__ __forceinline__ void ts_gpu_patch_line(const R *S, const R *w, R *o) {
-#pragma unroll
-  for (int j = 0; j < M; ++j) {
-    R s = 0;
-#pragma unroll
-    for (int i = 0; i < M; ++i) s += (T ? S[i * M + j] : S[j * M + i]) * w[i];
-    o[j] = s;
-  }
-}
-
 template <typename R, int K>
 __global__ void __launch_bounds__(ts_gpu_patch_additive_shape<3, K>::THREADS)
 ts_gpu_patch_additive3_kernel(ts_gpu_patch_additive_args g, const R *__restrict__ local,
@@ -90,52 +78,89 @@ ts_gpu_patch_additive3_kernel(ts_gpu_patch_additive_args g, const R *__restrict_
   if (active)
     for (int i = t; i < S::LOCAL; i += S::TPP) data[i] = local[patch * S::LOCAL + i];
   __syncthreads();
-  const int rab = ts_gpu_patch_region<K>(a) + 3 * ts_gpu_patch_region<K>(b);
   R w[M], o[M];
-  if (active) { /* column (i0, i1) = (a, b): D r, then S_2^T along direction 2 */
+  /* column (i0, i1) = (a, b): D r, then S_2^T along direction 2 */
+  if (active) {
+    const int ra = ts_gpu_patch_region<K>(a), rb = 3 * ts_gpu_patch_region<K>(b);
 #pragma unroll
     for (int i = 0; i < M; ++i)
-      w[i] = D[rab + 9 * ts_gpu_patch_region<K>(i)] * r[base + a + g.n0 * b + g.n01 * i];
-    ts_gpu_patch_line<R, M, true>(S2, w, o);
+      w[i] = D[ra + rb + 9 * ts_gpu_patch_region<K>(i)] * r[base + a + g.n0 * b + g.n01 * i];
 #pragma unroll
-    for (int j = 0; j < M; ++j) u[(j * M + b) * M + a] = o[j];
+    for (int j = 0; j < M; ++j) {
+      R s = 0;
+#pragma unroll
+      for (int i = 0; i < M; ++i) s += S2[i * M + j] * w[i];
+      u[(j * M + b) * M + a] = s;
+    }
   }
   __syncthreads();
-  if (active) { /* line (i0, j2) = (a, b) along direction 1: S_1^T (only this thread's line) */
+  /* line (i0, j2) = (a, b) along direction 1: S_1^T */
+  if (active) {
 #pragma unroll
     for (int i = 0; i < M; ++i) w[i] = u[(b * M + i) * M + a];
-    ts_gpu_patch_line<R, M, true>(S1, w, o);
+#pragma unroll
+    for (int j = 0; j < M; ++j) {
+      R s = 0;
+#pragma unroll
+      for (int i = 0; i < M; ++i) s += S1[i * M + j] * w[i];
+      o[j] = s;
+    }
+  }
+  __syncthreads();
+  if (active)
 #pragma unroll
     for (int j = 0; j < M; ++j) u[(b * M + j) * M + a] = o[j];
-  }
   __syncthreads();
-  if (active) { /* line (j1, j2) = (a, b) along direction 0: S_0^T, the eigenvalues, S_0 */
+  /* line (j1, j2) = (a, b) along direction 0: S_0^T, the eigenvalues, S_0 */
+  if (active) {
 #pragma unroll
     for (int i = 0; i < M; ++i) w[i] = u[(b * M + a) * M + i];
-    ts_gpu_patch_line<R, M, true>(S0, w, o);
     const R l12 = L1[a] + L2[b];
 #pragma unroll
-    for (int j = 0; j < M; ++j) o[j] /= L0[j] + l12;
-    ts_gpu_patch_line<R, M, false>(S0, o, w);
+    for (int j = 0; j < M; ++j) {
+      R s = 0;
 #pragma unroll
-    for (int i = 0; i < M; ++i) u[(b * M + a) * M + i] = w[i];
+      for (int i = 0; i < M; ++i) s += S0[i * M + j] * w[i];
+      o[j] = s / (L0[j] + l12);
+    }
+#pragma unroll
+    for (int i = 0; i < M; ++i) {
+      R s = 0;
+#pragma unroll
+      for (int j = 0; j < M; ++j) s += S0[i * M + j] * o[j];
+      u[(b * M + a) * M + i] = s;
+    }
   }
   __syncthreads();
-  if (active) { /* line (i0, j2) = (a, b) along direction 1: S_1 */
+  /* line (i0, j2) = (a, b) along direction 1: S_1 */
+  if (active) {
 #pragma unroll
     for (int j = 0; j < M; ++j) w[j] = u[(b * M + j) * M + a];
-    ts_gpu_patch_line<R, M, false>(S1, w, o);
 #pragma unroll
-    for (int i = 0; i < M; ++i) u[(b * M + i) * M + a] = o[i];
+    for (int i = 0; i < M; ++i) {
+      R s = 0;
+#pragma unroll
+      for (int j = 0; j < M; ++j) s += S1[i * M + j] * w[j];
+      o[i] = s;
+    }
   }
   __syncthreads();
-  if (active) { /* column (i0, i1) = (a, b) along direction 2: S_2, D, added into y */
+  if (active)
+#pragma unroll
+    for (int i = 0; i < M; ++i) u[(b * M + i) * M + a] = o[i];
+  __syncthreads();
+  /* column (i0, i1) = (a, b) along direction 2: S_2, D, added into y */
+  if (active) {
 #pragma unroll
     for (int j = 0; j < M; ++j) w[j] = u[(j * M + b) * M + a];
-    ts_gpu_patch_line<R, M, false>(S2, w, o);
+    const int ra = ts_gpu_patch_region<K>(a), rb = 3 * ts_gpu_patch_region<K>(b);
 #pragma unroll
-    for (int i = 0; i < M; ++i)
-      y[base + a + g.n0 * b + g.n01 * i] += D[rab + 9 * ts_gpu_patch_region<K>(i)] * o[i];
+    for (int i = 0; i < M; ++i) {
+      R s = 0;
+#pragma unroll
+      for (int j = 0; j < M; ++j) s += S2[i * M + j] * w[j];
+      y[base + a + g.n0 * b + g.n01 * i] += D[ra + rb + 9 * ts_gpu_patch_region<K>(i)] * s;
+    }
   }
 }
 
@@ -155,33 +180,57 @@ ts_gpu_patch_additive2_kernel(ts_gpu_patch_additive_args g, const R *__restrict_
   if (active)
     for (int i = a; i < S::LOCAL; i += S::TPP) data[i] = local[patch * S::LOCAL + i];
   __syncthreads();
-  const int ra = ts_gpu_patch_region<K>(a);
   R w[M], o[M];
-  if (active) { /* column i0 = a: D r, S_1^T along direction 1 */
+  /* column i0 = a: D r, S_1^T along direction 1 */
+  if (active) {
+    const int ra = ts_gpu_patch_region<K>(a);
 #pragma unroll
     for (int i = 0; i < M; ++i) w[i] = D[ra + 3 * ts_gpu_patch_region<K>(i)] * r[base + a + g.n0 * i];
-    ts_gpu_patch_line<R, M, true>(S1, w, o);
 #pragma unroll
-    for (int j = 0; j < M; ++j) u[j * M + a] = o[j];
+    for (int j = 0; j < M; ++j) {
+      R s = 0;
+#pragma unroll
+      for (int i = 0; i < M; ++i) s += S1[i * M + j] * w[i];
+      u[j * M + a] = s;
+    }
   }
   __syncthreads();
-  if (active) { /* row j1 = a along direction 0: S_0^T, the eigenvalues, S_0 */
+  /* row j1 = a along direction 0: S_0^T, the eigenvalues, S_0 */
+  if (active) {
 #pragma unroll
     for (int i = 0; i < M; ++i) w[i] = u[a * M + i];
-    ts_gpu_patch_line<R, M, true>(S0, w, o);
 #pragma unroll
-    for (int j = 0; j < M; ++j) o[j] /= L0[j] + L1[a];
-    ts_gpu_patch_line<R, M, false>(S0, o, w);
+    for (int j = 0; j < M; ++j) {
+      R s = 0;
 #pragma unroll
-    for (int i = 0; i < M; ++i) u[a * M + i] = w[i];
+      for (int i = 0; i < M; ++i) s += S0[i * M + j] * w[i];
+      o[j] = s / (L0[j] + L1[a]);
+    }
+#pragma unroll
+    for (int i = 0; i < M; ++i) {
+      R s = 0;
+#pragma unroll
+      for (int j = 0; j < M; ++j) s += S0[i * M + j] * o[j];
+      w[i] = s;
+    }
   }
   __syncthreads();
-  if (active) { /* column i0 = a along direction 1: S_1, D, added into y */
+  if (active)
+#pragma unroll
+    for (int i = 0; i < M; ++i) u[a * M + i] = w[i];
+  __syncthreads();
+  /* column i0 = a along direction 1: S_1, D, added into y */
+  if (active) {
+    const int ra = ts_gpu_patch_region<K>(a);
 #pragma unroll
     for (int j = 0; j < M; ++j) w[j] = u[j * M + a];
-    ts_gpu_patch_line<R, M, false>(S1, w, o);
 #pragma unroll
-    for (int i = 0; i < M; ++i) y[base + a + g.n0 * i] += D[ra + 3 * ts_gpu_patch_region<K>(i)] * o[i];
+    for (int i = 0; i < M; ++i) {
+      R s = 0;
+#pragma unroll
+      for (int j = 0; j < M; ++j) s += S1[i * M + j] * w[j];
+      y[base + a + g.n0 * i] += D[ra + 3 * ts_gpu_patch_region<K>(i)] * s;
+    }
   }
 }
 
