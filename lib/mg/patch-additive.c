@@ -178,7 +178,8 @@ static int patch_solver(const setup_ctx *s, const int64_t *v, double *out) {
   return 0;
 }
 
-/* Every patch's local solver into s->local (host), in parallel; the first error wins. */
+/* Every patch's local solver into s->local (host), in parallel; on an error (its message
+ * set by the failing patch) the remaining patches are skipped. */
 static int all_patch_solvers(const setup_ctx *s, const int64_t *patches) {
   const int dim = s->dofs->dim, m = 2 * s->dofs->degree - 1;
   const int64_t count = patches[0] * patches[1] * patches[2];
@@ -193,8 +194,8 @@ static int all_patch_solvers(const setup_ctx *s, const int64_t *patches) {
     const int64_t v[3] = {1 + j % patches[0], 1 + j / patches[0] % patches[1], 1 + j / patches[0] / patches[1]};
     const int rc = patch_solver(s, v, s->local + j * block);
     if (rc) {
-#pragma omp critical(patch_additive_setup)
-      if (!ierr) ierr = rc;
+#pragma omp atomic write
+      ierr = rc;
     }
   }
   return ierr;
@@ -278,7 +279,7 @@ static int patch_additive_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   return 0;
 }
 
-/* (2 dim m^(dim+1) multiply-adds per patch) */
+/* per patch 2 dim contractions of m^(dim+1) multiply-adds (2 flops each) and m^dim divisions */
 static double patch_additive_flops(ts_operator op) {
   const patch_additive_data *data = op->data;
   const ts_patch_additive_plan *p = &data->plan;
