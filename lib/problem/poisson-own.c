@@ -6,7 +6,8 @@
  * compatible (ts_remove_null_space) and its solution shifted to the exact solution's mean,
  * or to mean zero without one.  The operator, right side and errors are those
  * of mapped cells (ts_operator_create_mapped, ts_assemble_rhs_mapped,
- * ts_compute_errors_mapped), multigrid that of ts_mg_create_mapped (Chebyshev smoother);
+ * ts_compute_errors_mapped), multigrid that of ts_mg_create_mapped (Chebyshev smoother on
+ * D^{-1} A, or on the additive vertex patches);
  * kappa and c are sampled at the image of each cell's centre (piecewise constant per cell,
  * as ts_coefficients holds them). */
 #include <stdlib.h>
@@ -106,8 +107,10 @@ static void own_print_solver(ts_problem p, FILE *log) {
             ts_solver_label(p->solver), p->preconditioner, p->rtol, ts_precision_name(p->precision));
   if (p->use_mg)
     fprintf(log, "  multigrid on mapped cells: levels %d..finest rediscretized (kappa, c "
-            "averaged), V(1,1), Chebyshev degree %d, %s precision V-cycle\n", p->mg.coarse_level,
-            p->mg.chebyshev_degree, p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
+            "averaged), V(1,1), Chebyshev degree %d on %s, %s precision V-cycle\n",
+            p->mg.coarse_level, p->mg.chebyshev_degree,
+            p->mg.smoother == TS_MG_SMOOTHER_VERTEX_PATCH ? "the additive vertex patches" : "D^-1 A",
+            p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
 }
 
 static void own_mg_options(ts_problem p, ts_mg_options *options) {
