@@ -29,6 +29,7 @@
  * with the region scalings of region_scalings around it, stored per patch on the backend (ts_patch_additive_plan); the backend's patch_additive
  * kernel applies it, one pass per color of lib/mesh/patch.c. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mg-impl.h"
@@ -178,27 +179,41 @@ static int patch_solver(const setup_ctx *s, const int64_t *v, double *out) {
   return 0;
 }
 
-/* Every patch's local solver into s->local (host), in parallel; on an error (its message
- * set by the failing patch) the remaining patches are skipped. */
+/* The vertex of patch j (lexicographic over the interior vertices). */
+static void patch_vertex(int64_t j, const int64_t *patches, int64_t *v) {
+  v[0] = 1 + j % patches[0];
+  v[1] = 1 + j / patches[0] % patches[1];
+  v[2] = 1 + j / patches[0] / patches[1];
+}
+
+/* Every patch's local solver into s->local (host), in parallel.  Errors are recorded per
+ * thread (lib/core/error.c), so a failing patch is noted and solved again on the calling
+ * thread, whose error message then names what failed. */
 static int all_patch_solvers(const setup_ctx *s, const int64_t *patches) {
   const int dim = s->dofs->dim, m = 2 * s->dofs->degree - 1;
   const int64_t count = patches[0] * patches[1] * patches[2];
   const int block = dim * (m * m + m) + (dim == 3 ? 27 : 9);
-  int ierr = 0;
+  int64_t failed = -1;
 #pragma omp parallel for schedule(dynamic, 64)
   for (int64_t j = 0; j < count; ++j) {
-    int failed;
+    int64_t seen, v[3];
 #pragma omp atomic read
-    failed = ierr;
-    if (failed) continue;
-    const int64_t v[3] = {1 + j % patches[0], 1 + j / patches[0] % patches[1], 1 + j / patches[0] / patches[1]};
-    const int rc = patch_solver(s, v, s->local + j * block);
-    if (rc) {
+    seen = failed;
+    if (seen >= 0) continue;
+    patch_vertex(j, patches, v);
+    if (patch_solver(s, v, s->local + j * block)) {
 #pragma omp atomic write
-      ierr = rc;
+      failed = j;
     }
   }
-  return ierr;
+  if (failed < 0) return 0;
+  int64_t v[3];
+  patch_vertex(failed, patches, v);
+  const int ierr = patch_solver(s, v, s->local + failed * block);
+  char what[160];
+  snprintf(what, sizeof what, "the local solver of the patch of vertex (%lld, %lld, %lld)",
+           (long long)v[0], (long long)v[1], (long long)v[2]);
+  return ts_error_trace(ierr ? ierr : TS_ERR_INTERNAL, __FILE__, __LINE__, what);
 }
 
 /* The reference 1D mass and stiffness on [0,1] by the (k+1)-point Gauss rule (exact). */
