@@ -93,28 +93,19 @@ static int create_laplace_operator(ts_mg mg, int i, ts_precision p, ts_operator 
   return ts_operator_create_laplace(mg->backend, mg->levels[i].dofs, p, A);
 }
 
+/* The options' smoother; on mapped levels the vertex-patch one is Chebyshev on P A with the
+ * level's additive vertex-patch preconditioner P (patch-additive.c). */
 static int create_smoother(ts_mg mg, int i) {
   ts_mg_level *l = &mg->levels[i];
   const ts_mg_options *o = &mg->options;
   if (o->smoother == TS_MG_SMOOTHER_CHEBYSHEV)
     TS_CALL(ts_smoother_create_chebyshev(l->A, o->chebyshev_degree, &l->smoother));
-  else
-    TS_CALL(ts_smoother_create_vertex_patch(l->A, l->dofs, o->variant, &l->smoother));
-  return 0;
-}
-
-/* On mapped levels the vertex-patch smoother is Chebyshev on P A with the level's additive
- * vertex-patch preconditioner P (patch-additive.c). */
-static int create_mapped_smoother(ts_mg mg, int i) {
-  ts_mg_level *l = &mg->levels[i];
-  const ts_mg_options *o = &mg->options;
-  if (o->smoother == TS_MG_SMOOTHER_CHEBYSHEV)
-    TS_CALL(ts_smoother_create_chebyshev(l->A, o->chebyshev_degree, &l->smoother));
-  else {
+  else if (mg->mesh->map) {
     ts_operator P;
     TS_CALL(ts_operator_create_patch_additive(l->A, &P));
     TS_CALL(ts_smoother_create_chebyshev_owning(l->A, P, o->chebyshev_degree, &l->smoother));
-  }
+  } else
+    TS_CALL(ts_smoother_create_vertex_patch(l->A, l->dofs, o->variant, &l->smoother));
   return 0;
 }
 
@@ -184,7 +175,7 @@ static const ts_mg_discretization mapped_discretization = {
     .name = "mapped",
     .create_dofs = create_dofs,
     .create_operator = create_mapped_operator,
-    .create_smoother = create_mapped_smoother,
+    .create_smoother = create_smoother,
     .create_transfer = create_transfer,
     .transfer_apply = transfer_apply,
     .transfer_destroy = transfer_destroy,

@@ -216,26 +216,6 @@ static int all_patch_solvers(const setup_ctx *s, const int64_t *patches) {
   return ts_error_trace(ierr ? ierr : TS_ERR_INTERNAL, __FILE__, __LINE__, what);
 }
 
-/* The reference 1D mass and stiffness on [0,1] by the (k+1)-point Gauss rule (exact). */
-static int reference_matrices(ts_dofs dofs, setup_ctx *s) {
-  const int n1 = dofs->degree + 1;
-  double points[TS_MAX_DEGREE + 1], weights[TS_MAX_DEGREE + 1];
-  double shape[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)], grad[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
-  TS_CALL(ts_gauss_rule(n1, points, weights));
-  ts_lagrange_tabulate(n1, dofs->fe->points, n1, points, shape, grad);
-  for (int a = 0; a < n1; ++a)
-    for (int b = 0; b < n1; ++b) {
-      double mab = 0.0, kab = 0.0;
-      for (int q = 0; q < n1; ++q) {
-        mab += weights[q] * shape[q * n1 + a] * shape[q * n1 + b];
-        kab += weights[q] * grad[q * n1 + a] * grad[q * n1 + b];
-      }
-      s->mass[a * n1 + b] = mab;
-      s->stiffness[a * n1 + b] = kab;
-    }
-  return 0;
-}
-
 /* The local solvers of every patch of A's level, on the backend in A's precision. */
 static int setup_local(ts_operator A, ts_dofs dofs, patch_additive_data *data) {
   const int dim = dofs->dim, m = 2 * dofs->degree - 1;
@@ -246,7 +226,8 @@ static int setup_local(ts_operator A, ts_dofs dofs, patch_additive_data *data) {
   TS_CALL(ts_operator_mapped_cell_sums(A, "additive vertex-patch preconditioner", &s.sums));
   TS_CALL(fit_operator(dim, F));
   s.F = F;
-  TS_CALL(reference_matrices(dofs, &s));
+  /* the reference 1D mass and stiffness on [0,1] (the (k+1)-point Gauss rule: exact) */
+  TS_CALL(ts_lagrange_mass_stiffness(dofs->degree + 1, dofs->fe->points, s.mass, s.stiffness));
   size_t size;
   TS_CALL(ts_size_mul((size_t)count, (size_t)(dim * (m * m + m) + (dim == 3 ? 27 : 9)),
                       "patch local solvers", &size));
@@ -265,13 +246,7 @@ static int setup_boundary(ts_operator A, ts_dofs dofs, patch_additive_data *data
   TS_CALL(ts_operator_diagonal(A, data->boundary));
   TS_CALL(ts_calloc((size_t)A->n, sizeof *h, "patch boundary diagonal", &h));
   int ierr = ts_vec_get_to_host(data->boundary, h);
-  const int64_t *n = dofs->n;
-  for (int64_t i = 0; !ierr && i < A->n; ++i) {
-    const int64_t i0 = i % n[0], i1 = i / n[0] % n[1], i2 = i / n[0] / n[1];
-    const int boundary = i0 == 0 || i0 == n[0] - 1 || i1 == 0 || i1 == n[1] - 1 ||
-                         (dofs->dim == 3 && (i2 == 0 || i2 == n[2] - 1));
-    h[i] = boundary ? 1.0 / h[i] : 0.0;
-  }
+  for (int64_t i = 0; !ierr && i < A->n; ++i) h[i] = ts_dofs_is_boundary(dofs, i) ? 1.0 / h[i] : 0.0;
   if (!ierr) ierr = ts_vec_set_from_host(data->boundary, h);
   free(h);
   return ierr;

@@ -366,17 +366,25 @@ static const ts_operator_ops mapped_ops = {
     .apply_transpose = mapped_apply, /* symmetric: G_q symmetric, identity rows and columns */
 };
 
-int ts_operator_mapped_dofs(ts_operator A, const char *caller, ts_dofs *dofs) {
+/* A's data, or TS_ERR_ARG naming `caller` if A is not a mapped operator */
+static int mapped_data_of(ts_operator A, const char *caller, const mapped_data **data) {
   TS_CHECK_ARG(A->ops == &mapped_ops, "%s: the operator is '%s', an operator of "
                "ts_operator_create_mapped is required", caller, A->ops->name);
-  *dofs = ((const mapped_data *)A->data)->dofs;
+  *data = A->data;
+  return 0;
+}
+
+int ts_operator_mapped_dofs(ts_operator A, const char *caller, ts_dofs *dofs) {
+  const mapped_data *data = NULL;
+  TS_CALL(mapped_data_of(A, caller, &data));
+  *dofs = data->dofs;
   return 0;
 }
 
 int ts_operator_mapped_cell_sums(ts_operator A, const char *caller, const double **sums) {
-  TS_CHECK_ARG(A->ops == &mapped_ops, "%s: the operator is '%s', an operator of "
-               "ts_operator_create_mapped is required", caller, A->ops->name);
-  *sums = ((const mapped_data *)A->data)->cell_sums;
+  const mapped_data *data = NULL;
+  TS_CALL(mapped_data_of(A, caller, &data));
+  *sums = data->cell_sums;
   return 0;
 }
 

@@ -61,7 +61,7 @@ int ts_generalized_eigen(int n, const double *K, const double *M, double *S, dou
  * column + 1 when M is not positive definite. */
 static int cholesky_reduce(int n, const double *K, const double *M, double *L, double *C) {
   for (int j = 0; j < n; ++j) {
-    double d = 0.5 * (M[j * n + j] + M[j * n + j]);
+    double d = M[j * n + j];
     for (int k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
     if (!(d > 0.0)) return j + 1;
     L[j * n + j] = sqrt(d);
