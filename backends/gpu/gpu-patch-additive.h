@@ -62,7 +62,7 @@ __device__ __forceinline__ bool ts_gpu_patch_additive_locate(const ts_gpu_patch_
 }
 
 template <typename R, int K>
-__global__ void __launch_bounds__(ts_gpu_patch_additive_shape<3, K>::THREADS)
+__global__ void __launch_bounds__((ts_gpu_patch_additive_shape<3, K>::THREADS))
 ts_gpu_patch_additive3_kernel(ts_gpu_patch_additive_args g, const R *__restrict__ local,
                               const R *__restrict__ r, R *__restrict__ y) {
   using S = ts_gpu_patch_additive_shape<3, K>;
@@ -165,7 +165,7 @@ ts_gpu_patch_additive3_kernel(ts_gpu_patch_additive_args g, const R *__restrict_
 }
 
 template <typename R, int K>
-__global__ void __launch_bounds__(ts_gpu_patch_additive_shape<2, K>::THREADS)
+__global__ void __launch_bounds__((ts_gpu_patch_additive_shape<2, K>::THREADS))
 ts_gpu_patch_additive2_kernel(ts_gpu_patch_additive_args g, const R *__restrict__ local,
                               const R *__restrict__ r, R *__restrict__ y) {
   using S = ts_gpu_patch_additive_shape<2, K>;
