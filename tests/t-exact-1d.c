@@ -6,7 +6,8 @@
  * prolongation reproduces constants exactly and x^p, p <= k, to round-off (also from every
  * lower degree on one cell: the degree levels of p-multigrid); the 2-cell patch
  * matrices stay exact and their fast-diagonalization eigenvectors give S^T M S = I and
- * S^T K S = Lambda.  For RT_k x DGQ_k, k = 0..9: the continuous and DG stiffness, the
+ * S^T K S = Lambda; the collocation derivative at the Gauss points annihilates constants
+ * exactly and turns values there into the basis' derivatives.  For RT_k x DGQ_k, k = 0..9: the continuous and DG stiffness, the
  * assembled interior SIPG rows and the divergence annihilate constants, and both
  * prolongations reproduce them. */
 #include <float.h>
@@ -69,6 +70,35 @@ static void check_tabulation(int k, const double *nodes) {
   ts_lagrange_tabulate(n, nodes, n, nodes, v, d);
   worst = fmax(worst, fmax(row_sum_error_ulp(n, n, v, 1.0), row_sum_error_ulp(n, n, d, 0.0)));
   ok(worst <= EXACT, "Q%d basis: values sum to 1, derivatives to 0 (%.2g ulp)", k, worst);
+}
+
+/* The collocation derivative at the k+1 Gauss points (ts_mapped_plan.collocation_1d, the GPU
+ * kernel on mapped cells): rows sum to exactly 0, and C S = D for the Q_k basis values S and
+ * derivatives D at the points (the kernel takes the gradient at the points from the values
+ * there), to a few ulp of the entries' size. */
+static void check_collocation(int k, const double *nodes) {
+  const int n = k + 1;
+  double qp[TS_MAX_POINTS], qw[TS_MAX_POINTS], I[TS_MAX_POINTS * TS_MAX_POINTS],
+      C[TS_MAX_POINTS * TS_MAX_POINTS], S[TS_MAX_POINTS * TS_MAX_POINTS],
+      D[TS_MAX_POINTS * TS_MAX_POINTS];
+  ts_gauss_rule(n, qp, qw);
+  ts_lagrange_tabulate(n, qp, n, qp, I, C);
+  ts_lagrange_tabulate(n, nodes, n, qp, S, D);
+  double worst = 0.0, size = 0.0;
+  for (int q = 0; q < n; ++q)
+    for (int j = 0; j < n; ++j) {
+      long double cs = 0.0L, scale = 0.0L;
+      for (int l = 0; l < n; ++l) {
+        cs += (long double)C[q * n + l] * S[l * n + j];
+        scale += fabsl((long double)C[q * n + l] * S[l * n + j]);
+      }
+      worst = fmax(worst, (double)fabsl(cs - D[q * n + j]));
+      size = fmax(size, (double)scale);
+    }
+  const double rows = row_sum_error_ulp(n, n, C, 0.0), cs_ulp = worst / ulp(size);
+  ok(rows <= EXACT && cs_ulp <= 16.0,
+     "Q%d collocation derivative at the Gauss points: rows sum to 0 (%.2g ulp), C S = D to "
+     "%.2g ulp of the products' size %.3g", k, rows, cs_ulp, size);
 }
 
 /* The prolongation of a 2-cell Q_k box: rows sum to exactly 1, x^p interpolated to 1e-14 */
@@ -260,12 +290,13 @@ static void check_stokes(int k) {
 }
 
 int main(void) {
-  plan(10 * 5 + 9 + 10 * 2);
+  plan(10 * 6 + 9 + 10 * 2);
   for (int k = 1; k <= 10; ++k) {
     double nodes[TS_MAX_POINTS], weights[TS_MAX_POINTS];
     ts_gauss_lobatto_rule(k + 1, nodes, weights);
     check_stiffness(k, nodes);
     check_tabulation(k, nodes);
+    check_collocation(k, nodes);
     check_transfer(k);
     check_patch(k, nodes);
     if (k >= 2) check_degree_transfer(k);

@@ -362,20 +362,25 @@ static int gpu_patch_additive(ts_backend_ops *ops, const ts_patch_additive_plan 
 }
 
 /* The plan form asked for on multilinear cells, per degree the faster one as measured on an
- * H100 (3D Kershaw 0.3, 3e7 DoFs, bench/results/2026-11-26-h100-kershaw-recomputed.md): the
- * recomputed geometry (vertices) where it was as fast or faster (within 5 %: then its far
- * smaller memory decides), the stored factors where they were faster by more than 5 %.
+ * H100 (3D Kershaw 0.3, 3e7 DoFs): the recomputed geometry (vertices) where it was as fast
+ * or faster (within 5 %: then its far smaller memory decides), the stored factors where they
+ * were faster by more than 5 %.  3D: the collocation kernel, bench/results/2026-11-27-h100-
+ * kershaw-collocation.md; 2D keeps the table measured for the earlier 3D kernel
+ * (bench/results/2026-11-26-h100-kershaw-recomputed.md), its own kernel being unchanged.
  * TESSERA_GPU_MAPPED=factors or =vertices forces one form (to measure both). */
 static int gpu_mapped_geometry(ts_backend_ops *ops, int dim, int degree, ts_precision p) {
-  (void)ops, (void)dim;
+  (void)ops;
   /* index: the degree 0..10; 1: vertices (degrees 9, 10 have no GPU kernel) */
-  static const char vertices_double[TS_MAX_DEGREE + 1] = {0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0};
-  static const char vertices_single[TS_MAX_DEGREE + 1] = {0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+  static const char vertices3_double[TS_MAX_DEGREE + 1] = {0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0};
+  static const char vertices3_single[TS_MAX_DEGREE + 1] = {0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0};
+  static const char vertices2_double[TS_MAX_DEGREE + 1] = {0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0};
+  static const char vertices2_single[TS_MAX_DEGREE + 1] = {0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0};
   const char *e = getenv("TESSERA_GPU_MAPPED");
   if (e && !strcmp(e, "factors")) return TS_MAPPED_FACTORS;
   if (e && !strcmp(e, "vertices")) return TS_MAPPED_VERTICES;
   if (degree < 0 || degree > TS_MAX_DEGREE) return TS_MAPPED_FACTORS;
-  const char *table = p == TS_SINGLE ? vertices_single : vertices_double;
+  const char *table = dim == 3 ? (p == TS_SINGLE ? vertices3_single : vertices3_double)
+                               : (p == TS_SINGLE ? vertices2_single : vertices2_double);
   return table[degree] ? TS_MAPPED_VERTICES : TS_MAPPED_FACTORS;
 }
 

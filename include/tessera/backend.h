@@ -37,8 +37,9 @@ extern "C" {
  * ABI 9: mapped cells with the geometry recomputed from the vertices (ts_mapped_plan.geometry
  *        and the fields after it; mapped_geometry);
  * ABI 10: the additive vertex-patch preconditioner on mapped cells (patch_additive,
- *        ts_patch_additive_plan) */
-#define TS_BACKEND_ABI_VERSION 10
+ *        ts_patch_additive_plan);
+ * ABI 11: ts_mapped_plan.collocation_1d (gradients at the points from values at the points) */
+#define TS_BACKEND_ABI_VERSION 11
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -364,6 +365,13 @@ typedef struct ts_mapped_plan {
   int kappa_components;    /* 0 (kappa = 1), 1 (scalar) or dim(dim+1)/2 (upper triangle) */
   const void *cell_values; /* backend memory, precision p: per cell kappa_components values,
                               then c if has_reaction; NULL when there are none */
+  /* ABI 11.  The collocation derivative at the Gauss points: collocation_1d[q][l] = L_l'(x_q)
+   * for the Lagrange polynomials L_l through the n_q points x_q (n_q x n_q, row-major, rows
+   * summing to exactly 0), so that gradient_1d = collocation_1d shape_1d when n_q = k + 1.
+   * A backend may interpolate u to the points first (shape_1d in each direction) and take
+   * the reference gradient there (collocation_1d in each direction), and back: per direction
+   * one sweep fewer than shape_1d and gradient_1d from the DoFs. */
+  const double *collocation_1d; /* n_q x n_q, host memory */
 } ts_mapped_plan;
 
 /** ts_mapped_plan.geometry */

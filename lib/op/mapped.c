@@ -36,7 +36,8 @@ typedef struct mapped_data {
   ts_mapped_plan plan;
   double shape[MAX_N1 * MAX_N1], grad[MAX_N1 * MAX_N1]; /* n_q = k+1 */
   double weights[MAX_N1];
-  double points[MAX_N1];  /* the Gauss points (TS_MAPPED_VERTICES) */
+  double points[MAX_N1];  /* the Gauss points */
+  double collocation[MAX_N1 * MAX_N1]; /* d/dx of the Lagrange polynomials through them, there */
   ts_dofs dofs;           /* borrowed */
   ts_vec factors;         /* G_q and m_q per cell and point, the operator's precision */
   ts_vec vertices, cell_values; /* instead of factors with TS_MAPPED_VERTICES */
@@ -501,6 +502,9 @@ static int setup(ts_backend backend, ts_dofs dofs, const ts_coefficients *co, ts
   double *points = data->points;
   TS_CALL(ts_gauss_rule(data->plan.n_q, points, data->weights));
   ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, data->plan.n_q, points, data->shape, data->grad);
+  double identity[MAX_N1 * MAX_N1];
+  ts_lagrange_tabulate(data->plan.n_q, points, data->plan.n_q, points, identity, data->collocation);
+  data->plan.collocation_1d = data->collocation;
   const int np = dofs->dim == 3 ? data->plan.n_q * data->plan.n_q * data->plan.n_q
                                 : data->plan.n_q * data->plan.n_q;
   size_t count;
