@@ -6,7 +6,13 @@
  * derivatives at the n_q Gauss points): the reference gradient at the points, direction d
  * by D in direction d and S in the others, sharing the partial sweeps (3D: 9 sweeps forward
  * with the values, 2D: 5); then v = G_q grad u and m_q u per point; then the transposed
- * sweeps integrate v and m u back against the basis.  The sweeps run along the middle index
+ * sweeps integrate v and m u back against the basis.  In 3D with n_q = k+1 (the library's
+ * rule) by collocation instead, as the GPU kernel: S in each direction takes u to the
+ * points, the collocation derivative C (plan->collocation_1d) in each direction gives the
+ * gradient there, and C^T and S^T take it back, 12 sweeps instead of 18; and on VB / sizeof
+ * (REAL) consecutive cells of a layer at once, one vector lane per cell (GCC vector types),
+ * so that every sweep is a vector operation whatever its direction (TESSERA_OMP_MAPPED=dofs
+ * keeps S and D cell by cell, to compare the two).  The sweeps run along the middle index
  * of an array with the contiguous index innermost, so that the compiler vectorizes them;
  * the cells' factors are stored point by point (ts_mapped_plan), so the point loop is
  * contiguous too.  Unlike the box Laplacian (laplace.c) nothing here is a Kronecker sum:
@@ -22,6 +28,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "omp-mapped.h"
 #include "omp-threads.h"
 
@@ -33,6 +40,16 @@
 #define MQ (TS_MAX_DEGREE + 2) /* quadrature points per direction, at most */
 #define MQ3 (MQ * MQ * MQ)
 #define MKAI static inline __attribute__((always_inline))
+#define VB 32 /* bytes of the vectors of the 3D batches: 4 doubles or 8 floats a batch */
+/* The 3D batches are compiled for x86-64-v3 (AVX2 and FMA) and baseline x86-64, picked at
+ * load time (target_clones; TS_OMP_NO_CLONES compiles one version for the -march given;
+ * bench/results/2026-11-27-omp-2core-kershaw-collocation.md). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(TS_OMP_NO_CLONES)
+#define TS_BATCH_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TS_BATCH_CLONES
+#endif
 
 #define REAL double
 #define FN(name) name##_d
