@@ -7,7 +7,7 @@
 
 typedef struct {
   int dim, n1, nq, np, k, n_factors, has_reaction, constrained;
-  int collocation; /* 3D with n_q = k+1: cell_3d_collocation (TESSERA_OMP_MAPPED=dofs: cell_3d) */
+  int collocation; /* 3D with n_q = k+1: batch_3d (TESSERA_OMP_MAPPED=dofs: cell_3d) */
   int64_t cells[3], n[3];
   REAL S[MQ * MN], D[MQ * MN];   /* n_q x (k+1): basis values and derivatives at the points */
   REAL St[MN * MQ], Dt[MN * MQ]; /* their transposes, (k+1) x n_q */
