@@ -7,7 +7,7 @@
 
 typedef struct {
   int dim, n1, nq, np, k, n_factors, has_reaction, constrained;
-  int collocation; /* 3D with n_q = k+1: batch_3d (TESSERA_OMP_MAPPED=dofs: cell_3d) */
+  int batched; /* n_q = k+1: batch_2d, batch_3d (TESSERA_OMP_MAPPED=dofs: cell by cell) */
   int64_t cells[3], n[3];
   REAL S[MQ * MN], D[MQ * MN];   /* n_q x (k+1): basis values and derivatives at the points */
   REAL St[MN * MQ], Dt[MN * MQ]; /* their transposes, (k+1) x n_q */
@@ -150,7 +150,7 @@ MKAI void FN(vsweep)(int before, int n, int after, const REAL *B, int rows, cons
 }
 
 /* v = G g in place and vv = m u at every point, lane by lane the cells' own factors (a
- * lane beyond count repeats the last cell: its results are not scattered). */
+ * lane beyond count repeats the last cell: its results are not scattered); 2D: g2 = NULL. */
 MKAI void FN(vpoints)(const FN(mctx) *c, int64_t first, int count, FN(vr) *g0, FN(vr) *g1,
                       FN(vr) *g2, const FN(vr) *u, FN(vr) *vv, const int np) {
   const REAL *F[VL];
@@ -162,12 +162,63 @@ MKAI void FN(vpoints)(const FN(mctx) *c, int64_t first, int count, FN(vr) *g0, F
       for (int lane = 0; lane < VL; ++lane) fl[e][lane] = F[lane][e * np + q];
     FN(vr) f[7];
     memcpy(f, fl, sizeof(FN(vr)) * (size_t)c->n_factors);
+    if (!g2) { /* G: 00 01 11, then m */
+      const FN(vr) a = g0[q], b = g1[q];
+      g0[q] = f[0] * a + f[1] * b;
+      g1[q] = f[1] * a + f[2] * b;
+      if (c->has_reaction) vv[q] = f[3] * u[q];
+      continue;
+    }
     const FN(vr) a = g0[q], b = g1[q], e = g2[q];
     g0[q] = f[0] * a + f[1] * b + f[2] * e;
     g1[q] = f[1] * a + f[3] * b + f[4] * e;
     g2[q] = f[2] * a + f[4] * b + f[5] * e;
     if (c->has_reaction) vv[q] = f[6] * u[q];
   }
+}
+
+/* The count <= VL cells from first (consecutive in one layer), lane by lane: their nd DoF
+ * indices into idx (VL arrays of nd) and their entries of x into xl (Dirichlet DoFs and lanes
+ * beyond count as zero). */
+MKAI void FN(vgather)(const FN(mctx) *c, int64_t first, int count, int nd, int64_t *idx,
+                      FN(vr) *xl) {
+  for (int lane = 0; lane < VL; ++lane) {
+    int64_t *id = idx + (size_t)lane * nd;
+    if (lane < count) FN(cell_indices)(c, first + lane, id);
+    for (int l = 0; l < nd; ++l) xl[l][lane] = lane < count && id[l] >= 0 ? c->x[id[l]] : (REAL)0;
+  }
+}
+
+/* y += yl, lane by lane in cell order (each entry of y gets its cells' contributions in the
+ * order of the cell-by-cell kernel), not the Dirichlet DoFs. */
+MKAI void FN(vscatter)(const FN(mctx) *c, int count, int nd, const int64_t *idx, const FN(vr) *yl) {
+  for (int lane = 0; lane < count; ++lane) {
+    const int64_t *id = idx + (size_t)lane * nd;
+    for (int l = 0; l < nd; ++l)
+      if (id[l] >= 0) c->y[id[l]] += yl[l][lane];
+  }
+}
+
+/* 2D, VL cells at once: cell_2d's sweeps (S and D from the DoFs; collocation would save no
+ * sweep here) on vectors of lanes.  w: 7 arrays of n^2 lanes. */
+MKAI void FN(batch_2d)(const FN(mctx) *c, int64_t first, int count, FN(vr) *w, int64_t *idx,
+                       const int n) {
+  const int n2 = n * n;
+  FN(vr) *xl = w, *A0 = w + n2, *B0 = w + 2 * n2, *g0 = w + 3 * n2, *g1 = w + 4 * n2,
+         *val = w + 5 * n2, *vv = w + 6 * n2, *yl = xl;
+  FN(vgather)(c, first, count, n2, idx, xl);
+  FN(vsweep)(1, n, n, c->S, n, xl, A0, 0);
+  FN(vsweep)(1, n, n, c->D, n, xl, B0, 0);
+  FN(vsweep)(n, n, 1, c->D, n, A0, g1, 0);
+  FN(vsweep)(n, n, 1, c->S, n, B0, g0, 0);
+  if (c->has_reaction) FN(vsweep)(n, n, 1, c->S, n, A0, val, 0);
+  FN(vpoints)(c, first, count, g0, g1, NULL, val, vv, n2);
+  FN(vsweep)(n, n, 1, c->Dt, n, g1, A0, 0);
+  if (c->has_reaction) FN(vsweep)(n, n, 1, c->St, n, vv, A0, 1);
+  FN(vsweep)(n, n, 1, c->St, n, g0, B0, 0);
+  FN(vsweep)(1, n, n, c->St, n, A0, yl, 0);
+  FN(vsweep)(1, n, n, c->Dt, n, B0, yl, 1);
+  FN(vscatter)(c, count, n2, idx, yl);
 }
 
 /* y += A_K x on the count <= VL cells from first (consecutive along direction 0 in one
@@ -178,11 +229,7 @@ MKAI void FN(batch_3d)(const FN(mctx) *c, int64_t first, int count, FN(vr) *w, i
   const int n2 = n * n, n3 = n2 * n;
   FN(vr) *xl = w, *A0 = w + n3, *B0 = w + 2 * n3, *u = w + 3 * n3, *g0 = w + 4 * n3,
          *g1 = w + 5 * n3, *g2 = w + 6 * n3, *vv = w + 7 * n3, *yl = xl;
-  for (int lane = 0; lane < VL; ++lane) {
-    int64_t *id = idx + (size_t)lane * n3;
-    if (lane < count) FN(cell_indices)(c, first + lane, id);
-    for (int l = 0; l < n3; ++l) xl[l][lane] = lane < count && id[l] >= 0 ? c->x[id[l]] : (REAL)0;
-  }
+  FN(vgather)(c, first, count, n3, idx, xl);
   FN(vsweep)(1, n, n2, c->S, n, xl, A0, 0);
   FN(vsweep)(n, n, n, c->S, n, A0, B0, 0);
   FN(vsweep)(n2, n, 1, c->S, n, B0, u, 0);
@@ -198,18 +245,17 @@ MKAI void FN(batch_3d)(const FN(mctx) *c, int64_t first, int count, FN(vr) *w, i
   FN(vsweep)(n2, n, 1, c->St, n, A0, B0, 0);
   FN(vsweep)(n, n, n, c->St, n, B0, A0, 0);
   FN(vsweep)(1, n, n2, c->St, n, A0, yl, 0);
-  for (int lane = 0; lane < count; ++lane) {
-    const int64_t *id = idx + (size_t)lane * n3;
-    for (int l = 0; l < n3; ++l)
-      if (id[l] >= 0) c->y[id[l]] += yl[l][lane];
-  }
+  FN(vscatter)(c, count, n3, idx, yl);
 }
 
 typedef void (*FN(batch_fn))(const FN(mctx) *c, int64_t first, int count, FN(vr) *w, int64_t *idx);
 #define MAPPED_BATCH_INSTANCE(K)                                                                  \
   TS_BATCH_CLONES static void FN(batch_k##K)(const FN(mctx) *c, int64_t first, int count,     \
                                               FN(vr) *w, int64_t *idx) {                       \
-    FN(batch_3d)(c, first, count, w, idx, K + 1);                                               \
+    if (c->dim == 3)                                                                            \
+      FN(batch_3d)(c, first, count, w, idx, K + 1);                                             \
+    else                                                                                        \
+      FN(batch_2d)(c, first, count, w, idx, K + 1);                                             \
   }
 MAPPED_BATCH_INSTANCE(1)
 MAPPED_BATCH_INSTANCE(2)
@@ -223,13 +269,13 @@ MAPPED_BATCH_INSTANCE(9)
 MAPPED_BATCH_INSTANCE(10)
 #undef MAPPED_BATCH_INSTANCE
 
-/* The batched function: 3D with the (k+1)-point rule and collocation, else NULL (cell by
- * cell, FN(cell_for)). */
+/* The batched function: with the (k+1)-point rule (and in 3D collocation_1d), else NULL
+ * (cell by cell, FN(cell_for)). */
 static FN(batch_fn) FN(batch_for)(const FN(mctx) *c) {
   static const FN(batch_fn) by_degree[TS_MAX_DEGREE + 1] = {
       NULL, FN(batch_k1), FN(batch_k2), FN(batch_k3), FN(batch_k4), FN(batch_k5),
       FN(batch_k6), FN(batch_k7), FN(batch_k8), FN(batch_k9), FN(batch_k10)};
-  return c->dim == 3 && c->collocation && c->nq == c->n1 ? by_degree[c->k] : NULL;
+  return c->batched ? by_degree[c->k] : NULL;
 }
 
 /* y += A_K x on one cell: gather (Dirichlet entries as zero), apply, scatter.  w: 12
@@ -285,7 +331,7 @@ static int FN(accumulate)(const FN(mctx) *c, int threads) {
   const FN(batch_fn) apply_batch = FN(batch_for)(c);
   const FN(cell_fn) apply_cell = FN(cell_for)(c);
   const int64_t layers = c->cells[last], per_layer = c->cells[0] * c->cells[1] * c->cells[2] / layers;
-  /* per thread: the cell path's 12 arrays of MQ^3, or the batch's 8 of MQ^3 lanes */
+  /* per thread: the cell path's 12 arrays of MQ^3, or a batch's at most 8 of MQ^3 lanes */
   const size_t scalar_bytes = sizeof(REAL) * 12 * MQ3, batch_bytes = (size_t)VB * 8 * MQ3;
   const size_t bytes = scalar_bytes > batch_bytes ? scalar_bytes : batch_bytes;
   int failed = 0;
@@ -347,8 +393,8 @@ static int FN(mapped_apply)(const ts_mapped_plan *pl, const REAL *x, REAL *y, in
       c.D[qq * c.n1 + a] = c.Dt[a * c.nq + qq] = (REAL)pl->gradient_1d[qq * c.n1 + a];
     }
   const char *form = getenv("TESSERA_OMP_MAPPED");
-  c.collocation = pl->collocation_1d && c.nq == c.n1 && !(form && !strcmp(form, "dofs"));
-  for (int i = 0; c.collocation && i < c.nq * c.nq; ++i) {
+  c.batched = c.nq == c.n1 && (c.dim == 2 || pl->collocation_1d) && !(form && !strcmp(form, "dofs"));
+  for (int i = 0; c.batched && c.dim == 3 && i < c.nq * c.nq; ++i) {
     c.C[i] = (REAL)pl->collocation_1d[i];
     c.Ct[(i % c.nq) * c.nq + i / c.nq] = c.C[i];
   }

@@ -6,13 +6,13 @@
  * derivatives at the n_q Gauss points): the reference gradient at the points, direction d
  * by D in direction d and S in the others, sharing the partial sweeps (3D: 9 sweeps forward
  * with the values, 2D: 5); then v = G_q grad u and m_q u per point; then the transposed
- * sweeps integrate v and m u back against the basis.  In 3D with n_q = k+1 (the library's
- * rule) by collocation instead, as the GPU kernel: S in each direction takes u to the
- * points, the collocation derivative C (plan->collocation_1d) in each direction gives the
- * gradient there, and C^T and S^T take it back, 12 sweeps instead of 18; and on VB / sizeof
- * (REAL) consecutive cells of a layer at once, one vector lane per cell (GCC vector types),
- * so that every sweep is a vector operation whatever its direction (TESSERA_OMP_MAPPED=dofs
- * keeps S and D cell by cell, to compare the two).  The sweeps run along the middle index
+ * sweeps integrate v and m u back against the basis.  With n_q = k+1 (the library's rule)
+ * on VB / sizeof(REAL) consecutive cells of a layer at once, one vector lane per cell (GCC
+ * vector types), so that every sweep is a vector operation whatever its direction; and in
+ * 3D by collocation, as the GPU kernel: S in each direction takes u to the points, the
+ * collocation derivative C (plan->collocation_1d) in each direction gives the gradient
+ * there, and C^T and S^T take it back, 12 sweeps instead of 18 (TESSERA_OMP_MAPPED=dofs
+ * runs S and D cell by cell, to compare).  The sweeps run along the middle index
  * of an array with the contiguous index innermost, so that the compiler vectorizes them;
  * the cells' factors are stored point by point (ts_mapped_plan), so the point loop is
  * contiguous too.  Unlike the box Laplacian (laplace.c) nothing here is a Kronecker sum:
