@@ -331,19 +331,21 @@ static int FN(accumulate)(const FN(mctx) *c, int threads) {
   const FN(batch_fn) apply_batch = FN(batch_for)(c);
   const FN(cell_fn) apply_cell = FN(cell_for)(c);
   const int64_t layers = c->cells[last], per_layer = c->cells[0] * c->cells[1] * c->cells[2] / layers;
-  /* per thread: the cell path's 12 arrays of MQ^3, or a batch's at most 8 of MQ^3 lanes */
+  /* per thread: the cell path's 12 arrays of MQ^3, or a batch's at most 8 of MQ^3 lanes,
+   * then VL index arrays of MQ^3; from the calling thread's cache (mapped_work_space) */
   const size_t scalar_bytes = sizeof(REAL) * 12 * MQ3, batch_bytes = (size_t)VB * 8 * MQ3;
-  const size_t bytes = scalar_bytes > batch_bytes ? scalar_bytes : batch_bytes;
-  int failed = 0;
+  const size_t w_bytes = scalar_bytes > batch_bytes ? scalar_bytes : batch_bytes;
+  const size_t per_thread = w_bytes + sizeof(int64_t) * VL * MQ3; /* multiples of VB */
+  char *work = mapped_work_space(per_thread * (size_t)threads);
+  if (!work) return 1;
   for (int parity = 0; parity < 2; ++parity) {
-#pragma omp parallel num_threads(threads) reduction(| : failed)
+#pragma omp parallel num_threads(threads)
     {
-      void *w = aligned_alloc(VB, bytes);
-      int64_t *idx = malloc(sizeof(int64_t) * VL * MQ3);
-      if (!w || !idx) failed = 1;
+      char *mine = work + per_thread * (size_t)omp_get_thread_num();
+      void *w = mine;
+      int64_t *idx = (int64_t *)(mine + w_bytes);
 #pragma omp for schedule(dynamic, 1)
       for (int64_t layer = parity; layer < layers; layer += 2) {
-        if (failed) continue;
         const int64_t end = (layer + 1) * per_layer;
         if (apply_batch)
           for (int64_t cell = layer * per_layer; cell < end; cell += VL)
@@ -351,11 +353,9 @@ static int FN(accumulate)(const FN(mctx) *c, int threads) {
         else
           for (int64_t cell = layer * per_layer; cell < end; ++cell) apply_cell(c, cell, w, idx);
       }
-      free(w);
-      free(idx);
     }
   }
-  return failed;
+  return 0;
 }
 
 /* The Dirichlet rows: y_i = x_i (add: y_i += x_i) on the DoFs of the box boundary. */

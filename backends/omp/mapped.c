@@ -51,6 +51,20 @@
 #define TS_BATCH_CLONES
 #endif
 
+/* The work space of the calling thread (its OpenMP threads' parts side by side): grown,
+ * never shrunk, so that an application allocates nothing once the largest level has run;
+ * NULL when it cannot grow. */
+static _Thread_local void *mapped_work = NULL;
+static _Thread_local size_t mapped_work_bytes = 0;
+static void *mapped_work_space(size_t bytes) {
+  if (mapped_work_bytes < bytes) {
+    free(mapped_work);
+    mapped_work = aligned_alloc(VB, (bytes + VB - 1) / VB * VB);
+    mapped_work_bytes = mapped_work ? bytes : 0;
+  }
+  return mapped_work;
+}
+
 #define REAL double
 #define FN(name) name##_d
 #include "mapped-kernel.h"
