@@ -438,16 +438,38 @@ int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p,
  *          the backend lacks the kernel, TS_ERR_MEMORY */
 int ts_operator_create_stokes(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                               double penalty, ts_precision p, ts_operator *op);
+/** @brief The Taylor-Hood Stokes operator (papers 001/004, doc/taylor-hood.md): velocity
+ *  Q_k (k >= 2) in each component and pressure Q_{k-1}, both continuous, on one level of a
+ *  box; the velocity is Dirichlet data on the whole boundary.  The vector is
+ *  x = [u_0; ..; u_{dim-1}; p] (each velocity component numbered as `velocity`, then the
+ *  pressure) and y = Acal x with y_u = A u + B^T p, y_p = -B u as for
+ *  ts_operator_create_stokes: A the vector Laplacian (one matrix-free Q_k Laplacian per
+ *  component, identity rows and columns on the boundary DoFs), -B u = (div u, q).  The
+ *  coupling blocks are Kronecker products of 1D matrices assembled once as sparse matrices
+ *  (ts_operator_create_matrix).  The Stokes helpers take it: ts_stokes_pressure_mean,
+ *  ts_stokes_pressure_mean_remove, ts_operator_create_stokes_block and _symmetric,
+ *  ts_pc_create_pressure_mass (with the lumped pressure mass, which is not diagonal here).
+ *  @param backend   the backend (needs the Laplacian and the sparse matrix kernels)
+ *  @param velocity  DoFs of a Q_k element, k >= 2, on a box (borrowed; must outlive the
+ *                   operator): each velocity component
+ *  @param pressure  DoFs of a Q_{k-1} element on the same mesh and level (borrowed)
+ *  @param p         precision of the application (TS_DOUBLE or TS_SINGLE)
+ *  @param op        the new operator
+ *  @return 0, TS_ERR_ARG naming the mismatch (family, degree, mesh, level, Neumann faces),
+ *          TS_ERR_UNSUPPORTED if the backend lacks a kernel, TS_ERR_MEMORY */
+int ts_operator_create_taylor_hood(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                                   ts_precision p, ts_operator *op);
 /** @brief The mean of the pressure block of x, sum_q W_q p_q / sum_q W_q with the tensor
- *  Gauss weights W (doc/stokes.md section 6).
- *  @param stokes  an operator from ts_operator_create_stokes
+ *  Gauss weights W (doc/stokes.md section 6; Taylor-Hood: W_q = (1, psi_q), the integral of
+ *  the pressure basis function, so the mean is that of the pressure field).
+ *  @param stokes  an operator from ts_operator_create_stokes or _taylor_hood
  *  @param x       a vector of the operator's size and precision
  *  @param mean    the mean
  *  @return 0, or TS_ERR_ARG if stokes is not a Stokes operator or x does not fit */
 int ts_stokes_pressure_mean(ts_operator stokes, ts_vec x, double *mean);
 /** @brief Subtract the pressure mean from the pressure block of x, leaving the velocity
  *  unchanged (doc/stokes.md section 6).
- *  @param stokes  an operator from ts_operator_create_stokes
+ *  @param stokes  an operator from ts_operator_create_stokes or _taylor_hood
  *  @param x       a vector of the operator's size and precision, changed in place
  *  @return 0, or TS_ERR_ARG if stokes is not a Stokes operator or x does not fit */
 int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x);
@@ -866,8 +888,9 @@ int ts_pc_create_krylov(ts_operator A, ts_solver_type type, ts_pc inner, double 
  *  (ts_dofs_count of the pressure DoFs entries): M_p is diagonal (cell volume times the
  *  tensor Gauss weights, the DGQ_k basis being orthogonal under its Gauss rule; doc/stokes.md
  *  section 4), spectrally equivalent to the Schur complement B A^{-1} B^T, so the pressure
- *  block of the block preconditioners.
- *  @param stokes  an operator from ts_operator_create_stokes (borrowed) */
+ *  block of the block preconditioners.  For Taylor-Hood the consistent Q_{k-1} mass is not
+ *  diagonal: its lumped form diag((1, psi_q)) is inverted, spectrally equivalent to it.
+ *  @param stokes  an operator from ts_operator_create_stokes or _taylor_hood (borrowed) */
 int ts_pc_create_pressure_mass(ts_operator stokes, ts_pc *pc);
 /** @brief Block-diagonal: z_i = P_i r_i on block vectors [r_0; ..; r_{n-1}] (the blocks one
  *  after the other, as ts_operator_create_block).
@@ -1309,11 +1332,21 @@ typedef struct ts_stokes_solution {
   void (*velocity)(int dim, const double *x, double *u); /**< u(x) into u[0..dim-1] */
   double (*pressure)(int dim, const double *x);          /**< p(x) */
   void (*force)(int dim, const double *x, double *f);    /**< f(x) into f[0..dim-1] */
+  /** Optional (the H1 error of ts_taylor_hood_compute_errors needs it): the velocity
+   *  gradient, g[i dim + d] = d u_i / d x_d */
+  void (*velocity_gradient)(int dim, const double *x, double *g);
+  /** 1 when u = 0 on the boundary of the unit box: what the RT discretization, which
+   *  imposes u = 0 there, takes (Taylor-Hood takes any Dirichlet data) */
+  int zero_boundary_velocity;
 } ts_stokes_solution;
 
 /** @brief A built-in manufactured Stokes solution by name.
  *  @param name "paper000": paper 000 eq. (11)-(13) on the unit box (u = 0 on its boundary,
- *         p = prod cos(2 pi x_d) with zero mean)
+ *         p = prod cos(2 pi x_d) with zero mean); "paper004": papers 001/004 section 6 (2D:
+ *         u = (a(x) b(y), -a(y) b(x)), a(t) = t(1-t)(2t-1), b(t) = 6t^2-6t+1,
+ *         p = x^2 - 3y^2 + 8xy/3; non-zero tangential velocity on the boundary) and its 3D
+ *         analogue u_i = a(x_i) (b(x_{i+1}) - b(x_{i+2})) (indices mod 3),
+ *         p = x^2 - 3y^2 + 8xy/3 + z^2 - 1/3 (doc/taylor-hood.md)
  *  @param s   on success the solution (borrowed, static)
  *  @return 0, or TS_ERR_ARG naming the unknown name and the allowed ones. */
 int ts_stokes_solution_by_name(const char *name, const ts_stokes_solution **s);
@@ -1343,6 +1376,26 @@ int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_s
 int ts_stokes_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x,
                              const ts_stokes_solution *s, double *velocity_l2,
                              double *pressure_l2);
+
+/** @brief The Taylor-Hood right side (doc/taylor-hood.md): b_u = (f, v) with the Dirichlet
+ *  velocity lifted, b_p = 0 lifted the same way (b = [(f, v); 0] - Acal x0, then zero on the
+ *  boundary velocity rows), and x0 the velocity's boundary values interpolated at the
+ *  boundary DoFs (zero elsewhere): solve Acal x = b, then add x0.  Host quadrature with k+2
+ *  Gauss points per direction; f is called from several OpenMP threads at once.
+ *  @param th        an operator from ts_operator_create_taylor_hood on velocity, pressure
+ *  @param s         the manufactured solution (force, velocity)
+ *  @param b, x0     vectors of the operator's size and precision, overwritten
+ *  @return 0, or TS_ERR_ARG naming the argument that does not fit */
+int ts_taylor_hood_assemble_rhs(ts_operator th, ts_dofs velocity, ts_dofs pressure,
+                                const ts_stokes_solution *s, ts_vec b, ts_vec x0);
+/** @brief The errors of a Taylor-Hood solution x = [u; p] (host values, the boundary values
+ *  included) against s, by Gauss quadrature with k+2 points per direction: ||u_h - u||_L2,
+ *  |u_h - u|_H1 and ||(p_h - mean p_h) - (p - mean p)||_L2 (the pressure is determined up to
+ *  a constant).  s->velocity_gradient is required.
+ *  @return 0, or TS_ERR_ARG naming the argument that does not fit */
+int ts_taylor_hood_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x,
+                                  const ts_stokes_solution *s, double *velocity_l2,
+                                  double *velocity_h1, double *pressure_l2);
 
 /* ---------------------------------------------------------------- output */
 

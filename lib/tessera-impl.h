@@ -367,6 +367,21 @@ void ts_vec_view_init(struct ts_vec_s *view, ts_vec x, int64_t offset, int64_t n
 /* ---------------------------------------------------------------- operators */
 
 /** The implementation table of an operator type. */
+/* A saddle-point operator Acal = [A B^T; -B 0] on x = [velocity; pressure] (the RT Stokes
+ * operator, lib/op/stokes.c; Taylor-Hood, lib/op/taylor-hood.c): what the Stokes helpers
+ * (ts_stokes_pressure_mean*, ts_operator_create_stokes_block and _symmetric,
+ * ts_pc_create_pressure_mass) need of it.  The operator owns the vectors. */
+typedef struct ts_saddle {
+  int64_t velocity_count, pressure_count; /* the pressure block is the last pressure_count */
+  ts_vec mean_weights;        /* the pressure mean: its weights (0 on the velocity) */
+  ts_vec pressure_indicator;  /* 1 on the pressure, 0 on the velocity */
+  /* diag(A) (velocity_count entries) */
+  int (*velocity_diagonal)(ts_operator op, ts_vec d);
+  /* the pressure mass matrix M_p if diagonal, else a diagonal spectrally equivalent to it
+   * (pressure_count entries): what the pressure mass preconditioner inverts */
+  int (*pressure_mass_diagonal)(ts_operator op, ts_vec d);
+} ts_saddle;
+
 typedef struct ts_operator_ops {
   const char *name;
   int (*apply)(ts_operator op, ts_vec x, ts_vec y, int add);
@@ -377,6 +392,8 @@ typedef struct ts_operator_ops {
   /* optional: y (+)= A^T x (x: rows entries, y: columns entries); a symmetric operator
    * names its apply (ts_operator_create_transpose, lib/op/combine.c) */
   int (*apply_transpose)(ts_operator op, ts_vec x, ts_vec y, int add);
+  /* optional: a saddle-point operator's description (ts_saddle_of) */
+  const ts_saddle *(*saddle)(ts_operator op);
 } ts_operator_ops;
 
 struct ts_operator_s {
@@ -437,11 +454,17 @@ int ts_stokes_plan_init(ts_dofs velocity, ts_dofs pressure, double penalty, ts_s
                         ts_stokes_1d *storage);
 /** The plan of a Stokes operator (borrowed), for tests and backend checks. */
 int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan);
+/** The saddle-point description of a Stokes operator (RT or Taylor-Hood), or TS_ERR_ARG
+ *  naming `caller` if stokes is not one. */
+int ts_saddle_of(ts_operator stokes, const char *caller, const ts_saddle **saddle);
 /** The number of pressure DoFs of a Stokes operator, or TS_ERR_ARG naming `caller` if stokes
  *  is not one. */
 int ts_stokes_pressure_count(ts_operator stokes, const char *caller, int64_t *count);
-/** The diagonal of the pressure mass matrix M_p (d: the pressure DoFs' entries). */
+/** The diagonal of the pressure mass matrix M_p, or of its lumped form where M_p is not
+ *  diagonal (Taylor-Hood) (d: the pressure DoFs' entries). */
 int ts_stokes_pressure_mass_diagonal(ts_operator stokes, ts_vec d);
+/** diag(A) of the RT Stokes operator from its Kronecker form (lib/op/stokes-blocks.c). */
+int ts_stokes_rt_velocity_diagonal(ts_operator stokes, ts_vec d);
 
 /* ---------------------------------------------------------------- mg/smoother.c */
 

@@ -2,8 +2,10 @@
  * section 3) as operators, and the symmetric form [A B^T; B 0] = diag(I, -I) Acal for MINRES.
  * A block applies the whole Stokes operator to its input padded with a zero block and keeps
  * one block of the output (one Stokes application; no kernel of its own); its transpose
- * applies the mirrored block.  The diagonal of A comes from its Kronecker form
- * (doc/stokes.md section 4).  The symmetric form applies Acal once and negates the pressure
+ * applies the mirrored block.  The diagonal of A comes from the operator's saddle-point
+ * description (ts_saddle: for RT from its Kronecker form, doc/stokes.md section 4, below; for
+ * Taylor-Hood the Laplacians').  The blocks and the symmetric form serve every Stokes
+ * operator, RT or Taylor-Hood (doc/taylor-hood.md).  The symmetric form applies Acal once and negates the pressure
  * rows (not its three blocks, which would cost three Stokes applications). */
 #include <math.h>
 #include "../tessera-impl.h"
@@ -92,15 +94,14 @@ static void component_diagonal(const ts_stokes_plan *p, int i, double *factors[3
   }
 }
 
-static int velocity_diagonal(ts_operator op, ts_vec d) {
-  const stokes_block *b = op->data;
+int ts_stokes_rt_velocity_diagonal(ts_operator stokes, ts_vec d) {
   const ts_stokes_plan *p;
-  TS_CALL(ts_operator_stokes_plan(b->stokes, &p));
+  TS_CALL(ts_operator_stokes_plan(stokes, &p));
   int64_t longest = 0;
   for (int i = 0; i < p->dim; ++i)
     for (int e = 0; e < p->dim; ++e) longest = p->n_u[i][e] > longest ? p->n_u[i][e] : longest;
   double *host = NULL, *storage = NULL;
-  int ierr = ts_calloc((size_t)op->n, sizeof *host, "velocity diagonal", &host);
+  int ierr = ts_calloc((size_t)d->n, sizeof *host, "velocity diagonal", &host);
   if (!ierr) ierr = ts_calloc((size_t)(6 * longest), sizeof *storage, "1D diagonals", &storage);
   if (!ierr) {
     double *factors[3][2];
@@ -112,6 +113,15 @@ static int velocity_diagonal(ts_operator op, ts_vec d) {
   ts_free(&host);
   ts_free(&storage);
   return ierr;
+}
+
+/* diag(A) of the velocity block, from the Stokes operator (RT: its Kronecker form;
+ * Taylor-Hood: the Laplacians') */
+static int velocity_diagonal(ts_operator op, ts_vec d) {
+  const stokes_block *b = op->data;
+  const ts_saddle *s;
+  TS_CALL(ts_saddle_of(b->stokes, __func__, &s));
+  return s->velocity_diagonal(b->stokes, d);
 }
 
 static void stokes_block_destroy(ts_operator op) {

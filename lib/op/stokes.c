@@ -8,8 +8,9 @@
 typedef struct stokes_data {
   ts_stokes_plan plan;
   ts_stokes_1d matrices;        /* the plan's 1D matrices */
-  ts_vec mean_weights;          /* W_q / sum W on the pressure DoFs, 0 on the velocity */
-  ts_vec pressure_indicator;    /* 1 on the pressure DoFs, 0 on the velocity */
+  /* the mean weights W_q / sum W on the pressure DoFs (0 on the velocity), the pressure
+   * indicator, the two diagonals */
+  ts_saddle saddle;
 } stokes_data;
 
 static int check_stokes_spaces(ts_dofs velocity, ts_dofs pressure) {
@@ -107,9 +108,13 @@ static double stokes_flops(ts_operator op) {
 static void stokes_destroy(ts_operator op) {
   stokes_data *data = op->data;
   if (!data) return;
-  ts_vec_destroy(&data->mean_weights);
-  ts_vec_destroy(&data->pressure_indicator);
+  ts_vec_destroy(&data->saddle.mean_weights);
+  ts_vec_destroy(&data->saddle.pressure_indicator);
   ts_free(&op->data);
+}
+
+static const ts_saddle *stokes_saddle(ts_operator op) {
+  return &((const stokes_data *)op->data)->saddle;
 }
 
 static const ts_operator_ops stokes_ops = {
@@ -119,6 +124,7 @@ static const ts_operator_ops stokes_ops = {
     .diagonal = NULL,
     .flops = stokes_flops,
     .destroy = stokes_destroy,
+    .saddle = stokes_saddle,
 };
 
 /* The tensor Gauss weight prod_d w_{a_d} of pressure DoF `local` (index within the pressure
@@ -131,6 +137,22 @@ static double pressure_weight(const stokes_data *data, int64_t local) {
   double weight = 1.0;
   for (int d = 0; d < p->dim; ++d) weight *= data->matrices.gauss_weights[a[d] % k1];
   return weight;
+}
+
+/* M_p = diag(|K| prod_d w_{a_d}): the DGQ_k Gauss-Lagrange basis is orthogonal under its
+ * Gauss rule (doc/stokes.md section 4, dg_mass); |K| = div_scale[0] h_0 = div_scale[0]^2 /
+ * scale[0] (section 4: div_scale[0] = |K| / h_0, scale[0] = |K| / h_0^2). */
+static int stokes_pressure_mass_diagonal(ts_operator stokes, ts_vec d) {
+  const stokes_data *data = stokes->data;
+  const ts_stokes_plan *p = &data->plan;
+  const int64_t n = d->n;
+  const double volume = p->div_scale[0] * p->div_scale[0] / p->scale[0];
+  double *m;
+  TS_CALL(ts_calloc((size_t)n, sizeof *m, "pressure mass", &m));
+  for (int64_t q = 0; q < n; ++q) m[q] = volume * pressure_weight(data, q);
+  const int ierr = ts_vec_set_from_host(d, m);
+  ts_free(&m);
+  return ierr;
 }
 
 /* The pressure-mean vectors of doc/stokes.md section 6: weights W_q / sum W (the tensor
@@ -148,11 +170,11 @@ static int create_mean_vectors(ts_operator op, stokes_data *data) {
       w[q] = pressure_weight(data, q - first) / cells;
       indicator[q] = 1.0;
     }
-    ierr = ts_vec_create(op->backend, n, op->precision, &data->mean_weights);
+    ierr = ts_vec_create(op->backend, n, op->precision, &data->saddle.mean_weights);
   }
-  if (!ierr) ierr = ts_vec_create(op->backend, n, op->precision, &data->pressure_indicator);
-  if (!ierr) ierr = ts_vec_set_from_host(data->mean_weights, w);
-  if (!ierr) ierr = ts_vec_set_from_host(data->pressure_indicator, indicator);
+  if (!ierr) ierr = ts_vec_create(op->backend, n, op->precision, &data->saddle.pressure_indicator);
+  if (!ierr) ierr = ts_vec_set_from_host(data->saddle.mean_weights, w);
+  if (!ierr) ierr = ts_vec_set_from_host(data->saddle.pressure_indicator, indicator);
   ts_free(&w);
   ts_free(&indicator);
   if (ierr) return ts_error_trace(ierr, __FILE__, __LINE__, "pressure mean vectors");
@@ -180,6 +202,11 @@ int ts_operator_create_stokes(ts_backend backend, ts_dofs velocity, ts_dofs pres
     ts_free(&data);
     return ts_error_trace(ierr, __FILE__, __LINE__, "Stokes plan");
   }
+  const int64_t n_u = data->plan.offset[data->plan.dim];
+  data->saddle = (ts_saddle){.velocity_count = n_u,
+                             .pressure_count = data->plan.n_dofs - n_u,
+                             .velocity_diagonal = ts_stokes_rt_velocity_diagonal,
+                             .pressure_mass_diagonal = stokes_pressure_mass_diagonal};
   TS_CALL(ts_operator_create_shell(backend, &stokes_ops, data->plan.n_dofs, p, data, op));
   ierr = create_mean_vectors(*op, data);
   if (ierr) {
@@ -204,45 +231,41 @@ int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan) {
   return 0;
 }
 
+int ts_saddle_of(ts_operator stokes, const char *caller, const ts_saddle **saddle) {
+  TS_CHECK_ARG(stokes && stokes->ops->saddle, "%s: the operator is %s, a Stokes operator (RT or "
+               "Taylor-Hood) is required", caller, stokes ? stokes->ops->name : "NULL");
+  *saddle = stokes->ops->saddle(stokes);
+  return 0;
+}
+
 int ts_stokes_pressure_mean(ts_operator stokes, ts_vec x, double *mean) {
-  stokes_data *data = NULL;
+  const ts_saddle *s = NULL;
   TS_CHECK_ARG(mean, "ts_stokes_pressure_mean: mean is NULL");
-  TS_CALL(stokes_data_of(stokes, "ts_stokes_pressure_mean", &data));
-  TS_CALL(ts_vec_dot(data->mean_weights, x, mean));
+  TS_CALL(ts_saddle_of(stokes, "ts_stokes_pressure_mean", &s));
+  TS_CALL(ts_vec_dot(s->mean_weights, x, mean));
   return 0;
 }
 
 int ts_stokes_pressure_mean_remove(ts_operator stokes, ts_vec x) {
   double mean;
-  stokes_data *data = NULL;
-  TS_CALL(stokes_data_of(stokes, "ts_stokes_pressure_mean_remove", &data));
+  const ts_saddle *s = NULL;
+  TS_CALL(ts_saddle_of(stokes, "ts_stokes_pressure_mean_remove", &s));
   TS_CALL(ts_stokes_pressure_mean(stokes, x, &mean));
-  TS_CALL(ts_vec_axpby(-mean, data->pressure_indicator, 1.0, x));
+  TS_CALL(ts_vec_axpby(-mean, s->pressure_indicator, 1.0, x));
   return 0;
 }
 
 int ts_stokes_pressure_count(ts_operator stokes, const char *caller, int64_t *count) {
-  stokes_data *data = NULL;
-  TS_CALL(stokes_data_of(stokes, caller, &data));
-  *count = data->plan.n_dofs - data->plan.offset[data->plan.dim];
+  const ts_saddle *s = NULL;
+  TS_CALL(ts_saddle_of(stokes, caller, &s));
+  *count = s->pressure_count;
   return 0;
 }
 
-/* M_p = diag(|K| prod_d w_{a_d}): the DGQ_k Gauss-Lagrange basis is orthogonal under its
- * Gauss rule (doc/stokes.md section 4, dg_mass); |K| = div_scale[0] h_0 = div_scale[0]^2 /
- * scale[0] (section 4: div_scale[0] = |K| / h_0, scale[0] = |K| / h_0^2). */
 int ts_stokes_pressure_mass_diagonal(ts_operator stokes, ts_vec d) {
-  int64_t n;
-  TS_CALL(ts_stokes_pressure_count(stokes, __func__, &n));
-  const stokes_data *data = stokes->data;
-  const ts_stokes_plan *p = &data->plan;
-  TS_CHECK_ARG(d && d->n == n, "%s: the diagonal needs %lld entries (the pressure DoFs)",
-               __func__, (long long)n);
-  const double volume = p->div_scale[0] * p->div_scale[0] / p->scale[0];
-  double *m;
-  TS_CALL(ts_calloc((size_t)n, sizeof *m, "pressure mass", &m));
-  for (int64_t q = 0; q < n; ++q) m[q] = volume * pressure_weight(data, q);
-  const int ierr = ts_vec_set_from_host(d, m);
-  ts_free(&m);
-  return ierr;
+  const ts_saddle *s = NULL;
+  TS_CALL(ts_saddle_of(stokes, __func__, &s));
+  TS_CHECK_ARG(d && d->n == s->pressure_count, "%s: the diagonal needs %lld entries (the "
+               "pressure DoFs)", __func__, (long long)s->pressure_count);
+  return s->pressure_mass_diagonal(stokes, d);
 }

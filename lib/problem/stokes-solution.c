@@ -89,8 +89,61 @@ static void paper000_force(int dim, const double *x, double *f) {
   }
 }
 
+/* Papers 001/004 (section 6): a(t) = t(1-t)(2t-1), b(t) = 6t^2-6t+1 = -a'(t).  2D:
+ * u = (a(x) b(y), -a(y) b(x)), div u = a'(x) b(y) - a'(y) b(x) = 0.  3D (ours, the same
+ * pattern): u_i = a(x_i) (b(x_{i+1}) - b(x_{i+2})), indices mod 3, div u = sum_i -b(x_i)
+ * (b(x_{i+1}) - b(x_{i+2})) = 0.  The normal velocity vanishes on the unit box's faces
+ * (a(0) = a(1) = 0), the tangential does not. */
+static double th_a(double t) { return t * (1.0 - t) * (2.0 * t - 1.0); }
+static double th_b(double t) { return 6.0 * t * t - 6.0 * t + 1.0; }
+
+static void paper004_velocity(int dim, const double *x, double *u) {
+  if (dim == 2) {
+    u[0] = th_a(x[0]) * th_b(x[1]);
+    u[1] = -th_a(x[1]) * th_b(x[0]);
+    return;
+  }
+  for (int i = 0; i < 3; ++i) u[i] = th_a(x[i]) * (th_b(x[(i + 1) % 3]) - th_b(x[(i + 2) % 3]));
+}
+
+/* g[i dim + d] = d u_i / d x_d, with a' = -b and b' = 12t - 6 */
+static void paper004_gradient(int dim, const double *x, double *g) {
+  if (dim == 2) {
+    g[0] = -th_b(x[0]) * th_b(x[1]);
+    g[1] = th_a(x[0]) * (12.0 * x[1] - 6.0);
+    g[2] = -th_a(x[1]) * (12.0 * x[0] - 6.0);
+    g[3] = th_b(x[1]) * th_b(x[0]);
+    return;
+  }
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, l = (i + 2) % 3;
+    g[3 * i + i] = -th_b(x[i]) * (th_b(x[j]) - th_b(x[l]));
+    g[3 * i + j] = th_a(x[i]) * (12.0 * x[j] - 6.0);
+    g[3 * i + l] = -th_a(x[i]) * (12.0 * x[l] - 6.0);
+  }
+}
+
+static double paper004_pressure(int dim, const double *x) {
+  const double p = x[0] * x[0] - 3.0 * x[1] * x[1] + 8.0 / 3.0 * x[0] * x[1];
+  return dim == 2 ? p : p + x[2] * x[2] - 1.0 / 3.0;
+}
+
+/* f = -Laplace(u) + grad(p), with a'' = -b' = 6 - 12t and b'' = 12 */
+static void paper004_force(int dim, const double *x, double *f) {
+  const double grad_p[3] = {2.0 * x[0] + 8.0 / 3.0 * x[1], -6.0 * x[1] + 8.0 / 3.0 * x[0],
+                            2.0 * x[2 % dim]};
+  if (dim == 2) {
+    f[0] = -((6.0 - 12.0 * x[0]) * th_b(x[1]) + 12.0 * th_a(x[0])) + grad_p[0];
+    f[1] = -(-12.0 * th_a(x[1]) - (6.0 - 12.0 * x[1]) * th_b(x[0])) + grad_p[1];
+    return;
+  }
+  for (int i = 0; i < 3; ++i) /* the b'' terms cancel: b''(x_j) - b''(x_l) = 0 */
+    f[i] = -(6.0 - 12.0 * x[i]) * (th_b(x[(i + 1) % 3]) - th_b(x[(i + 2) % 3])) + grad_p[i];
+}
+
 static const ts_stokes_solution stokes_solutions[] = {
-    {"paper000", paper000_velocity, paper000_pressure, paper000_force},
+    {"paper000", paper000_velocity, paper000_pressure, paper000_force, NULL, 1},
+    {"paper004", paper004_velocity, paper004_pressure, paper004_force, paper004_gradient, 0},
 };
 
 int ts_stokes_solution_by_name(const char *name, const ts_stokes_solution **s) {
@@ -100,6 +153,6 @@ int ts_stokes_solution_by_name(const char *name, const ts_stokes_solution **s) {
       *s = &stokes_solutions[i];
       return 0;
     }
-  return TS_ERROR(TS_ERR_ARG, "manufactured Stokes solution '%s' unknown, allowed: paper000",
+  return TS_ERROR(TS_ERR_ARG, "manufactured Stokes solution '%s' unknown, allowed: paper000, paper004",
                   name ? name : "(null)");
 }

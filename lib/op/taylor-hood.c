@@ -1,0 +1,340 @@
+/* taylor-hood.c -- the Taylor-Hood Stokes operator (papers 001/004; doc/taylor-hood.md):
+ * velocity Q_k (k >= 2) in each component and pressure Q_{k-1}, both continuous, on one
+ * level of a box.  The system is that of the RT operator (doc/stokes.md section 3),
+ *
+ *   Acal = [A  B^T; -B  0],  x = [u_0; ..; u_{dim-1}; p],
+ *
+ * A the vector Laplacian (grad u, grad v): one matrix-free Q_k Laplacian per component, whose
+ * boundary rows and columns are the identity (the velocity is Dirichlet data everywhere);
+ * -B u = sum_c D_c u_c with (D_c u)_q = (d u / d x_c, q), the divergence tested with the
+ * pressure basis, and B^T p = -(p, div v) the weak gradient.  On the box every cell has the
+ * same 1D factors, so D_c is a Kronecker product of assembled 1D matrices (index 0 fastest),
+ *
+ *   D_c = F_{dim-1} (x) .. (x) F_0,  F_d = G_d (d == c) or M_d (d != c),
+ *   (M_d)_ij = (psi_i, phi_j) and (G_d)_ij = (psi_i, phi_j') on the 1D mesh of direction d,
+ *
+ * psi the 1D pressure and phi the 1D velocity basis.  D_c is assembled once as a sparse
+ * matrix and applied by the backend (ts_operator_create_matrix): at most (2k+1)^dim entries
+ * per pressure row.  Its boundary velocity columns are kept in a matrix of their own, used
+ * only by the unconstrained operator (the Dirichlet lifting of the right side). */
+#include <math.h>
+#include "../tessera-impl.h"
+
+typedef struct taylor_hood {
+  ts_saddle saddle;             /* what the Stokes helpers need (first member) */
+  int dim;
+  int64_t n_u, n_p;             /* DoFs of one velocity component, of the pressure */
+  ts_operator laplace;          /* A of one component */
+  ts_operator div[3];           /* D_c, the boundary velocity columns zero */
+  ts_operator grad[3];          /* -D_c^T = B_c^T, the boundary velocity rows zero */
+  ts_operator div_boundary[3];  /* the boundary columns of D_c, the rest zero */
+  ts_operator grad_boundary[3]; /* -(div_boundary)^T */
+  double *pressure_mass;        /* the lumped pressure mass: (1, psi_q) per pressure DoF */
+} taylor_hood;
+
+static int check_spaces(ts_dofs velocity, ts_dofs pressure) {
+  TS_CHECK_ARG(velocity && pressure, "Taylor-Hood: the %s DoFs are NULL",
+               velocity ? "pressure" : "velocity");
+  TS_CALL(ts_dofs_require_q(velocity, "Taylor-Hood velocity"));
+  TS_CALL(ts_dofs_require_q(pressure, "Taylor-Hood pressure"));
+  TS_CALL(ts_dofs_require_mapped(velocity, 0, "Taylor-Hood velocity"));
+  TS_CHECK_ARG(velocity->degree >= 2 && pressure->degree == velocity->degree - 1,
+               "Taylor-Hood: velocity Q%d and pressure Q%d, allowed velocity Q_k with k >= 2 and "
+               "pressure Q_{k-1}", velocity->degree, pressure->degree);
+  TS_CHECK_ARG(velocity->mesh == pressure->mesh && velocity->level == pressure->level,
+               "Taylor-Hood: the velocity and pressure DoFs must be of one mesh and level (levels "
+               "%d and %d)", velocity->level, pressure->level);
+  TS_CHECK_ARG(velocity->neumann_faces == 0,
+               "Taylor-Hood: the velocity is Dirichlet data on the whole boundary (Neumann faces "
+               "are not supported)");
+  return 0;
+}
+
+/* The 1D matrix F (M or, derivative = 1, G) of direction d: pressure rows, velocity columns,
+ * cell blocks (psi_i, phi_j) on [0,1] by the Gauss rule of k+1 points (exact: degree <= 2k-1),
+ * times h_d for M (G has phi' = phi'_ref / h and dx = h dx_ref). */
+static int matrix_1d(ts_dofs velocity, ts_dofs pressure, int d, int derivative, ts_matrix *F) {
+  const int k = velocity->degree, nu = k + 1, np = k, nq = k + 1;
+  double points[TS_MAX_DEGREE + 2], weights[TS_MAX_DEGREE + 2];
+  double phi[(TS_MAX_DEGREE + 2) * (TS_MAX_DEGREE + 1)], dphi[(TS_MAX_DEGREE + 2) * (TS_MAX_DEGREE + 1)];
+  double psi[(TS_MAX_DEGREE + 2) * (TS_MAX_DEGREE + 1)];
+  double cell[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  TS_CALL(ts_gauss_rule(nq, points, weights));
+  ts_lagrange_tabulate(nu, velocity->fe->points, nq, points, phi, dphi);
+  ts_lagrange_tabulate(np, pressure->fe->points, nq, points, psi, NULL);
+  const double scale = derivative ? 1.0 : velocity->h[d];
+  for (int i = 0; i < np; ++i)
+    for (int j = 0; j < nu; ++j) {
+      double s = 0.0;
+      for (int q = 0; q < nq; ++q)
+        s += weights[q] * psi[q * np + i] * (derivative ? dphi : phi)[q * nu + j];
+      cell[i * nu + j] = scale * s;
+    }
+  const int64_t cells = velocity->cells[d], count = cells * np * nu;
+  int64_t *rows = NULL, *cols = NULL;
+  double *values = NULL;
+  int ierr = ts_calloc((size_t)count, sizeof *rows, "1D matrix rows", &rows);
+  if (!ierr) ierr = ts_calloc((size_t)count, sizeof *cols, "1D matrix columns", &cols);
+  if (!ierr) ierr = ts_calloc((size_t)count, sizeof *values, "1D matrix values", &values);
+  for (int64_t c = 0, t = 0; !ierr && c < cells; ++c)
+    for (int i = 0; i < np; ++i)
+      for (int j = 0; j < nu; ++j, ++t) {
+        rows[t] = c * (np - 1) + i;
+        cols[t] = c * (nu - 1) + j;
+        values[t] = cell[i * nu + j];
+      }
+  if (!ierr)
+    ierr = ts_matrix_create_triplets(pressure->n[d], velocity->n[d], count, rows, cols, values, F);
+  ts_free(&rows);
+  ts_free(&cols);
+  ts_free(&values);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood 1D matrix") : 0;
+}
+
+/* D_c = F_{dim-1} (x) .. (x) F_0 (the last factor acts on index 0, the fastest) */
+static int divergence_component(ts_dofs velocity, ts_dofs pressure, int c, ts_matrix *D) {
+  ts_matrix product = NULL;
+  int ierr = 0;
+  for (int d = 0; d < velocity->dim && !ierr; ++d) {
+    ts_matrix F = NULL, next = NULL;
+    ierr = matrix_1d(velocity, pressure, d, d == c, &F);
+    if (!ierr && product) ierr = ts_matrix_kronecker(F, product, &next);
+    if (!ierr && !product) {
+      next = F;
+      F = NULL;
+    }
+    ts_matrix_destroy(&F);
+    ts_matrix_destroy(&product);
+    product = next;
+  }
+  if (ierr) {
+    ts_matrix_destroy(&product);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood divergence");
+  }
+  *D = product;
+  return 0;
+}
+
+/* The operators of D_c with the columns kept by `keep` (the rest zero) and of its transpose
+ * times -1, on the backend. */
+static int coupling_pair(ts_backend backend, ts_precision p, ts_matrix full, const double *keep,
+                         ts_operator *div, ts_operator *grad) {
+  ts_matrix D = NULL, T = NULL;
+  int ierr = ts_matrix_transpose(full, &D); /* a copy: transpose twice */
+  if (!ierr) ierr = ts_matrix_transpose(D, &T);
+  ts_matrix_destroy(&D);
+  D = T;
+  T = NULL;
+  if (!ierr) ierr = ts_matrix_scale(D, NULL, keep);
+  if (!ierr) ierr = ts_operator_create_matrix(backend, D, p, div);
+  if (!ierr) ierr = ts_matrix_transpose(D, &T);
+  if (!ierr) {
+    double *minus = NULL;
+    ierr = ts_calloc((size_t)ts_matrix_rows(T), sizeof *minus, "minus ones", &minus);
+    for (int64_t i = 0; !ierr && i < ts_matrix_rows(T); ++i) minus[i] = -1.0;
+    if (!ierr) ierr = ts_matrix_scale(T, minus, NULL);
+    ts_free(&minus);
+  }
+  if (!ierr) ierr = ts_operator_create_matrix(backend, T, p, grad);
+  ts_matrix_destroy(&D);
+  ts_matrix_destroy(&T);
+  return ierr;
+}
+
+/* The coupling blocks of every component: D_c and B_c^T with the boundary velocity columns
+ * (rows) zero, and their boundary parts. */
+static int create_coupling(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                           ts_precision p, taylor_hood *th) {
+  double *interior = NULL, *boundary = NULL;
+  TS_CALL(ts_calloc((size_t)th->n_u, sizeof *interior, "interior mask", &interior));
+  int ierr = ts_calloc((size_t)th->n_u, sizeof *boundary, "boundary mask", &boundary);
+  for (int64_t i = 0; !ierr && i < th->n_u; ++i) {
+    boundary[i] = ts_dofs_is_boundary(velocity, i) ? 1.0 : 0.0;
+    interior[i] = 1.0 - boundary[i];
+  }
+  for (int c = 0; c < th->dim && !ierr; ++c) {
+    ts_matrix D = NULL;
+    ierr = divergence_component(velocity, pressure, c, &D);
+    if (!ierr) ierr = coupling_pair(backend, p, D, interior, &th->div[c], &th->grad[c]);
+    if (!ierr)
+      ierr = coupling_pair(backend, p, D, boundary, &th->div_boundary[c], &th->grad_boundary[c]);
+    ts_matrix_destroy(&D);
+  }
+  ts_free(&interior);
+  ts_free(&boundary);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood coupling blocks") : 0;
+}
+
+/* y (+)= Acal x; unconstrained: the Laplacians without their identity rows and the coupling
+ * with its boundary velocity columns and rows (doc/taylor-hood.md) */
+static int th_apply_form(ts_operator op, ts_vec x, ts_vec y, int add, int unconstrained) {
+  const taylor_hood *th = op->data;
+  struct ts_vec_s x_p, y_p;
+  ts_vec_view_init(&x_p, x, th->dim * th->n_u, th->n_p);
+  ts_vec_view_init(&y_p, y, th->dim * th->n_u, th->n_p);
+  for (int c = 0; c < th->dim; ++c) {
+    struct ts_vec_s x_c, y_c;
+    ts_vec_view_init(&x_c, x, c * th->n_u, th->n_u);
+    ts_vec_view_init(&y_c, y, c * th->n_u, th->n_u);
+    if (unconstrained) {
+      TS_CALL(ts_operator_apply_unconstrained(th->laplace, &x_c, &y_c));
+      TS_CALL(ts_operator_apply_part(th->grad_boundary[c], 0, &x_p, &y_c, 1));
+    } else {
+      TS_CALL(ts_operator_apply_part(th->laplace, 0, &x_c, &y_c, add));
+    }
+    TS_CALL(ts_operator_apply_part(th->grad[c], 0, &x_p, &y_c, 1));
+    TS_CALL(ts_operator_apply_part(th->div[c], 0, &x_c, &y_p, c > 0 || add));
+    if (unconstrained) TS_CALL(ts_operator_apply_part(th->div_boundary[c], 0, &x_c, &y_p, 1));
+  }
+  return 0;
+}
+
+static int th_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  return th_apply_form(op, x, y, add, 0);
+}
+
+static int th_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
+  return th_apply_form(op, x, y, 0, 1);
+}
+
+static double th_flops(ts_operator op) {
+  const taylor_hood *th = op->data;
+  double flops = 0.0;
+  for (int c = 0; c < th->dim; ++c)
+    flops += ts_operator_flops(th->laplace) + ts_operator_flops(th->div[c]) +
+             ts_operator_flops(th->grad[c]);
+  return flops;
+}
+
+static void th_destroy(ts_operator op) {
+  taylor_hood *th = op->data;
+  if (!th) return;
+  ts_operator_destroy(&th->laplace);
+  for (int c = 0; c < 3; ++c) {
+    ts_operator_destroy(&th->div[c]);
+    ts_operator_destroy(&th->grad[c]);
+    ts_operator_destroy(&th->div_boundary[c]);
+    ts_operator_destroy(&th->grad_boundary[c]);
+  }
+  ts_vec_destroy(&th->saddle.mean_weights);
+  ts_vec_destroy(&th->saddle.pressure_indicator);
+  ts_free(&th->pressure_mass);
+  ts_free(&op->data);
+}
+
+static const ts_saddle *th_saddle(ts_operator op) {
+  return &((const taylor_hood *)op->data)->saddle;
+}
+
+static const ts_operator_ops taylor_hood_ops = {
+    .name = "taylor-hood",
+    .apply = th_apply,
+    .apply_unconstrained = th_apply_unconstrained,
+    .flops = th_flops,
+    .destroy = th_destroy,
+    .saddle = th_saddle,
+};
+
+/* diag(A): the Laplacian's diagonal in every component */
+static int th_velocity_diagonal(ts_operator op, ts_vec d) {
+  const taylor_hood *th = op->data;
+  for (int c = 0; c < th->dim; ++c) {
+    struct ts_vec_s d_c;
+    ts_vec_view_init(&d_c, d, c * th->n_u, th->n_u);
+    TS_CALL(ts_operator_diagonal(th->laplace, &d_c));
+  }
+  return 0;
+}
+
+/* The lumped pressure mass (row sums of M_p = (psi_p, psi_q)): (1, psi_q), spectrally
+ * equivalent to M_p (doc/taylor-hood.md); the pressure mass preconditioner inverts it. */
+static int th_pressure_mass_diagonal(ts_operator op, ts_vec d) {
+  const taylor_hood *th = op->data;
+  return ts_vec_set_from_host(d, th->pressure_mass);
+}
+
+/* (1, psi_q) = prod_d (1, psi_{q_d}) with the 1D integrals from the Gauss-Lobatto weights of
+ * the pressure nodes (exact: psi has degree k-1 <= 2(k-1)-1 for k >= 2, and the nodes are
+ * the rule's own points, so that psi_i is 1 at node i and 0 at the others), summed over the
+ * cells that hold the DoF. */
+static int pressure_integrals(ts_dofs pressure, double *mass) {
+  const int np = pressure->degree + 1;
+  double points[TS_MAX_DEGREE + 1], weights[TS_MAX_DEGREE + 1];
+  TS_CALL(ts_gauss_lobatto_rule(np, points, weights));
+  double *line[3] = {NULL, NULL, NULL};
+  int ierr = 0;
+  for (int d = 0; d < pressure->dim && !ierr; ++d) {
+    ierr = ts_calloc((size_t)pressure->n[d], sizeof(double), "1D pressure integrals", &line[d]);
+    for (int64_t c = 0; !ierr && c < pressure->cells[d]; ++c)
+      for (int i = 0; i < np; ++i) line[d][c * (np - 1) + i] += weights[i] * pressure->h[d];
+  }
+  for (int64_t q = 0; !ierr && q < pressure->count; ++q) {
+    const int64_t a[3] = {q % pressure->n[0], q / pressure->n[0] % pressure->n[1],
+                          q / (pressure->n[0] * pressure->n[1])};
+    mass[q] = 1.0;
+    for (int d = 0; d < pressure->dim; ++d) mass[q] *= line[d][a[d]];
+  }
+  for (int d = 0; d < 3; ++d) ts_free(&line[d]);
+  return ierr;
+}
+
+/* The mean of the pressure, sum_q (1, psi_q) p_q / |Omega|, as weights on the whole vector
+ * (zero on the velocity), and the indicator of the pressure block. */
+static int create_mean_vectors(ts_operator op, ts_dofs pressure, taylor_hood *th) {
+  const int64_t n = op->n, first = th->dim * th->n_u;
+  double volume = 1.0;
+  for (int d = 0; d < th->dim; ++d) volume *= pressure->h[d] * (double)pressure->cells[d];
+  double *w = NULL, *indicator = NULL;
+  int ierr = ts_calloc((size_t)n, sizeof *w, "pressure mean weights", &w);
+  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *indicator, "pressure indicator", &indicator);
+  for (int64_t q = 0; !ierr && q < th->n_p; ++q) {
+    w[first + q] = th->pressure_mass[q] / volume;
+    indicator[first + q] = 1.0;
+  }
+  if (!ierr) ierr = ts_vec_create(op->backend, n, op->precision, &th->saddle.mean_weights);
+  if (!ierr) ierr = ts_vec_create(op->backend, n, op->precision, &th->saddle.pressure_indicator);
+  if (!ierr) ierr = ts_vec_set_from_host(th->saddle.mean_weights, w);
+  if (!ierr) ierr = ts_vec_set_from_host(th->saddle.pressure_indicator, indicator);
+  ts_free(&w);
+  ts_free(&indicator);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "pressure mean vectors") : 0;
+}
+
+int ts_operator_create_taylor_hood(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                                   ts_precision p, ts_operator *op) {
+  TS_CHECK_NOT_NULL(op);
+  *op = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CALL(check_spaces(velocity, pressure));
+  TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE, "Taylor-Hood: precision %d unknown, allowed %d "
+               "(double) or %d (single)", (int)p, (int)TS_DOUBLE, (int)TS_SINGLE);
+  if (!backend->ops.csr_create)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "Taylor-Hood: backend '%s' has no sparse matrix kernel "
+                    "'csr_create' (the coupling blocks)", backend->name);
+  taylor_hood *th;
+  TS_CALL(ts_calloc(1, sizeof *th, "Taylor-Hood operator", &th));
+  th->dim = velocity->dim;
+  th->n_u = velocity->count;
+  th->n_p = pressure->count;
+  th->saddle = (ts_saddle){.velocity_count = th->dim * th->n_u,
+                           .pressure_count = th->n_p,
+                           .velocity_diagonal = th_velocity_diagonal,
+                           .pressure_mass_diagonal = th_pressure_mass_diagonal};
+  int ierr = ts_operator_create_shell(backend, &taylor_hood_ops, th->dim * th->n_u + th->n_p, p,
+                                      th, op);
+  if (ierr) {
+    ts_free(&th);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood operator");
+  }
+  ierr = ts_operator_create_laplace(backend, velocity, p, &th->laplace);
+  if (!ierr) ierr = create_coupling(backend, velocity, pressure, p, th);
+  if (!ierr)
+    ierr = ts_calloc((size_t)th->n_p, sizeof *th->pressure_mass, "pressure mass", &th->pressure_mass);
+  if (!ierr) ierr = pressure_integrals(pressure, th->pressure_mass);
+  if (!ierr) ierr = create_mean_vectors(*op, pressure, th);
+  if (ierr) {
+    ts_operator_destroy(op);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood operator");
+  }
+  return 0;
+}
