@@ -1538,6 +1538,8 @@ typedef struct ts_problem_settings {
   int own;                      /* 1: your own data (<poisson f=...>): solution is NULL, the mesh
                                    mapped (ts_mesh_create_mapped), the operator that of
                                    ts_operator_create_mapped, mg.smoother Chebyshev */
+  int taylor_hood;              /* 1: <stokes> with Taylor-Hood Q_k x Q_{k-1} (stokes is 1 too;
+                                   doc/taylor-hood.md); mg is the velocity Laplacian's */
 } ts_problem_settings;
 /** @brief The problem's settings and a new mesh and element for it (caller destroys both).
  *  For your own data (settings->own) the mesh is the mapped one ts_problem_solve uses; on
@@ -1546,7 +1548,8 @@ typedef struct ts_problem_settings {
  *  @param settings  on return the finest level's settings
  *  @param mesh      a new mesh with the problem's levels
  *  @param fe        a new element: Q_k for Poisson; for Stokes the velocity element RT_k (the
- *                   pressure element is DGQ_k of the same degree: ts_fe_create_dgq)
+ *                   pressure element is DGQ_k of the same degree: ts_fe_create_dgq); for
+ *                   Taylor-Hood Q_k, each velocity component's (the pressure's is Q_{k-1})
  *  @return 0, or the error of creating mesh or element (nothing is left allocated then) */
 int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings, ts_mesh *mesh,
                               ts_fe *fe);

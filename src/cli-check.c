@@ -22,7 +22,10 @@
  * the Stokes vertex-patch smoother with each local solver (Schur complement, direct), the
  * multi-field transfers between the finest level and the one below it, one V-cycle of
  * ts_mg_create_stokes (double and mixed); the solutions compare velocity and pressure apart
- * (the pressure with its mean removed, as `tessera run` leaves it). */
+ * (the pressure with its mean removed, as `tessera run` leaves it).
+ * Taylor-Hood (<element family="taylor-hood">, doc/taylor-hood.md): its operator (apply,
+ * apply_add, unconstrained) and one V-cycle of the velocity Laplacian's hierarchy (double
+ * and mixed), then the solve as for Stokes. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -69,7 +72,10 @@ typedef enum {
 /* Which problems a check applies to (bits): Poisson on the box, Stokes, your own problem
  * (<poisson f=...>: the operator on mapped cells, the Chebyshev smoother on D^{-1} A and on
  * the additive vertex patches, its multigrid). */
-typedef enum { FOR_POISSON = 1, FOR_STOKES = 2, FOR_OWN = 4 } check_problem;
+typedef enum { FOR_POISSON = 1, FOR_STOKES = 2, FOR_OWN = 4, FOR_TAYLOR_HOOD = 8 } check_problem;
+
+/* the check_problem bit of c's problem */
+static check_problem problem_kind(const struct check_context *c);
 
 typedef struct check_entry {
   const char *name;
@@ -267,6 +273,26 @@ static int vcycle(const check_context *c, ts_backend b, ts_precision p, double *
   return ierr;
 }
 
+/* One V-cycle of the velocity Laplacian's hierarchy of Taylor-Hood (one component), y = V r
+ * as vcycle() */
+static int component_vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
+                            int64_t *count) {
+  ts_mg mg = NULL;
+  ts_vec r = NULL, y = NULL;
+  const int64_t n = ts_dofs_count(c->dofs);
+  *count = n;
+  int ierr = check_mg_create(c, b, p, c->set.mg.coarse_level, &mg);
+  if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &r);
+  if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &y);
+  if (!ierr) ierr = ts_vec_set_random(r, c->seed);
+  if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), r, y);
+  if (!ierr) ierr = ts_vec_get_to_host(y, out);
+  ts_vec_destroy(&r);
+  ts_vec_destroy(&y);
+  ts_mg_destroy(&mg);
+  return ierr;
+}
+
 /* The operator checks: one line each. */
 static const check_entry checks[] = {
     {"laplace apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
@@ -306,6 +332,14 @@ static const check_entry checks[] = {
     {"stokes restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_STOKES},
     {"stokes v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_STOKES},
     {"stokes v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_STOKES},
+    {"taylor-hood apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
+    {"taylor-hood apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
+    {"taylor-hood apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
+    {"taylor-hood apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
+    {"taylor-hood unconstrained", TS_DOUBLE, op_unconstrained, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
+    {"taylor-hood unconstrained", TS_SINGLE, op_unconstrained, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
+    {"velocity v-cycle", TS_DOUBLE, component_vcycle, NEEDS_MULTIGRID, FOR_TAYLOR_HOOD},
+    {"velocity v-cycle mixed", TS_SINGLE, component_vcycle, NEEDS_MULTIGRID, FOR_TAYLOR_HOOD},
 };
 
 /* Tolerances on max|a - r| / max|r|. */
@@ -470,11 +504,11 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
   }
   for (size_t q = 0; q < sizeof checks / sizeof checks[0] && !ierr; ++q) {
     const check_entry *e = &checks[q];
-    if (!(e->problem & (c->set.stokes ? FOR_STOKES : c->set.own ? FOR_OWN : FOR_POISSON))) continue;
+    if (!(e->problem & problem_kind(c))) continue;
     char why[160];
     const char *skip = skip_reason(c, e, why, sizeof why);
     if (skip) {
-      printf("SKIP  %-24s %-6s  %s\n", e->name, ts_precision_name(e->precision), skip);
+      printf("SKIP  %-25s %-6s  %s\n", e->name, ts_precision_name(e->precision), skip);
       continue;
     }
     int64_t n_b = 0, n_r = 0;
@@ -484,7 +518,7 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
     const double d = relative_difference(n_b, out_b, out_r), tol = tolerance(e->precision);
     const int pass = d <= tol;
     *failed += !pass;
-    printf("%s  %-24s %-6s  relative difference %.3e  (tolerance %.0e)\n", pass ? "PASS" : "FAIL",
+    printf("%s  %-25s %-6s  relative difference %.3e  (tolerance %.0e)\n", pass ? "PASS" : "FAIL",
            e->name, ts_precision_name(e->precision), d, tol);
   }
   int it_b = 0, it_r = 0;
@@ -495,7 +529,7 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
     const int slack = it_r / 50 > 1 ? it_r / 50 : 1;
     const int pass = abs(it_b - it_r) <= slack;
     *failed += !pass;
-    printf("%s  %-24s %-6s  %s %d, %s %d iterations  (allowed difference %d)\n",
+    printf("%s  %-25s %-6s  %s %d, %s %d iterations  (allowed difference %d)\n",
            pass ? "PASS" : "FAIL", "solve iterations", ts_precision_name(c->set.precision),
            o->backend, it_b, o->against, it_r, slack);
     double tol = c->set.precision == TS_SINGLE ? 1e-4 : 1e3 * c->set.rtol;
@@ -507,13 +541,18 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
                                            out_r + parts[i].first);
       const int spass = d <= tol;
       *failed += !spass;
-      printf("%s  %-24s %-6s  relative difference %.3e  (tolerance %.0e)\n",
+      printf("%s  %-25s %-6s  relative difference %.3e  (tolerance %.0e)\n",
              spass ? "PASS" : "FAIL", parts[i].name, ts_precision_name(c->set.precision), d, tol);
     }
   }
   free(out_b);
   free(out_r);
   return ierr;
+}
+
+static check_problem problem_kind(const check_context *c) {
+  if (c->set.taylor_hood) return FOR_TAYLOR_HOOD;
+  return c->set.stokes ? FOR_STOKES : c->set.own ? FOR_OWN : FOR_POISSON;
 }
 
 /* The problem's settings (its mesh and element are not needed: the system makes its own). */
@@ -534,7 +573,7 @@ static int context_setup(check_context *c, ts_backend r) {
   c->dofs = ts_system_dofs(c->system, 0);
   c->pressure = c->set.stokes ? ts_system_dofs(c->system, 1) : NULL;
   c->n = ts_operator_size(ts_system_operator(c->system));
-  c->n_velocity = ts_dofs_count(c->dofs);
+  c->n_velocity = c->n - (c->pressure ? ts_dofs_count(c->pressure) : 0);
   c->transfer_coarse_level = c->set.stokes ? c->set.mg.coarse_level : L - 1;
   if (L - 1 >= c->transfer_coarse_level && L > 0)
     TS_CALL(ts_problem_level_dofs(c->problem, L - 1, &c->n_coarse));
@@ -545,7 +584,11 @@ static void print_check_header(const check_options *o, const check_context *c, t
                                ts_backend r) {
   printf("# tessera %s check: problem '%s', %dD, ", ts_version(), ts_problem_name(c->problem),
          c->set.dim);
-  if (c->set.stokes)
+  if (c->set.taylor_hood)
+    printf("Stokes Taylor-Hood Q%d x Q%d, level %d, %lld DoFs (velocity %lld + pressure %lld)\n",
+           c->set.degree, c->set.degree - 1, c->set.level, (long long)c->n,
+           (long long)c->n_velocity, (long long)(c->n - c->n_velocity));
+  else if (c->set.stokes)
     printf("Stokes RT%d x DGQ%d, level %d, %lld DoFs (velocity %lld + pressure %lld)\n",
            c->set.degree, c->set.degree, c->set.level, (long long)c->n, (long long)c->n_velocity,
            (long long)(c->n - c->n_velocity));

@@ -3,12 +3,13 @@
 # for Poisson and Stokes problems; against the wrong_stokes test backend, whose Stokes
 # operator kernel is deliberately wrong: the Stokes checks FAIL), its usage errors, and
 # your own problem (examples/poisson-kershaw.xml: the operator on mapped cells, Chebyshev,
-# transfers, the mapped V-cycle), `tessera bench` with the ceilings measured in the same run and the memory check that
+# transfers, the mapped V-cycle), Taylor-Hood (its operator and velocity V-cycles),
+# `tessera bench` with the ceilings measured in the same run and the memory check that
 # refuses a size that does not fit.
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..16"
+echo "1..17"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -66,3 +67,10 @@ echo "$out" | sed 's/^/# /'
 out=$("$tessera" check "$srcdir/examples/poisson-neumann.xml" --backend omp --set mesh/levels=2 2>&1); st=$?
 echo "$out" | sed 's/^/# /'
 [ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 20 ]; t "a pure Neumann problem (examples/poisson-neumann.xml): 20 PASS lines"
+# Taylor-Hood (doc/taylor-hood.md): 6 operator checks, 2 velocity V-cycles, 3 for the solve
+out=$("$tessera" check "$srcdir/examples/stokes-th-2d.xml" --backend omp --set mesh/levels=3 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS  taylor-hood')" -eq 6 ] &&
+  [ "$(echo "$out" | grep -c '^PASS  velocity v-cycle')" -eq 2 ] &&
+  [ "$(echo "$out" | grep -c '^PASS  solve')" -eq 3 ] && ! echo "$out" | grep -q '^PASS  stokes' &&
+  echo "$out" | grep -q 'Stokes Taylor-Hood Q2 x Q1'; t "Taylor-Hood (examples/stokes-th-2d.xml): its operator, the velocity V-cycles and the solve, none of RT's checks"

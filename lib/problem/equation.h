@@ -90,6 +90,8 @@ const ts_equation *ts_equation_of(ts_problem p);
 
 extern const ts_equation ts_equation_poisson;  /* poisson.c: Q_k, doc/user-guide.md */
 extern const ts_equation ts_equation_stokes;   /* stokes.c: RT_k x DGQ_k, doc/stokes.md */
+/* stokes-taylor-hood.c: Q_k x Q_{k-1}, doc/taylor-hood.md */
+extern const ts_equation ts_equation_taylor_hood;
 /* poisson-own.c: your own data as expressions, on mapped cells (doc/user-guide.md) */
 extern const ts_equation ts_equation_poisson_own;
 

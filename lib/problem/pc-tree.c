@@ -7,8 +7,9 @@
 /* What the nodes of one tree are made from. */
 typedef struct pc_inputs {
   ts_operator A;                /* Poisson: the Laplacian; Stokes: Acal */
-  ts_mg mg;                     /* the hierarchy, for mg */
+  ts_mg mg;                     /* the hierarchy, for mg (Taylor-Hood: the velocity Laplacian's) */
   ts_dofs dofs;                 /* Poisson: A's DoF handler, for boomeramg's assembly */
+  int components;               /* Taylor-Hood: the velocity components (0 otherwise) */
 } pc_inputs;
 
 typedef int (*pc_create)(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc);
@@ -49,15 +50,20 @@ static int create_chebyshev(const ts_pc_node *n, const pc_inputs *in, ts_pc_buil
   return 0;
 }
 
-/* the hierarchy's V-cycle; at the velocity block the V-cycle on A made from the Stokes
- * hierarchy's parts (Chebyshev degree PC_VELOCITY_MG_DEGREE, one step before and after) */
+/* the hierarchy's V-cycle; at the velocity block of RT the V-cycle on A made from the Stokes
+ * hierarchy's parts (Chebyshev degree PC_VELOCITY_MG_DEGREE, one step before and after), of
+ * Taylor-Hood one V-cycle of the Q_k Laplacian's hierarchy per component (block-diagonal) */
 #define PC_VELOCITY_MG_DEGREE 6
 static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
-  (void)b;
-  if (n->place == TS_PC_PLACE_VELOCITY)
+  if (n->place == TS_PC_PLACE_VELOCITY && in->components) {
+    TS_CALL(ts_pc_create_mg(in->mg, &b->component_vcycle));
+    const ts_pc blocks[3] = {b->component_vcycle, b->component_vcycle, b->component_vcycle};
+    TS_CALL(ts_pc_create_block_diagonal(in->components, blocks, pc));
+  } else if (n->place == TS_PC_PLACE_VELOCITY) {
     TS_CALL(ts_pc_create_stokes_velocity_mg(in->mg, PC_VELOCITY_MG_DEGREE, 1, pc));
-  else
+  } else {
     TS_CALL(ts_pc_create_mg(in->mg, pc));
+  }
   return 0;
 }
 
@@ -178,6 +184,7 @@ void ts_pc_built_destroy(ts_pc_built *built) {
   if (!built) return;
   /* parents (lower indices: the reader numbers a node before its children) first */
   for (int i = 0; i < TS_PC_TREE_MAX; ++i) ts_pc_destroy(&built->pc[i]);
+  ts_pc_destroy(&built->component_vcycle);
   for (int row = 0; row < 2; ++row)
     for (int col = 0; col < 2; ++col) ts_operator_destroy(&built->block[row][col]);
 }
@@ -189,7 +196,7 @@ int ts_pc_built_create(ts_problem p, ts_operator A, ts_dofs dofs, ts_mg mg,
   TS_CHECK_NOT_NULL(p);
   TS_CHECK_NOT_NULL(A);
   if (!p->pc_nodes) return 0;
-  const pc_inputs in = {A, mg, dofs};
+  const pc_inputs in = {A, mg, dofs, p->taylor_hood ? p->dim : 0};
   const int ierr = create_node(p, 0, &in, built);
   if (ierr) {
     ts_pc_built_destroy(built);

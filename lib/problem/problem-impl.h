@@ -57,6 +57,7 @@ int ts_pc_tree_has(ts_problem p, const char *kind);
 typedef struct ts_pc_built {
   ts_pc pc[TS_PC_TREE_MAX];     /* pc[i] from node i (parents borrow their children) */
   ts_operator block[2][2];      /* the Stokes blocks the nodes act on, made when needed */
+  ts_pc component_vcycle;       /* Taylor-Hood's mg at the velocity: the V-cycle of each component */
 } ts_pc_built;
 
 /* <mesh map=...> */
@@ -118,8 +119,10 @@ struct ts_problem_s {
   char kappa_file[1024], c_file[1024];
   int kappa_file_components;
   int coefficients_at_points;   /* <poisson sample="points">: kappa and c per quadrature point */
-  /* <stokes solution=... penalty=...> (family RT): paper 000 */
+  /* <stokes solution=... penalty=...> (family RT): paper 000; (family taylor-hood):
+   * papers 001/004, doc/taylor-hood.md */
   int stokes;
+  int taylor_hood;              /* <element family="taylor-hood">: Q_k x Q_{k-1} */
   double penalty;               /* eta of doc/stokes.md section 3 */
   int stokes_direct;            /* <multigrid local-solver="direct">: pseudo-inverse */
 };

@@ -1362,6 +1362,23 @@ static int check_own_solver(reader *r, struct ts_problem_s *p) {
   return 0;
 }
 
+/* <stokes solution>: RT imposes u = 0 on the boundary, so its solution must vanish there;
+ * Taylor-Hood measures the H1 error, so its solution must have a velocity gradient. */
+static int check_stokes_solution(reader *r, const struct ts_problem_s *p, xmlNodePtr stokes) {
+  char loc[1200];
+  const ts_stokes_solution *s = NULL;
+  if (ts_stokes_solution_by_name(p->solution, &s)) return 0; /* the schema names them */
+  const int fits = p->taylor_hood ? s->velocity_gradient != NULL : s->zero_boundary_velocity;
+  if (fits) return 0;
+  where(r, stokes, "solution", node_line(stokes), loc, sizeof loc);
+  return TS_ERROR(TS_ERR_INPUT, "%s: <stokes solution=\"%s\"> with <element family=\"%s\">: %s; "
+                  "allowed: solution=\"%s\"", loc, p->solution, p->taylor_hood ? "taylor-hood" : "RT",
+                  p->taylor_hood ? "its velocity gradient is not known (the H1 error needs it)"
+                                 : "its velocity is not zero on the boundary, where RT_k imposes "
+                                   "u = 0",
+                  p->taylor_hood ? "paper004" : "paper000");
+}
+
 /* <element family>, <poisson> or <stokes>: which problem, and the degrees each family allows. */
 static int fill_equation(reader *r, struct ts_problem_s *p) {
   char loc[1200], family[16] = "Q";
@@ -1370,18 +1387,21 @@ static int fill_equation(reader *r, struct ts_problem_s *p) {
   if (!poisson == !stokes) {
     where(r, root, NULL, node_line(root), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <%s>: %s; exactly one of <poisson> (element family Q) and "
-                    "<stokes> (element family RT) is required", loc, ROOT_NAME,
+                    "<stokes> (element family RT or taylor-hood) is required", loc, ROOT_NAME,
                     poisson ? "both <poisson> and <stokes> are given" : "neither <poisson> nor <stokes> is given");
   }
   get_text(element, "family", family, sizeof family);
   p->stokes = stokes != NULL;
-  p->family = p->stokes ? TS_FE_RT : TS_FE_Q;
-  if (strcmp(family, p->stokes ? "RT" : "Q")) {
+  p->taylor_hood = p->stokes && !strcmp(family, "taylor-hood");
+  p->family = p->stokes && !p->taylor_hood ? TS_FE_RT : TS_FE_Q;
+  if (strcmp(family, p->stokes ? (p->taylor_hood ? "taylor-hood" : "RT") : "Q")) {
     where(r, element, "family", node_line(element), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\"> with <%s>: allowed family=\"%s\"",
-                    loc, family, p->stokes ? "stokes" : "poisson", p->stokes ? "RT" : "Q");
+                    loc, family, p->stokes ? "stokes" : "poisson",
+                    p->stokes ? "RT\" or family=\"taylor-hood" : "Q");
   }
-  const int lowest = p->stokes ? 0 : 1, highest = p->stokes ? TS_MAX_DEGREE - 1 : TS_MAX_DEGREE;
+  const int lowest = p->taylor_hood ? 2 : p->stokes ? 0 : 1;
+  const int highest = p->stokes && !p->taylor_hood ? TS_MAX_DEGREE - 1 : TS_MAX_DEGREE;
   if (p->degree < lowest || p->degree > highest) {
     where(r, element, "degree", node_line(element), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\" degree=\"%d\">: allowed %d..%d", loc,
@@ -1390,6 +1410,7 @@ static int fill_equation(reader *r, struct ts_problem_s *p) {
   p->penalty = get_double(stokes, "penalty", TS_STOKES_DEFAULT_PENALTY);
   TS_CALL(copy_value(r, p->stokes ? stokes : poisson, "solution", p->solution, sizeof p->solution));
   if (poisson) return fill_own(r, p, poisson);
+  TS_CALL(check_stokes_solution(r, p, stokes));
   if (p->map != TS_MAP_BOX) {
     xmlNodePtr mesh = child_element(root, "mesh");
     where(r, mesh, "map", node_line(mesh), loc, sizeof loc);
@@ -1569,6 +1590,13 @@ static int check_stokes_solver(reader *r, struct ts_problem_s *p) {
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver preconditioner=\"%s\"> with <stokes>: allowed \"mg\" "
                     "or \"none\"", loc, p->preconditioner);
   }
+  if (p->taylor_hood && !strcmp(p->preconditioner, "mg")) {
+    where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: preconditioner \"mg\" of the whole system with <element "
+                    "family=\"taylor-hood\">: the coupled Taylor-Hood multigrid is not built yet "
+                    "(doc/taylor-hood.md); allowed: a block-diagonal or block-triangular "
+                    "<preconditioner> (mg on its velocity block), or \"none\"", loc);
+  }
   return 0;
 }
 
@@ -1577,7 +1605,7 @@ static int fill_coarse_degree(reader *r, struct ts_problem_s *p, xmlNodePtr mg) 
   char loc[1200], word[64];
   if (!get_text(mg, "coarse-degree", word, sizeof word) || !strcmp(word, "auto")) return 0;
   where(r, mg, "coarse-degree", node_line(mg), loc, sizeof loc);
-  if (p->stokes)
+  if (p->stokes && !p->taylor_hood)
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-degree=\"%s\">: the degree levels are "
                     "built for Q_k only; not allowed with <stokes> (allowed: \"auto\")", loc, word);
   p->mg.coarse_degree = get_int(mg, "coarse-degree", 0);
@@ -1663,7 +1691,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", p->mg.chebyshev_degree);
   p->mg.coarse_level = get_int(mg, "coarse-level", p->mg.coarse_level);
   if (get_text(mg, "coarse-tolerance", word, sizeof word)) {
-    if (p->stokes) {
+    if (p->stokes && !p->taylor_hood) {
       where(r, mg, "coarse-tolerance", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-tolerance=\"%s\">: the tolerance of the "
                       "coarse-level CG of Q_k; not allowed with <stokes> (its coarse level is "
@@ -1674,19 +1702,19 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   TS_CALL(fill_coarse_degree(r, p, mg));
   if (has_attribute(mg, "local-solver")) {
     p->stokes_direct = attribute_is(mg, "local-solver", "direct");
-    if (!p->stokes) {
+    if (!p->stokes || p->taylor_hood) {
       where(r, mg, "local-solver", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-solver=\"%s\">: the local solver of the "
-                      "Stokes patch smoother; allowed only with <stokes>", loc,
+                      "Stokes patch smoother; allowed only with <stokes> and family RT", loc,
                       p->stokes_direct ? "direct" : "schur");
     }
   }
   if (get_text(mg, "local-tolerance", word, sizeof word)) {
-    if (!p->stokes || p->stokes_direct) {
+    if (!p->stokes || p->taylor_hood || p->stokes_direct) {
       where(r, mg, "local-tolerance", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-tolerance=\"%s\">: the tolerance of the "
-                      "pressure CG of the Schur-complement local solver; allowed only with <stokes> "
-                      "and local-solver=\"schur\"", loc, word);
+                      "pressure CG of the Schur-complement local solver; allowed only with <stokes>, "
+                      "family RT and local-solver=\"schur\"", loc, word);
     }
     p->mg.stokes_cg_tolerance = get_double(mg, "local-tolerance", 0);
   }
@@ -2037,6 +2065,7 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   *fe = NULL;
   memset(settings, 0, sizeof *settings);
   settings->stokes = problem->stokes;
+  settings->taylor_hood = problem->taylor_hood;
   settings->own = problem->own;
   if (problem->own)
     settings->solution = NULL; /* the data are expressions (poisson-own.c) */
@@ -2058,8 +2087,9 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   settings->restart = problem->restart;
   settings->precision = problem->precision;
   TS_CALL(ts_problem_mesh_create(problem, mesh));
-  int ierr = problem->stokes ? ts_fe_create_rt(problem->dim, problem->degree, fe)
-                             : ts_fe_create_q(problem->dim, problem->degree, fe);
+  int ierr = problem->stokes && !problem->taylor_hood
+                 ? ts_fe_create_rt(problem->dim, problem->degree, fe)
+                 : ts_fe_create_q(problem->dim, problem->degree, fe);
   if (ierr) ts_mesh_destroy(mesh);
   return ierr;
 }

@@ -22,9 +22,6 @@ static int64_t stokes_dofs(int dim, int degree, const int64_t *cells) {
 static int stokes_study_create(ts_study *s) {
   const ts_stokes_solution *solution;
   TS_CALL(ts_stokes_solution_by_name(s->p->solution, &solution));
-  TS_CHECK_ARG(solution->zero_boundary_velocity, "stokes: solution '%s' has a non-zero velocity "
-               "on the boundary, which the RT_k discretization (u = 0 there) does not take; "
-               "allowed: paper000", solution->name);
   s->exact = solution;
   TS_CALL(ts_fe_create_rt(s->p->dim, s->p->degree, &s->fe[0]));
   TS_CALL(ts_fe_create_dgq(s->p->dim, s->p->degree, &s->fe[1]));

@@ -32,9 +32,11 @@ void ts_level_free(ts_level_objects *o) {
   ts_vec_destroy(&o->b);
   ts_vec_destroy(&o->x);
   ts_vec_destroy(&o->lift);
-  if (o->mg) { /* dofs and A borrowed from the hierarchy */
-    o->A = NULL;
-    memset(o->dofs, 0, sizeof o->dofs);
+  if (o->mg) { /* what is the hierarchy's is borrowed: its operator, its DoF handlers */
+    if (o->A == ts_mg_operator(o->mg)) o->A = NULL;
+    for (int f = 0; f < TS_FIELDS_MAX; ++f)
+      if (o->dofs[f] == ts_mg_dofs(o->mg) || o->dofs[f] == ts_mg_pressure_dofs(o->mg))
+        o->dofs[f] = NULL;
     ts_mg_destroy(&o->mg);
   }
   ts_operator_destroy(&o->A);

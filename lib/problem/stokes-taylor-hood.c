@@ -1,0 +1,139 @@
+/* stokes-taylor-hood.c -- the Taylor-Hood Stokes builder (papers 001/004, doc/taylor-hood.md):
+ * <stokes> with <element family="taylor-hood" degree="k">: velocity Q_k per component and
+ * pressure Q_{k-1}, the Taylor-Hood operator, the right side of the manufactured solution
+ * with the Dirichlet velocity lifted, for MINRES the symmetric form, the pressure mean
+ * removed and the lift added after the solve, the L2 and H1 errors of u and the L2 error of
+ * p.  Where the preconditioner tree uses mg, the hierarchy is the Q_k Laplacian's (the
+ * velocity block's V-cycle, one per component); the coupled multigrid is not built yet. */
+#include "equation.h"
+
+/* dim prod_d (cells_d k + 1) velocity and prod_d (cells_d (k-1) + 1) pressure DoFs */
+static int64_t taylor_hood_dofs(int dim, int degree, const int64_t *cells) {
+  return dim * ts_poisson_dofs(dim, degree, cells) + ts_poisson_dofs(dim, degree - 1, cells);
+}
+
+static int taylor_hood_study_create(ts_study *s) {
+  const ts_stokes_solution *solution;
+  TS_CALL(ts_stokes_solution_by_name(s->p->solution, &solution));
+  s->exact = solution;
+  TS_CALL(ts_fe_create_q(s->p->dim, s->p->degree, &s->fe[0]));
+  TS_CALL(ts_fe_create_q(s->p->dim, s->p->degree - 1, &s->fe[1]));
+  return 0;
+}
+
+static void taylor_hood_print_problem(ts_problem p, FILE *log) {
+  fprintf(log, "  Stokes, manufactured solution '%s'", p->solution);
+}
+
+static void taylor_hood_print_element(ts_problem p, FILE *log) {
+  fprintf(log, ", Taylor-Hood Q%d x Q%d\n", p->degree, p->degree - 1);
+}
+
+static void taylor_hood_print_solver(ts_problem p, FILE *log) {
+  fprintf(log, "  solver %s(%d), preconditioner %s (%s), rtol %.1e\n", ts_solver_label(p->solver),
+          p->restart, p->preconditioner, p->side == TS_SIDE_LEFT ? "left" : "right", p->rtol);
+  if (p->use_mg)
+    fprintf(log, "  multigrid on the velocity block: the Q%d Laplacian's V(1,1) per component, "
+            "levels %d..finest, %s smoother, %s precision\n", p->degree, p->mg.coarse_level,
+            p->mg.smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev" : "vertex-patch",
+            p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
+}
+
+static void taylor_hood_mg_options(ts_problem p, ts_mg_options *options) {
+  *options = p->mg;
+}
+
+static int taylor_hood_operator_create(const ts_study *s, ts_backend backend, const ts_dofs *dofs,
+                                       ts_precision precision, ts_operator *A) {
+  (void)s;
+  return ts_operator_create_taylor_hood(backend, dofs[0], dofs[1], precision, A);
+}
+
+/* the velocity Laplacian's hierarchy (Q_k, one component) */
+static int taylor_hood_mg_create(const ts_study *s, ts_backend backend, int level,
+                                 const ts_mg_options *options, ts_mg *mg) {
+  return ts_mg_create(backend, s->mesh, s->fe[0], level, options, mg);
+}
+
+/* MINRES solves [A B^T; B 0] x = diag(I, -I) b (doc/stokes.md section 12) */
+static int use_symmetric_form(ts_level_objects *o) {
+  TS_CALL(ts_operator_create_stokes_symmetric(o->A, &o->form));
+  const int64_t n = ts_operator_size(o->A), n_p = ts_dofs_count(o->dofs[1]);
+  ts_vec b_p = NULL;
+  TS_CALL(ts_vec_create_view(o->b, n - n_p, n_p, &b_p));
+  const int ierr = ts_vec_axpby(0.0, b_p, -1.0, b_p);
+  ts_vec_destroy(&b_p);
+  return ierr;
+}
+
+/* the DoF handlers (the velocity's from the hierarchy where there is one), the operator, the
+ * right side with the boundary velocity lifted into o->lift */
+static int taylor_hood_setup(const ts_study *s, ts_level_objects *o, double *t) {
+  ts_problem p = s->p;
+  if (p->use_mg) {
+    ts_mg_options options;
+    taylor_hood_mg_options(p, &options);
+    TS_CALL(taylor_hood_mg_create(s, s->backend, o->level, &options, &o->mg));
+    TS_CALL(ts_problem_add_mg_phases(o->mg, t));
+    o->dofs[0] = ts_mg_dofs(o->mg);
+  } else {
+    TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
+  }
+  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_dofs_create(s->mesh, s->fe[1], o->level, &o->dofs[1]));
+  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
+                taylor_hood_operator_create(s, s->backend, o->dofs, TS_DOUBLE, &o->A));
+  const int64_t n = ts_operator_size(o->A);
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->b));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->x));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->lift));
+  TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE],
+                ts_taylor_hood_assemble_rhs(o->A, o->dofs[0], o->dofs[1], s->exact, o->b, o->lift));
+  if (p->solver == TS_SOLVER_MINRES) TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], use_symmetric_form(o));
+  return 0;
+}
+
+/* the pressure mean removed, the boundary velocity added */
+static int taylor_hood_complete(const ts_study *s, ts_level_objects *o) {
+  (void)s;
+  TS_CALL(ts_stokes_pressure_mean_remove(o->A, o->x));
+  TS_CALL(ts_vec_axpby(1.0, o->lift, 1.0, o->x));
+  return 0;
+}
+
+static int taylor_hood_errors(const ts_study *s, const ts_level_objects *o, ts_level_report *r) {
+  double u_l2, u_h1, p_l2;
+  TS_CALL(ts_taylor_hood_compute_errors(o->dofs[0], o->dofs[1], o->host, s->exact, &u_l2, &u_h1,
+                                        &p_l2));
+  r->l2_error = u_l2;
+  r->h1_error = u_h1;
+  r->pressure_l2_error = p_l2;
+  return 0;
+}
+
+static void taylor_hood_print_errors(const ts_study *s, const ts_level_report *r, char *buf,
+                                     size_t len) {
+  (void)s;
+  char u_rate[16], h1_rate[16], p_rate[16];
+  snprintf(buf, len, "   %.4e  %s   %.4e  %s   %.4e  %s", r->l2_error,
+           ts_rate_text(r->l2_rate, u_rate, sizeof u_rate), r->h1_error,
+           ts_rate_text(r->h1_rate, h1_rate, sizeof h1_rate), r->pressure_l2_error,
+           ts_rate_text(r->pressure_l2_rate, p_rate, sizeof p_rate));
+}
+
+const ts_equation ts_equation_taylor_hood = {
+    .name = "stokes",
+    .fields = 2,
+    .error_heading = "   u L2 error  rate   u H1 error  rate   p L2 error  rate",
+    .dofs = taylor_hood_dofs,
+    .study_create = taylor_hood_study_create,
+    .print_problem = taylor_hood_print_problem,
+    .print_element = taylor_hood_print_element,
+    .print_solver = taylor_hood_print_solver,
+    .mg_options = taylor_hood_mg_options,
+    .operator_create = taylor_hood_operator_create,
+    .mg_create = taylor_hood_mg_create,
+    .setup = taylor_hood_setup,
+    .complete = taylor_hood_complete,
+    .errors = taylor_hood_errors,
+    .print_errors = taylor_hood_print_errors,
+};
