@@ -81,6 +81,21 @@ typedef void (*ts_cell_values_fn)(const void *ctx, int64_t cell, double *values)
  *  parallel blocks, compensated, and the same for any number of threads. */
 int ts_cell_sums(int64_t cells, int count, ts_cell_values_fn fn, const void *ctx, double *sums);
 
+/* ---------------------------------------------------------------- problem/rhs-errors.c */
+
+#define TS_BASIS_1D_MAX_Q (TS_MAX_DEGREE + 2)
+/** The 1D ingredients of host quadrature on the reference interval [0,1]: the nq-point Gauss
+ *  rule, and the Lagrange basis of a Q_k element (on its support points) and its derivative
+ *  at those points (nq x n1, row = point). */
+typedef struct ts_basis_1d {
+  int n1, nq;
+  double points[TS_BASIS_1D_MAX_Q], weights[TS_BASIS_1D_MAX_Q];
+  double value[TS_BASIS_1D_MAX_Q * (TS_MAX_DEGREE + 1)];
+  double derivative[TS_BASIS_1D_MAX_Q * (TS_MAX_DEGREE + 1)];
+} ts_basis_1d;
+/** b for the element of dofs and nq Gauss points (1..TS_BASIS_1D_MAX_Q). */
+int ts_basis_1d_init(ts_dofs dofs, int nq, ts_basis_1d *b);
+
 /* ---------------------------------------------------------------- problem/solution.c */
 
 /** sin(pi x) and cos(pi x) with the argument reduced exactly to [-1/2, 1/2]: exact zeros at

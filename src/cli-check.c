@@ -254,32 +254,12 @@ static int restrict_fine(const check_context *c, ts_backend b, ts_precision p, d
   return check_transfer(c, b, p, out, count, 1);
 }
 
-/* One V-cycle of the problem's multigrid, y = V r on double vectors, r = random(seed);
- * p = TS_SINGLE is the mixed-precision V-cycle (single-precision levels). */
-static int vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
-                  int64_t *count) {
+/* One V-cycle of the problem's multigrid, y = V r on double vectors of n entries,
+ * r = random(seed); p = TS_SINGLE is the mixed-precision V-cycle (single-precision levels). */
+static int vcycle_of(const check_context *c, ts_backend b, ts_precision p, int64_t n,
+                     double *out, int64_t *count) {
   ts_mg mg = NULL;
   ts_vec r = NULL, y = NULL;
-  *count = c->n;
-  int ierr = check_mg_create(c, b, p, c->set.mg.coarse_level, &mg);
-  if (!ierr) ierr = ts_vec_create(b, c->n, TS_DOUBLE, &r);
-  if (!ierr) ierr = ts_vec_create(b, c->n, TS_DOUBLE, &y);
-  if (!ierr) ierr = ts_vec_set_random(r, c->seed);
-  if (!ierr) ierr = ts_operator_apply(ts_mg_preconditioner(mg), r, y);
-  if (!ierr) ierr = ts_vec_get_to_host(y, out);
-  ts_vec_destroy(&r);
-  ts_vec_destroy(&y);
-  ts_mg_destroy(&mg);
-  return ierr;
-}
-
-/* One V-cycle of the velocity Laplacian's hierarchy of Taylor-Hood (one component), y = V r
- * as vcycle() */
-static int component_vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
-                            int64_t *count) {
-  ts_mg mg = NULL;
-  ts_vec r = NULL, y = NULL;
-  const int64_t n = ts_dofs_count(c->dofs);
   *count = n;
   int ierr = check_mg_create(c, b, p, c->set.mg.coarse_level, &mg);
   if (!ierr) ierr = ts_vec_create(b, n, TS_DOUBLE, &r);
@@ -291,6 +271,18 @@ static int component_vcycle(const check_context *c, ts_backend b, ts_precision p
   ts_vec_destroy(&y);
   ts_mg_destroy(&mg);
   return ierr;
+}
+
+/* the system's hierarchy: its V-cycle on the whole system */
+static int vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
+                  int64_t *count) {
+  return vcycle_of(c, b, p, c->n, out, count);
+}
+
+/* Taylor-Hood: the velocity Laplacian's hierarchy, on one component */
+static int component_vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
+                            int64_t *count) {
+  return vcycle_of(c, b, p, ts_dofs_count(c->dofs), out, count);
 }
 
 /* The operator checks: one line each. */

@@ -56,7 +56,7 @@ static int create_chebyshev(const ts_pc_node *n, const pc_inputs *in, ts_pc_buil
 #define PC_VELOCITY_MG_DEGREE 6
 static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
   if (n->place == TS_PC_PLACE_VELOCITY && in->components) {
-    TS_CALL(ts_pc_create_mg(in->mg, &b->component_vcycle));
+    if (!b->component_vcycle) TS_CALL(ts_pc_create_mg(in->mg, &b->component_vcycle));
     const ts_pc blocks[3] = {b->component_vcycle, b->component_vcycle, b->component_vcycle};
     TS_CALL(ts_pc_create_block_diagonal(in->components, blocks, pc));
   } else if (n->place == TS_PC_PLACE_VELOCITY) {

@@ -11,23 +11,24 @@
 #include <stdlib.h>
 #include "../tessera-impl.h"
 
-/* The 1D ingredients on the reference interval: Gauss points and weights, the Lagrange
- * basis (on the element's support points) and its derivative at those points. */
-#define MAX_Q (TS_MAX_DEGREE + 2) /* quadrature points per direction */
+#define MAX_Q TS_BASIS_1D_MAX_Q /* quadrature points per direction */
 #define MAX_Q3 (MAX_Q * MAX_Q * MAX_Q)
 
-typedef struct quadrature_1d {
-  int n1, nq;
-  double points[MAX_Q], weights[MAX_Q];
-  double shape[MAX_Q * (TS_MAX_DEGREE + 1)], grad[MAX_Q * (TS_MAX_DEGREE + 1)];
-} quadrature_1d;
+typedef ts_basis_1d quadrature_1d;
 
-static int quadrature_init(ts_dofs dofs, quadrature_1d *q) {
-  q->n1 = dofs->degree + 1;
-  q->nq = dofs->degree + 2;
-  TS_CALL(ts_gauss_rule(q->nq, q->points, q->weights));
-  ts_lagrange_tabulate(q->n1, dofs->fe->points, q->nq, q->points, q->shape, q->grad);
+int ts_basis_1d_init(ts_dofs dofs, int nq, ts_basis_1d *b) {
+  TS_CHECK_ARG(nq >= 1 && nq <= TS_BASIS_1D_MAX_Q, "ts_basis_1d_init: %d points, allowed 1..%d",
+               nq, TS_BASIS_1D_MAX_Q);
+  b->n1 = dofs->degree + 1;
+  b->nq = nq;
+  TS_CALL(ts_gauss_rule(nq, b->points, b->weights));
+  ts_lagrange_tabulate(b->n1, dofs->fe->points, nq, b->points, b->value, b->derivative);
   return 0;
+}
+
+/* degree+2 Gauss points per direction */
+static int quadrature_init(ts_dofs dofs, quadrature_1d *q) {
+  return ts_basis_1d_init(dofs, dofs->degree + 2, q);
 }
 
 /* The physical coordinates of quadrature point m (lexicographic) of cell c. */
@@ -63,7 +64,7 @@ static void cell_rhs(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u,
   }
   double *in = t0, *out = t1;
   for (int d = 0; d < dim; ++d) {
-    ts_tensor_contract(dim, shape, d, q->shape, q->n1, 1, in, out);
+    ts_tensor_contract(dim, shape, d, q->value, q->n1, 1, in, out);
     shape[d] = q->n1;
     double *t = in;
     in = out;
@@ -160,7 +161,7 @@ static void load_1d(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u, 
     for (int m = 0; m < q->nq; ++m) {
       const double x = dofs->lower[d] + dofs->h[d] * ((double)c + q->points[m]);
       const double w = q->weights[m] * dofs->h[d] * u->rhs_factor(dofs->dim, d, x);
-      for (int i = 0; i < q->n1; ++i) b[c * k + i] += w * q->shape[m * q->n1 + i];
+      for (int i = 0; i < q->n1; ++i) b[c * k + i] += w * q->value[m * q->n1 + i];
     }
   b[0] = b[dofs->n[d] - 1] = 0.0;
 }
@@ -256,7 +257,7 @@ static void cell_errors(const void *ctx, int64_t cell, double *out) {
     double *out = t0;
     for (int d = 0; d < dim; ++d) {
       double *target = d == dim - 1 ? (g == dim ? val : grad[g]) : out;
-      ts_tensor_contract(dim, shape, d, d == g ? q->grad : q->shape, q->nq, 0, in, target);
+      ts_tensor_contract(dim, shape, d, d == g ? q->derivative : q->value, q->nq, 0, in, target);
       shape[d] = q->nq;
       in = target;
       out = out == t0 ? t1 : t0;

@@ -7,24 +7,10 @@
 #include <math.h>
 #include "../tessera-impl.h"
 
-#define MAX_Q (TS_MAX_DEGREE + 2)
+#define MAX_Q TS_BASIS_1D_MAX_Q
 #define MAX_Q3 (MAX_Q * MAX_Q * MAX_Q)
 
-/* The 1D basis of one field at the Gauss points: nq x n1 values and derivatives (row =
- * point), and the rule. */
-typedef struct basis_1d {
-  int n1, nq;
-  double points[MAX_Q], weights[MAX_Q];
-  double value[MAX_Q * (TS_MAX_DEGREE + 1)], derivative[MAX_Q * (TS_MAX_DEGREE + 1)];
-} basis_1d;
-
-static int basis_init(ts_dofs dofs, int nq, basis_1d *b) {
-  b->n1 = dofs->degree + 1;
-  b->nq = nq;
-  TS_CALL(ts_gauss_rule(nq, b->points, b->weights));
-  ts_lagrange_tabulate(b->n1, dofs->fe->points, nq, b->points, b->value, b->derivative);
-  return 0;
-}
+typedef ts_basis_1d basis_1d; /* the basis of one field at the Gauss points */
 
 /* out = (F_{dim-1} (x) .. (x) F_0) in, F_d = factor[d] (nq x n1), from the cell's n1^dim
  * coefficients to its nq^dim points (transpose = 0), or back (transpose = 1) */
@@ -109,7 +95,7 @@ int ts_taylor_hood_assemble_rhs(ts_operator th, ts_dofs velocity, ts_dofs pressu
   TS_CHECK_ARG(b->n == n && x0->n == n, "%s: b and x0 need %lld entries (the operator's)",
                __func__, (long long)n);
   basis_1d basis;
-  TS_CALL(basis_init(velocity, velocity->degree + 2, &basis));
+  TS_CALL(ts_basis_1d_init(velocity, velocity->degree + 2, &basis));
   double *bh = NULL, *xh = NULL;
   int ierr = ts_calloc((size_t)n, sizeof *bh, "Taylor-Hood right side", &bh);
   if (!ierr) ierr = ts_calloc((size_t)n, sizeof *xh, "Taylor-Hood boundary values", &xh);
@@ -216,8 +202,8 @@ int ts_taylor_hood_compute_errors(ts_dofs velocity, ts_dofs pressure, const doub
   TS_CHECK_ARG(s->velocity_gradient, "%s: the solution '%s' has no velocity gradient (the H1 "
                "error needs it)", __func__, s->name);
   basis_1d bu, bp;
-  TS_CALL(basis_init(velocity, velocity->degree + 2, &bu));
-  TS_CALL(basis_init(pressure, velocity->degree + 2, &bp));
+  TS_CALL(ts_basis_1d_init(velocity, velocity->degree + 2, &bu));
+  TS_CALL(ts_basis_1d_init(pressure, velocity->degree + 2, &bp));
   const errors_ctx ctx = {velocity, pressure, &bu, &bp, x, s};
   double sums[4], volume = 1.0;
   TS_CALL(ts_cell_sums(ts_cell_count(velocity), 4, cell_errors, &ctx, sums));
