@@ -254,9 +254,9 @@ static int th_pressure_mass_diagonal(ts_operator op, ts_vec d) {
 }
 
 /* (1, psi_q) = prod_d (1, psi_{q_d}) with the 1D integrals from the Gauss-Lobatto weights of
- * the pressure nodes (exact: psi has degree k-1 <= 2(k-1)-1 for k >= 2, and the nodes are
- * the rule's own points, so that psi_i is 1 at node i and 0 at the others), summed over the
- * cells that hold the DoF. */
+ * the pressure nodes, summed over the cells that hold the DoF: the k-point rule integrates
+ * degree 2k-3 >= k-1, psi's degree, exactly for k >= 2, and its points are the nodes, where
+ * psi_i is 1 at node i and 0 at the others. */
 static int pressure_integrals(ts_dofs pressure, double *mass) {
   const int np = pressure->degree + 1;
   double points[TS_MAX_DEGREE + 1], weights[TS_MAX_DEGREE + 1];
