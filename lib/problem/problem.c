@@ -2009,6 +2009,19 @@ static uint64_t pc_tree_vectors(const struct ts_problem_s *p) {
  * with vectors those of the solver (solver_vectors) and the preconditioner tree
  * (pc_tree_vectors), sizeof(scalar) = 8 or 4 for double or single precision, and two
  * double-precision host copies (the solution read back and the exact values). */
+/* Taylor-Hood: the device bytes of the sparse coupling blocks (lib/op/taylor-hood.c), D_c and
+ * B_c^T per velocity component: at most (2k+1)^dim entries per pressure row, 12 bytes each
+ * (a 32-bit column index and a double) */
+static uint64_t coupling_bytes(const struct ts_problem_s *p) {
+  if (!p->taylor_hood) return 0;
+  uint64_t pressure = 1, row = 1;
+  for (int d = 0; d < p->dim; d++) {
+    pressure *= ((uint64_t)p->coarse[d] << p->levels) * (uint64_t)(p->degree - 1) + 1;
+    row *= 2 * (uint64_t)p->degree + 1;
+  }
+  return 2 * (uint64_t)p->dim * pressure * row * 12;
+}
+
 int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
   TS_CHECK_ARG(problem, "ts_problem_memory_estimate: problem is NULL");
   TS_CHECK_ARG(bytes, "ts_problem_memory_estimate: bytes is NULL");
@@ -2026,8 +2039,9 @@ int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
     vectors += 2 + ts_precision_size(problem->mg.precision); /* 8 (or 4 single) finest vectors */
   vectors += pc_tree_vectors(problem);
   /* n <= 2^40 and vectors * scalar + 16 < 2^15 (restart <= 1000, at most 16 nodes of at most
-   * 105 vectors): no overflow in 64 bits. */
-  uint64_t total = n * (vectors * scalar + 16);
+   * 105 vectors): no overflow in 64 bits; the coupling blocks (fewer than n pressure DoFs,
+   * 2 dim 21^dim 12 < 2^20 bytes each for k <= 10) add less than 2^60. */
+  uint64_t total = n * (vectors * scalar + 16) + coupling_bytes(problem);
   if (total > SIZE_MAX)
     return TS_ERROR(TS_ERR_MEMORY,
                     "problem '%s' needs %llu bytes, more than this machine can address",
