@@ -121,9 +121,8 @@ static void json_number(FILE *f, const char *key, const char *fmt, double value)
   else fputs("null", f);
 }
 
-/* The errors and rates of one level: Poisson L2 and H1, or Stokes velocity and pressure L2. */
-/* l2 (Stokes: of the velocity), h1 (Poisson; Stokes where measured: Taylor-Hood's velocity),
- * pressure_l2 (Stokes) */
+/* The errors and rates of one level: Poisson L2 and H1; Stokes velocity L2, velocity H1
+ * where measured (Taylor-Hood) and pressure L2. */
 static void print_errors_json(FILE *f, const ts_level_report *r, int stokes, int rates) {
   const int h1 = !stokes || !isnan(r->h1_error);
   json_number(f, "l2_error", "%.6e", r->l2_error);

@@ -1407,6 +1407,12 @@ static int fill_equation(reader *r, struct ts_problem_s *p) {
     return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\" degree=\"%d\">: allowed %d..%d", loc,
                     family, p->degree, lowest, highest);
   }
+  if (p->taylor_hood && has_attribute(stokes, "penalty")) {
+    where(r, stokes, "penalty", node_line(stokes), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <stokes penalty=...> with <element family=\"taylor-hood\">: "
+                    "the interior penalty of the RT_k discretization; Taylor-Hood (continuous "
+                    "velocity) has none: leave it out", loc);
+  }
   p->penalty = get_double(stokes, "penalty", TS_STOKES_DEFAULT_PENALTY);
   TS_CALL(copy_value(r, p->stokes ? stokes : poisson, "solution", p->solution, sizeof p->solution));
   if (poisson) return fill_own(r, p, poisson);
