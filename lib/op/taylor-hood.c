@@ -115,26 +115,46 @@ static int divergence_component(ts_dofs velocity, ts_dofs pressure, int c, ts_ma
   return 0;
 }
 
-/* The operators of D_c with the columns kept by `keep` (the rest zero) and of its transpose
- * times -1, on the backend. */
+/* sign times the entries of A in the columns where keep is 1, transposed if asked, as a new
+ * matrix: the other entries are left out, not stored as zeros (the boundary part of D_c has
+ * O(n^((dim-1)/dim)) of them). */
+static int kept_columns(ts_matrix A, const double *keep, double sign, int transpose,
+                        ts_matrix *out) {
+  const int64_t *offsets, *columns;
+  const double *values;
+  TS_CALL(ts_matrix_csr(A, &offsets, &columns, &values));
+  const int64_t rows = ts_matrix_rows(A), cols = ts_matrix_columns(A);
+  int64_t count = 0;
+  for (int64_t e = 0; e < offsets[rows]; ++e) count += keep[columns[e]] != 0.0;
+  int64_t *ri = NULL, *ci = NULL;
+  double *v = NULL;
+  int ierr = ts_calloc((size_t)count + 1, sizeof *ri, "kept rows", &ri);
+  if (!ierr) ierr = ts_calloc((size_t)count + 1, sizeof *ci, "kept columns", &ci);
+  if (!ierr) ierr = ts_calloc((size_t)count + 1, sizeof *v, "kept values", &v);
+  for (int64_t r = 0, t = 0; !ierr && r < rows; ++r)
+    for (int64_t e = offsets[r]; e < offsets[r + 1]; ++e)
+      if (keep[columns[e]] != 0.0) {
+        ri[t] = transpose ? columns[e] : r;
+        ci[t] = transpose ? r : columns[e];
+        v[t++] = sign * values[e];
+      }
+  if (!ierr)
+    ierr = ts_matrix_create_triplets(transpose ? cols : rows, transpose ? rows : cols, count, ri,
+                                     ci, v, out);
+  ts_free(&ri);
+  ts_free(&ci);
+  ts_free(&v);
+  return ierr;
+}
+
+/* The operators of D_c restricted to the columns kept by `keep` and of its transpose times
+ * -1, on the backend. */
 static int coupling_pair(ts_backend backend, ts_precision p, ts_matrix full, const double *keep,
                          ts_operator *div, ts_operator *grad) {
   ts_matrix D = NULL, T = NULL;
-  int ierr = ts_matrix_transpose(full, &D); /* a copy: transpose twice */
-  if (!ierr) ierr = ts_matrix_transpose(D, &T);
-  ts_matrix_destroy(&D);
-  D = T;
-  T = NULL;
-  if (!ierr) ierr = ts_matrix_scale(D, NULL, keep);
+  int ierr = kept_columns(full, keep, 1.0, 0, &D);
   if (!ierr) ierr = ts_operator_create_matrix(backend, D, p, div);
-  if (!ierr) ierr = ts_matrix_transpose(D, &T);
-  if (!ierr) {
-    double *minus = NULL;
-    ierr = ts_calloc((size_t)ts_matrix_rows(T), sizeof *minus, "minus ones", &minus);
-    for (int64_t i = 0; !ierr && i < ts_matrix_rows(T); ++i) minus[i] = -1.0;
-    if (!ierr) ierr = ts_matrix_scale(T, minus, NULL);
-    ts_free(&minus);
-  }
+  if (!ierr) ierr = kept_columns(full, keep, -1.0, 1, &T);
   if (!ierr) ierr = ts_operator_create_matrix(backend, T, p, grad);
   ts_matrix_destroy(&D);
   ts_matrix_destroy(&T);
