@@ -80,12 +80,13 @@ static int taylor_hood_setup(const ts_study *s, ts_level_objects *o, double *t) 
     TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
   }
   TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_dofs_create(s->mesh, s->fe[1], o->level, &o->dofs[1]));
+  /* in <solver precision> (double with multigrid: the reader sees to it) */
   TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
-                taylor_hood_operator_create(s, s->backend, o->dofs, TS_DOUBLE, &o->A));
+                taylor_hood_operator_create(s, s->backend, o->dofs, p->precision, &o->A));
   const int64_t n = ts_operator_size(o->A);
-  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->b));
-  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->x));
-  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, TS_DOUBLE, &o->lift));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, p->precision, &o->b));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, p->precision, &o->x));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, p->precision, &o->lift));
   TS_CALL_TIMED(&t[TS_SETUP_RIGHT_SIDE],
                 ts_taylor_hood_assemble_rhs(o->A, o->dofs[0], o->dofs[1], s->exact, o->b, o->lift));
   if (p->solver == TS_SOLVER_MINRES) TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], use_symmetric_form(o));
