@@ -359,9 +359,10 @@ int main(void) {
   snprintf(work_dir, sizeof work_dir, "%s/t-xml-problem.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(work_dir)) snprintf(work_dir, sizeof work_dir, ".");
 
-  /* files 2, minimal 5, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1, overrides 6 +
-   * 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 + n_defaults */
-  const int n_fixed = 2 + 5 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1;
+  /* files 2, minimal 5, Taylor-Hood 2, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1,
+   * overrides 6 + 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 +
+   * n_defaults */
+  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1;
   plan(n_good + n_bad + n_fixed + n_defaults);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -406,6 +407,23 @@ int main(void) {
          strstr(ts_error_message(), "(289 DoFs)"),
      "check_memory with 1000 bytes fails with TS_ERR_MEMORY naming the problem");
   diag("%s", ts_error_message());
+  ts_problem_destroy(&p);
+
+  /* Taylor-Hood: the family, and the estimate's term for the sparse coupling blocks: D_c and
+   * B_c^T of every component, (2k+1)^dim entries per pressure row, 12 bytes each */
+  p = read_ok("stokes-th-minres-single.xml", 0, NULL);
+  ok(p && p->stokes && p->taylor_hood && p->family == TS_FE_Q && p->degree == 2 &&
+         !strcmp(p->solution, "paper004") && p->precision == TS_SINGLE,
+     "Taylor-Hood: <stokes>, family taylor-hood (Q_k velocity), degree 2, paper004, single");
+  size_t with = 0, without = 0;
+  int estimated = p && !ts_problem_memory_estimate(p, &with);
+  if (p) p->taylor_hood = 0;
+  estimated = estimated && !ts_problem_memory_estimate(p, &without);
+  /* 2D, 16 x 16 cells, Q1 pressure: 17^2 rows of at most 5^2 entries */
+  const size_t coupling = 2u * 2u * 17u * 17u * 25u * 12u;
+  ok(estimated && with - without == coupling,
+     "Taylor-Hood: the memory estimate adds %zu bytes for the coupling blocks (expected %zu)",
+     with - without, coupling);
   ts_problem_destroy(&p);
 
   p = read_ok("poisson-2d-full.xml", 0, NULL);
