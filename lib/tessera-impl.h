@@ -395,6 +395,9 @@ typedef struct ts_saddle {
   /* the pressure mass matrix M_p if diagonal, else a diagonal spectrally equivalent to it
    * (pressure_count entries): what the pressure mass preconditioner inverts */
   int (*pressure_mass_diagonal)(ts_operator op, ts_vec d);
+  /* optional: y (+)= Acal_{row,col} x from the operator's parts (x and y of the blocks'
+   * sizes); NULL: a block applies the whole operator to its input padded with zeros */
+  int (*apply_block)(ts_operator op, int row, int col, ts_vec x, ts_vec y, int add);
 } ts_saddle;
 
 typedef struct ts_operator_ops {

@@ -4,7 +4,9 @@
  *      velocity rows are constrained); the unconstrained -B of u = (x_0, 0, ..) is (1, psi_q),
  *      the lumped pressure mass (ts_stokes_pressure_mass_diagonal), and of the divergence-free
  *      u = (x^2, -2xy, 0) in Q_2 zero; the symmetric form is symmetric and the blocks B^T and
- *      -B are minus each other's transposes on random vectors; the pressure mean of 1 is 1;
+ *      -B are minus each other's transposes on random vectors; the blocks A, B^T and -B,
+ *      applied from the operator's parts, agree with Acal on padded vectors; the pressure
+ *      mean of 1 is 1;
  *  (b) convergence on papers 001/004's manufactured solution (and its 3D analogue): GMRES
  *      with the block-diagonal preconditioner diag(V, .., V, M_p^{-1}) (V one V-cycle of the
  *      Q_k Laplacian's hierarchy per velocity component, M_p the lumped pressure mass) to
@@ -104,6 +106,46 @@ static int apply_host(ts_backend be, const th_level *l, int unconstrained, const
 static double pair_defect(ts_backend be, ts_operator P, ts_operator Q, int64_t rows,
                           int64_t cols, double sign, double *scale);
 
+/* max over the three blocks of |block x - (the block's rows of Acal applied to x padded)|,
+ * relative to the largest entry, for random x */
+static int blocks_against_whole(ts_backend be, const th_level *l, int dim, ts_operator A00,
+                                ts_operator BT, ts_operator mB, double *defect) {
+  const int64_t n_v = dim * l->n_u, n_p = l->n - n_v;
+  double *x = calloc((size_t)l->n, sizeof *x), *whole = calloc((size_t)l->n, sizeof *whole);
+  double *part = calloc((size_t)l->n, sizeof *part);
+  ts_vec xu = NULL, xp = NULL, yu = NULL, yp = NULL;
+  int ierr = x && whole && part ? 0 : TS_ERR_MEMORY;
+  if (!ierr) ierr = ts_vec_create(be, n_v, TS_DOUBLE, &xu);
+  if (!ierr) ierr = ts_vec_create(be, n_p, TS_DOUBLE, &xp);
+  if (!ierr) ierr = ts_vec_create(be, n_v, TS_DOUBLE, &yu);
+  if (!ierr) ierr = ts_vec_create(be, n_p, TS_DOUBLE, &yp);
+  if (!ierr) ierr = ts_vec_set_random(xu, 5);
+  if (!ierr) ierr = ts_vec_set_random(xp, 6);
+  *defect = 0.0;
+  for (int side = 0; side < 2 && !ierr; ++side) { /* [x_u; 0], then [0; x_p] */
+    for (int64_t i = 0; i < l->n; ++i) x[i] = 0.0;
+    ierr = ts_vec_get_to_host(side ? xp : xu, x + (side ? n_v : 0));
+    if (!ierr) ierr = apply_host(be, l, 0, x, whole);
+    if (!ierr && side == 0) ierr = ts_operator_apply(A00, xu, yu);
+    if (!ierr && side == 0) ierr = ts_operator_apply(mB, xu, yp);
+    if (!ierr && side == 1) ierr = ts_operator_apply(BT, xp, yu);
+    if (!ierr) ierr = ts_vec_get_to_host(yu, part);
+    if (!ierr && side == 0) ierr = ts_vec_get_to_host(yp, part + n_v);
+    const int64_t n = side ? n_v : l->n; /* [0; x_p] gives B^T x_p in the velocity rows */
+    const double scale = fmax(max_abs(whole, n), 1e-300);
+    for (int64_t i = 0; !ierr && i < n; ++i)
+      *defect = fmax(*defect, fabs(part[i] - whole[i]) / scale);
+  }
+  ts_vec_destroy(&xu);
+  ts_vec_destroy(&xp);
+  ts_vec_destroy(&yu);
+  ts_vec_destroy(&yp);
+  free(x);
+  free(whole);
+  free(part);
+  return ierr;
+}
+
 /* (a) */
 static void operator_checks(ts_backend be, int dim, int k, int level) {
   th_level l = {0};
@@ -157,6 +199,15 @@ static void operator_checks(ts_backend be, int dim, int k, int level) {
   ok(!ierr && sym <= ROUNDOFF && coupling <= ROUNDOFF,
      "%dD Q%d-Q%d level %d: the symmetric form is symmetric (%.2e), B^T = -(-B)^T (%.2e)", dim,
      k, k - 1, level, sym, coupling);
+  /* the blocks from the parts against Acal on [x_u; 0] and [0; x_p] */
+  ts_operator A00 = NULL;
+  double block_defect = NAN;
+  if (!ierr) ierr = ts_operator_create_stokes_block(l.A, 0, 0, &A00);
+  if (!ierr) ierr = blocks_against_whole(be, &l, dim, A00, BT, mB, &block_defect);
+  ok(!ierr && block_defect <= ROUNDOFF,
+     "%dD Q%d-Q%d level %d: the blocks A, B^T, -B from the parts are those of Acal (%.2e)",
+     dim, k, k - 1, level, block_defect);
+  ts_operator_destroy(&A00);
   /* the pressure mean of (0, 1) */
   ts_vec v = NULL;
   double mean = NAN;

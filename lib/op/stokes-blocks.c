@@ -1,8 +1,9 @@
 /* stokes-blocks.c -- the blocks of the Stokes operator Acal = [A B^T; -B 0] (doc/stokes.md
  * section 3) as operators, and the symmetric form [A B^T; B 0] = diag(I, -I) Acal for MINRES.
- * A block applies the whole Stokes operator to its input padded with a zero block and keeps
- * one block of the output (one Stokes application; no kernel of its own); its transpose
- * applies the mirrored block.  The diagonal of A comes from the operator's saddle-point
+ * A block applies the operator's parts where the operator offers them (Taylor-Hood), else
+ * the whole Stokes operator to its input padded with a zero block, keeping one block of the
+ * output (one Stokes application; no kernel of its own: RT); its transpose applies the
+ * mirrored block.  The diagonal of A comes from the operator's saddle-point
  * description (ts_saddle: for RT from its Kronecker form, doc/stokes.md section 4, below; for
  * Taylor-Hood the Laplacians').  The blocks and the symmetric form serve every Stokes
  * operator, RT or Taylor-Hood (doc/taylor-hood.md).  The symmetric form applies Acal once and negates the pressure
@@ -19,10 +20,14 @@ typedef struct stokes_block {
   int filled;           /* the block of x that the last application wrote */
 } stokes_block;
 
-/* y (+)= sign Acal_{out,in} x: x into block `in` of the full input (the other block zero),
- * one Stokes application */
+/* y (+)= sign Acal_{out,in} x: from the operator's parts where it applies them
+ * (ts_saddle.apply_block) and sign is 1, else x into block `in` of the full input (the other
+ * block zero) and one Stokes application */
 static int apply_part(stokes_block *b, int in, int out, double sign, ts_vec x, ts_vec y,
                       int add) {
+  const ts_saddle *s;
+  TS_CALL(ts_saddle_of(b->stokes, __func__, &s));
+  if (s->apply_block && sign == 1.0) return s->apply_block(b->stokes, out, in, x, y, add);
   struct ts_vec_s x_in, y_out;
   if (b->filled != in) {
     struct ts_vec_s x_filled;

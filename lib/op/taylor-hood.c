@@ -266,6 +266,28 @@ static int th_velocity_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
+/* y (+)= Acal_{row,col} x from the parts: A = the Laplacian per component, B^T = the
+ * B_c^T into each component, -B = the sum of the D_c (the constrained forms) */
+static int th_apply_block(ts_operator op, int row, int col, ts_vec x, ts_vec y, int add) {
+  const taylor_hood *th = op->data;
+  for (int c = 0; c < th->dim; ++c) {
+    struct ts_vec_s u_c;
+    if (row == 0 && col == 0) {
+      struct ts_vec_s y_c;
+      ts_vec_view_init(&u_c, x, c * th->n_u, th->n_u);
+      ts_vec_view_init(&y_c, y, c * th->n_u, th->n_u);
+      TS_CALL(ts_operator_apply_part(th->laplace, 0, &u_c, &y_c, add));
+    } else if (row == 0) {
+      ts_vec_view_init(&u_c, y, c * th->n_u, th->n_u);
+      TS_CALL(ts_operator_apply_part(th->grad[c], 0, x, &u_c, add));
+    } else {
+      ts_vec_view_init(&u_c, x, c * th->n_u, th->n_u);
+      TS_CALL(ts_operator_apply_part(th->div[c], 0, &u_c, y, c > 0 || add));
+    }
+  }
+  return 0;
+}
+
 /* The lumped pressure mass (row sums of M_p = (psi_p, psi_q)): (1, psi_q), spectrally
  * equivalent to M_p (doc/taylor-hood.md); the pressure mass preconditioner inverts it. */
 static int th_pressure_mass_diagonal(ts_operator op, ts_vec d) {
@@ -339,7 +361,8 @@ int ts_operator_create_taylor_hood(ts_backend backend, ts_dofs velocity, ts_dofs
   th->saddle = (ts_saddle){.velocity_count = th->dim * th->n_u,
                            .pressure_count = th->n_p,
                            .velocity_diagonal = th_velocity_diagonal,
-                           .pressure_mass_diagonal = th_pressure_mass_diagonal};
+                           .pressure_mass_diagonal = th_pressure_mass_diagonal,
+                           .apply_block = th_apply_block};
   int ierr = ts_operator_create_shell(backend, &taylor_hood_ops, th->dim * th->n_u + th->n_p, p,
                                       th, op);
   if (ierr) {
