@@ -81,7 +81,7 @@ typedef void (*ts_cell_values_fn)(const void *ctx, int64_t cell, double *values)
  *  parallel blocks, compensated, and the same for any number of threads. */
 int ts_cell_sums(int64_t cells, int count, ts_cell_values_fn fn, const void *ctx, double *sums);
 
-/* ---------------------------------------------------------------- problem/rhs-errors.c */
+/* ---------------------------------------------------------------- fe/tensor.c: 1D bases */
 
 #define TS_BASIS_1D_MAX_Q (TS_MAX_DEGREE + 2)
 /** The 1D ingredients of host quadrature on the reference interval [0,1]: the nq-point Gauss
@@ -95,6 +95,15 @@ typedef struct ts_basis_1d {
 } ts_basis_1d;
 /** b for the element of dofs and nq Gauss points (1..TS_BASIS_1D_MAX_Q). */
 int ts_basis_1d_init(ts_dofs dofs, int nq, ts_basis_1d *b);
+/** The coordinates x of quadrature point m (lexicographic, index 0 fastest) of the box cell
+ *  `cell`; returns its weight |K| prod_d w_{m_d}. */
+double ts_basis_1d_point(ts_dofs dofs, const ts_basis_1d *b, const int64_t *cell, int m,
+                         double *x);
+/** out = (F_{dim-1} (x) .. (x) F_0) in with F_d = factor[d] (nq x n1, b's value or
+ *  derivative): a cell's n1^dim coefficients to its nq^dim points, or with transpose the
+ *  points back to the coefficients (F_d^T). */
+void ts_basis_1d_contract(int dim, const ts_basis_1d *b, const double *const *factor,
+                          int transpose, const double *in, double *out);
 
 /* ---------------------------------------------------------------- problem/solution.c */
 

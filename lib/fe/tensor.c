@@ -1,6 +1,7 @@
 /* tensor.c -- host-side tensor-product helpers for setup and post-processing (right-hand
- * sides, errors, output): one-dimensional contractions and cell DoF index lists.  The hot
- * operator loops are the backends'. */
+ * sides, errors, output): one-dimensional contractions, the 1D basis of a cell's quadrature
+ * (ts_basis_1d) and its contractions, and cell DoF index lists.  The hot operator loops are
+ * the backends'. */
 #include "../tessera-impl.h"
 
 void ts_tensor_contract(int dim, const int *shape, int dir, const double *B, int rows,
@@ -49,5 +50,40 @@ void ts_cell_layers_for(ts_dofs dofs, ts_cell_fn fn, void *ctx) {
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t layer = parity; layer < layers; layer += 2)
       for (int64_t i = layer * per_layer; i < (layer + 1) * per_layer; ++i) fn(ctx, i);
+  }
+}
+
+int ts_basis_1d_init(ts_dofs dofs, int nq, ts_basis_1d *b) {
+  TS_CHECK_ARG(nq >= 1 && nq <= TS_BASIS_1D_MAX_Q, "ts_basis_1d_init: %d points, allowed 1..%d",
+               nq, TS_BASIS_1D_MAX_Q);
+  b->n1 = dofs->degree + 1;
+  b->nq = nq;
+  TS_CALL(ts_gauss_rule(nq, b->points, b->weights));
+  ts_lagrange_tabulate(b->n1, dofs->fe->points, nq, b->points, b->value, b->derivative);
+  return 0;
+}
+
+double ts_basis_1d_point(ts_dofs dofs, const ts_basis_1d *b, const int64_t *cell, int m,
+                         double *x) {
+  double w = 1.0;
+  for (int d = 0; d < dofs->dim; ++d, m /= b->nq) {
+    x[d] = dofs->lower[d] + dofs->h[d] * ((double)cell[d] + b->points[m % b->nq]);
+    w *= b->weights[m % b->nq] * dofs->h[d];
+  }
+  return w;
+}
+
+void ts_basis_1d_contract(int dim, const ts_basis_1d *b, const double *const *factor,
+                          int transpose, const double *in, double *out) {
+  enum { POINTS = TS_BASIS_1D_MAX_Q * TS_BASIS_1D_MAX_Q * TS_BASIS_1D_MAX_Q };
+  double t0[POINTS], t1[POINTS]; /* the contractions before the last */
+  int shape[3] = {1, 1, 1};
+  for (int d = 0; d < dim; ++d) shape[d] = transpose ? b->nq : b->n1;
+  const double *src = in;
+  for (int d = 0; d < dim; ++d) {
+    double *dst = d == dim - 1 ? out : (d % 2 ? t1 : t0);
+    ts_tensor_contract(dim, shape, d, factor[d], transpose ? b->n1 : b->nq, transpose, src, dst);
+    shape[d] = transpose ? b->n1 : b->nq;
+    src = dst;
   }
 }

@@ -16,37 +16,9 @@
 
 typedef ts_basis_1d quadrature_1d;
 
-int ts_basis_1d_init(ts_dofs dofs, int nq, ts_basis_1d *b) {
-  TS_CHECK_ARG(nq >= 1 && nq <= TS_BASIS_1D_MAX_Q, "ts_basis_1d_init: %d points, allowed 1..%d",
-               nq, TS_BASIS_1D_MAX_Q);
-  b->n1 = dofs->degree + 1;
-  b->nq = nq;
-  TS_CALL(ts_gauss_rule(nq, b->points, b->weights));
-  ts_lagrange_tabulate(b->n1, dofs->fe->points, nq, b->points, b->value, b->derivative);
-  return 0;
-}
-
 /* degree+2 Gauss points per direction */
 static int quadrature_init(ts_dofs dofs, quadrature_1d *q) {
   return ts_basis_1d_init(dofs, dofs->degree + 2, q);
-}
-
-/* The physical coordinates of quadrature point m (lexicographic) of cell c. */
-static void quadrature_point(ts_dofs dofs, const quadrature_1d *q, const int64_t *c, int m, double *x) {
-  for (int d = 0; d < dofs->dim; ++d) {
-    const int qd = m % q->nq;
-    m /= q->nq;
-    x[d] = dofs->lower[d] + dofs->h[d] * ((double)c[d] + q->points[qd]);
-  }
-}
-
-static double quadrature_weight(ts_dofs dofs, const quadrature_1d *q, int m) {
-  double w = 1.0;
-  for (int d = 0; d < dofs->dim; ++d) {
-    w *= q->weights[m % q->nq] * dofs->h[d];
-    m /= q->nq;
-  }
-  return w;
 }
 
 /* b_cell = (S^T (x) ... (x) S^T) (w f) for one cell, added into b. */
@@ -59,8 +31,8 @@ static void cell_rhs(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u,
   for (int d = 0; d < dim; ++d) npts *= q->nq;
   for (int m = 0; m < npts; ++m) {
     double x[3];
-    quadrature_point(dofs, q, c, m, x);
-    t0[m] = -u->laplacian(dim, x) * quadrature_weight(dofs, q, m);
+    const double w = ts_basis_1d_point(dofs, q, c, m, x);
+    t0[m] = -u->laplacian(dim, x) * w;
   }
   double *in = t0, *out = t1;
   for (int d = 0; d < dim; ++d) {
@@ -238,7 +210,7 @@ static void cell_errors(const void *ctx, int64_t cell, double *out) {
   const errors_ctx *e = ctx;
   ts_dofs dofs = e->dofs;
   const quadrature_1d *q = e->q;
-  double local[TS_MAX_CELL_DOFS], val[MAX_Q3], grad[3][MAX_Q3], t0[MAX_Q3], t1[MAX_Q3];
+  double local[TS_MAX_CELL_DOFS], val[MAX_Q3], grad[3][MAX_Q3];
   int64_t idx[TS_MAX_CELL_DOFS], c[3];
   const int dim = dofs->dim;
   int ndofs = 1, npts = 1;
@@ -252,22 +224,14 @@ static void cell_errors(const void *ctx, int64_t cell, double *out) {
   for (int i = 0; i < ndofs; ++i) local[i] = e->values[idx[i]] - shift;
   /* component g < dim: derivative in direction g; g == dim: values */
   for (int g = 0; g <= dim; ++g) {
-    int shape[3] = {q->n1, q->n1, q->n1};
-    const double *in = local;
-    double *out = t0;
-    for (int d = 0; d < dim; ++d) {
-      double *target = d == dim - 1 ? (g == dim ? val : grad[g]) : out;
-      ts_tensor_contract(dim, shape, d, d == g ? q->derivative : q->value, q->nq, 0, in, target);
-      shape[d] = q->nq;
-      in = target;
-      out = out == t0 ? t1 : t0;
-    }
+    const double *factor[3] = {q->value, q->value, q->value};
+    if (g < dim) factor[g] = q->derivative;
+    ts_basis_1d_contract(dim, q, factor, 0, local, g == dim ? val : grad[g]);
   }
   ts_sum l2 = {0.0, 0.0}, h1 = {0.0, 0.0};
   for (int m = 0; m < npts; ++m) {
     double x[3], gu[3];
-    quadrature_point(dofs, q, c, m, x);
-    const double w = quadrature_weight(dofs, q, m);
+    const double w = ts_basis_1d_point(dofs, q, c, m, x);
     /* u - c is exact where u and c are within a factor 2 of each other (Sterbenz) */
     const double err = val[m] - (e->u->value(dim, x) - shift);
     ts_sum_add(&l2, w * err * err);

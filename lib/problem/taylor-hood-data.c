@@ -12,40 +12,6 @@
 
 typedef ts_basis_1d basis_1d; /* the basis of one field at the Gauss points */
 
-/* out = (F_{dim-1} (x) .. (x) F_0) in, F_d = factor[d] (nq x n1), from the cell's n1^dim
- * coefficients to its nq^dim points (transpose = 0), or back (transpose = 1) */
-static void contract(int dim, const basis_1d *b, const double *const *factor, int transpose,
-                     const double *in, double *out) {
-  double t0[MAX_Q3], t1[MAX_Q3];
-  int shape[3] = {1, 1, 1}, n = 1;
-  for (int d = 0; d < dim; ++d) {
-    shape[d] = transpose ? b->nq : b->n1;
-    n *= shape[d];
-  }
-  for (int i = 0; i < n; ++i) t0[i] = in[i];
-  double *src = t0, *dst = t1;
-  for (int d = 0; d < dim; ++d) {
-    ts_tensor_contract(dim, shape, d, factor[d], transpose ? b->n1 : b->nq, transpose, src, dst);
-    shape[d] = transpose ? b->n1 : b->nq;
-    double *t = src;
-    src = dst;
-    dst = t;
-  }
-  n = 1;
-  for (int d = 0; d < dim; ++d) n *= shape[d];
-  for (int i = 0; i < n; ++i) out[i] = src[i];
-}
-
-/* Point m of cell c (lexicographic) and its weight |K| w_m. */
-static double cell_point(ts_dofs dofs, const basis_1d *b, const int64_t *c, int m, double *x) {
-  double w = 1.0;
-  for (int d = 0; d < dofs->dim; ++d, m /= b->nq) {
-    x[d] = dofs->lower[d] + dofs->h[d] * ((double)c[d] + b->points[m % b->nq]);
-    w *= b->weights[m % b->nq] * dofs->h[d];
-  }
-  return w;
-}
-
 static int points_per_cell(int dim, int nq) {
   return dim == 3 ? nq * nq * nq : nq * nq;
 }
@@ -69,7 +35,7 @@ static void load_cell(void *ctx_, int64_t cell) {
   ts_cell_from_index(l->velocity, cell, c);
   for (int m = 0; m < npts; ++m) {
     double x[3], fx[3];
-    const double w = cell_point(l->velocity, l->b, c, m, x);
+    const double w = ts_basis_1d_point(l->velocity, l->b, c, m, x);
     l->s->force(dim, x, fx);
     for (int i = 0; i < dim; ++i) f[i][m] = w * fx[i];
   }
@@ -77,7 +43,7 @@ static void load_cell(void *ctx_, int64_t cell) {
   ts_cell_dof_indices(l->velocity, c, idx);
   const int ndofs = dim == 3 ? l->b->n1 * l->b->n1 * l->b->n1 : l->b->n1 * l->b->n1;
   for (int i = 0; i < dim; ++i) {
-    contract(dim, l->b, factor, 1, f[i], local);
+    ts_basis_1d_contract(dim, l->b, factor, 1, f[i], local);
     for (int j = 0; j < ndofs; ++j) l->load[i * l->n_u + idx[j]] += local[j];
   }
 }
@@ -153,22 +119,22 @@ static void cell_errors(const void *ctx_, int64_t cell, double *values) {
   for (int i = 0; i < dim; ++i) {
     for (int j = 0; j < nu; ++j) local[j] = e->x[i * n_u + idx[j]];
     const double *value[3] = {e->bu->value, e->bu->value, e->bu->value};
-    contract(dim, e->bu, value, 0, local, uh[i]);
+    ts_basis_1d_contract(dim, e->bu, value, 0, local, uh[i]);
     for (int d = 0; d < dim; ++d) {
       const double *grad[3] = {e->bu->value, e->bu->value, e->bu->value};
       grad[d] = e->bu->derivative;
-      contract(dim, e->bu, grad, 0, local, guh[i][d]);
+      ts_basis_1d_contract(dim, e->bu, grad, 0, local, guh[i][d]);
     }
   }
   ts_cell_dof_indices(e->pressure, c, idx);
   const int np = dim == 3 ? e->bp->n1 * e->bp->n1 * e->bp->n1 : e->bp->n1 * e->bp->n1;
   for (int j = 0; j < np; ++j) local[j] = e->x[dim * n_u + idx[j]];
   const double *pvalue[3] = {e->bp->value, e->bp->value, e->bp->value};
-  contract(dim, e->bp, pvalue, 0, local, ph);
+  ts_basis_1d_contract(dim, e->bp, pvalue, 0, local, ph);
   ts_sum sums[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
   for (int m = 0; m < npts; ++m) {
     double x[3], u[3], g[9];
-    const double w = cell_point(e->velocity, e->bu, c, m, x);
+    const double w = ts_basis_1d_point(e->velocity, e->bu, c, m, x);
     e->s->velocity(dim, x, u);
     e->s->velocity_gradient(dim, x, g);
     double u2 = 0.0, g2 = 0.0;
