@@ -746,6 +746,66 @@ int ts_smoother_stokes_patch_set_cg_tolerance(ts_smoother smoother, double toler
  *  for TS_STOKES_PATCH_SCHUR; for TS_STOKES_PATCH_DIRECT 4 in 2D and 1 in 3D (its dense patch
  *  matrices grow as ((dim + 1) (2k + 2)^dim)^2).  -1 for a dim or solver out of range. */
 int ts_stokes_patch_solver_max_degree(int dim, ts_stokes_patch_solver solver);
+/** Parameters of the relaxations of the coupled Taylor-Hood system [A B^T; -B 0] (papers
+ *  001/004 section 2; doc/taylor-hood.md section 7).  A zero field takes the relaxation's
+ *  default, given with each field; ts_saddle_relaxation_default fills the defaults. */
+typedef struct ts_saddle_relaxation {
+  double weight;        /**< Vanka: the weight omega of the update, in (0, 2]
+                             (TS_VANKA_WEIGHT additive, TS_VANKA_MULTIPLICATIVE_WEIGHT
+                             multiplicative); Braess-Sarazin: omega_BS, in (0, 2]
+                             (TS_BRAESS_SARAZIN_WEIGHT); Schur-Uzawa: not used (its update is
+                             unweighted, the paper's Algorithm 4) */
+  double t;             /**< Braess-Sarazin, Schur-Uzawa: A is replaced by t D, D = diag(A),
+                             t > 0 (TS_BRAESS_SARAZIN_T; Schur-Uzawa 1, as the paper) */
+  int schur_sweeps;     /**< Braess-Sarazin, Schur-Uzawa: weighted Jacobi sweeps on
+                             S = B (t D)^{-1} B^T from zero, 1..100 (TS_BRAESS_SARAZIN_SWEEPS;
+                             Schur-Uzawa 1) */
+  double schur_weight;  /**< their weight, in (0, 2) (TS_BRAESS_SARAZIN_SCHUR_WEIGHT;
+                             Schur-Uzawa 0.4, as the paper) */
+  int multiplicative;   /**< Vanka: 0 additive (default: every patch corrects from one
+                             residual), 1 multiplicative by colors (the residual recomputed
+                             before each of the 4^dim colors; the patch corrections weighted
+                             by omega alone) */
+} ts_saddle_relaxation;
+/** Defaults of ts_saddle_relaxation (doc/taylor-hood.md section 7 says how they were chosen). */
+#define TS_VANKA_WEIGHT 0.8
+#define TS_VANKA_MULTIPLICATIVE_WEIGHT 0.6
+#define TS_BRAESS_SARAZIN_WEIGHT 1.0
+#define TS_BRAESS_SARAZIN_T 1.0
+#define TS_BRAESS_SARAZIN_SWEEPS 3
+#define TS_BRAESS_SARAZIN_SCHUR_WEIGHT 1.0
+#define TS_SCHUR_UZAWA_T 1.0
+#define TS_SCHUR_UZAWA_SWEEPS 1
+#define TS_SCHUR_UZAWA_SCHUR_WEIGHT 0.4
+/** @brief Vanka relaxation of the Taylor-Hood Q2 x Q1 system (paper 004, Algorithm 3): one
+ *  patch per pressure vertex, its pressure DoF and the velocity DoFs of the 2^dim cells
+ *  around it (50 + 1 DoFs in 2D, 375 + 1 in 3D, fewer at the boundary), solved exactly by
+ *  the patch matrix's inverse, computed once per kind of patch (a uniform box has at most
+ *  5^dim kinds).  Additive: x += omega sum_i V_i^T W_i A_i^{-1} V_i (b - Acal x), W_i =
+ *  diag(1 / the number of patches holding each DoF); multiplicative: x += omega V_i^T A_i^{-1}
+ *  V_i (b - Acal x) color by color (4^dim colors of patches the operator does not couple),
+ *  the residual recomputed before each color.  Boundary velocity DoFs keep their values.
+ *  @param stokes    a Taylor-Hood operator of degree 2 (ts_operator_create_taylor_hood;
+ *                   borrowed, must outlive the smoother)
+ *  @param params    NULL for the defaults; weight and multiplicative are read
+ *  @return 0, or TS_ERR_ARG (not Q2 x Q1 Taylor-Hood, a parameter out of range),
+ *          TS_ERR_UNSUPPORTED (the backend lacks vanka_apply), TS_ERR_LAPACK */
+int ts_smoother_create_vanka(ts_operator stokes, const ts_saddle_relaxation *params,
+                             ts_smoother *smoother);
+/** @brief Inexact Braess-Sarazin relaxation (paper 004, Algorithm 2, eqs. (17)-(18)) of a
+ *  Taylor-Hood system: with D = diag(A) and S = B (t D)^{-1} B^T, dp from schur_sweeps
+ *  weighted Jacobi sweeps (from zero) on S dp = B (t D)^{-1} r_u - r_p' (r_p' the residual of
+ *  the symmetric form's second row), du = (t D)^{-1} (r_u - B^T dp), then x += omega_BS
+ *  (du, dp).  Any degree k >= 2.
+ *  @param stokes  a Taylor-Hood operator (borrowed, must outlive the smoother)
+ *  @param params  NULL for the defaults; weight, t, schur_sweeps and schur_weight are read */
+int ts_smoother_create_braess_sarazin(ts_operator stokes, const ts_saddle_relaxation *params,
+                                      ts_smoother *smoother);
+/** @brief Schur-Uzawa relaxation (paper 004, Algorithm 4): du = (t D)^{-1} r_u, dp from
+ *  schur_sweeps weighted Jacobi sweeps on S dp = B du - r_p', x += (du, dp).  Arguments as
+ *  for ts_smoother_create_braess_sarazin (weight is not read). */
+int ts_smoother_create_schur_uzawa(ts_operator stokes, const ts_saddle_relaxation *params,
+                                   ts_smoother *smoother);
 /** @brief Chebyshev iteration of the given degree (>= 1) on D^{-1} A (D the diagonal of A),
  *  targeting the upper part of the spectrum; degree 1 is damped point Jacobi. */
 int ts_smoother_create_chebyshev(ts_operator A, int degree, ts_smoother *smoother);
@@ -988,7 +1048,11 @@ typedef enum {
   TS_MG_SMOOTHER_VERTEX_PATCH = 0, /**< multiplicative vertex-patch Schwarz (Algorithm 2.3);
                                         on mapped meshes Chebyshev on P A with P the additive
                                         vertex-patch preconditioner (ts_operator_create_patch_additive) */
-  TS_MG_SMOOTHER_CHEBYSHEV = 1     /**< Chebyshev on D^{-1} A (point Jacobi for degree 1) */
+  TS_MG_SMOOTHER_CHEBYSHEV = 1,    /**< Chebyshev on D^{-1} A (point Jacobi for degree 1) */
+  TS_MG_SMOOTHER_VANKA = 2,        /**< Taylor-Hood Q2 x Q1: Vanka (ts_smoother_create_vanka) */
+  TS_MG_SMOOTHER_BRAESS_SARAZIN = 3, /**< Taylor-Hood: inexact Braess-Sarazin
+                                        (ts_smoother_create_braess_sarazin) */
+  TS_MG_SMOOTHER_SCHUR_UZAWA = 4   /**< Taylor-Hood: Schur-Uzawa (ts_smoother_create_schur_uzawa) */
 } ts_mg_smoother_type;
 
 /** Multigrid options; ts_mg_options_default fills the defaults given here. */
@@ -1018,6 +1082,8 @@ typedef struct ts_mg_options {
                                       the coarse level has more than TS_MG_COARSE_DEGREE_AUTO_DOFS
                                       DoFs (mapped meshes: more than 1000) and an interior
                                       vertex, else k.  Stokes: AUTO only */
+  ts_saddle_relaxation relaxation; /**< Taylor-Hood (ts_mg_create_taylor_hood): the parameters
+                                      of the smoother (zero fields: its defaults) */
   unsigned neumann_faces;        /**< Q_k on a mapped mesh: the Neumann faces of every level
                                       (TS_FACE_* bits, ts_dofs_set_neumann_faces); 0 (default):
                                       Dirichlet on the whole boundary, the only choice on a box */
@@ -1070,6 +1136,10 @@ typedef struct ts_mg_level_timing {
 
 /** @brief Fill the default options. */
 void ts_mg_options_default(ts_mg_options *options);
+/** @brief Fill *params with the defaults of a relaxation (TS_MG_SMOOTHER_VANKA,
+ *  _BRAESS_SARAZIN or _SCHUR_UZAWA); other types: TS_ERR_ARG. */
+int ts_saddle_relaxation_default(ts_mg_smoother_type type, ts_saddle_relaxation *params);
+
 /** @brief "vertex-patch" or "chebyshev" into *type; TS_ERR_ARG naming the allowed values. */
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type);
 /** @brief The hierarchy for Q_k (fe) on levels options->coarse_level..finest_level of mesh
@@ -1117,6 +1187,21 @@ int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_l
  *          TS_ERR_UNSUPPORTED (a kernel missing), TS_ERR_MEMORY, TS_ERR_LAPACK */
 int ts_mg_create_stokes(ts_backend backend, ts_mesh mesh, int degree, int finest_level,
                         const ts_mg_options *options, ts_mg *mg);
+/** @brief The hierarchy for the Taylor-Hood Stokes system Q_k x Q_{k-1} (k >= 2; papers
+ *  001/004, doc/taylor-hood.md section 7) on levels options->coarse_level..finest_level of
+ *  a box mesh: per level the Q_k velocity and Q_{k-1} pressure DoF handlers and the
+ *  Taylor-Hood operator (rediscretized) in the options' precision, the Q_k and Q_{k-1}
+ *  interpolations per field as the transfer (its transpose restricts), the options'
+ *  smoother (TS_MG_SMOOTHER_VANKA, _BRAESS_SARAZIN or _SCHUR_UZAWA, with
+ *  options->relaxation; Vanka needs k = 2) once before and once after the coarse
+ *  correction, and as the exact coarse solve the LU factorization of the assembled coarse
+ *  matrix bordered by the constant pressure (at most 8000 coarse DoFs).  The V-cycle output
+ *  has its pressure mean removed: a preconditioner for FGMRES (or GMRES) on the singular
+ *  consistent system.
+ *  @return 0, TS_ERR_ARG naming the field, value and what is allowed, TS_ERR_UNSUPPORTED
+ *          (a kernel missing), TS_ERR_MEMORY, TS_ERR_LAPACK */
+int ts_mg_create_taylor_hood(ts_backend backend, ts_mesh mesh, int degree, int finest_level,
+                             const ts_mg_options *options, ts_mg *mg);
 int ts_mg_destroy(ts_mg *mg);
 /** @brief The finest level's DoF handler (borrowed): Q_k, or the velocity RT_k for Stokes. */
 ts_dofs ts_mg_dofs(ts_mg mg);

@@ -209,6 +209,51 @@ static int patch_additive_plan_check(const ts_patch_additive_plan *pl) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- Vanka */
+
+static int vanka_plan_check(const ts_vanka_plan *pl) {
+  TS_CHECK_ARG(pl, "vanka plan is NULL");
+  TS_CHECK_ARG(pl->dim == 2 || pl->dim == 3, "vanka plan: plan->dim = %d, expected 2 or 3",
+               pl->dim);
+  int64_t nu = 1, np = 1;
+  for (int d = 0; d < 3; ++d) {
+    const int in = d < pl->dim;
+    TS_CHECK_ARG(!in || (pl->cells[d] >= 1 && pl->cells[d] <= LARGEST_CELL_COUNT),
+                 "vanka plan: plan->cells[%d] = %lld, expected 1..2^40", d, (long long)pl->cells[d]);
+    TS_CHECK_ARG(pl->n_u[d] == (in ? 2 * pl->cells[d] + 1 : 1) && pl->n_p[d] == (in ? pl->cells[d] + 1 : 1),
+                 "vanka plan: direction %d has %lld velocity and %lld pressure nodes, expected "
+                 "2 cells + 1 and cells + 1 (1 beyond dim)", d, (long long)pl->n_u[d],
+                 (long long)pl->n_p[d]);
+    nu *= pl->n_u[d];
+    np *= pl->n_p[d];
+    TS_CHECK_ARG(pl->class_count[d] >= 1 && pl->class_count[d] <= (in ? 9 : 1),
+                 "vanka plan: plan->class_count[%d] = %d, expected 1..%d", d, pl->class_count[d],
+                 in ? 9 : 1);
+    for (int key = 0; key < 9; ++key)
+      TS_CHECK_ARG(pl->class_map[d][key] >= 0 && pl->class_map[d][key] < pl->class_count[d],
+                   "vanka plan: plan->class_map[%d][%d] = %d, expected 0..%d", d, key,
+                   pl->class_map[d][key], pl->class_count[d] - 1);
+    const int64_t f = pl->first_vertex[d], c = pl->vertex_count[d];
+    TS_CHECK_ARG(in ? (c == 0 || (f >= 0 && c >= 1 && f + pl->vertex_stride * (c - 1) <= pl->cells[d]))
+                    : (f == 0 && c == 1),
+                 "vanka plan: direction %d: vertices %lld + %d j, j < %lld, leave 0..%lld", d,
+                 (long long)f, pl->vertex_stride, (long long)c, in ? (long long)pl->cells[d] : 0LL);
+  }
+  TS_CHECK_ARG(pl->vertex_stride >= 3, "vanka plan: plan->vertex_stride = %d, patches of one "
+               "color need >= 3", pl->vertex_stride);
+  TS_CHECK_ARG(pl->n_velocity == nu && pl->pressure_offset == pl->dim * nu &&
+                   pl->n_dofs == pl->dim * nu + np,
+               "vanka plan: n_velocity %lld, pressure_offset %lld, n_dofs %lld; expected %lld, "
+               "%lld, %lld", (long long)pl->n_velocity, (long long)pl->pressure_offset,
+               (long long)pl->n_dofs, (long long)nu, (long long)(pl->dim * nu),
+               (long long)(pl->dim * nu + np));
+  const int want = pl->dim * (pl->dim == 3 ? 125 : 25) + 1;
+  TS_CHECK_ARG(pl->patch_size == want, "vanka plan: plan->patch_size = %d, expected %d",
+               pl->patch_size, want);
+  TS_CHECK_ARG(pl->matrices, "vanka plan: plan->matrices is NULL");
+  return 0;
+}
+
 /* ---------------------------------------------------------------- Stokes */
 
 /* The DoFs of component i (i == dim: the pressure) per direction, their offset and the
@@ -354,6 +399,11 @@ int ts_backend_field_transfer(ts_backend b, const ts_field_transfer_plan *plan, 
 int ts_backend_patch_additive(ts_backend b, const ts_patch_additive_plan *plan, ts_precision p,
                               const void *r, void *y) {
   HAND_OVER(b, patch_additive_plan_check, patch_additive, plan, p, r, y);
+}
+
+int ts_backend_vanka_apply(ts_backend b, const ts_vanka_plan *plan, ts_precision p,
+                           const void *r, void *y) {
+  HAND_OVER(b, vanka_plan_check, vanka_apply, plan, p, r, y);
 }
 
 int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,

@@ -214,6 +214,8 @@ int ts_backend_patch_additive(ts_backend b, const ts_patch_additive_plan *plan, 
                               const void *r, void *y);
 int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,
                             const void *rhs, void *x, void *r);
+int ts_backend_vanka_apply(ts_backend b, const ts_vanka_plan *plan, ts_precision p,
+                           const void *r, void *y);
 int ts_backend_stokes_apply(ts_backend b, const ts_stokes_plan *plan, ts_precision p,
                             const void *x, void *y, int add);
 int ts_backend_stokes_patch_smooth(ts_backend b, const ts_stokes_patch_plan *plan, ts_precision p,
@@ -484,6 +486,25 @@ int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan);
 /** The saddle-point description of a Stokes operator (RT or Taylor-Hood), or TS_ERR_ARG
  *  naming `caller` if stokes is not one. */
 int ts_saddle_of(ts_operator stokes, const char *caller, const ts_saddle **saddle);
+/** The layout of a Taylor-Hood operator's level (lib/op/taylor-hood.c). */
+typedef struct ts_taylor_hood_layout {
+  int dim, degree;              /* degree: k of the velocity Q_k */
+  int64_t cells[3];             /* per direction (1 beyond dim) */
+  int64_t n_u[3], n_p[3];       /* velocity and pressure nodes per direction (1 beyond dim) */
+  int64_t n_velocity, n_pressure; /* DoFs of one velocity component, of the pressure */
+} ts_taylor_hood_layout;
+/** The layout of a Taylor-Hood operator, or TS_ERR_ARG naming `caller` if op is another. */
+int ts_taylor_hood_layout_of(ts_operator op, const char *caller, ts_taylor_hood_layout *layout);
+/** Q2 x Q1: the matrix V Acal V^T of the patch of pressure vertex `vertex` (per direction) in
+ *  the local numbering of ts_vanka_plan (patch_size^2 values, row-major; entries of the
+ *  assembled operator, so the patch's outer nodes carry the couplings of the cells beyond
+ *  it), with the rows and columns of velocity nodes outside the mesh or on the boundary
+ *  zero; active[i] = 1 for the other local DoFs, 0 for these. */
+int ts_taylor_hood_vertex_patch(ts_operator op, const int64_t *vertex, double *matrix,
+                                int *active);
+/** s_q = sum_c sum_i (D_c)_{q,i}^2 w_{c,i} over the interior velocity DoFs: the diagonal of
+ *  B diag(w) B^T (host arrays: w of the velocity's, s of the pressure's size). */
+int ts_taylor_hood_schur_diagonal(ts_operator op, const double *w, double *s);
 /** The number of pressure DoFs of a Stokes operator, or TS_ERR_ARG naming `caller` if stokes
  *  is not one. */
 int ts_stokes_pressure_count(ts_operator stokes, const char *caller, int64_t *count);

@@ -24,8 +24,10 @@
  * ts_mg_create_stokes (double and mixed); the solutions compare velocity and pressure apart
  * (the pressure with its mean removed, as `tessera run` leaves it).
  * Taylor-Hood (<element family="taylor-hood">, doc/taylor-hood.md): its operator (apply,
- * apply_add, unconstrained) and one V-cycle of the velocity Laplacian's hierarchy (double
- * and mixed), then the solve as for Stokes. */
+ * apply_add, unconstrained); with the coupled multigrid one step of each relaxation (Vanka
+ * additive and multiplicative for Q2 x Q1, Braess-Sarazin, Schur-Uzawa), the transfers and
+ * one V-cycle of ts_mg_create_taylor_hood (double and mixed); with mg at the velocity block
+ * one V-cycle of the velocity Laplacian's hierarchy; then the solve as for Stokes. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,13 +68,21 @@ typedef enum {
   NEEDS_NOTHING,
   NEEDS_COARSER_LEVEL,  /* a level below the finest in the hierarchy */
   NEEDS_MULTIGRID,      /* a finest level above the problem's coarse level */
-  NEEDS_DIRECT_DEGREE   /* a degree the direct Stokes patch solver takes */
+  NEEDS_DIRECT_DEGREE,  /* a degree the direct Stokes patch solver takes */
+  NEEDS_Q2              /* Taylor-Hood Q2 x Q1 (Vanka) */
 } check_needs;
 
 /* Which problems a check applies to (bits): Poisson on the box, Stokes, your own problem
  * (<poisson f=...>: the operator on mapped cells, the Chebyshev smoother on D^{-1} A and on
  * the additive vertex patches, its multigrid). */
-typedef enum { FOR_POISSON = 1, FOR_STOKES = 2, FOR_OWN = 4, FOR_TAYLOR_HOOD = 8 } check_problem;
+typedef enum {
+  FOR_POISSON = 1,
+  FOR_STOKES = 2,
+  FOR_OWN = 4,
+  FOR_TAYLOR_HOOD = 8,   /* every Taylor-Hood problem */
+  FOR_TH_BLOCK = 16,     /* Taylor-Hood with mg at the velocity block (the Laplacian's) */
+  FOR_TH_COUPLED = 32    /* Taylor-Hood with the coupled multigrid */
+} check_problem;
 
 /* the check_problem bit of c's problem */
 static check_problem problem_kind(const struct check_context *c);
@@ -137,7 +147,11 @@ typedef enum {
   SMOOTH_CHEBYSHEV,
   SMOOTH_PATCH_ADDITIVE, /* mapped cells: Chebyshev on the additive vertex patches */
   SMOOTH_STOKES_SCHUR,  /* Stokes vertex patch, Schur-complement local solver */
-  SMOOTH_STOKES_DIRECT  /* Stokes vertex patch, direct (pseudo-inverse) local solver */
+  SMOOTH_STOKES_DIRECT, /* Stokes vertex patch, direct (pseudo-inverse) local solver */
+  SMOOTH_VANKA,         /* Taylor-Hood: additive Vanka */
+  SMOOTH_VANKA_MULTIPLICATIVE,
+  SMOOTH_BRAESS_SARAZIN,
+  SMOOTH_SCHUR_UZAWA
 } smoother_kind;
 
 /* the smoother of the kind on A (*P: its preconditioner, destroyed after it) */
@@ -155,6 +169,13 @@ static int smoother_create(const check_context *c, ts_operator A, smoother_kind 
       return ts_smoother_create_stokes_patch(A, c->dofs, c->pressure, TS_STOKES_PATCH_SCHUR, s);
     case SMOOTH_STOKES_DIRECT:
       return ts_smoother_create_stokes_patch(A, c->dofs, c->pressure, TS_STOKES_PATCH_DIRECT, s);
+    case SMOOTH_VANKA: return ts_smoother_create_vanka(A, NULL, s);
+    case SMOOTH_VANKA_MULTIPLICATIVE: {
+      const ts_saddle_relaxation r = {.multiplicative = 1};
+      return ts_smoother_create_vanka(A, &r, s);
+    }
+    case SMOOTH_BRAESS_SARAZIN: return ts_smoother_create_braess_sarazin(A, NULL, s);
+    case SMOOTH_SCHUR_UZAWA: return ts_smoother_create_schur_uzawa(A, NULL, s);
   }
   return TS_ERR_INTERNAL;
 }
@@ -204,6 +225,22 @@ static int smooth_stokes_schur(const check_context *c, ts_backend b, ts_precisio
 static int smooth_stokes_direct(const check_context *c, ts_backend b, ts_precision p,
                                 double *out, int64_t *count) {
   return check_smoother(c, b, p, out, count, SMOOTH_STOKES_DIRECT);
+}
+static int smooth_vanka(const check_context *c, ts_backend b, ts_precision p, double *out,
+                        int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_VANKA);
+}
+static int smooth_vanka_multiplicative(const check_context *c, ts_backend b, ts_precision p,
+                                       double *out, int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_VANKA_MULTIPLICATIVE);
+}
+static int smooth_braess_sarazin(const check_context *c, ts_backend b, ts_precision p,
+                                 double *out, int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_BRAESS_SARAZIN);
+}
+static int smooth_schur_uzawa(const check_context *c, ts_backend b, ts_precision p, double *out,
+                              int64_t *count) {
+  return check_smoother(c, b, p, out, count, SMOOTH_SCHUR_UZAWA);
 }
 
 /* Multigrid: the problem's hierarchy (Laplacian or Stokes) with its levels in precision p,
@@ -330,8 +367,26 @@ static const check_entry checks[] = {
     {"taylor-hood apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
     {"taylor-hood unconstrained", TS_DOUBLE, op_unconstrained, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
     {"taylor-hood unconstrained", TS_SINGLE, op_unconstrained, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
-    {"velocity v-cycle", TS_DOUBLE, component_vcycle, NEEDS_MULTIGRID, FOR_TAYLOR_HOOD},
-    {"velocity v-cycle mixed", TS_SINGLE, component_vcycle, NEEDS_MULTIGRID, FOR_TAYLOR_HOOD},
+    {"velocity v-cycle", TS_DOUBLE, component_vcycle, NEEDS_MULTIGRID, FOR_TH_BLOCK},
+    {"velocity v-cycle mixed", TS_SINGLE, component_vcycle, NEEDS_MULTIGRID, FOR_TH_BLOCK},
+    {"taylor-hood smoother vanka", TS_DOUBLE, smooth_vanka, NEEDS_Q2, FOR_TH_COUPLED},
+    {"taylor-hood smoother vanka", TS_SINGLE, smooth_vanka, NEEDS_Q2, FOR_TH_COUPLED},
+    {"taylor-hood smoother vanka mult.", TS_DOUBLE, smooth_vanka_multiplicative, NEEDS_Q2,
+     FOR_TH_COUPLED},
+    {"taylor-hood smoother vanka mult.", TS_SINGLE, smooth_vanka_multiplicative, NEEDS_Q2,
+     FOR_TH_COUPLED},
+    {"taylor-hood smoother braess-sar.", TS_DOUBLE, smooth_braess_sarazin, NEEDS_NOTHING,
+     FOR_TH_COUPLED},
+    {"taylor-hood smoother braess-sar.", TS_SINGLE, smooth_braess_sarazin, NEEDS_NOTHING,
+     FOR_TH_COUPLED},
+    {"taylor-hood smoother schur-uzawa", TS_DOUBLE, smooth_schur_uzawa, NEEDS_NOTHING, FOR_TH_COUPLED},
+    {"taylor-hood smoother schur-uzawa", TS_SINGLE, smooth_schur_uzawa, NEEDS_NOTHING, FOR_TH_COUPLED},
+    {"taylor-hood prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
+    {"taylor-hood prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
+    {"taylor-hood restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
+    {"taylor-hood restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
+    {"taylor-hood v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_TH_COUPLED},
+    {"taylor-hood v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_TH_COUPLED},
 };
 
 /* Tolerances on max|a - r| / max|r|. */
@@ -392,6 +447,11 @@ static const char *skip_reason(const check_context *c, const check_entry *e, cha
     case NEEDS_COARSER_LEVEL: return c->n_coarse > 0 ? NULL : no_coarser_level(c, buf, len);
     case NEEDS_MULTIGRID:
       return c->set.level > c->set.mg.coarse_level ? NULL : no_coarser_level(c, buf, len);
+    case NEEDS_Q2:
+      if (c->set.degree == 2) return NULL;
+      snprintf(buf, len, "Vanka is for Q2 x Q1, the problem has Q%d x Q%d", c->set.degree,
+               c->set.degree - 1);
+      return buf;
     case NEEDS_DIRECT_DEGREE: {
       const int max = ts_stokes_patch_solver_max_degree(c->set.dim, TS_STOKES_PATCH_DIRECT);
       if (c->set.degree <= max) return NULL;
@@ -543,7 +603,12 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
 }
 
 static check_problem problem_kind(const check_context *c) {
-  if (c->set.taylor_hood) return FOR_TAYLOR_HOOD;
+  if (c->set.taylor_hood) {
+    const ts_mg_smoother_type t = c->set.mg.smoother;
+    const int coupled = t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
+                        t == TS_MG_SMOOTHER_SCHUR_UZAWA;
+    return FOR_TAYLOR_HOOD | (coupled ? FOR_TH_COUPLED : FOR_TH_BLOCK);
+  }
   return c->set.stokes ? FOR_STOKES : c->set.own ? FOR_OWN : FOR_POISSON;
 }
 

@@ -24,20 +24,25 @@ cases3="1 4
 8 2"
 # Stokes problems (RT_k x DGQ_k): "file degree levels" (tessera check: operator, both patch
 # smoothers where the direct one applies, transfers, V-cycles, and the solve); Taylor-Hood
-# Q2 x Q1 (its operator with the sparse coupling blocks, the velocity V-cycles, the solve)
+# Q2 x Q1 (its operator with the sparse coupling blocks; with the coupled multigrid its
+# relaxations, transfers and V-cycles; with the block-diagonal preconditioner the velocity
+# V-cycles; the solve)
 cases_stokes="stokes-rt-2d.xml 2 3
 stokes-rt-2d.xml 4 2
 stokes-rt-3d.xml 1 2
 stokes-rt-3d.xml 2 2
 stokes-th-2d.xml 2 4
-stokes-th-3d.xml 2 2"
+stokes-th-2d-block.xml 2 4
+stokes-th-3d.xml 2 2
+stokes-th-3d.xml 2 3"
 generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg t-mg-pcoarse"
 # the Poisson error down to round-off, compared with omp's (doc/accuracy.md)
 generic="$generic t-accuracy"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
 generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg"
-# Taylor-Hood: the operator's identities, right side, errors and convergence rates
-generic="$generic t-taylor-hood"
+# Taylor-Hood: the operator's identities, right side, errors and convergence rates; the
+# coupled multigrid's patch matrices and relaxations
+generic="$generic t-taylor-hood t-taylor-hood-mg"
 # sparse matrices: the assembled Laplacian (cuSPARSE on cuda) vs matrix-free, CG + BoomerAMG,
 # the H(div) divergence, masses, approximate Schur complement and MINRES of paper 003
 generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur t-hdiv"

@@ -14,6 +14,7 @@
 #include "omp-csr.h"
 #include "omp-mapped.h"
 #include "omp-patch-additive.h"
+#include "omp-vanka.h"
 #include "omp-threads.h"
 #include "tessera/backend.h"
 
@@ -261,6 +262,12 @@ static int omp_patch_additive(ts_backend_ops *ops, const ts_patch_additive_plan 
   return ts_omp_patch_additive(plan, p, r, y, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* Vanka patches of Taylor-Hood Q2 x Q1 (vanka.c) */
+static int omp_vanka_apply(ts_backend_ops *ops, const ts_vanka_plan *plan, ts_precision p,
+                           const void *r, void *y) {
+  return ts_omp_vanka_apply(plan, p, r, y, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 TS_BACKEND_DEFINE_ABI;
 
 int tessera_backend_register(ts_backend_ops *ops);
@@ -298,5 +305,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->stokes_patch_smooth = omp_stokes_patch_smooth; /* Stokes vertex-patch smoother */
   ops->mapped_apply = omp_mapped_apply; /* operator on mapped cells */
   ops->patch_additive = omp_patch_additive; /* additive vertex patches on mapped levels */
+  ops->vanka_apply = omp_vanka_apply;       /* Vanka patches of Taylor-Hood */
   return 0;
 }

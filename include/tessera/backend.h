@@ -38,8 +38,9 @@ extern "C" {
  *        and the fields after it; mapped_geometry);
  * ABI 10: the additive vertex-patch preconditioner on mapped cells (patch_additive,
  *        ts_patch_additive_plan);
- * ABI 11: ts_mapped_plan.collocation_1d (gradients at the points from values at the points) */
-#define TS_BACKEND_ABI_VERSION 11
+ * ABI 11: ts_mapped_plan.collocation_1d (gradients at the points from values at the points);
+ * ABI 12: Vanka relaxation of Taylor-Hood Q2 x Q1 (vanka_apply, ts_vanka_plan) */
+#define TS_BACKEND_ABI_VERSION 12
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -409,6 +410,41 @@ typedef struct ts_patch_additive_plan {
   const void *local;            /* prod_d (cells[d] - 1) (dim (m^2 + m) + 3^dim) values */
 } ts_patch_additive_plan;
 
+/* ---------------------------------------------------------------- Vanka patches (ABI 12) */
+
+/** Plan for one pass of Vanka relaxation of the Taylor-Hood Q2 x Q1 system (lib/mg/vanka.c;
+ *  doc/taylor-hood.md section 7) over the patches of one color.  Vectors are
+ *  [u_0; ..; u_{dim-1}; p]: velocity component c, node (i_0, i_1, i_2) at
+ *  c n_velocity + i_0 + n_u[0] (i_1 + n_u[1] i_2), pressure vertex v at
+ *  pressure_offset + v_0 + n_p[0] (v_1 + n_p[1] v_2).  The patch of vertex v
+ *  (0 <= v_d <= cells[d]) holds the pressure DoF of v and the velocity nodes with global 1D
+ *  indices i_d = 2 v_d - 2 + a_d, a_d = 0..4 (the cells around v): local index
+ *  c 5^dim + a_0 + 5 (a_1 + 5 a_2) for component c, patch_size - 1 = dim 5^dim for the
+ *  pressure.  Its matrix M (patch_size^2 values, column-major: M_ij at i + patch_size j) is
+ *  the one of slot
+ *  s = c_0 + class_count[0] (c_1 + class_count[1] c_2), c_d = class_map[d][3 min(v_d, 2) +
+ *  min(cells[d] - v_d, 2)], at matrices + s patch_size^2; its rows and columns of nodes
+ *  outside the mesh (i_d < 0 or i_d >= n_u[d]) are zero.  The pass adds y_I += M r_I over
+ *  the patch's DoFs I inside the mesh for every patch of the color: the vertices
+ *  v_d = first_vertex[d] + vertex_stride j_d, j_d < vertex_count[d], whose patches share no
+ *  DoF.  r, y and matrices are backend memory of the call's precision. */
+typedef struct ts_vanka_plan {
+  int dim;                      /* 2 or 3 */
+  int64_t cells[3];             /* cells per direction (1 beyond dim) */
+  int64_t n_u[3];               /* velocity nodes per direction, 2 cells[d] + 1 (1 beyond dim) */
+  int64_t n_p[3];               /* pressure nodes per direction, cells[d] + 1 (1 beyond dim) */
+  int64_t n_velocity;           /* prod n_u[d]: one component */
+  int64_t pressure_offset;      /* dim n_velocity */
+  int64_t n_dofs;               /* pressure_offset + prod n_p[d] */
+  int patch_size;               /* dim 5^dim + 1 */
+  int class_count[3];           /* kinds of vertex per direction (1 beyond dim) */
+  int class_map[3][9];          /* the kind of each (min(v, 2), min(cells - v, 2)) */
+  int64_t first_vertex[3];      /* this color's vertices (0 beyond dim) */
+  int64_t vertex_count[3];      /* (1 beyond dim) */
+  int vertex_stride;            /* 3 */
+  const void *matrices;         /* prod class_count[d] patch_size^2 values */
+} ts_vanka_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -495,6 +531,10 @@ typedef struct ts_backend_ops {
    * color (ts_patch_additive_plan), r and y of plan->n_dofs entries of precision p, r != y */
   int (*patch_additive)(struct ts_backend_ops *ops, const ts_patch_additive_plan *plan,
                         ts_precision p, const void *r, void *y);
+  /* Vanka patches (ABI 12): y += M r on the patches of the plan's color (ts_vanka_plan), r
+   * and y of plan->n_dofs entries of precision p, r != y */
+  int (*vanka_apply)(struct ts_backend_ops *ops, const ts_vanka_plan *plan, ts_precision p,
+                     const void *r, void *y);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

@@ -1,8 +1,8 @@
 /* field-transfer.c -- the grid transfer between two levels of a multi-field tensor-product
- * space, here RT_k x DGQ_k (doc/stokes.md section 5; paper 000, section 3): prolongation is
- * the embedding of the coarse space into the fine one, per field the tensor product of one
- * 1D matrix per direction (continuous Lobatto or discontinuous Gauss); restriction is its
- * transpose.  This file builds the plan; the backend's `field_transfer` kernel applies it. */
+ * space, RT_k x DGQ_k (doc/stokes.md section 5; paper 000, section 3) and Taylor-Hood
+ * Q_k x Q_{k-1} (doc/taylor-hood.md section 7): prolongation is the embedding of the coarse
+ * space into the fine one, per field the tensor product of one 1D matrix per direction
+ * (continuous Lobatto or discontinuous Gauss); restriction is its transpose.  This file builds the plan; the backend's `field_transfer` kernel applies it. */
 #include "mg-impl.h"
 
 /* The (2m - continuous) x m matrix of the m Lagrange polynomials on nodes (reference cell
@@ -93,5 +93,51 @@ int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *pl
                             ts_vec in, ts_vec out, int add) {
   TS_CALL(ts_transfer_check_vectors(backend, restrict_, plan->coarse_count, plan->fine_count, in, out));
   TS_CALL(ts_backend_field_transfer(backend, plan, in->precision, restrict_, in->data, out->data, add));
+  return 0;
+}
+
+/* A Q_k field (continuous, nodal on the Gauss-Lobatto points in every direction) of coarse
+ * and fine; constrained: its boundary DoFs read and written as zero (the Dirichlet velocity). */
+static void set_q_field(ts_dofs coarse, ts_dofs fine, int64_t coarse_offset,
+                        int64_t fine_offset, const double *prolongation_1d, int constrained,
+                        ts_field_transfer_field *field) {
+  for (int d = 0; d < 3; ++d) {
+    const int in_dim = d < coarse->dim;
+    field->coarse_n[d] = in_dim ? coarse->n[d] : 1;
+    field->fine_n[d] = in_dim ? fine->n[d] : 1;
+    field->cell_dofs[d] = in_dim ? coarse->degree + 1 : 1;
+    field->continuous[d] = in_dim;
+    field->prolongation_1d[d] = in_dim ? prolongation_1d : NULL;
+  }
+  field->coarse_offset = coarse_offset;
+  field->fine_offset = fine_offset;
+  field->constrained = constrained;
+}
+
+int ts_field_transfer_plan_init_taylor_hood(ts_dofs coarse_u, ts_dofs coarse_p, ts_dofs fine_u,
+                                            ts_dofs fine_p, ts_field_transfer_plan *plan,
+                                            double *storage) {
+  TS_CHECK_ARG(coarse_u->fe->family == TS_FE_Q && coarse_p->fe->family == TS_FE_Q &&
+                   fine_u->fe->family == TS_FE_Q && fine_p->fe->family == TS_FE_Q,
+               "Taylor-Hood transfer: velocity and pressure must be Q_k on both levels");
+  const int dim = coarse_u->dim, k = coarse_u->degree;
+  TS_CHECK_ARG(k >= 2 && coarse_p->degree == k - 1 && coarse_p->dim == dim,
+               "Taylor-Hood transfer: velocity %dD Q%d and pressure %dD Q%d, need Q_k x Q_{k-1}, "
+               "k >= 2", dim, k, coarse_p->dim, coarse_p->degree);
+  TS_CALL(check_levels("velocity", coarse_u, fine_u, 1));
+  TS_CALL(check_levels("pressure", coarse_p, fine_p, 1));
+  double *velocity_1d = storage, *pressure_1d = storage + (2 * k + 1) * (k + 1);
+  children_values_1d(k + 1, coarse_u->fe->points, 1, velocity_1d);
+  children_values_1d(k, coarse_p->fe->points, 1, pressure_1d);
+  plan->dim = dim;
+  for (int d = 0; d < 3; ++d) plan->coarse_cells[d] = d < dim ? coarse_u->cells[d] : 1;
+  plan->n_fields = dim + 1;
+  for (int c = 0; c < dim; ++c)
+    set_q_field(coarse_u, fine_u, c * coarse_u->count, c * fine_u->count, velocity_1d, 1,
+                &plan->field[c]);
+  set_q_field(coarse_p, fine_p, dim * coarse_u->count, dim * fine_u->count, pressure_1d, 0,
+              &plan->field[dim]);
+  plan->coarse_count = dim * coarse_u->count + coarse_p->count;
+  plan->fine_count = dim * fine_u->count + fine_p->count;
   return 0;
 }

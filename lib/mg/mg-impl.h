@@ -37,6 +37,14 @@ int ts_transfer_apply(ts_backend backend, const ts_transfer_plan *plan, int rest
 int ts_field_transfer_plan_init_stokes(ts_dofs coarse_u, ts_dofs coarse_p, ts_dofs fine_u,
                                        ts_dofs fine_p, ts_field_transfer_plan *plan,
                                        double *storage);
+/** Doubles of storage for ts_field_transfer_plan_init_taylor_hood: the (2k+1) x (k+1)
+ *  velocity and the (2k-1) x k pressure 1D prolongation. */
+#define TS_FIELD_TRANSFER_TAYLOR_HOOD_STORAGE (2 * TS_TRANSFER_1D_SIZE)
+/** Fill the transfer plan of Taylor-Hood Q_k x Q_{k-1} (vectors [u_0; ..; p]): per field the
+ *  Q_k (each velocity component, its boundary DoFs zero) or Q_{k-1} (pressure) embedding. */
+int ts_field_transfer_plan_init_taylor_hood(ts_dofs coarse_u, ts_dofs coarse_p, ts_dofs fine_u,
+                                            ts_dofs fine_p, ts_field_transfer_plan *plan,
+                                            double *storage);
 /** restrict_ = 0: out (fine) = P in (coarse), += with add; 1: out (coarse) = P^T in (fine). */
 int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *plan, int restrict_,
                             ts_vec in, ts_vec out, int add);
@@ -135,6 +143,38 @@ int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int fines
  *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z
  *  (coarse-dense.c). */
 int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse);
+/* ---------------------------------------------------------------- saddle-point hierarchies
+ * (mg-saddle.c): what RT Stokes (mg-stokes.c) and Taylor-Hood (mg-taylor-hood.c) share */
+
+/** The discretization data: the two elements (owned; mg->fe is velocity_fe). */
+typedef struct ts_mg_saddle_data {
+  ts_fe velocity_fe, pressure_fe;
+} ts_mg_saddle_data;
+/** The data owning velocity and pressure (also on failure, when they are destroyed). */
+int ts_mg_saddle_data_create(ts_fe velocity, ts_fe pressure, ts_mg_saddle_data **data);
+void ts_mg_saddle_data_destroy(void *data);
+/** levels[i].dofs and .pressure_dofs from the data's elements. */
+int ts_mg_saddle_create_dofs(ts_mg mg, int i);
+/** A level's transfer block: the plan and its 1D prolongation matrices. */
+typedef struct ts_mg_field_transfer {
+  ts_field_transfer_plan plan;
+  double storage[TS_FIELD_TRANSFER_STOKES_STORAGE > TS_FIELD_TRANSFER_TAYLOR_HOOD_STORAGE
+                     ? TS_FIELD_TRANSFER_STOKES_STORAGE
+                     : TS_FIELD_TRANSFER_TAYLOR_HOOD_STORAGE];
+} ts_mg_field_transfer;
+typedef int (*ts_mg_field_transfer_init)(ts_dofs coarse_u, ts_dofs coarse_p, ts_dofs fine_u,
+                                         ts_dofs fine_p, ts_field_transfer_plan *plan,
+                                         double *storage);
+/** levels[i].transfer (a ts_mg_field_transfer) filled by init; its apply. */
+int ts_mg_saddle_create_transfer(ts_mg mg, int i, ts_mg_field_transfer_init init);
+int ts_mg_saddle_transfer_apply(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
+/** TS_ERR_ARG naming `who` unless the coarse level has 2 cells in every direction. */
+int ts_mg_saddle_check_coarse_level(ts_mesh mesh, const ts_mg_options *o, const char *who);
+/** The exact coarse solve: A_0^{-1} bordered by the constant coarse pressure, by which alone
+ *  A_0 is singular. */
+int ts_mg_saddle_coarse_inverse(ts_mg mg, ts_operator A0, ts_operator *inverse);
+/** The V-cycle output has zero pressure mean. */
+int ts_mg_saddle_postprocess(ts_mg mg, ts_vec x);
 /** TS_ERR_ARG naming `what` unless mg is a hierarchy and level one of its levels
  *  ts_mg_coarse_level + lowest .. finest (lowest = 1: a level with a coarser one below). */
 int ts_mg_check_level(ts_mg mg, int level, const char *what, int lowest);

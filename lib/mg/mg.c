@@ -33,11 +33,22 @@ void ts_mg_options_default(ts_mg_options *o) {
 
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
   TS_CHECK_NOT_NULL(type);
-  if (name && strcmp(name, "vertex-patch") == 0) *type = TS_MG_SMOOTHER_VERTEX_PATCH;
-  else if (name && strcmp(name, "chebyshev") == 0) *type = TS_MG_SMOOTHER_CHEBYSHEV;
-  else return TS_ERROR(TS_ERR_ARG, "multigrid smoother '%s' unknown, allowed: vertex-patch, chebyshev",
-                       name ? name : "(null)");
-  return 0;
+  static const struct {
+    const char *name;
+    ts_mg_smoother_type type;
+  } smoothers[] = {{"vertex-patch", TS_MG_SMOOTHER_VERTEX_PATCH},
+                   {"chebyshev", TS_MG_SMOOTHER_CHEBYSHEV},
+                   {"vanka", TS_MG_SMOOTHER_VANKA},
+                   {"braess-sarazin", TS_MG_SMOOTHER_BRAESS_SARAZIN},
+                   {"schur-uzawa", TS_MG_SMOOTHER_SCHUR_UZAWA}};
+  for (size_t i = 0; name && i < sizeof smoothers / sizeof smoothers[0]; ++i)
+    if (strcmp(name, smoothers[i].name) == 0) {
+      *type = smoothers[i].type;
+      return 0;
+    }
+  return TS_ERROR(TS_ERR_ARG, "multigrid smoother '%s' unknown, allowed: vertex-patch, chebyshev, "
+                  "vanka, braess-sarazin, schur-uzawa (the last three for Taylor-Hood)",
+                  name ? name : "(null)");
 }
 
 /* ---------------------------------------------------------------- coarse solve */

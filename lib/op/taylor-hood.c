@@ -20,9 +20,21 @@
 #include <math.h>
 #include "../tessera-impl.h"
 
+/* The 1D cell blocks of one direction (row-major, h applied): velocity stiffness
+ * (phi_i', phi_j') and mass (phi_i, phi_j), (k+1) x (k+1); coupling G = (psi_i, phi_j') and
+ * M = (psi_i, phi_j), k x (k+1).  The assembled 1D matrices sum them over the cells. */
+#define TH_NU (TS_MAX_DEGREE + 1)
+typedef struct th_blocks_1d {
+  double stiffness[TH_NU * TH_NU], mass[TH_NU * TH_NU];
+  double coupling[2][TS_MAX_DEGREE * TH_NU]; /* [0] M, [1] G */
+} th_blocks_1d;
+
 typedef struct taylor_hood {
   ts_saddle saddle;             /* what the Stokes helpers need (first member) */
-  int dim;
+  int dim, degree;              /* k of the velocity Q_k */
+  int64_t cells[3];             /* per direction (1 beyond dim) */
+  int64_t n_u1[3], n_p1[3];     /* velocity and pressure nodes per direction (1 beyond dim) */
+  th_blocks_1d blocks[3];       /* per direction */
   int64_t n_u, n_p;             /* DoFs of one velocity component, of the pressure */
   ts_operator laplace;          /* A of one component */
   ts_operator div[3];           /* D_c, the boundary velocity columns zero */
@@ -50,26 +62,43 @@ static int check_spaces(ts_dofs velocity, ts_dofs pressure) {
   return 0;
 }
 
-/* The 1D matrix F (M or, derivative = 1, G) of direction d: pressure rows, velocity columns,
- * cell blocks (psi_i, phi_j) on [0,1] by the Gauss rule of k+1 points (exact: degree <= 2k-1),
- * times h_d for M (G has phi' = phi'_ref / h and dx = h dx_ref). */
-static int matrix_1d(ts_dofs velocity, ts_dofs pressure, int d, int derivative, ts_matrix *F) {
+/* (f_i, g_j) on [0,1] for the tabulated f (n_f functions) and g (n_g) at the nq points of
+ * the rule, times scale: row-major n_f x n_g */
+static void cell_block(int nq, const double *weights, int n_f, const double *f, int n_g,
+                       const double *g, double scale, double *block) {
+  for (int i = 0; i < n_f; ++i)
+    for (int j = 0; j < n_g; ++j) {
+      double s = 0.0;
+      for (int q = 0; q < nq; ++q) s += weights[q] * f[q * n_f + i] * g[q * n_g + j];
+      block[i * n_g + j] = scale * s;
+    }
+}
+
+/* The 1D cell blocks of direction d by the Gauss rule of k+1 points (exact: the integrands
+ * have degree <= 2k): mass and coupling M times h_d, stiffness over h_d (phi' = phi'_ref / h,
+ * dx = h dx_ref), G unscaled. */
+static int blocks_1d(ts_dofs velocity, ts_dofs pressure, int d, th_blocks_1d *b) {
   const int k = velocity->degree, nu = k + 1, np = k, nq = k + 1;
   double points[TS_MAX_DEGREE + 2], weights[TS_MAX_DEGREE + 2];
-  double phi[(TS_MAX_DEGREE + 2) * (TS_MAX_DEGREE + 1)], dphi[(TS_MAX_DEGREE + 2) * (TS_MAX_DEGREE + 1)];
-  double psi[(TS_MAX_DEGREE + 2) * (TS_MAX_DEGREE + 1)];
-  double cell[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  double phi[(TS_MAX_DEGREE + 2) * TH_NU], dphi[(TS_MAX_DEGREE + 2) * TH_NU];
+  double psi[(TS_MAX_DEGREE + 2) * TH_NU];
   TS_CALL(ts_gauss_rule(nq, points, weights));
   ts_lagrange_tabulate(nu, velocity->fe->points, nq, points, phi, dphi);
   ts_lagrange_tabulate(np, pressure->fe->points, nq, points, psi, NULL);
-  const double scale = derivative ? 1.0 : velocity->h[d];
-  for (int i = 0; i < np; ++i)
-    for (int j = 0; j < nu; ++j) {
-      double s = 0.0;
-      for (int q = 0; q < nq; ++q)
-        s += weights[q] * psi[q * np + i] * (derivative ? dphi : phi)[q * nu + j];
-      cell[i * nu + j] = scale * s;
-    }
+  const double h = velocity->h[d];
+  cell_block(nq, weights, nu, dphi, nu, dphi, 1.0 / h, b->stiffness);
+  cell_block(nq, weights, nu, phi, nu, phi, h, b->mass);
+  cell_block(nq, weights, np, psi, nu, phi, h, b->coupling[0]);
+  cell_block(nq, weights, np, psi, nu, dphi, 1.0, b->coupling[1]);
+  return 0;
+}
+
+/* The assembled 1D coupling matrix F (M or, derivative = 1, G) of direction d: pressure
+ * rows, velocity columns. */
+static int matrix_1d(ts_dofs velocity, ts_dofs pressure, const th_blocks_1d *b, int d,
+                     int derivative, ts_matrix *F) {
+  const int k = velocity->degree, nu = k + 1, np = k;
+  const double *cell = b->coupling[derivative];
   const int64_t cells = velocity->cells[d], count = cells * np * nu;
   int64_t *rows = NULL, *cols = NULL;
   double *values = NULL;
@@ -92,12 +121,13 @@ static int matrix_1d(ts_dofs velocity, ts_dofs pressure, int d, int derivative, 
 }
 
 /* D_c = F_{dim-1} (x) .. (x) F_0 (the last factor acts on index 0, the fastest) */
-static int divergence_component(ts_dofs velocity, ts_dofs pressure, int c, ts_matrix *D) {
+static int divergence_component(ts_dofs velocity, ts_dofs pressure, const th_blocks_1d *blocks,
+                                int c, ts_matrix *D) {
   ts_matrix product = NULL;
   int ierr = 0;
   for (int d = 0; d < velocity->dim && !ierr; ++d) {
     ts_matrix F = NULL, next = NULL;
-    ierr = matrix_1d(velocity, pressure, d, d == c, &F);
+    ierr = matrix_1d(velocity, pressure, &blocks[d], d, d == c, &F);
     if (!ierr && product) ierr = ts_matrix_kronecker(F, product, &next);
     if (!ierr && !product) {
       next = F;
@@ -174,7 +204,7 @@ static int create_coupling(ts_backend backend, ts_dofs velocity, ts_dofs pressur
   }
   for (int c = 0; c < th->dim && !ierr; ++c) {
     ts_matrix D = NULL;
-    ierr = divergence_component(velocity, pressure, c, &D);
+    ierr = divergence_component(velocity, pressure, th->blocks, c, &D);
     if (!ierr) ierr = coupling_pair(backend, p, D, interior, &th->div[c], &th->grad[c]);
     if (!ierr)
       ierr = coupling_pair(backend, p, D, boundary, &th->div_boundary[c], &th->grad_boundary[c]);
@@ -356,6 +386,19 @@ int ts_operator_create_taylor_hood(ts_backend backend, ts_dofs velocity, ts_dofs
   taylor_hood *th;
   TS_CALL(ts_calloc(1, sizeof *th, "Taylor-Hood operator", &th));
   th->dim = velocity->dim;
+  th->degree = velocity->degree;
+  for (int d = 0; d < 3; ++d) {
+    th->cells[d] = velocity->cells[d];
+    th->n_u1[d] = velocity->n[d];
+    th->n_p1[d] = pressure->n[d];
+  }
+  for (int d = 0; d < th->dim; ++d) {
+    const int ierr = blocks_1d(velocity, pressure, d, &th->blocks[d]);
+    if (ierr) {
+      ts_free(&th);
+      return ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood 1D blocks");
+    }
+  }
   th->n_u = velocity->count;
   th->n_p = pressure->count;
   th->saddle = (ts_saddle){.velocity_count = th->dim * th->n_u,
@@ -378,6 +421,152 @@ int ts_operator_create_taylor_hood(ts_backend backend, ts_dofs velocity, ts_dofs
   if (ierr) {
     ts_operator_destroy(op);
     return ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood operator");
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- assembled entries */
+
+int ts_taylor_hood_layout_of(ts_operator op, const char *caller, ts_taylor_hood_layout *layout) {
+  TS_CHECK_ARG(op && op->ops == &taylor_hood_ops,
+               "%s: the operator is '%s', a Taylor-Hood operator "
+               "(ts_operator_create_taylor_hood) is required",
+               caller, op ? op->ops->name : "NULL");
+  const taylor_hood *th = op->data;
+  layout->dim = th->dim;
+  layout->degree = th->degree;
+  for (int d = 0; d < 3; ++d) {
+    layout->cells[d] = th->cells[d];
+    layout->n_u[d] = th->n_u1[d];
+    layout->n_p[d] = th->n_p1[d];
+  }
+  layout->n_velocity = th->n_u;
+  layout->n_pressure = th->n_p;
+  return 0;
+}
+
+/* Entry (i, j) of an assembled 1D matrix: rows of `rows` functions per cell (velocity k+1,
+ * pressure k; neighbours share one), columns the k+1 velocity functions per cell, cell block
+ * `cell` (rows x (k+1), row-major). */
+static double assembled_1d(const double *cell, int rows, int k, int64_t cells, int64_t i,
+                           int64_t j) {
+  const int64_t step = rows - 1, last = i / step;
+  double s = 0.0;
+  for (int64_t c = last > 0 ? last - 1 : 0; c <= last && c < cells; ++c) {
+    const int64_t a = i - c * step, b = j - c * k;
+    if (a >= 0 && a < rows && b >= 0 && b <= k) s += cell[a * (k + 1) + b];
+  }
+  return s;
+}
+
+/* velocity node i (per direction) is on the box boundary */
+static int on_boundary(const taylor_hood *th, const int64_t *i) {
+  for (int d = 0; d < th->dim; ++d)
+    if (i[d] == 0 || i[d] == th->n_u1[d] - 1) return 1;
+  return 0;
+}
+
+/* (D_c)_{q, i}: pressure node q, velocity node i (per direction) */
+static double divergence_entry(const taylor_hood *th, int c, const int64_t *q, const int64_t *i) {
+  double value = 1.0;
+  for (int d = 0; d < th->dim; ++d)
+    value *= assembled_1d(th->blocks[d].coupling[d == c], th->degree, th->degree, th->cells[d],
+                          q[d], i[d]);
+  return value;
+}
+
+/* A_{i, j} of one component: sum_d K_d (x) the masses of the other directions */
+static double laplace_entry(const taylor_hood *th, const int64_t *i, const int64_t *j) {
+  const int k = th->degree;
+  double stiffness[3], mass[3], value = 0.0;
+  for (int d = 0; d < th->dim; ++d) {
+    stiffness[d] = assembled_1d(th->blocks[d].stiffness, k + 1, k, th->cells[d], i[d], j[d]);
+    mass[d] = assembled_1d(th->blocks[d].mass, k + 1, k, th->cells[d], i[d], j[d]);
+  }
+  for (int d = 0; d < th->dim; ++d) {
+    double term = stiffness[d];
+    for (int e = 0; e < th->dim; ++e)
+      if (e != d) term *= mass[e];
+    value += term;
+  }
+  return value;
+}
+
+/* local velocity node a of the patch of vertex v (ts_vanka_plan): its global node per
+ * direction; 1 if it is inside the mesh and not on the boundary */
+static int patch_node(const taylor_hood *th, const int64_t *v, int a, int64_t *i) {
+  int inside = 1;
+  for (int d = 0; d < 3; ++d) {
+    const int a_d = d == 0 ? a % 5 : d == 1 ? a / 5 % 5 : a / 25;
+    i[d] = d < th->dim ? 2 * v[d] - 2 + a_d : 0;
+    if (d < th->dim) inside &= i[d] >= 0 && i[d] < th->n_u1[d];
+  }
+  return inside && !on_boundary(th, i);
+}
+
+int ts_taylor_hood_vertex_patch(ts_operator op, const int64_t *vertex, double *matrix,
+                                int *active) {
+  ts_taylor_hood_layout layout;
+  TS_CALL(ts_taylor_hood_layout_of(op, "Taylor-Hood vertex patch", &layout));
+  const taylor_hood *th = op->data;
+  TS_CHECK_ARG(th->degree == 2, "Taylor-Hood vertex patch: velocity Q%d, allowed only Q2 x Q1 "
+               "(one pressure DoF per vertex)", th->degree);
+  const int dim = th->dim, nodes = dim == 3 ? 125 : 25, P = dim * nodes + 1;
+  for (int d = 0; d < dim; ++d)
+    TS_CHECK_ARG(vertex[d] >= 0 && vertex[d] <= th->cells[d],
+                 "Taylor-Hood vertex patch: vertex %lld in direction %d, allowed 0..%lld",
+                 (long long)vertex[d], d, (long long)th->cells[d]);
+  for (int e = 0; e < P * P; ++e) matrix[e] = 0.0;
+  int64_t node[125][3];
+  int node_active[125];
+  for (int a = 0; a < nodes; ++a) node_active[a] = patch_node(th, vertex, a, node[a]);
+  const int64_t q[3] = {vertex[0], vertex[1], dim == 3 ? vertex[2] : 0};
+  for (int a = 0; a < nodes; ++a) {
+    if (!node_active[a]) continue;
+    for (int b = 0; b < nodes; ++b) {
+      if (!node_active[b]) continue;
+      const double value = laplace_entry(th, node[a], node[b]);
+      for (int c = 0; c < dim; ++c) matrix[(c * nodes + a) * P + c * nodes + b] = value;
+    }
+    for (int c = 0; c < dim; ++c) {
+      const double D = divergence_entry(th, c, q, node[a]);
+      matrix[(c * nodes + a) * P + P - 1] = -D; /* B^T = -D_c^T */
+      matrix[(P - 1) * P + c * nodes + a] = D;  /* -B = sum_c D_c */
+    }
+  }
+  for (int c = 0; c < dim; ++c)
+    for (int a = 0; a < nodes; ++a) active[c * nodes + a] = node_active[a];
+  active[P - 1] = 1;
+  return 0;
+}
+
+int ts_taylor_hood_schur_diagonal(ts_operator op, const double *w, double *s) {
+  ts_taylor_hood_layout layout;
+  TS_CALL(ts_taylor_hood_layout_of(op, "Taylor-Hood Schur diagonal", &layout));
+  const taylor_hood *th = op->data;
+  const int dim = th->dim, k = th->degree;
+  for (int64_t p = 0; p < th->n_p; ++p) {
+    const int64_t q[3] = {p % th->n_p1[0], p / th->n_p1[0] % th->n_p1[1],
+                          p / (th->n_p1[0] * th->n_p1[1])};
+    int64_t first[3] = {0, 0, 0}, last[3] = {0, 0, 0}; /* the velocity nodes of q's cells */
+    for (int d = 0; d < dim; ++d) {
+      const int64_t cell = q[d] / (k - 1);
+      first[d] = cell > 0 ? (cell - 1) * k : 0;
+      last[d] = (cell + 1) * k < th->n_u1[d] - 1 ? (cell + 1) * k : th->n_u1[d] - 1;
+    }
+    double sum = 0.0;
+    int64_t i[3];
+    for (i[2] = first[2]; i[2] <= last[2]; ++i[2])
+      for (i[1] = first[1]; i[1] <= last[1]; ++i[1])
+        for (i[0] = first[0]; i[0] <= last[0]; ++i[0]) {
+          if (on_boundary(th, i)) continue;
+          const int64_t node = i[0] + th->n_u1[0] * (i[1] + th->n_u1[1] * i[2]);
+          for (int c = 0; c < dim; ++c) {
+            const double D = divergence_entry(th, c, q, i);
+            sum += D * D * w[c * th->n_u + node];
+          }
+        }
+    s[p] = sum;
   }
   return 0;
 }

@@ -1596,13 +1596,64 @@ static int check_stokes_solver(reader *r, struct ts_problem_s *p) {
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver preconditioner=\"%s\"> with <stokes>: allowed \"mg\" "
                     "or \"none\"", loc, p->preconditioner);
   }
-  if (p->taylor_hood && !strcmp(p->preconditioner, "mg")) {
-    where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: preconditioner \"mg\" of the whole system with <element "
-                    "family=\"taylor-hood\">: the coupled Taylor-Hood multigrid is not built yet "
-                    "(doc/taylor-hood.md); allowed: a block-diagonal or block-triangular "
-                    "<preconditioner> (mg on its velocity block), or \"none\"", loc);
+  return 0;
+}
+
+static int is_saddle_relaxation(ts_mg_smoother_type t) {
+  return t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
+         t == TS_MG_SMOOTHER_SCHUR_UZAWA;
+}
+
+/* <multigrid smoother> and the relaxation's attributes.  Taylor-Hood: "mg" for the whole
+ * system is the coupled multigrid, whose smoother is a relaxation of the saddle-point system
+ * (default vanka for Q2 x Q1, braess-sarazin above); "mg" at the velocity block is the Q_k
+ * Laplacian's hierarchy, whose smoother is vertex-patch or chebyshev. */
+static int fill_smoother(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
+  char loc[1200], word[64];
+  const int coupled = p->taylor_hood && !strcmp(p->pc_tree[0].kind, "mg");
+  const int given = get_text(mg, "smoother", word, sizeof word);
+  if (given) TS_CALL(ts_mg_smoother_from_name(word, &p->mg.smoother));
+  else if (coupled)
+    p->mg.smoother = p->degree == 2 ? TS_MG_SMOOTHER_VANKA : TS_MG_SMOOTHER_BRAESS_SARAZIN;
+  const int relaxation = is_saddle_relaxation(p->mg.smoother);
+  if (given && relaxation != coupled) {
+    where(r, mg, "smoother", node_line(mg), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid smoother=\"%s\">: %s", loc, word,
+                    coupled ? "the coupled Taylor-Hood multigrid (preconditioner \"mg\" of the "
+                              "whole system) relaxes the saddle-point system; allowed: vanka "
+                              "(Q2 x Q1), braess-sarazin, schur-uzawa"
+                    : p->taylor_hood ? "the velocity block's multigrid is the Q_k Laplacian's; "
+                                       "allowed: vertex-patch, chebyshev (vanka, braess-sarazin "
+                                       "and schur-uzawa need preconditioner \"mg\" for the "
+                                       "whole system)"
+                                     : "a relaxation of the Taylor-Hood system; allowed: "
+                                       "vertex-patch, chebyshev");
   }
+  if (p->mg.smoother == TS_MG_SMOOTHER_VANKA && p->degree != 2) {
+    where(r, mg, "smoother", node_line(mg), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid smoother=\"vanka\"> with <element degree=\"%d\">: "
+                    "Vanka's patches hold one pressure DoF per vertex, Q2 x Q1 only; allowed: "
+                    "degree 2, or braess-sarazin, schur-uzawa", loc, p->degree);
+  }
+  static const char *const attrs[] = {"vanka", "weight", "t", "schur-sweeps", "schur-weight"};
+  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; ++i) {
+    if (!has_attribute(mg, attrs[i])) continue;
+    const int vanka = p->mg.smoother == TS_MG_SMOOTHER_VANKA;
+    const int su = p->mg.smoother == TS_MG_SMOOTHER_SCHUR_UZAWA;
+    const int fits = i == 0 ? vanka : i == 1 ? relaxation && !su : relaxation && !vanka;
+    if (fits) continue;
+    where(r, mg, attrs[i], node_line(mg), loc, sizeof loc);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid %s=...> with smoother \"%s\": allowed with "
+                    "smoother %s", loc, attrs[i], given ? word : "vertex-patch",
+                    i == 0 ? "\"vanka\"" : i == 1 ? "\"vanka\" or \"braess-sarazin\""
+                                           : "\"braess-sarazin\" or \"schur-uzawa\"");
+  }
+  ts_saddle_relaxation *rx = &p->mg.relaxation;
+  rx->multiplicative = attribute_is(mg, "vanka", "multiplicative");
+  rx->weight = get_double(mg, "weight", 0.0);
+  rx->t = get_double(mg, "t", 0.0);
+  rx->schur_sweeps = get_int(mg, "schur-sweeps", 0);
+  rx->schur_weight = get_double(mg, "schur-weight", 0.0);
   return 0;
 }
 
@@ -1690,8 +1741,8 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
                     "<solver type=\"fmg\">, <solver preconditioner=\"mg\"> or <preconditioner "
                     "type=\"mg\">", loc);
   }
+  TS_CALL(fill_smoother(r, p, mg));
   if (!mg) return 0;
-  if (attribute_is(mg, "smoother", "chebyshev")) p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
   if (attribute_is(mg, "variant", "separate")) p->mg.variant = TS_PATCH_SEPARATE;
   if (attribute_is(mg, "precision", "mixed")) p->mg.precision = TS_SINGLE;
   p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", p->mg.chebyshev_degree);

@@ -29,14 +29,43 @@ static void taylor_hood_print_element(ts_problem p, FILE *log) {
   fprintf(log, ", Taylor-Hood Q%d x Q%d\n", p->degree, p->degree - 1);
 }
 
+/* the coupled multigrid (a relaxation of the saddle-point system as the smoother), else the
+ * velocity Laplacian's */
+static int coupled(ts_problem p) {
+  const ts_mg_smoother_type t = p->mg.smoother;
+  return t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
+         t == TS_MG_SMOOTHER_SCHUR_UZAWA;
+}
+
 static void taylor_hood_print_solver(ts_problem p, FILE *log) {
   fprintf(log, "  solver %s(%d), preconditioner %s (%s), rtol %.1e\n", ts_solver_label(p->solver),
           p->restart, p->preconditioner, p->side == TS_SIDE_LEFT ? "left" : "right", p->rtol);
-  if (p->use_mg)
+  const char *precision = p->mg.precision == TS_SINGLE ? "single (mixed)" : "double";
+  if (p->use_mg && coupled(p)) {
+    ts_saddle_relaxation r;
+    (void)ts_saddle_relaxation_default(p->mg.smoother, &r);
+    const ts_saddle_relaxation *g = &p->mg.relaxation;
+    if (p->mg.smoother == TS_MG_SMOOTHER_VANKA && g->multiplicative)
+      r.weight = TS_VANKA_MULTIPLICATIVE_WEIGHT;
+    const double weight = g->weight != 0.0 ? g->weight : r.weight, t = g->t != 0.0 ? g->t : r.t;
+    const int sweeps = g->schur_sweeps ? g->schur_sweeps : r.schur_sweeps;
+    const double sw = g->schur_weight != 0.0 ? g->schur_weight : r.schur_weight;
+    fprintf(log, "  coupled multigrid V(1,1), levels %d..finest, %s precision, ",
+            p->mg.coarse_level, precision);
+    if (p->mg.smoother == TS_MG_SMOOTHER_VANKA)
+      fprintf(log, "%s Vanka, weight %g\n", g->multiplicative ? "multiplicative" : "additive",
+              weight);
+    else if (p->mg.smoother == TS_MG_SMOOTHER_BRAESS_SARAZIN)
+      fprintf(log, "Braess-Sarazin, weight %g, t = %g, %d Jacobi sweep(s) on S with weight %g\n",
+              weight, t, sweeps, sw);
+    else
+      fprintf(log, "Schur-Uzawa, t = %g, %d Jacobi sweep(s) on S with weight %g\n", t, sweeps,
+              sw);
+  } else if (p->use_mg) {
     fprintf(log, "  multigrid on the velocity block: the Q%d Laplacian's V(1,1) per component, "
             "levels %d..finest, %s smoother, %s precision\n", p->degree, p->mg.coarse_level,
-            p->mg.smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev" : "vertex-patch",
-            p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
+            p->mg.smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev" : "vertex-patch", precision);
+  }
 }
 
 static void taylor_hood_mg_options(ts_problem p, ts_mg_options *options) {
@@ -49,9 +78,11 @@ static int taylor_hood_operator_create(const ts_study *s, ts_backend backend, co
   return ts_operator_create_taylor_hood(backend, dofs[0], dofs[1], precision, A);
 }
 
-/* the velocity Laplacian's hierarchy (Q_k, one component) */
+/* the coupled hierarchy, or the velocity Laplacian's (Q_k, one component) */
 static int taylor_hood_mg_create(const ts_study *s, ts_backend backend, int level,
                                  const ts_mg_options *options, ts_mg *mg) {
+  if (coupled(s->p))
+    return ts_mg_create_taylor_hood(backend, s->mesh, s->p->degree, level, options, mg);
   return ts_mg_create(backend, s->mesh, s->fe[0], level, options, mg);
 }
 
@@ -79,10 +110,15 @@ static int taylor_hood_setup(const ts_study *s, ts_level_objects *o, double *t) 
   } else {
     TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_dofs_create(s->mesh, s->fe[0], o->level, &o->dofs[0]));
   }
-  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_dofs_create(s->mesh, s->fe[1], o->level, &o->dofs[1]));
-  /* in <solver precision> (double with multigrid: the reader sees to it) */
-  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
-                taylor_hood_operator_create(s, s->backend, o->dofs, p->precision, &o->A));
+  if (p->use_mg && coupled(p)) { /* the hierarchy's pressure DoFs and operator */
+    o->dofs[1] = ts_mg_pressure_dofs(o->mg);
+    o->A = ts_mg_operator(o->mg);
+  } else {
+    TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_dofs_create(s->mesh, s->fe[1], o->level, &o->dofs[1]));
+    /* in <solver precision> (double with multigrid: the reader sees to it) */
+    TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
+                  taylor_hood_operator_create(s, s->backend, o->dofs, p->precision, &o->A));
+  }
   const int64_t n = ts_operator_size(o->A);
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, p->precision, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_vec_create(s->backend, n, p->precision, &o->x));

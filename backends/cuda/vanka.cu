@@ -1,0 +1,6 @@
+/* vanka.cu -- the cuda backend's Vanka pass of Taylor-Hood Q2 x Q1, double and float, 2D and
+ * 3D: instances of backends/gpu/gpu-vanka.h. */
+#include "../gpu/gpu-vanka.h"
+
+TS_GPU_VANKA_INSTANTIATE(double)
+TS_GPU_VANKA_INSTANTIATE(float)
