@@ -9,7 +9,7 @@
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..17"
+echo "1..18"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -67,10 +67,20 @@ echo "$out" | sed 's/^/# /'
 out=$("$tessera" check "$srcdir/examples/poisson-neumann.xml" --backend omp --set mesh/levels=2 2>&1); st=$?
 echo "$out" | sed 's/^/# /'
 [ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS')" -eq 20 ]; t "a pure Neumann problem (examples/poisson-neumann.xml): 20 PASS lines"
-# Taylor-Hood (doc/taylor-hood.md): 6 operator checks, 2 velocity V-cycles, 3 for the solve
+# Taylor-Hood (doc/taylor-hood.md) with the coupled multigrid: 6 operator checks, 8 for the
+# relaxations, 4 transfers, 2 coupled V-cycles, 3 for the solve; with the block-diagonal
+# preconditioner the 6 operator checks, 2 velocity V-cycles and 3 for the solve
 out=$("$tessera" check "$srcdir/examples/stokes-th-2d.xml" --backend omp --set mesh/levels=3 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS  taylor-hood')" -eq 20 ] &&
+  [ "$(echo "$out" | grep -c '^PASS  taylor-hood smoother')" -eq 8 ] &&
+  [ "$(echo "$out" | grep -c '^PASS  taylor-hood v-cycle')" -eq 2 ] &&
+  [ "$(echo "$out" | grep -c '^PASS  solve')" -eq 3 ] && ! echo "$out" | grep -q '^PASS  stokes' &&
+  ! echo "$out" | grep -q 'velocity v-cycle' &&
+  echo "$out" | grep -q 'Stokes Taylor-Hood Q2 x Q1'; t "Taylor-Hood (examples/stokes-th-2d.xml): its operator, the relaxations, transfers and coupled V-cycles, the solve, none of RT's checks"
+out=$("$tessera" check "$srcdir/examples/stokes-th-2d-block.xml" --backend omp --set mesh/levels=3 2>&1); st=$?
 echo "$out" | sed 's/^/# /'
 [ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS  taylor-hood')" -eq 6 ] &&
   [ "$(echo "$out" | grep -c '^PASS  velocity v-cycle')" -eq 2 ] &&
-  [ "$(echo "$out" | grep -c '^PASS  solve')" -eq 3 ] && ! echo "$out" | grep -q '^PASS  stokes' &&
-  echo "$out" | grep -q 'Stokes Taylor-Hood Q2 x Q1'; t "Taylor-Hood (examples/stokes-th-2d.xml): its operator, the velocity V-cycles and the solve, none of RT's checks"
+  [ "$(echo "$out" | grep -c '^PASS  solve')" -eq 3 ]; t "Taylor-Hood (examples/stokes-th-2d-block.xml): its operator, the velocity V-cycles and the solve"
+

@@ -305,7 +305,7 @@ static int has_attribute(const char *text, const char *element, const char *attr
   return found && found < strchr(start, '>');
 }
 
-/* For each default: a base problem without the attribute (the first of three that accepts
+/* For each default: a base problem without the attribute (the first of four that accepts
  * it) read as it is and with the attribute set to the default must fill the same values. */
 static void test_schema_defaults(const schema_default *d, int n) {
   static const char *const bases[] = {
@@ -316,6 +316,9 @@ static void test_schema_defaults(const schema_default *d, int n) {
       "<solver preconditioner=\"mg\"/></tessera-problem>",
       "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
       "<element family=\"RT\" degree=\"1\"/><stokes solution=\"paper000\"/></tessera-problem>",
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element family=\"taylor-hood\" degree=\"2\"/><stokes solution=\"paper004\"/>"
+      "<solver type=\"fgmres\" preconditioner=\"mg\"/></tessera-problem>",
   };
   for (int i = 0; i < n; i++) {
     char override[200];
