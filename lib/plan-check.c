@@ -254,6 +254,33 @@ static int vanka_plan_check(const ts_vanka_plan *pl) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- Kronecker */
+
+static int kronecker_plan_check(const ts_kronecker_plan *pl) {
+  TS_CHECK_ARG(pl, "kronecker plan is NULL");
+  TS_CHECK_ARG(pl->dim == 2 || pl->dim == 3, "kronecker plan: plan->dim = %d, expected 2 or 3",
+               pl->dim);
+  int64_t rows = 1, cols = 1;
+  for (int d = 0; d < 3; ++d) {
+    const int in = d < pl->dim;
+    TS_CHECK_ARG(in ? pl->rows[d] >= 1 && pl->cols[d] >= 1 && pl->row_step[d] >= 1 &&
+                          pl->col_step[d] >= 1 && pl->width[d] == 2 * pl->col_step[d] + 1 &&
+                          pl->values[d]
+                    : pl->rows[d] == 1 && pl->cols[d] == 1 && pl->width[d] == 1,
+                 "kronecker plan: direction %d has %lld x %lld, steps %d and %d, width %d, %s "
+                 "values; expected %s", d, (long long)pl->rows[d], (long long)pl->cols[d],
+                 pl->row_step[d], pl->col_step[d], pl->width[d], pl->values[d] ? "with" : "no",
+                 in ? "positive sizes and steps, width 2 col_step + 1, values"
+                    : "1 x 1, width 1 (beyond dim)");
+    rows *= pl->rows[d];
+    cols *= pl->cols[d];
+  }
+  TS_CHECK_ARG(pl->n_rows == rows && pl->n_cols == cols,
+               "kronecker plan: n_rows %lld and n_cols %lld, expected %lld and %lld",
+               (long long)pl->n_rows, (long long)pl->n_cols, (long long)rows, (long long)cols);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- Stokes */
 
 /* The DoFs of component i (i == dim: the pressure) per direction, their offset and the
@@ -404,6 +431,11 @@ int ts_backend_patch_additive(ts_backend b, const ts_patch_additive_plan *plan, 
 int ts_backend_vanka_apply(ts_backend b, const ts_vanka_plan *plan, ts_precision p,
                            const void *r, void *y) {
   HAND_OVER(b, vanka_plan_check, vanka_apply, plan, p, r, y);
+}
+
+int ts_backend_kronecker_apply(ts_backend b, const ts_kronecker_plan *plan, ts_precision p,
+                               const void *x, void *y, int add) {
+  HAND_OVER(b, kronecker_plan_check, kronecker_apply, plan, p, x, y, add);
 }
 
 int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,

@@ -216,6 +216,8 @@ int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precisio
                             const void *rhs, void *x, void *r);
 int ts_backend_vanka_apply(ts_backend b, const ts_vanka_plan *plan, ts_precision p,
                            const void *r, void *y);
+int ts_backend_kronecker_apply(ts_backend b, const ts_kronecker_plan *plan, ts_precision p,
+                               const void *x, void *y, int add);
 int ts_backend_stokes_apply(ts_backend b, const ts_stokes_plan *plan, ts_precision p,
                             const void *x, void *y, int add);
 int ts_backend_stokes_patch_smooth(ts_backend b, const ts_stokes_patch_plan *plan, ts_precision p,
@@ -446,6 +448,21 @@ int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y);
 /** y (+)= A x, or A^T x with transpose (A->ops->apply_transpose, which the caller knows to
  *  exist), without checks: for operators made of other operators (block.c, combine.c). */
 int ts_operator_apply_part(ts_operator a, int transpose, ts_vec x, ts_vec y, int add);
+
+/* ---------------------------------------------------------------- operators: Kronecker */
+
+/** A banded 1D factor of a Kronecker product (ts_kronecker_plan): rows x cols, row r's
+ *  values at the columns (r / row_step - 1) col_step + w, w < 2 col_step + 1, in values
+ *  (host, rows (2 col_step + 1) doubles, row by row; zero outside the matrix). */
+typedef struct ts_band_1d {
+  int64_t rows, cols;
+  int row_step, col_step;
+  const double *values;
+} ts_band_1d;
+/** The operator scale (F_{dim-1} (x) .. (x) F_0) from dim banded factors, applied by the
+ *  backend's kronecker_apply (lib/op/kronecker.c); the values are copied. */
+int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *factors,
+                                 double scale, ts_precision p, ts_operator *op);
 
 /* ---------------------------------------------------------------- operators: laplace */
 

@@ -55,6 +55,9 @@ int ts_gpu_patch_additive(const ts_patch_additive_plan *pl, const R *r, R *y, ch
 /* the Vanka pass of Taylor-Hood (gpu-vanka.h, instantiated in vanka) */
 template <typename R>
 int ts_gpu_vanka_apply(const ts_vanka_plan *pl, const R *r, R *y, char *err);
+/* Kronecker products of banded 1D matrices (gpu-kronecker.h, instantiated in kronecker) */
+template <typename R>
+int ts_gpu_kronecker_apply(const ts_kronecker_plan *pl, const R *x, R *y, int add, char *err);
 /* the multi-field transfer (gpu-field-transfer.h, instantiated in field-transfer-{double,float}) */
 template <typename R>
 int ts_gpu_field_transfer(const ts_field_transfer_plan *pl, int restrict_, const R *in, R *out,
@@ -370,6 +373,13 @@ static int gpu_vanka_apply(ts_backend_ops *ops, const ts_vanka_plan *plan, ts_pr
   return ts_gpu_vanka_apply<double>(plan, (const double *)r, (double *)y, ops->error);
 }
 
+static int gpu_kronecker_apply(ts_backend_ops *ops, const ts_kronecker_plan *plan,
+                               ts_precision p, const void *x, void *y, int add) {
+  if (p == TS_SINGLE)
+    return ts_gpu_kronecker_apply<float>(plan, (const float *)x, (float *)y, add, ops->error);
+  return ts_gpu_kronecker_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
+}
+
 /* The plan form asked for on multilinear cells, per degree the faster one as measured on an
  * H100 (3D Kershaw 0.3, 3e7 DoFs): the recomputed geometry (vertices) where it was as fast
  * or faster (within 5 %: then its far smaller memory decides), the stored factors where they
@@ -526,6 +536,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->mapped_geometry = gpu_mapped_geometry;
   ops->patch_additive = gpu_patch_additive;
   ops->vanka_apply = gpu_vanka_apply;
+  ops->kronecker_apply = gpu_kronecker_apply;
 #ifndef TS_GPU_HIP
   ops->csr_create = gpu_csr_create;
   ops->csr_apply = gpu_csr_apply;

@@ -15,6 +15,7 @@
 #include "omp-mapped.h"
 #include "omp-patch-additive.h"
 #include "omp-vanka.h"
+#include "omp-kronecker.h"
 #include "omp-threads.h"
 #include "tessera/backend.h"
 
@@ -268,6 +269,12 @@ static int omp_vanka_apply(ts_backend_ops *ops, const ts_vanka_plan *plan, ts_pr
   return ts_omp_vanka_apply(plan, p, r, y, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* Kronecker products of banded 1D matrices (kronecker.c) */
+static int omp_kronecker_apply(ts_backend_ops *ops, const ts_kronecker_plan *plan, ts_precision p,
+                               const void *x, void *y, int add) {
+  return ts_omp_kronecker_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 TS_BACKEND_DEFINE_ABI;
 
 int tessera_backend_register(ts_backend_ops *ops);
@@ -306,5 +313,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->mapped_apply = omp_mapped_apply; /* operator on mapped cells */
   ops->patch_additive = omp_patch_additive; /* additive vertex patches on mapped levels */
   ops->vanka_apply = omp_vanka_apply;       /* Vanka patches of Taylor-Hood */
+  ops->kronecker_apply = omp_kronecker_apply; /* Kronecker products (Taylor-Hood coupling) */
   return 0;
 }

@@ -39,7 +39,8 @@ extern "C" {
  * ABI 10: the additive vertex-patch preconditioner on mapped cells (patch_additive,
  *        ts_patch_additive_plan);
  * ABI 11: ts_mapped_plan.collocation_1d (gradients at the points from values at the points);
- * ABI 12: Vanka relaxation of Taylor-Hood Q2 x Q1 (vanka_apply, ts_vanka_plan) */
+ * ABI 12: Vanka relaxation of Taylor-Hood Q2 x Q1 (vanka_apply, ts_vanka_plan); Kronecker
+ *        products of banded 1D matrices (kronecker_apply, ts_kronecker_plan) */
 #define TS_BACKEND_ABI_VERSION 12
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
@@ -445,6 +446,26 @@ typedef struct ts_vanka_plan {
   const void *matrices;         /* prod class_count[d] patch_size^2 values */
 } ts_vanka_plan;
 
+/* ---------------------------------------------------------------- Kronecker products (ABI 12) */
+
+/** Plan for y (+)= scale (F_{dim-1} (x) .. (x) F_0) x (index 0 fastest; lib/op/kronecker.c):
+ *  the Taylor-Hood coupling blocks D_c and B_c^T on a box (doc/taylor-hood.md section 2).
+ *  F_d is rows[d] x cols[d] and banded: row r has its nonzeros among the width[d] =
+ *  2 col_step[d] + 1 columns s_d(r) + w, w = 0..width[d]-1, s_d(r) = (r / row_step[d] - 1)
+ *  col_step[d] (integer division), those outside 0..cols[d]-1 left out; values[d] holds
+ *  rows[d] x width[d] entries, row by row.  Beyond dim: rows = cols = 1, width 1, steps 1
+ *  and values NULL (the factor is 1).  x has n_cols = prod cols[d], y n_rows = prod rows[d]
+ *  entries; values, x and y are backend memory of the call's precision. */
+typedef struct ts_kronecker_plan {
+  int dim;                      /* 2 or 3 */
+  int64_t rows[3], cols[3];     /* per direction (1 beyond dim) */
+  int row_step[3], col_step[3]; /* the band's stepping (1 beyond dim) */
+  int width[3];                 /* 2 col_step + 1 (1 beyond dim) */
+  int64_t n_rows, n_cols;       /* prod rows[d], prod cols[d] */
+  double scale;
+  const void *values[3];        /* rows[d] x width[d] each (NULL beyond dim) */
+} ts_kronecker_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -535,6 +556,10 @@ typedef struct ts_backend_ops {
    * and y of plan->n_dofs entries of precision p, r != y */
   int (*vanka_apply)(struct ts_backend_ops *ops, const ts_vanka_plan *plan, ts_precision p,
                      const void *r, void *y);
+  /* Kronecker product of banded 1D matrices (ABI 12): y = scale (F_{dim-1} (x) .. (x) F_0) x
+   * (add = 1: y += ..), x of plan->n_cols and y of plan->n_rows entries of precision p */
+  int (*kronecker_apply)(struct ts_backend_ops *ops, const ts_kronecker_plan *plan,
+                         ts_precision p, const void *x, void *y, int add);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

@@ -13,10 +13,11 @@
  *   D_c = F_{dim-1} (x) .. (x) F_0,  F_d = G_d (d == c) or M_d (d != c),
  *   (M_d)_ij = (psi_i, phi_j) and (G_d)_ij = (psi_i, phi_j') on the 1D mesh of direction d,
  *
- * psi the 1D pressure and phi the 1D velocity basis.  D_c is assembled once as a sparse
- * matrix and applied by the backend (ts_operator_create_matrix): at most (2k+1)^dim entries
- * per pressure row.  Its boundary velocity columns are kept in a matrix of their own, used
- * only by the unconstrained operator (the Dirichlet lifting of the right side). */
+ * psi the 1D pressure and phi the 1D velocity basis.  D_c and B_c^T are applied as such
+ * products by the backend (ts_operator_create_kronecker: the banded 1D factors, their
+ * boundary velocity nodes zero, and at most (2k+1)^dim terms per pressure row, no stored
+ * matrix).  The boundary velocity columns of D_c are kept in a sparse matrix of their own,
+ * used only by the unconstrained operator (the Dirichlet lifting of the right side). */
 #include <math.h>
 #include "../tessera-impl.h"
 
@@ -178,7 +179,7 @@ static int kept_columns(ts_matrix A, const double *keep, double sign, int transp
 }
 
 /* The operators of D_c restricted to the columns kept by `keep` and of its transpose times
- * -1, on the backend. */
+ * -1, on the backend (sparse matrices). */
 static int coupling_pair(ts_backend backend, ts_precision p, ts_matrix full, const double *keep,
                          ts_operator *div, ts_operator *grad) {
   ts_matrix D = NULL, T = NULL;
@@ -191,26 +192,67 @@ static int coupling_pair(ts_backend backend, ts_precision p, ts_matrix full, con
   return ierr;
 }
 
+static double assembled_1d(const double *cell, int rows, int k, int64_t cells, int64_t i,
+                           int64_t j);
+
+/* The banded factor of direction d of D_c (transpose = 0: pressure rows, velocity columns)
+ * or of D_c^T (velocity rows, pressure columns), zero at the velocity's two boundary nodes of
+ * the direction: the product of the factors is then zero wherever a velocity node lies on
+ * the boundary, the constrained D_c (B_c^T) exactly.  Values into v. */
+static void coupling_band(const taylor_hood *th, int c, int d, int transpose, double *v,
+                          ts_band_1d *f) {
+  const int k = th->degree;
+  const int64_t nu = th->n_u1[d], np = th->n_p1[d];
+  const double *cell = th->blocks[d].coupling[d == c];
+  *f = (ts_band_1d){.rows = transpose ? nu : np, .cols = transpose ? np : nu,
+                    .row_step = transpose ? k : k - 1, .col_step = transpose ? k - 1 : k,
+                    .values = v};
+  const int width = 2 * f->col_step + 1;
+  for (int64_t r = 0; r < f->rows; ++r)
+    for (int w = 0; w < width; ++w) {
+      const int64_t col = (r / f->row_step - 1) * f->col_step + w;
+      const int64_t q = transpose ? col : r, i = transpose ? r : col;
+      const int used = col >= 0 && col < f->cols && i > 0 && i < nu - 1;
+      v[r * width + w] = used ? assembled_1d(cell, k, k, th->cells[d], q, i) : 0.0;
+    }
+}
+
+/* D_c (transpose = 0) or B_c^T = -D_c^T (1), constrained, as a Kronecker operator */
+static int coupling_kronecker(ts_backend backend, ts_precision p, const taylor_hood *th, int c,
+                              int transpose, ts_operator *op) {
+  double *values[3] = {NULL, NULL, NULL};
+  ts_band_1d factors[3];
+  int ierr = 0;
+  for (int d = 0; d < th->dim && !ierr; ++d) {
+    const int64_t rows = transpose ? th->n_u1[d] : th->n_p1[d];
+    ierr = ts_calloc((size_t)(rows * (2 * th->degree + 1)), sizeof(double), "coupling band",
+                     &values[d]);
+    if (!ierr) coupling_band(th, c, d, transpose, values[d], &factors[d]);
+  }
+  if (!ierr)
+    ierr = ts_operator_create_kronecker(backend, th->dim, factors, transpose ? -1.0 : 1.0, p, op);
+  for (int d = 0; d < 3; ++d) ts_free(&values[d]);
+  return ierr;
+}
+
 /* The coupling blocks of every component: D_c and B_c^T with the boundary velocity columns
- * (rows) zero, and their boundary parts. */
+ * (rows) zero, as Kronecker operators, and their boundary parts (for the unconstrained
+ * operator only) as sparse matrices. */
 static int create_coupling(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                            ts_precision p, taylor_hood *th) {
-  double *interior = NULL, *boundary = NULL;
-  TS_CALL(ts_calloc((size_t)th->n_u, sizeof *interior, "interior mask", &interior));
-  int ierr = ts_calloc((size_t)th->n_u, sizeof *boundary, "boundary mask", &boundary);
-  for (int64_t i = 0; !ierr && i < th->n_u; ++i) {
-    boundary[i] = ts_dofs_is_boundary(velocity, i) ? 1.0 : 0.0;
-    interior[i] = 1.0 - boundary[i];
-  }
+  double *boundary = NULL;
+  TS_CALL(ts_calloc((size_t)th->n_u, sizeof *boundary, "boundary mask", &boundary));
+  for (int64_t i = 0; i < th->n_u; ++i) boundary[i] = ts_dofs_is_boundary(velocity, i) ? 1.0 : 0.0;
+  int ierr = 0;
   for (int c = 0; c < th->dim && !ierr; ++c) {
     ts_matrix D = NULL;
-    ierr = divergence_component(velocity, pressure, th->blocks, c, &D);
-    if (!ierr) ierr = coupling_pair(backend, p, D, interior, &th->div[c], &th->grad[c]);
+    ierr = coupling_kronecker(backend, p, th, c, 0, &th->div[c]);
+    if (!ierr) ierr = coupling_kronecker(backend, p, th, c, 1, &th->grad[c]);
+    if (!ierr) ierr = divergence_component(velocity, pressure, th->blocks, c, &D);
     if (!ierr)
       ierr = coupling_pair(backend, p, D, boundary, &th->div_boundary[c], &th->grad_boundary[c]);
     ts_matrix_destroy(&D);
   }
-  ts_free(&interior);
   ts_free(&boundary);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "Taylor-Hood coupling blocks") : 0;
 }

@@ -2066,17 +2066,20 @@ static uint64_t pc_tree_vectors(const struct ts_problem_s *p) {
  * with vectors those of the solver (solver_vectors) and the preconditioner tree
  * (pc_tree_vectors), sizeof(scalar) = 8 or 4 for double or single precision, and two
  * double-precision host copies (the solution read back and the exact values). */
-/* Taylor-Hood: the device bytes of the sparse coupling blocks (lib/op/taylor-hood.c), D_c and
- * B_c^T per velocity component: at most (2k+1)^dim entries per pressure row, 12 bytes each
- * (a 32-bit column index and a double) */
+/* Taylor-Hood: the device bytes of the sparse boundary parts of the coupling blocks
+ * (lib/op/taylor-hood.c; the blocks themselves are Kronecker products of 1D factors), D_c and
+ * B_c^T per velocity component restricted to the boundary velocity nodes: at most
+ * (2k-1)^dim entries per column, 12 bytes each (a 32-bit index and a double) */
 static uint64_t coupling_bytes(const struct ts_problem_s *p) {
   if (!p->taylor_hood) return 0;
-  uint64_t pressure = 1, row = 1;
+  uint64_t nodes = 1, interior = 1, column = 1;
   for (int d = 0; d < p->dim; d++) {
-    pressure *= ((uint64_t)p->coarse[d] << p->levels) * (uint64_t)(p->degree - 1) + 1;
-    row *= 2 * (uint64_t)p->degree + 1;
+    const uint64_t n = ((uint64_t)p->coarse[d] << p->levels) * (uint64_t)p->degree + 1;
+    nodes *= n;
+    interior *= n - 2;
+    column *= 2 * (uint64_t)p->degree - 1;
   }
-  return 2 * (uint64_t)p->dim * pressure * row * 12;
+  return 2 * (uint64_t)p->dim * (nodes - interior) * column * 12;
 }
 
 int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {

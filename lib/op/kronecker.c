@@ -1,0 +1,84 @@
+/* kronecker.c -- the operator scale (F_{dim-1} (x) .. (x) F_0) of banded 1D factors
+ * (ts_band_1d), applied by the backend's kronecker_apply (ts_kronecker_plan): on a box the
+ * Taylor-Hood coupling blocks D_c and B_c^T are such products (doc/taylor-hood.md section
+ * 2), so they need neither a sparse matrix nor more memory than their 1D factors. */
+#include "../tessera-impl.h"
+
+typedef struct kronecker {
+  ts_kronecker_plan plan;
+  ts_vec values[3];             /* the factors' band values, in the operator's precision */
+} kronecker;
+
+static int kronecker_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  const kronecker *k = op->data;
+  TS_CALL(ts_backend_kronecker_apply(op->backend, &k->plan, op->precision, x->data, y->data, add));
+  return 0;
+}
+
+/* one multiply and one add per stored band entry of each output's product */
+static double kronecker_flops(ts_operator op) {
+  const kronecker *k = op->data;
+  double terms = 1.0;
+  for (int d = 0; d < k->plan.dim; ++d) terms *= k->plan.width[d];
+  return 2.0 * terms * (double)k->plan.n_rows;
+}
+
+static void kronecker_destroy(ts_operator op) {
+  kronecker *k = op->data;
+  if (!k) return;
+  for (int d = 0; d < 3; ++d) ts_vec_destroy(&k->values[d]);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops kronecker_ops = {
+    .name = "kronecker",
+    .apply = kronecker_apply,
+    .flops = kronecker_flops,
+    .destroy = kronecker_destroy,
+};
+
+int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *factors,
+                                 double scale, ts_precision p, ts_operator *op) {
+  TS_CHECK_NOT_NULL(op);
+  *op = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(factors);
+  TS_CHECK_ARG(dim == 2 || dim == 3, "Kronecker operator: dim = %d, allowed 2 or 3", dim);
+  if (!backend->ops.kronecker_apply)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'kronecker_apply'",
+                    backend->name);
+  for (int d = 0; d < dim; ++d) {
+    const ts_band_1d *f = &factors[d];
+    TS_CHECK_ARG(f->rows >= 1 && f->cols >= 1 && f->row_step >= 1 && f->col_step >= 1 && f->values,
+                 "Kronecker operator: factor %d is %lld x %lld with steps %d and %d%s; allowed "
+                 "positive sizes and steps and values", d, (long long)f->rows, (long long)f->cols,
+                 f->row_step, f->col_step, f->values ? "" : " and no values");
+  }
+  kronecker *k;
+  TS_CALL(ts_calloc(1, sizeof *k, "Kronecker operator", &k));
+  ts_kronecker_plan *pl = &k->plan;
+  *pl = (ts_kronecker_plan){.dim = dim, .n_rows = 1, .n_cols = 1, .scale = scale};
+  int ierr = 0;
+  for (int d = 0; d < 3 && !ierr; ++d) {
+    const ts_band_1d *f = d < dim ? &factors[d] : NULL;
+    pl->rows[d] = f ? f->rows : 1;
+    pl->cols[d] = f ? f->cols : 1;
+    pl->row_step[d] = f ? f->row_step : 1;
+    pl->col_step[d] = f ? f->col_step : 1;
+    pl->width[d] = f ? 2 * f->col_step + 1 : 1;
+    pl->n_rows *= pl->rows[d];
+    pl->n_cols *= pl->cols[d];
+    if (!f) continue;
+    ierr = ts_vec_create(backend, f->rows * pl->width[d], p, &k->values[d]);
+    if (!ierr) ierr = ts_vec_set_from_host(k->values[d], f->values);
+    if (!ierr) pl->values[d] = k->values[d]->data;
+  }
+  if (!ierr)
+    ierr = ts_operator_create_shell_rect(backend, &kronecker_ops, pl->n_rows, pl->n_cols, p, k, op);
+  if (ierr) {
+    for (int d = 0; d < 3; ++d) ts_vec_destroy(&k->values[d]);
+    ts_free(&k);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Kronecker operator");
+  }
+  return 0;
+}
