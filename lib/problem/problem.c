@@ -1070,24 +1070,34 @@ static int get_list(xmlNodePtr element, const char *attr, double values[4], char
   return n > 4 ? 4 : n;
 }
 
-/* DoFs on the finest level, 0 if above MAX_DOFS: Q_k: prod_d (cells_d 2^levels k + 1);
- * RT_k x DGQ_k: an upper bound, (dim + 1) prod_d (cells_d 2^levels (k+1) + 1) (doc/stokes.md
- * section 2: dim velocity components and the pressure, each at most that size). */
-static uint64_t finest_dofs(const struct ts_problem_s *p) {
-  const uint64_t per_cell = p->stokes ? (uint64_t)p->degree + 1 : (uint64_t)p->degree;
-  uint64_t total = p->stokes ? (uint64_t)p->dim + 1 : 1;
+/* copies prod_d (cells_d 2^levels per_cell + 1): DoFs of the finest level, 0 past MAX_DOFS */
+static uint64_t grid_dofs(const struct ts_problem_s *p, uint64_t per_cell, uint64_t copies) {
+  uint64_t total = copies;
   for (int d = 0; d < p->dim; d++) {
     uint64_t n = (uint64_t)p->coarse[d];
     for (int l = 0; l < p->levels; l++) {
       if (n > MAX_DOFS) return 0;
       n *= 2;
     }
-    if (n > MAX_DOFS / per_cell) return 0;
+    if (per_cell && n > MAX_DOFS / per_cell) return 0;
     n = n * per_cell + 1;
     if (n > MAX_DOFS || total > MAX_DOFS / n) return 0;
     total *= n;
   }
   return total;
+}
+
+/* DoFs on the finest level, 0 if above MAX_DOFS: Q_k: prod_d (cells_d k + 1); RT_k x DGQ_k:
+ * an upper bound, (dim + 1) prod_d (cells_d (k+1) + 1) (doc/stokes.md section 2: dim
+ * velocity components and the pressure, each at most that size); Taylor-Hood: dim
+ * prod_d (cells_d k + 1) + prod_d (cells_d (k-1) + 1) (cells_d of the finest level). */
+static uint64_t finest_dofs(const struct ts_problem_s *p) {
+  const uint64_t k = (uint64_t)p->degree;
+  if (p->taylor_hood) {
+    const uint64_t u = grid_dofs(p, k, (uint64_t)p->dim), q = grid_dofs(p, k - 1, 1);
+    return u && q && u <= MAX_DOFS - q ? u + q : 0;
+  }
+  return p->stokes ? grid_dofs(p, k + 1, (uint64_t)p->dim + 1) : grid_dofs(p, k, 1);
 }
 
 /* ---------------------------------------------------------------- your own problem */
