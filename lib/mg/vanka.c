@@ -134,11 +134,10 @@ static int patch_inverse(ts_operator stokes, const ts_vanka_plan *plan, const in
   return 0;
 }
 
-/* every kind's weighted inverse into host (slots P^2 values) */
-static int patch_inverses(ts_operator stokes, ts_vanka_plan *plan, double weight,
-                          int multiplicative, double *host) {
-  int64_t representative[3][9] = {{0}};
-  vertex_kinds(plan, representative);
+/* every kind's weighted inverse into host (slots P^2 values), from the kinds' vertices */
+static int patch_inverses(ts_operator stokes, const ts_vanka_plan *plan,
+                          int64_t representative[3][9], double weight, int multiplicative,
+                          double *host) {
   const int P = plan->patch_size;
   double *matrix = NULL, *compact = NULL, *identity = NULL;
   int *active = NULL, *pivots = NULL;
@@ -212,15 +211,15 @@ int ts_smoother_create_vanka(ts_operator stokes, const ts_saddle_relaxation *par
   int ierr = init_plan(&layout, &data->plan);
   data->plan.vertex_stride = r.multiplicative ? 4 : 3;
   double *host = NULL;
-  int64_t values = 0;
+  int64_t values = 0, representative[3][9] = {{0}};
   if (!ierr) {
-    int64_t representative[3][9];
     vertex_kinds(&data->plan, representative);
     values = (int64_t)data->plan.class_count[0] * data->plan.class_count[1] *
              data->plan.class_count[2] * data->plan.patch_size * data->plan.patch_size;
     ierr = ts_calloc((size_t)values, sizeof *host, "Vanka patch inverses", &host);
   }
-  if (!ierr) ierr = patch_inverses(stokes, &data->plan, r.weight, r.multiplicative, host);
+  if (!ierr)
+    ierr = patch_inverses(stokes, &data->plan, representative, r.weight, r.multiplicative, host);
   if (!ierr) ierr = ts_vec_create(be, values, stokes->precision, &data->matrices);
   if (!ierr) ierr = ts_vec_set_from_host(data->matrices, host);
   if (!ierr) ierr = ts_vec_create(be, stokes->n, stokes->precision, &data->r);

@@ -1652,9 +1652,11 @@ static int fill_smoother(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
     const int su = p->mg.smoother == TS_MG_SMOOTHER_SCHUR_UZAWA;
     const int fits = i == 0 ? vanka : i == 1 ? relaxation && !su : relaxation && !vanka;
     if (fits) continue;
+    static const char *const names[] = {"vertex-patch", "chebyshev", "vanka", "braess-sarazin",
+                                        "schur-uzawa"};
     where(r, mg, attrs[i], node_line(mg), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid %s=...> with smoother \"%s\": allowed with "
-                    "smoother %s", loc, attrs[i], given ? word : "vertex-patch",
+                    "smoother %s", loc, attrs[i], names[p->mg.smoother],
                     i == 0 ? "\"vanka\"" : i == 1 ? "\"vanka\" or \"braess-sarazin\""
                                            : "\"braess-sarazin\" or \"schur-uzawa\"");
   }
