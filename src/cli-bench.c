@@ -37,12 +37,13 @@ typedef struct bench_options {
 
 static void bench_help(void) {
   printf("usage: tessera bench [options]\n"
-         "  --problem poisson|stokes  the operator: the Q_k Laplacian (default), or the Stokes\n"
-         "                         operator of RT_k x DGQ_k (DoFs: velocity + pressure)\n"
+         "  --problem poisson|stokes|taylor-hood  the operator: the Q_k Laplacian (default), the\n"
+         "                         Stokes operator of RT_k x DGQ_k, or of Taylor-Hood Q_k x Q_{k-1}\n"
+         "                         (DoFs: velocity + pressure; taylor-hood: not with --mg)\n"
          "  --backend NAME         backend to measure (default omp)\n"
          "  --dim 2|3              dimension (default 3)\n"
          "  --degrees LIST         degrees K, K1-K2 or K1,K2,... (default 1-8; Poisson 1..10,\n"
-         "                         Stokes 0..9, Stokes default 1-4)\n"
+         "                         Stokes 0..9, Stokes default 1-4, Taylor-Hood 2..10, default 2-4)\n"
          "  --dofs N               approximate DoFs per problem (default 4e6)\n"
          "  --kershaw EPS          the Laplacian on Kershaw's mesh with epsilon EPS in (0, 1]\n"
          "                         (the operator on mapped cells; with --mg its multigrid, by\n"
@@ -113,13 +114,21 @@ static int parse_degrees(const char *s, bench_options *o) {
 
 /* The degrees each problem allows, and its default list. */
 static void degree_range(cli_problem p, int *lowest, int *highest) {
-  *lowest = p == CLI_PROBLEM_STOKES ? 0 : 1;
+  *lowest = p == CLI_PROBLEM_STOKES ? 0 : p == CLI_PROBLEM_TAYLOR_HOOD ? 2 : 1;
   *highest = p == CLI_PROBLEM_STOKES ? 9 : 10;
 }
 
 /* Checks that need every option: the degrees against the problem, options of one problem. */
 static int finish_bench_options(bench_options *o, const char *degrees_text) {
-  const char *name = o->problem == CLI_PROBLEM_STOKES ? "stokes" : "poisson";
+  const char *name = o->problem == CLI_PROBLEM_STOKES        ? "stokes"
+                     : o->problem == CLI_PROBLEM_TAYLOR_HOOD ? "taylor-hood"
+                                                             : "poisson";
+  if (o->problem == CLI_PROBLEM_TAYLOR_HOOD && (o->mg || o->kershaw > 0 || o->poisson_only ||
+                                                o->stokes_only))
+    return cli_usage_error("bench", "%s: --problem taylor-hood times the operator only (its "
+                           "multigrid: tessera run examples/stokes-th-2d.xml)",
+                           o->mg ? "--mg" : o->kershaw > 0 ? "--kershaw"
+                           : o->poisson_only ? o->poisson_only : o->stokes_only);
   if (o->problem == CLI_PROBLEM_STOKES && o->poisson_only)
     return cli_usage_error("bench", "%s applies to --problem poisson only (the Stokes multigrid "
                            "has its own smoother: see --local-solver)", o->poisson_only);
@@ -131,8 +140,9 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
   /* the default smoother of mapped meshes (doc/multigrid.md, "Mapped meshes") */
   if (o->kershaw > 0 && o->mg && !o->smoother_given) o->mg_options.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
   if (!o->n_degrees) {
-    const int last = o->problem == CLI_PROBLEM_STOKES ? 4 : 8;
-    for (int k = 1; k <= last; ++k) o->degrees[o->n_degrees++] = k;
+    const int first = o->problem == CLI_PROBLEM_TAYLOR_HOOD ? 2 : 1;
+    const int last = o->problem == CLI_PROBLEM_POISSON ? 8 : 4;
+    for (int k = first; k <= last; ++k) o->degrees[o->n_degrees++] = k;
   }
   int lowest, highest;
   degree_range(o->problem, &lowest, &highest);
@@ -198,7 +208,8 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
     } else if (!strcmp(a, "--problem")) {
       if (!strcmp(v, "poisson")) o->problem = CLI_PROBLEM_POISSON;
       else if (!strcmp(v, "stokes")) o->problem = CLI_PROBLEM_STOKES;
-      else return cli_usage_error("bench", "--problem %s: allowed poisson or stokes", v);
+      else if (!strcmp(v, "taylor-hood")) o->problem = CLI_PROBLEM_TAYLOR_HOOD;
+      else return cli_usage_error("bench", "--problem %s: allowed poisson, stokes or taylor-hood", v);
     } else if (!strcmp(a, "--dim")) {
       o->dim = (int)strtol(v, &end, 10);
       if (*end || (o->dim != 2 && o->dim != 3))
@@ -296,12 +307,15 @@ static void bench_operator_free(bench_operator *q) {
 }
 
 /* The mesh (one level, cells per direction chosen for about o->dofs DoFs) and its DoFs:
- * Q_k has about (cells k)^dim, RT_k x DGQ_k about (dim + 1) (cells (k + 1))^dim. */
+ * Q_k has about (cells k)^dim, RT_k x DGQ_k about (dim + 1) (cells (k + 1))^dim, Taylor-Hood
+ * about dim (cells k)^dim (its pressure is the smaller part). */
 static int bench_space(const bench_options *o, int k, bench_operator *q) {
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
-  const double per_dir = stokes ? pow(o->dofs / (o->dim + 1), 1.0 / o->dim) / (k + 1)
-                                : (pow(o->dofs, 1.0 / o->dim) - 1.0) / k;
+  const int taylor_hood = o->problem == CLI_PROBLEM_TAYLOR_HOOD;
+  const double per_dir = stokes        ? pow(o->dofs / (o->dim + 1), 1.0 / o->dim) / (k + 1)
+                         : taylor_hood ? pow(o->dofs / o->dim, 1.0 / o->dim) / k
+                                       : (pow(o->dofs, 1.0 / o->dim) - 1.0) / k;
   const int c = (int)fmax(1.0, round(per_dir));
   if (o->kershaw > 0) { /* Kershaw's map needs 6m x 2m (x 2m) cells */
     const int c0 = 6 * (int)fmax(1.0, round(per_dir / 6)), c1 = 2 * (int)fmax(1.0, round(per_dir / 2));
@@ -314,12 +328,14 @@ static int bench_space(const bench_options *o, int k, bench_operator *q) {
   if (stokes) {
     TS_CALL(ts_fe_create_rt(o->dim, k, &q->fe));
     TS_CALL(ts_fe_create_dgq(o->dim, k, &q->pressure_fe));
-    TS_CALL(ts_dofs_create(q->mesh, q->pressure_fe, 0, &q->pressure));
   } else {
     TS_CALL(ts_fe_create_q(o->dim, k, &q->fe));
+    if (taylor_hood) TS_CALL(ts_fe_create_q(o->dim, k - 1, &q->pressure_fe));
   }
+  if (q->pressure_fe) TS_CALL(ts_dofs_create(q->mesh, q->pressure_fe, 0, &q->pressure));
   TS_CALL(ts_dofs_create(q->mesh, q->fe, 0, &q->dofs));
-  q->n = ts_dofs_count(q->dofs) + (q->pressure ? ts_dofs_count(q->pressure) : 0);
+  q->n = (taylor_hood ? o->dim : 1) * ts_dofs_count(q->dofs) +
+         (q->pressure ? ts_dofs_count(q->pressure) : 0);
   return 0;
 }
 
@@ -352,8 +368,10 @@ static int bench_degree(const bench_options *o, ts_backend b, int k, bench_resul
   if (!ierr)
     ierr = o->problem == CLI_PROBLEM_STOKES
                ? ts_operator_create_stokes(b, q.dofs, q.pressure, 0.0, o->precision, &q.A)
-               : o->kershaw > 0 ? ts_operator_create_mapped(b, q.dofs, NULL, o->precision, &q.A)
-                                : ts_operator_create_laplace(b, q.dofs, o->precision, &q.A);
+           : o->problem == CLI_PROBLEM_TAYLOR_HOOD
+               ? ts_operator_create_taylor_hood(b, q.dofs, q.pressure, o->precision, &q.A)
+           : o->kershaw > 0 ? ts_operator_create_mapped(b, q.dofs, NULL, o->precision, &q.A)
+                            : ts_operator_create_laplace(b, q.dofs, o->precision, &q.A);
   if (!ierr) ierr = ts_vec_create(b, q.n, o->precision, &x);
   if (!ierr) ierr = ts_vec_create(b, q.n, o->precision, &y);
   if (!ierr) ierr = ts_vec_set_random(x, 42);
@@ -537,6 +555,9 @@ static void print_operator_header(const bench_options *o, ts_backend b, double b
              "geometric factors stored per point)", o->kershaw);
   printf("# tessera %s bench: %s, %dD, %s precision, backend %s (%s)\n", ts_version(),
          stokes ? "Stokes operator y = Acal x (RT_k x DGQ_k; DoFs: velocity + pressure)"
+         : o->problem == CLI_PROBLEM_TAYLOR_HOOD
+             ? "Taylor-Hood operator y = Acal x (Q_k x Q_{k-1}: the Laplacians matrix-free, the "
+               "coupling Kronecker products; DoFs: velocity + pressure)"
          : o->kershaw > 0 ? what : "Laplacian y = A x",
          o->dim, ts_precision_name(o->precision), o->backend, ts_backend_description(b));
   if (o->ceilings)
@@ -557,7 +578,10 @@ static int print_operator_row(const bench_options *o, int k, const bench_result 
   if (json_row_open(o, &row)) return CLI_ERROR;
   if (row.f) {
     fprintf(row.f, "{\"kernel\": \"%s\", \"backend\": \"%s\", \"device\": ",
-            o->problem == CLI_PROBLEM_STOKES ? "stokes" : o->kershaw > 0 ? "mapped-kershaw" : "laplace",
+            o->problem == CLI_PROBLEM_STOKES        ? "stokes"
+            : o->problem == CLI_PROBLEM_TAYLOR_HOOD ? "taylor-hood"
+            : o->kershaw > 0                        ? "mapped-kershaw"
+                                                    : "laplace",
             o->backend);
     cli_json_string(row.f, o->device);
     fprintf(row.f, ", \"dim\": %d, \"degree\": %d, "

@@ -63,7 +63,7 @@ void cli_baseline_free(cli_baseline **b);
   } while (0)
 
 /* The problems `tessera bench` measures. */
-typedef enum { CLI_PROBLEM_POISSON = 0, CLI_PROBLEM_STOKES = 1 } cli_problem;
+typedef enum { CLI_PROBLEM_POISSON = 0, CLI_PROBLEM_STOKES = 1, CLI_PROBLEM_TAYLOR_HOOD = 2 } cli_problem;
 
 /* tessera bench --mg (cli-bench-mg.c) */
 #define CLI_BENCH_GMRES_RESTART 10        /* Poisson: GMRES(10) + V-cycle to 1e-6 */

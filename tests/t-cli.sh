@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 34 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 36 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -100,6 +100,13 @@ st=$?; sed 's/^/# /' "$work/out"
   grep -q 'ns/DoF *GDoF/s' "$work/out" && grep -q '^ *1 *[0-9][0-9]* *[0-9][0-9]* [0-9.e+-]* *[0-9.]* ' "$work/out" &&
   grep -q '^ *3 *[0-9]' "$work/out" && ! grep -q '^ *2 ' "$work/out"
 ok $? "bench --problem stokes measures the Stokes operator for degrees 1 and 3"
+# bench --problem taylor-hood: the Taylor-Hood operator (Q2 x Q1 and Q3 x Q2), not its multigrid
+"$tessera" bench --problem taylor-hood --dim 3 --degrees 2,3 --dofs 3e3 --seconds 0.02 --no-ceilings --json >"$work/out" 2>&1
+st=$?; sed 's/^/# /' "$work/out"
+[ $st -eq 0 ] && [ "$(grep -c '"kernel": "taylor-hood".*"dim": 3' "$work/out")" -eq 2 ] &&
+  grep -q '"degree": 3' "$work/out" && ! grep -q '"degree": 1' "$work/out"
+ok $? "bench --problem taylor-hood measures the Taylor-Hood operator for degrees 2 and 3"
+run 2 "bench --problem taylor-hood refuses --mg" "--mg: --problem taylor-hood times the operator only" bench --problem taylor-hood --mg
 "$tessera" bench --problem stokes --mg --dim 2 --degrees 1 --dofs 2e3 --seconds 0.02 --no-ceilings >"$work/out" 2>&1
 st=$?; sed 's/^/# /' "$work/out"
 [ $st -eq 0 ] && grep -q 'smoother stokes-patch-schur' "$work/out" && grep -q 'GMRES(30) + V-cycle to 1e-08' "$work/out" &&
