@@ -503,6 +503,16 @@ int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan);
 /** The saddle-point description of a Stokes operator (RT or Taylor-Hood), or TS_ERR_ARG
  *  naming `caller` if stokes is not one. */
 int ts_saddle_of(ts_operator stokes, const char *caller, const ts_saddle **saddle);
+/** The smoother's name as in problem files ("vanka", ..; lib/mg/mg.c). */
+const char *ts_mg_smoother_word(ts_mg_smoother_type type);
+/** 1 for the relaxations of the Taylor-Hood saddle-point system (vanka, braess-sarazin,
+ *  schur-uzawa), 0 for the Q_k smoothers. */
+int ts_mg_smoother_is_saddle(ts_mg_smoother_type type);
+/** The parameters a Taylor-Hood relaxation of this type uses (lib/mg/saddle-relaxation.c):
+ *  its defaults (multiplicative Vanka: TS_VANKA_MULTIPLICATIVE_WEIGHT), overlaid by the
+ *  non-zero fields of given (NULL: none); TS_ERR_ARG for a type that is no relaxation. */
+int ts_saddle_relaxation_resolve(ts_mg_smoother_type type, const ts_saddle_relaxation *given,
+                                 ts_saddle_relaxation *r);
 /** The layout of a Taylor-Hood operator's level (lib/op/taylor-hood.c). */
 typedef struct ts_taylor_hood_layout {
   int dim, degree;              /* degree: k of the velocity Q_k */

@@ -46,13 +46,7 @@ int ts_smoother_create_braess_sarazin(ts_operator stokes, const ts_saddle_relaxa
   *smoother = NULL;
   TS_CHECK_NOT_NULL(stokes);
   ts_saddle_relaxation r;
-  TS_CALL(ts_saddle_relaxation_default(TS_MG_SMOOTHER_BRAESS_SARAZIN, &r));
-  if (params) {
-    if (params->weight != 0.0) r.weight = params->weight;
-    if (params->t != 0.0) r.t = params->t;
-    if (params->schur_sweeps != 0) r.schur_sweeps = params->schur_sweeps;
-    if (params->schur_weight != 0.0) r.schur_weight = params->schur_weight;
-  }
+  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_BRAESS_SARAZIN, params, &r));
   TS_CHECK_ARG(r.weight > 0.0 && r.weight <= 2.0,
                "Braess-Sarazin smoother: weight = %g, allowed 0 < weight <= 2", r.weight);
   braess_sarazin *bs;

@@ -51,8 +51,7 @@ static int check_options(ts_mesh mesh, int degree, int finest, const ts_mg_optio
   TS_CHECK_ARG(degree >= 2 && degree <= TS_MAX_DEGREE,
                "Taylor-Hood multigrid: degree k = %d, allowed 2..%d (Q_k x Q_{k-1})", degree,
                TS_MAX_DEGREE);
-  TS_CHECK_ARG(o->smoother == TS_MG_SMOOTHER_VANKA || o->smoother == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
-                   o->smoother == TS_MG_SMOOTHER_SCHUR_UZAWA,
+  TS_CHECK_ARG(ts_mg_smoother_is_saddle(o->smoother),
                "Taylor-Hood multigrid: smoother %d, allowed vanka (%d), braess-sarazin (%d) or "
                "schur-uzawa (%d)", (int)o->smoother, (int)TS_MG_SMOOTHER_VANKA,
                (int)TS_MG_SMOOTHER_BRAESS_SARAZIN, (int)TS_MG_SMOOTHER_SCHUR_UZAWA);

@@ -31,16 +31,29 @@ void ts_mg_options_default(ts_mg_options *o) {
   o->coarse_degree = TS_MG_COARSE_DEGREE_AUTO;
 }
 
+/* the smoothers' names in problem files and on the command line */
+static const struct {
+  const char *name;
+  ts_mg_smoother_type type;
+} smoothers[] = {{"vertex-patch", TS_MG_SMOOTHER_VERTEX_PATCH},
+                 {"chebyshev", TS_MG_SMOOTHER_CHEBYSHEV},
+                 {"vanka", TS_MG_SMOOTHER_VANKA},
+                 {"braess-sarazin", TS_MG_SMOOTHER_BRAESS_SARAZIN},
+                 {"schur-uzawa", TS_MG_SMOOTHER_SCHUR_UZAWA}};
+
+const char *ts_mg_smoother_word(ts_mg_smoother_type type) {
+  for (size_t i = 0; i < sizeof smoothers / sizeof smoothers[0]; ++i)
+    if (smoothers[i].type == type) return smoothers[i].name;
+  return "?";
+}
+
+int ts_mg_smoother_is_saddle(ts_mg_smoother_type type) {
+  return type == TS_MG_SMOOTHER_VANKA || type == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
+         type == TS_MG_SMOOTHER_SCHUR_UZAWA;
+}
+
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type) {
   TS_CHECK_NOT_NULL(type);
-  static const struct {
-    const char *name;
-    ts_mg_smoother_type type;
-  } smoothers[] = {{"vertex-patch", TS_MG_SMOOTHER_VERTEX_PATCH},
-                   {"chebyshev", TS_MG_SMOOTHER_CHEBYSHEV},
-                   {"vanka", TS_MG_SMOOTHER_VANKA},
-                   {"braess-sarazin", TS_MG_SMOOTHER_BRAESS_SARAZIN},
-                   {"schur-uzawa", TS_MG_SMOOTHER_SCHUR_UZAWA}};
   for (size_t i = 0; name && i < sizeof smoothers / sizeof smoothers[0]; ++i)
     if (strcmp(name, smoothers[i].name) == 0) {
       *type = smoothers[i].type;

@@ -29,6 +29,21 @@ int ts_saddle_relaxation_default(ts_mg_smoother_type type, ts_saddle_relaxation 
   }
 }
 
+int ts_saddle_relaxation_resolve(ts_mg_smoother_type type, const ts_saddle_relaxation *given,
+                                 ts_saddle_relaxation *r) {
+  TS_CALL(ts_saddle_relaxation_default(type, r));
+  if (!given) return 0;
+  if (type == TS_MG_SMOOTHER_VANKA) {
+    r->multiplicative = given->multiplicative;
+    if (given->multiplicative == 1) r->weight = TS_VANKA_MULTIPLICATIVE_WEIGHT;
+  }
+  if (given->weight != 0.0) r->weight = given->weight;
+  if (given->t != 0.0) r->t = given->t;
+  if (given->schur_sweeps != 0) r->schur_sweeps = given->schur_sweeps;
+  if (given->schur_weight != 0.0) r->schur_weight = given->schur_weight;
+  return 0;
+}
+
 void ts_schur_jacobi_blocks(const ts_schur_jacobi *s, ts_vec x, struct ts_vec_s *u,
                             struct ts_vec_s *p) {
   ts_vec_view_init(u, x, 0, s->n_u);

@@ -41,12 +41,7 @@ int ts_smoother_create_schur_uzawa(ts_operator stokes, const ts_saddle_relaxatio
   *smoother = NULL;
   TS_CHECK_NOT_NULL(stokes);
   ts_saddle_relaxation r;
-  TS_CALL(ts_saddle_relaxation_default(TS_MG_SMOOTHER_SCHUR_UZAWA, &r));
-  if (params) {
-    if (params->t != 0.0) r.t = params->t;
-    if (params->schur_sweeps != 0) r.schur_sweeps = params->schur_sweeps;
-    if (params->schur_weight != 0.0) r.schur_weight = params->schur_weight;
-  }
+  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_SCHUR_UZAWA, params, &r));
   schur_uzawa *su;
   TS_CALL(ts_calloc(1, sizeof *su, "Schur-Uzawa smoother", &su));
   int ierr = ts_schur_jacobi_init(stokes, &r, "Schur-Uzawa smoother", &su->schur);

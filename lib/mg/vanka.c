@@ -193,12 +193,7 @@ int ts_smoother_create_vanka(ts_operator stokes, const ts_saddle_relaxation *par
   *smoother = NULL;
   TS_CHECK_NOT_NULL(stokes);
   ts_saddle_relaxation r;
-  TS_CALL(ts_saddle_relaxation_default(TS_MG_SMOOTHER_VANKA, &r));
-  if (params) {
-    r.multiplicative = params->multiplicative;
-    if (r.multiplicative == 1) r.weight = TS_VANKA_MULTIPLICATIVE_WEIGHT;
-    if (params->weight != 0.0) r.weight = params->weight;
-  }
+  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_VANKA, params, &r));
   TS_CALL(check_params(&r));
   ts_taylor_hood_layout layout;
   TS_CALL(ts_taylor_hood_layout_of(stokes, "ts_smoother_create_vanka", &layout));

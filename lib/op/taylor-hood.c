@@ -43,6 +43,9 @@ typedef struct taylor_hood {
   ts_operator div_boundary[3];  /* the boundary columns of D_c, the rest zero */
   ts_operator grad_boundary[3]; /* -(div_boundary)^T */
   double *pressure_mass;        /* the lumped pressure mass: (1, psi_q) per pressure DoF */
+  double *band[3][2];           /* per direction the banded 1D factors of the D_c, M ([0])
+                                   and G ([1]): pressure rows (coupling_band), boundary
+                                   velocity nodes zero */
 } taylor_hood;
 
 static int check_spaces(ts_dofs velocity, ts_dofs pressure) {
@@ -195,18 +198,27 @@ static int coupling_pair(ts_backend backend, ts_precision p, ts_matrix full, con
 static double assembled_1d(const double *cell, int rows, int k, int64_t cells, int64_t i,
                            int64_t j);
 
-/* The banded factor of direction d of D_c (transpose = 0: pressure rows, velocity columns)
- * or of D_c^T (velocity rows, pressure columns), zero at the velocity's two boundary nodes of
- * the direction: the product of the factors is then zero wherever a velocity node lies on
- * the boundary, the constrained D_c (B_c^T) exactly.  Values into v. */
-static void coupling_band(const taylor_hood *th, int c, int d, int transpose, double *v,
-                          ts_band_1d *f) {
+/* The shape of the banded factor of direction d (below), its values v */
+static void coupling_band_shape(const taylor_hood *th, int d, int transpose, double *v,
+                                ts_band_1d *f) {
   const int k = th->degree;
   const int64_t nu = th->n_u1[d], np = th->n_p1[d];
-  const double *cell = th->blocks[d].coupling[d == c];
   *f = (ts_band_1d){.rows = transpose ? nu : np, .cols = transpose ? np : nu,
                     .row_step = transpose ? k : k - 1, .col_step = transpose ? k - 1 : k,
                     .values = v};
+}
+
+/* The banded factor of direction d of D_c, M (derivative = 0) or G (1) (transpose = 0:
+ * pressure rows, velocity columns) or of D_c^T (velocity rows, pressure columns), zero at the
+ * velocity's two boundary nodes of the direction: the product of the factors is then zero
+ * wherever a velocity node lies on the boundary, the constrained D_c (B_c^T) exactly.
+ * Values into v. */
+static void coupling_band(const taylor_hood *th, int d, int derivative, int transpose,
+                          double *v, ts_band_1d *f) {
+  const int k = th->degree;
+  const int64_t nu = th->n_u1[d];
+  const double *cell = th->blocks[d].coupling[derivative];
+  coupling_band_shape(th, d, transpose, v, f);
   const int width = 2 * f->col_step + 1;
   for (int64_t r = 0; r < f->rows; ++r)
     for (int w = 0; w < width; ++w) {
@@ -217,17 +229,33 @@ static void coupling_band(const taylor_hood *th, int c, int d, int transpose, do
     }
 }
 
-/* D_c (transpose = 0) or B_c^T = -D_c^T (1), constrained, as a Kronecker operator */
+/* th->band: the pressure-row bands of M and G in every direction, once for all components */
+static int create_bands(taylor_hood *th) {
+  for (int d = 0; d < th->dim; ++d)
+    for (int derivative = 0; derivative < 2; ++derivative) {
+      ts_band_1d f;
+      TS_CALL(ts_calloc((size_t)(th->n_p1[d] * (2 * th->degree + 1)), sizeof(double),
+                        "coupling band", &th->band[d][derivative]));
+      coupling_band(th, d, derivative, 0, th->band[d][derivative], &f);
+    }
+  return 0;
+}
+
+/* D_c (transpose = 0: th->band) or B_c^T = -D_c^T (1: the transposed bands), constrained, as
+ * a Kronecker operator */
 static int coupling_kronecker(ts_backend backend, ts_precision p, const taylor_hood *th, int c,
                               int transpose, ts_operator *op) {
   double *values[3] = {NULL, NULL, NULL};
   ts_band_1d factors[3];
   int ierr = 0;
   for (int d = 0; d < th->dim && !ierr; ++d) {
-    const int64_t rows = transpose ? th->n_u1[d] : th->n_p1[d];
-    ierr = ts_calloc((size_t)(rows * (2 * th->degree + 1)), sizeof(double), "coupling band",
-                     &values[d]);
-    if (!ierr) coupling_band(th, c, d, transpose, values[d], &factors[d]);
+    if (!transpose) {
+      coupling_band_shape(th, d, 0, th->band[d][d == c], &factors[d]);
+      continue;
+    }
+    ierr = ts_calloc((size_t)(th->n_u1[d] * (2 * th->degree + 1)), sizeof(double),
+                     "coupling band", &values[d]);
+    if (!ierr) coupling_band(th, d, d == c, 1, values[d], &factors[d]);
   }
   if (!ierr)
     ierr = ts_operator_create_kronecker(backend, th->dim, factors, transpose ? -1.0 : 1.0, p, op);
@@ -243,7 +271,7 @@ static int create_coupling(ts_backend backend, ts_dofs velocity, ts_dofs pressur
   double *boundary = NULL;
   TS_CALL(ts_calloc((size_t)th->n_u, sizeof *boundary, "boundary mask", &boundary));
   for (int64_t i = 0; i < th->n_u; ++i) boundary[i] = ts_dofs_is_boundary(velocity, i) ? 1.0 : 0.0;
-  int ierr = 0;
+  int ierr = create_bands(th);
   for (int c = 0; c < th->dim && !ierr; ++c) {
     ts_matrix D = NULL;
     ierr = coupling_kronecker(backend, p, th, c, 0, &th->div[c]);
@@ -311,6 +339,10 @@ static void th_destroy(ts_operator op) {
   ts_vec_destroy(&th->saddle.mean_weights);
   ts_vec_destroy(&th->saddle.pressure_indicator);
   ts_free(&th->pressure_mass);
+  for (int d = 0; d < 3; ++d) {
+    ts_free(&th->band[d][0]);
+    ts_free(&th->band[d][1]);
+  }
   ts_free(&op->data);
 }
 
@@ -508,12 +540,15 @@ static int on_boundary(const taylor_hood *th, const int64_t *i) {
   return 0;
 }
 
-/* (D_c)_{q, i}: pressure node q, velocity node i (per direction) */
+/* (D_c)_{q, i}: pressure node q, velocity node i (per direction, not on the boundary), the
+ * product of the bands' entries */
 static double divergence_entry(const taylor_hood *th, int c, const int64_t *q, const int64_t *i) {
+  const int k = th->degree, width = 2 * k + 1;
   double value = 1.0;
-  for (int d = 0; d < th->dim; ++d)
-    value *= assembled_1d(th->blocks[d].coupling[d == c], th->degree, th->degree, th->cells[d],
-                          q[d], i[d]);
+  for (int d = 0; d < th->dim; ++d) {
+    const int64_t w = i[d] - (q[d] / (k - 1) - 1) * k;
+    value *= w >= 0 && w < width ? th->band[d][d == c][q[d] * width + w] : 0.0;
+  }
   return value;
 }
 

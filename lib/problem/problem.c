@@ -1609,11 +1609,6 @@ static int check_stokes_solver(reader *r, struct ts_problem_s *p) {
   return 0;
 }
 
-static int is_saddle_relaxation(ts_mg_smoother_type t) {
-  return t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
-         t == TS_MG_SMOOTHER_SCHUR_UZAWA;
-}
-
 /* <multigrid smoother> and the relaxation's attributes.  Taylor-Hood: "mg" for the whole
  * system is the coupled multigrid, whose smoother is a relaxation of the saddle-point system
  * (default vanka for Q2 x Q1, braess-sarazin above); "mg" at the velocity block is the Q_k
@@ -1625,7 +1620,7 @@ static int fill_smoother(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
   if (given) TS_CALL(ts_mg_smoother_from_name(word, &p->mg.smoother));
   else if (coupled)
     p->mg.smoother = p->degree == 2 ? TS_MG_SMOOTHER_VANKA : TS_MG_SMOOTHER_BRAESS_SARAZIN;
-  const int relaxation = is_saddle_relaxation(p->mg.smoother);
+  const int relaxation = ts_mg_smoother_is_saddle(p->mg.smoother);
   if (given && relaxation != coupled) {
     where(r, mg, "smoother", node_line(mg), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid smoother=\"%s\">: %s", loc, word,
@@ -1652,11 +1647,9 @@ static int fill_smoother(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
     const int su = p->mg.smoother == TS_MG_SMOOTHER_SCHUR_UZAWA;
     const int fits = i == 0 ? vanka : i == 1 ? relaxation && !su : relaxation && !vanka;
     if (fits) continue;
-    static const char *const names[] = {"vertex-patch", "chebyshev", "vanka", "braess-sarazin",
-                                        "schur-uzawa"};
     where(r, mg, attrs[i], node_line(mg), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid %s=...> with smoother \"%s\": allowed with "
-                    "smoother %s", loc, attrs[i], names[p->mg.smoother],
+                    "smoother %s", loc, attrs[i], ts_mg_smoother_word(p->mg.smoother),
                     i == 0 ? "\"vanka\"" : i == 1 ? "\"vanka\" or \"braess-sarazin\""
                                            : "\"braess-sarazin\" or \"schur-uzawa\"");
   }

@@ -31,11 +31,7 @@ static void taylor_hood_print_element(ts_problem p, FILE *log) {
 
 /* the coupled multigrid (a relaxation of the saddle-point system as the smoother), else the
  * velocity Laplacian's */
-static int coupled(ts_problem p) {
-  const ts_mg_smoother_type t = p->mg.smoother;
-  return t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
-         t == TS_MG_SMOOTHER_SCHUR_UZAWA;
-}
+static int coupled(ts_problem p) { return ts_mg_smoother_is_saddle(p->mg.smoother); }
 
 static void taylor_hood_print_solver(ts_problem p, FILE *log) {
   fprintf(log, "  solver %s(%d), preconditioner %s (%s), rtol %.1e\n", ts_solver_label(p->solver),
@@ -43,28 +39,22 @@ static void taylor_hood_print_solver(ts_problem p, FILE *log) {
   const char *precision = p->mg.precision == TS_SINGLE ? "single (mixed)" : "double";
   if (p->use_mg && coupled(p)) {
     ts_saddle_relaxation r;
-    (void)ts_saddle_relaxation_default(p->mg.smoother, &r);
-    const ts_saddle_relaxation *g = &p->mg.relaxation;
-    if (p->mg.smoother == TS_MG_SMOOTHER_VANKA && g->multiplicative)
-      r.weight = TS_VANKA_MULTIPLICATIVE_WEIGHT;
-    const double weight = g->weight != 0.0 ? g->weight : r.weight, t = g->t != 0.0 ? g->t : r.t;
-    const int sweeps = g->schur_sweeps ? g->schur_sweeps : r.schur_sweeps;
-    const double sw = g->schur_weight != 0.0 ? g->schur_weight : r.schur_weight;
+    (void)ts_saddle_relaxation_resolve(p->mg.smoother, &p->mg.relaxation, &r);
     fprintf(log, "  coupled multigrid V(1,1), levels %d..finest, %s precision, ",
             p->mg.coarse_level, precision);
     if (p->mg.smoother == TS_MG_SMOOTHER_VANKA)
-      fprintf(log, "%s Vanka, weight %g\n", g->multiplicative ? "multiplicative" : "additive",
-              weight);
+      fprintf(log, "%s Vanka, weight %g\n", r.multiplicative ? "multiplicative" : "additive",
+              r.weight);
     else if (p->mg.smoother == TS_MG_SMOOTHER_BRAESS_SARAZIN)
       fprintf(log, "Braess-Sarazin, weight %g, t = %g, %d Jacobi sweep(s) on S with weight %g\n",
-              weight, t, sweeps, sw);
+              r.weight, r.t, r.schur_sweeps, r.schur_weight);
     else
-      fprintf(log, "Schur-Uzawa, t = %g, %d Jacobi sweep(s) on S with weight %g\n", t, sweeps,
-              sw);
+      fprintf(log, "Schur-Uzawa, t = %g, %d Jacobi sweep(s) on S with weight %g\n", r.t,
+              r.schur_sweeps, r.schur_weight);
   } else if (p->use_mg) {
     fprintf(log, "  multigrid on the velocity block: the Q%d Laplacian's V(1,1) per component, "
             "levels %d..finest, %s smoother, %s precision\n", p->degree, p->mg.coarse_level,
-            p->mg.smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev" : "vertex-patch", precision);
+            ts_mg_smoother_word(p->mg.smoother), precision);
   }
 }
 
