@@ -130,12 +130,11 @@ int ts_schur_jacobi_prepare(ts_schur_jacobi *s, ts_vec b, ts_vec x) {
   return 0;
 }
 
-/* tp = S dp = B (t D)^{-1} B^T dp = -Acal_10 ((t D)^{-1} Acal_01 dp) */
-static int schur_apply(ts_schur_jacobi *s) {
+/* tp = -S dp, S dp = B (t D)^{-1} B^T dp = -Acal_10 ((t D)^{-1} Acal_01 dp) */
+static int schur_apply_negated(ts_schur_jacobi *s) {
   TS_CALL(s->saddle->apply_block(s->stokes, 0, 1, s->dp, s->tu, 0));
   TS_CALL(ts_vec_pointwise_mult(s->velocity_inverse, s->tu, s->tu));
   TS_CALL(s->saddle->apply_block(s->stokes, 1, 0, s->tu, s->tp, 0));
-  TS_CALL(ts_vec_axpby(0.0, s->tp, -1.0, s->tp));
   return 0;
 }
 
@@ -143,8 +142,8 @@ int ts_schur_jacobi_solve(ts_schur_jacobi *s) {
   /* the first sweep from zero: dp = weight diag(S)^{-1} rhs */
   TS_CALL(ts_vec_pointwise_mult(s->schur_inverse, s->rhs, s->dp));
   for (int sweep = 1; sweep < s->sweeps; ++sweep) {
-    TS_CALL(schur_apply(s)); /* dp += weight diag(S)^{-1} (rhs - S dp) */
-    TS_CALL(ts_vec_axpby(1.0, s->rhs, -1.0, s->tp));
+    TS_CALL(schur_apply_negated(s)); /* dp += weight diag(S)^{-1} (rhs - S dp) */
+    TS_CALL(ts_vec_axpby(1.0, s->rhs, 1.0, s->tp));
     TS_CALL(ts_vec_pointwise_mult(s->schur_inverse, s->tp, s->tp));
     TS_CALL(ts_vec_axpby(1.0, s->tp, 1.0, s->dp));
   }
