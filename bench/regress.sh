@@ -1,6 +1,7 @@
 #!/bin/sh
-# bench/regress.sh -- the performance regression guard: the Poisson and Stokes benchmarks of
-# one backend against the committed baseline of this device model, in one call (a GPU run).
+# bench/regress.sh -- the performance regression guard: the Poisson, Stokes (RT) and Taylor-Hood
+# benchmarks of one backend against the committed baseline of this device model, in one call
+# (a GPU run).
 #
 #   bench/regress.sh [--backend NAME] [--update] [--noise PCT] [--dofs N] [--only NAME]
 #                    [--baselines DIR]
@@ -10,7 +11,9 @@
 # per DoF is slower than the baseline by more than the noise margin (default 10%) or an
 # iteration count rose; this script then exits 4 too, after all benchmarks ran.  --update
 # (re)writes the baseline file from this run instead: do it only on the committed tree whose
-# numbers are the reference, and commit the file with a bench/results/ entry.
+# numbers are the reference, and commit the file with a bench/results/ entry.  With --only,
+# --update appends that benchmark's rows to the baseline instead (the comparison takes the
+# last row of an identity, so they replace the older ones).
 # MODEL is the device model as `tessera bench --json` names it ("device"), in lower case with
 # every other character a '-': bench/baselines/nvidia-h100-80gb-hbm3.jsonl for an H100
 # (--baselines DIR: another folder).  --only NAME runs one benchmark of the list below.
@@ -52,6 +55,10 @@ poisson-mg-mixed --mg --dim 3 --degrees 1-8 --dofs $dofs --mg-precision mixed
 stokes-operator-double --problem stokes --dim 3 --degrees 1-4 --dofs $dofs --precision double
 stokes-mg-double --problem stokes --mg --dim 3 --degrees 1-3 --dofs $dofs --mg-precision double
 stokes-mg-mixed --problem stokes --mg --dim 3 --degrees 1-3 --dofs $dofs --mg-precision mixed
+taylor-hood-operator-double --problem taylor-hood --dim 3 --degrees 2-4 --dofs $dofs --precision double
+taylor-hood-mg-double --problem taylor-hood --mg --dim 3 --degrees 2-3 --dofs $dofs --mg-precision double
+taylor-hood-mg-mixed --problem taylor-hood --mg --dim 2 --degrees 2 --dofs 9.4e6 --mg-precision mixed
+taylor-hood-vanka-mixed --problem taylor-hood --mg --dim 2 --degrees 2 --dofs 9.4e6 --mg-precision mixed --smoother vanka
 LIST
 }
 
@@ -81,7 +88,12 @@ if [ $update = 1 ]; then
     echo "regress.sh: not written, these benchmarks failed: $(grep -v ' 0$' "$codes" | tr '\n' ' ')" >&2
     exit 1
   fi
-  mkdir -p "$(dirname "$baseline")" && cp "$new" "$baseline" && echo "# wrote $baseline ($(wc -l <"$baseline") rows)"
+  mkdir -p "$(dirname "$baseline")" || exit 1
+  if [ -n "$only" ] && [ -f "$baseline" ]; then
+    cat "$new" >>"$baseline" && echo "# appended $(wc -l <"$new") rows to $baseline"
+  else
+    cp "$new" "$baseline" && echo "# wrote $baseline ($(wc -l <"$baseline") rows)"
+  fi
   exit 0
 fi
 # the verdict: 4 if any benchmark was slower, 1 if any failed to run or compare

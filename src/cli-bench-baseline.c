@@ -1,7 +1,7 @@
 /* cli-bench-baseline.c -- `tessera bench --baseline FILE`: every row the benchmark measures is
  * compared with the row of a committed baseline (bench/baselines/, one JSON-lines file per
  * device model, written by `tessera bench --json --repeat N`) that has the same identity (kernel,
- * backend, device, dim, degree, precision, smoother, DoFs).  A time per DoF (a key ending in
+ * backend, device, dim, degree, precision, smoother, DoFs; the file's last such row).  A time per DoF (a key ending in
  * "ns_per_dof") slower than the baseline by more than the noise margin, or an iteration count
  * (a key ending in "_iterations") above the baseline's, is a regression: the command then
  * exits with CLI_SLOWER. */
@@ -205,8 +205,8 @@ int cli_baseline_compare(cli_baseline *b, const char *json_line) {
             json_line);
     return CLI_ERROR;
   }
-  const row *then = NULL;
-  for (int i = 0; i < b->n_rows && !then; ++i)
+  const row *then = NULL; /* the last row of this identity: appended rows replace older ones */
+  for (int i = 0; i < b->n_rows; ++i)
     if (same_identity(&now, &b->rows[i])) then = &b->rows[i];
   if (!then) {
     const row_field *k = field(&now, "degree"), *n = field(&now, "dofs");

@@ -6,7 +6,10 @@
  * DGQ_k, doc/stokes.md): the manufactured solution "paper000", coarse level 1; one step of
  * the Stokes vertex-patch smoother, one V-cycle, and GMRES(30) + V-cycle to 1e-8 (the time
  * to solution; no FMG).  With counted operations and memory traffic for the fractions of
- * the ceilings.
+ * the ceilings.  Taylor-Hood (--problem taylor-hood; papers 001/004, Q_k x Q_{k-1},
+ * doc/taylor-hood.md): the manufactured solution "paper004", coarse level 1; one step of the
+ * chosen relaxation (Vanka, Braess-Sarazin, Schur-Uzawa), one coupled V(1,1)-cycle, and
+ * FGMRES(30) + V-cycle to 1e-8.
  *
  * Counted operations (FMAs count 2 flops) of one vertex-patch step, per patch with
  * N = 2k+1 closed-patch and m = 2k-1 interior points per direction, the 1D products dense:
@@ -20,7 +23,11 @@
  * are not counted), and per color the operator's and the patch pass's minimum traffic (read
  * x and b, write r; read r, read and write x: 6 n scalars).  A V-cycle counts, per level
  * below the coarsest, two smoothing steps, the residual (one operator application, 3 vector
- * accesses per DoF) and both transfers (coarse and fine vector read and written once each). */
+ * accesses per DoF) and both transfers (coarse and fine vector read and written once each).
+ * A Taylor-Hood relaxation step counts lower bounds as a Stokes patch step does with one
+ * color (multiplicative Vanka: 4^dim), the residual's operator application and 6 n scalars;
+ * Vanka adds its patch products, 2 P^2 flops per pressure vertex (P = dim 5^dim + 1 patch
+ * DoFs; the patch matrices, P^2 entries per kind of patch, are left out). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +40,21 @@ static int wait_device(ts_vec one) {
   return ts_vec_dot(one, one, &dummy);
 }
 
+
+/* Lower bounds of the flops and bytes of one Taylor-Hood relaxation step on a level with n DoFs,
+ * `cells` cells per direction and degree k (see the header). */
+static void taylor_hood_smoothing_counts(int dim, int k, int64_t cells, int64_t n,
+                                         double operator_flops, const ts_mg_options *o,
+                                         double *flops, double *bytes) {
+  const int vanka = o->smoother == TS_MG_SMOOTHER_VANKA;
+  const double passes = vanka && o->relaxation.multiplicative ? pow(4.0, dim) : 1.0;
+  *flops = passes * operator_flops;
+  *bytes = passes * 6.0 * (double)n * (double)ts_precision_size(o->precision);
+  if (vanka) {
+    const double patch = dim * pow(5.0, dim) + 1.0;
+    *flops += 2.0 * patch * patch * pow((double)(cells * (k - 1) + 1), dim);
+  }
+}
 
 /* Counted flops and bytes of one smoothing step on a level with `cells` cells per
  * direction and n DoFs (see the header). */
@@ -83,6 +105,8 @@ static void vcycle_counts(ts_mg mg, const cli_bench_mg_config *c, int k, cli_ben
     double f, b;
     if (c->problem == CLI_PROBLEM_STOKES)
       stokes_smoothing_counts(c->dim, n, ts_operator_flops(A), o, &f, &b);
+    else if (c->problem == CLI_PROBLEM_TAYLOR_HOOD)
+      taylor_hood_smoothing_counts(c->dim, k, cells, n, ts_operator_flops(A), o, &f, &b);
     else
       smoothing_counts(c->dim, k, cells, n, ts_operator_flops(A), c->kershaw > 0, o, &f, &b);
     if (l == r->level) {
@@ -124,8 +148,8 @@ static int check_memory(ts_backend b, const cli_bench_mg_config *c, int k, cli_b
 }
 
 /* The finest level L whose size per direction is closest to the target's (in log2): at
- * least 1 (Poisson), or 2 (Stokes: the coarse level is 1, and the finest needs a level to
- * smooth on). */
+ * least 1 (Poisson), or 2 (Stokes, Taylor-Hood: the coarse level is 1, and the finest needs a
+ * level to smooth on). */
 static int finest_level(const cli_bench_mg_config *c, int k) {
   if (c->kershaw > 0) { /* 6 x 2 (x 2) coarse cells: (6 2^L k + 1)(2 2^L k + 1)(..) DoFs */
     int best = 1;
@@ -135,6 +159,17 @@ static int finest_level(const cli_bench_mg_config *c, int k) {
       const double m_best = (double)(1 << best) * k;
       const double best_dofs = (6 * m_best + 1) * (2 * m_best + 1) * (c->dim == 3 ? 2 * m_best + 1 : 1);
       if (fabs(log(dofs / c->target_dofs)) < fabs(log(best_dofs / c->target_dofs))) best = L;
+    }
+    return best;
+  }
+  if (c->problem == CLI_PROBLEM_TAYLOR_HOOD) { /* dim (2^L k + 1)^dim + (2^L (k-1) + 1)^dim */
+    int best = 2;
+    double best_error = INFINITY;
+    for (int L = 2; L <= 13; ++L) {
+      const double cells = (double)(1 << L);
+      const double dofs = c->dim * pow(cells * k + 1, c->dim) + pow(cells * (k - 1) + 1, c->dim);
+      const double error = fabs(log(dofs / c->target_dofs));
+      if (error < best_error) best = L, best_error = error;
     }
     return best;
   }
@@ -153,7 +188,12 @@ static void mg_attributes(const cli_bench_mg_config *c, int k, char *buf, size_t
   char degree[16] = "auto"; /* --coarse-degree N: min(N, k) */
   if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO)
     snprintf(degree, sizeof degree, "%d", o->coarse_degree < k ? o->coarse_degree : k);
-  if (c->problem == CLI_PROBLEM_STOKES)
+  if (c->problem == CLI_PROBLEM_TAYLOR_HOOD)
+    snprintf(buf, len, "smoother=\"%s\" coarse-level=\"1\"",
+             o->smoother == TS_MG_SMOOTHER_VANKA           ? "vanka"
+             : o->smoother == TS_MG_SMOOTHER_SCHUR_UZAWA ? "schur-uzawa"
+                                                         : "braess-sarazin");
+  else if (c->problem == CLI_PROBLEM_STOKES)
     snprintf(buf, len, "local-solver=\"%s\" coarse-level=\"%d\"",
              o->stokes_solver == TS_STOKES_PATCH_DIRECT ? "direct" : "schur",
              o->coarse_level < 1 ? 1 : o->coarse_level);
@@ -167,9 +207,11 @@ static void mg_attributes(const cli_bench_mg_config *c, int k, char *buf, size_t
 /* What the benchmark solves, as a problem description whose equation's builder makes the
  * hierarchy, the right side and GMRES + V-cycle (ts_system, as `tessera run` would): the
  * unit box of one coarse cell refined L times; Poisson Q_k with f = 1, Stokes RT_k x DGQ_k
- * with the manufactured solution "paper000". */
+ * with the manufactured solution "paper000", Taylor-Hood Q_k x Q_{k-1} with "paper004" and
+ * FGMRES. */
 static int bench_problem(const cli_bench_mg_config *c, int k, int L, ts_problem *p) {
   const int stokes = c->problem == CLI_PROBLEM_STOKES;
+  const int taylor_hood = c->problem == CLI_PROBLEM_TAYLOR_HOOD;
   char mg[160], xml[1024];
   mg_attributes(c, k, mg, sizeof mg);
   if (c->kershaw > 0) { /* your own problem f = 1 on Kershaw's mesh (poisson-own.c) */
@@ -187,12 +229,14 @@ static int bench_problem(const cli_bench_mg_config *c, int k, int L, ts_problem 
            "<tessera-problem name=\"bench-mg\">"
            "<mesh dim=\"%d\" lower=\"%s\" upper=\"%s\" cells=\"%s\" levels=\"%d\"/>"
            "<element family=\"%s\" degree=\"%d\"/>%s"
-           "<solver type=\"gmres\" preconditioner=\"mg\" rtol=\"%.17g\" max-iterations=\"100\" "
+           "<solver type=\"%s\" preconditioner=\"mg\" rtol=\"%.17g\" max-iterations=\"100\" "
            "restart=\"%d\"/><multigrid precision=\"%s\" %s/></tessera-problem>",
            c->dim, c->dim == 3 ? "0 0 0" : "0 0", c->dim == 3 ? "1 1 1" : "1 1",
-           c->dim == 3 ? "1 1 1" : "1 1", L, stokes ? "RT" : "Q", k,
-           stokes ? "<stokes solution=\"paper000\"/>" : "<poisson solution=\"none\" rhs=\"one\"/>",
-           c->rtol, c->restart, c->options.precision == TS_SINGLE ? "mixed" : "double", mg);
+           c->dim == 3 ? "1 1 1" : "1 1", L, stokes ? "RT" : taylor_hood ? "taylor-hood" : "Q", k,
+           stokes        ? "<stokes solution=\"paper000\"/>"
+           : taylor_hood ? "<stokes solution=\"paper004\"/>"
+                         : "<poisson solution=\"none\" rhs=\"one\"/>",
+           taylor_hood ? "fgmres" : "gmres", c->rtol, c->restart, c->options.precision == TS_SINGLE ? "mixed" : "double", mg);
   return ts_problem_read_string("bench --mg", xml, p);
 }
 

@@ -28,6 +28,7 @@ typedef struct bench_options {
   const char *poisson_only, *stokes_only; /* an option given that the other problem lacks */
   double kershaw;        /* --kershaw EPS: the operator on Kershaw's mesh (0: the box) */
   int smoother_given;    /* --smoother was given */
+  const char *smoother_text; /* its value */
   int repeat;            /* timing windows per figure; the best counts */
   const char *baseline;  /* --baseline FILE */
   double noise;          /* --noise: allowed slow-down against the baseline, a fraction */
@@ -39,7 +40,7 @@ static void bench_help(void) {
   printf("usage: tessera bench [options]\n"
          "  --problem poisson|stokes|taylor-hood  the operator: the Q_k Laplacian (default), the\n"
          "                         Stokes operator of RT_k x DGQ_k, or of Taylor-Hood Q_k x Q_{k-1}\n"
-         "                         (DoFs: velocity + pressure; taylor-hood: not with --mg)\n"
+         "                         (DoFs: velocity + pressure)\n"
          "  --backend NAME         backend to measure (default omp)\n"
          "  --dim 2|3              dimension (default 3)\n"
          "  --degrees LIST         degrees K, K1-K2 or K1,K2,... (default 1-8; Poisson 1..10,\n"
@@ -56,7 +57,8 @@ static void bench_help(void) {
          "  --baseline FILE        compare every time per DoF and iteration count with the\n"
          "                         row of FILE (JSON lines of `bench --json`, e.g.\n"
          "                         bench/baselines/) measured on the same device, kernel,\n"
-         "                         dimension, degree, precision, smoother and DoFs; exit 4\n"
+         "                         dimension, degree, precision, smoother and DoFs (the\n"
+         "                         last such row of the file); exit 4\n"
          "                         when a time is slower than the baseline by more than\n"
          "                         --noise or an iteration count is higher\n"
          "  --noise PCT            the noise margin of --baseline in percent (default 10)\n"
@@ -69,7 +71,10 @@ static void bench_help(void) {
          "                         --rtol: ns/DoF, counted GFLOP/s, fractions.  Poisson: f = 1,\n"
          "                         GMRES(%d) to 1e-6, and full multigrid to 1e-9.  Stokes: the\n"
          "                         manufactured solution paper000, coarse level 1, the Stokes\n"
-         "                         vertex-patch smoother, GMRES(%d) to 1e-8 (time to solution)\n"
+         "                         vertex-patch smoother, GMRES(%d) to 1e-8 (time to solution).\n"
+         "                         Taylor-Hood: the manufactured solution paper004, coarse\n"
+         "                         level 1, the coupled V(1,1) with --smoother, FGMRES(%d)\n"
+         "                         to 1e-8 (time to solution)\n"
          "  --mg-precision double|mixed        (--mg; default double)\n"
          "  --rtol R               (--mg) relative residual of the GMRES solve, (0, 1)\n"
          "  --verbose              (--mg) the time of each phase (setup, smoothing, V-cycle,\n"
@@ -77,6 +82,8 @@ static void bench_help(void) {
          "  --restart M            (--mg) GMRES restart length, 1..1000 (default %d Poisson,\n"
          "                         %d Stokes; the flexible form keeps 2M + 1 vectors)\n"
          "  --smoother vertex-patch|chebyshev  (--mg, Poisson; default vertex-patch)\n"
+         "  --smoother vanka|braess-sarazin|schur-uzawa  (--mg, Taylor-Hood: the relaxation,\n"
+         "                         default braess-sarazin; Vanka additive, degree 2 only)\n"
          "  --coarse-degree N      (--mg, Poisson) the coarsest level's degree, min(N, k) (default\n"
          "                         automatic: doc/multigrid.md, \"The coarse level\")\n"
          "  --variant separate|fused           (--mg, Poisson; default fused)\n"
@@ -85,7 +92,7 @@ static void bench_help(void) {
          "The fraction of the copy bandwidth counts the least traffic of y = A x: x read\n"
          "and y written once (2 scalars per DoF).\n",
          ts_threads_max(), CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART,
-         CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART);
+         CLI_BENCH_STOKES_GMRES_RESTART, CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART);
 }
 
 /* --degrees: "K", "K1-K2" or a comma list of them, into o->degrees (range checked later). */
@@ -123,12 +130,28 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
   const char *name = o->problem == CLI_PROBLEM_STOKES        ? "stokes"
                      : o->problem == CLI_PROBLEM_TAYLOR_HOOD ? "taylor-hood"
                                                              : "poisson";
-  if (o->problem == CLI_PROBLEM_TAYLOR_HOOD && (o->mg || o->kershaw > 0 || o->poisson_only ||
+  if (o->problem == CLI_PROBLEM_TAYLOR_HOOD && (o->kershaw > 0 || o->poisson_only ||
                                                 o->stokes_only))
-    return cli_usage_error("bench", "%s: --problem taylor-hood times the operator only (its "
-                           "multigrid: tessera run examples/stokes-th-2d.xml)",
-                           o->mg ? "--mg" : o->kershaw > 0 ? "--kershaw"
-                           : o->poisson_only ? o->poisson_only : o->stokes_only);
+    return cli_usage_error("bench", "%s applies to --problem %s only",
+                           o->kershaw > 0 ? "--kershaw" : o->poisson_only ? o->poisson_only
+                                                                          : o->stokes_only,
+                           o->stokes_only ? "stokes" : "poisson");
+  if (o->problem == CLI_PROBLEM_TAYLOR_HOOD && o->smoother_given && !o->mg)
+    return cli_usage_error("bench", "--smoother applies to --mg only");
+  if (o->problem == CLI_PROBLEM_STOKES && o->smoother_given)
+    return cli_usage_error("bench", "--smoother applies to --problem poisson or taylor-hood (the "
+                           "Stokes multigrid has its own smoother: see --local-solver)");
+  if (o->smoother_given) { /* Poisson: vertex-patch or chebyshev; Taylor-Hood: a relaxation */
+    const ts_mg_smoother_type t = o->mg_options.smoother;
+    const int relaxation = t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
+                           t == TS_MG_SMOOTHER_SCHUR_UZAWA;
+    if (relaxation != (o->problem == CLI_PROBLEM_TAYLOR_HOOD))
+      return cli_usage_error("bench", "--smoother %s: allowed %s for --problem %s",
+                             o->smoother_text, relaxation ? "vertex-patch or chebyshev"
+                             : "vanka, braess-sarazin or schur-uzawa", name);
+  } else if (o->problem == CLI_PROBLEM_TAYLOR_HOOD) {
+    o->mg_options.smoother = TS_MG_SMOOTHER_BRAESS_SARAZIN;
+  }
   if (o->problem == CLI_PROBLEM_STOKES && o->poisson_only)
     return cli_usage_error("bench", "%s applies to --problem poisson only (the Stokes multigrid "
                            "has its own smoother: see --local-solver)", o->poisson_only);
@@ -150,13 +173,18 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
     if (o->degrees[i] < lowest || o->degrees[i] > highest)
       return cli_usage_error("bench", "--degrees %s: degree %d is out of range; allowed %d..%d "
                              "for --problem %s", degrees_text, o->degrees[i], lowest, highest, name);
+  for (int i = 0; i < o->n_degrees && o->mg_options.smoother == TS_MG_SMOOTHER_VANKA; ++i)
+    if (o->degrees[i] != 2)
+      return cli_usage_error("bench", "--degrees %s: degree %d with --smoother vanka, which "
+                             "takes degree 2 only (Q2 x Q1 patches)", *degrees_text ? degrees_text : "2-4",
+                             o->degrees[i]);
   const int max_direct = ts_stokes_patch_solver_max_degree(o->dim, TS_STOKES_PATCH_DIRECT);
   for (int i = 0; i < o->n_degrees && o->mg && o->problem == CLI_PROBLEM_STOKES; ++i)
     if (o->mg_options.stokes_solver == TS_STOKES_PATCH_DIRECT && o->degrees[i] > max_direct)
       return cli_usage_error("bench", "--degrees %s: degree %d is too high for --local-solver "
                              "direct, which takes degree <= %d in %dD (use --local-solver schur)",
                              degrees_text, o->degrees[i], max_direct, o->dim);
-  if (o->rtol == 0) o->rtol = o->problem == CLI_PROBLEM_STOKES ? 1e-8 : 1e-6;
+  if (o->rtol == 0) o->rtol = o->problem == CLI_PROBLEM_POISSON ? 1e-6 : 1e-8;
   return CLI_OK;
 }
 
@@ -251,10 +279,11 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       if (*end || !(o->rtol > 0 && o->rtol < 1))
         return cli_usage_error("bench", "--rtol %s: allowed a number in (0, 1)", v);
     } else if (!strcmp(a, "--smoother")) {
-      o->poisson_only = "--smoother";
       o->smoother_given = 1;
+      o->smoother_text = v;
       if (ts_mg_smoother_from_name(v, &o->mg_options.smoother))
-        return cli_usage_error("bench", "--smoother %s: allowed vertex-patch or chebyshev", v);
+        return cli_usage_error("bench", "--smoother %s: allowed vertex-patch or chebyshev "
+                               "(Poisson), vanka, braess-sarazin or schur-uzawa (Taylor-Hood)", v);
     } else if (!strcmp(a, "--coarse-degree")) {
       o->poisson_only = "--coarse-degree";
       if (parse_int_option(a, v, 1, 10, &o->mg_options.coarse_degree)) return CLI_USAGE;
@@ -440,6 +469,10 @@ static const char *mg_smoother_name(const bench_options *o) {
   const ts_mg_options *m = &o->mg_options;
   if (o->problem == CLI_PROBLEM_STOKES)
     return m->stokes_solver == TS_STOKES_PATCH_DIRECT ? "stokes-patch-direct" : "stokes-patch-schur";
+  if (o->problem == CLI_PROBLEM_TAYLOR_HOOD)
+    return m->smoother == TS_MG_SMOOTHER_VANKA           ? "vanka"
+           : m->smoother == TS_MG_SMOOTHER_SCHUR_UZAWA ? "schur-uzawa"
+                                                       : "braess-sarazin";
   return m->smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev"
          : m->variant == TS_PATCH_FUSED          ? "vertex-patch-fused"
                                                  : "vertex-patch-separate";
@@ -448,10 +481,13 @@ static const char *mg_smoother_name(const bench_options *o) {
 static void print_mg_header(const bench_options *o, ts_backend b, const cli_bench_mg_config *c,
                             double bw, double p64, double p32) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  const int taylor_hood = o->problem == CLI_PROBLEM_TAYLOR_HOOD;
   const int mixed = c->options.precision == TS_SINGLE;
   printf("# tessera %s bench --mg: %s, %dD, %s, smoother %s, %s precision V-cycle, backend %s (%s)\n",
-         ts_version(), stokes ? "Stokes RT_k x DGQ_k" : "Poisson Q_k", o->dim,
+         ts_version(), stokes ? "Stokes RT_k x DGQ_k" : taylor_hood ? "Stokes Taylor-Hood Q_k x "
+         "Q_{k-1}" : "Poisson Q_k", o->dim,
          stokes ? "manufactured solution paper000, coarse level 1"
+         : taylor_hood ? "manufactured solution paper004, coarse level 1"
          : o->kershaw > 0 ? "f = 1 on Kershaw's mesh" : "f = 1", mg_smoother_name(o),
          mixed ? "mixed" : "double", o->backend, ts_backend_description(b));
   if (o->kershaw > 0)
@@ -461,13 +497,15 @@ static void print_mg_header(const bench_options *o, ts_backend b, const cli_benc
     printf("# ceilings measured now: copy %.1f GB/s, FP64 %.1f GFLOP/s, FP32 %.1f GFLOP/s; "
            "%%copy = counted bytes/s / copy, %%peak = counted flops/s / %s peak%s\n",
            1e-9 * bw, 1e-9 * p64, 1e-9 * p32, mixed ? "FP32" : "FP64",
-           stokes ? " (Stokes smoother: lower bounds, the residuals only)" : "");
-  if (stokes) {
+           stokes ? " (Stokes smoother: lower bounds, the residuals only)"
+           : taylor_hood ? " (relaxations: lower bounds, the residual and Vanka's patch products)"
+           : "");
+  if (stokes || taylor_hood) {
     printf("# DoFs: velocity + pressure; smoothing step and V-cycle: ns/DoF, GDoF/s, GFLOP/s, "
-           "%%copy, %%peak; solve: iterations and ns/DoF (GMRES(%d) + V-cycle to %.0e)\n",
-           c->restart, c->rtol);
+           "%%copy, %%peak; solve: iterations and ns/DoF (%s(%d) + V-cycle to %.0e)\n",
+           taylor_hood ? "FGMRES" : "GMRES", c->restart, c->rtol);
     printf("# k  L        DoFs | smooth  GDoF/s GFLOP/s %%copy %%peak | V-cycle GDoF/s GFLOP/s "
-           "%%copy %%peak | GMRES its ns/DoF\n");
+           "%%copy %%peak | %sGMRES its ns/DoF\n", taylor_hood ? "F" : "");
   } else {
     printf("# smoothing step and V-cycle: ns/DoF, GDoF/s, GFLOP/s, %%copy, %%peak; solves: "
            "iterations and ns/DoF (GMRES(%d) + V-cycle to %.0e, FMG to 1e-9)\n", c->restart, c->rtol);
@@ -479,6 +517,7 @@ static void print_mg_header(const bench_options *o, ts_backend b, const cli_benc
 static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, int k,
                          const cli_bench_mg_result *r, double bw, double peak) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  const int saddle = o->problem != CLI_PROBLEM_POISSON; /* no FMG */
   const mg_rate sm = mg_rate_of(r->dofs, r->smooth_seconds, r->smooth_flops, r->smooth_bytes, bw, peak);
   const mg_rate vc = mg_rate_of(r->dofs, r->vcycle_seconds, r->vcycle_flops, r->vcycle_bytes, bw, peak);
   const double gmres_ns = 1e9 * r->gmres_seconds / (double)r->dofs;
@@ -489,7 +528,9 @@ static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, in
   if (row.f) {
     FILE *f = row.f;
     fprintf(f, "{\"kernel\": \"%s\", \"backend\": \"%s\", \"device\": ", 
-            stokes ? "stokes-multigrid" : o->kershaw > 0 ? "multigrid-kershaw" : "multigrid",
+            stokes ? "stokes-multigrid"
+            : saddle ? "taylor-hood-multigrid"
+            : o->kershaw > 0 ? "multigrid-kershaw" : "multigrid",
             o->backend);
     cli_json_string(f, o->device);
     fprintf(f, ", \"dim\": %d, \"degree\": %d, "
@@ -501,7 +542,7 @@ static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, in
            "\"gmres_rtol\": %.1e, \"gmres_iterations\": %d, \"gmres_ns_per_dof\": %.4f, ",
            o->dim, k, mg_smoother_name(o), precision, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gflops, sm.fcopy, sm.fpeak,
            vc.ns_per_dof, vc.gflops, vc.fcopy, vc.fpeak, c->rtol, r->gmres_iterations, gmres_ns);
-    if (!stokes && o->kershaw == 0)
+    if (!saddle && o->kershaw == 0)
       fprintf(f, "\"fmg_iterations\": %d, \"solve_ns_per_dof\": %.4f, ", r->iterations, fmg_ns);
     if (o->kershaw > 0) fprintf(f, "\"epsilon\": %.6g, ", o->kershaw);
     fprintf(f, "\"copy_gbytes_per_second\": %.2f, \"peak_gflops_per_second\": %.2f}\n",
@@ -509,12 +550,12 @@ static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, in
   }
   if (!o->json) {
     printf("  %d %2d %11lld | %6.3f %7.3f %7.1f %5.1f %5.1f | %7.3f %6.3f %7.1f %5.1f %5.1f | "
-           "%9d %6.3f",
+           "%*d %6.3f",
            k, r->level, (long long)r->dofs, sm.ns_per_dof, sm.gdofs, sm.gflops, sm.fcopy,
            sm.fpeak, vc.ns_per_dof, vc.gdofs, vc.gflops, vc.fcopy, vc.fpeak,
-           r->gmres_iterations, gmres_ns);
-    if (!stokes && o->kershaw == 0) printf(" | %7d %6.3f", r->iterations, fmg_ns);
-    else if (!stokes) printf(" | %7s %6s", "-", "-");
+           o->problem == CLI_PROBLEM_TAYLOR_HOOD ? 10 : 9, r->gmres_iterations, gmres_ns);
+    if (!saddle && o->kershaw == 0) printf(" | %7d %6.3f", r->iterations, fmg_ns);
+    else if (!saddle) printf(" | %7s %6s", "-", "-");
     printf("\n");
   }
   return json_row_close(o, &row);
@@ -522,12 +563,12 @@ static int print_mg_row(const bench_options *o, const cli_bench_mg_config *c, in
 
 /* tessera bench --mg */
 static int bench_mg(const bench_options *o, ts_backend b) {
-  const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  const int saddle = o->problem != CLI_PROBLEM_POISSON;
   cli_bench_mg_config c = {.problem = o->problem, .dim = o->dim, .target_dofs = o->dofs,
                            .min_seconds = o->min_seconds, .rtol = o->rtol, .verbose = o->verbose,
                            .repeat = o->repeat, .kershaw = o->kershaw,
                            .restart = o->restart ? o->restart
-                                      : stokes ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
+                                      : saddle ? CLI_BENCH_STOKES_GMRES_RESTART : CLI_BENCH_GMRES_RESTART,
                            .options = o->mg_options};
   double bw = 0, p64 = 0, p32 = 0;
   if (o->ceilings && ts_backend_measure_ceilings(b, &bw, &p64, &p32)) {

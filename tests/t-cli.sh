@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 36 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 38 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -106,7 +106,14 @@ st=$?; sed 's/^/# /' "$work/out"
 [ $st -eq 0 ] && [ "$(grep -c '"kernel": "taylor-hood".*"dim": 3' "$work/out")" -eq 2 ] &&
   grep -q '"degree": 3' "$work/out" && ! grep -q '"degree": 1' "$work/out"
 ok $? "bench --problem taylor-hood measures the Taylor-Hood operator for degrees 2 and 3"
-run 2 "bench --problem taylor-hood refuses --mg" "--mg: --problem taylor-hood times the operator only" bench --problem taylor-hood --mg
+# bench --problem taylor-hood --mg: the coupled multigrid, Braess-Sarazin by default, FGMRES
+"$tessera" bench --problem taylor-hood --mg --dim 2 --degrees 2 --dofs 3e3 --seconds 0.02 --no-ceilings >"$work/out" 2>&1
+st=$?; sed 's/^/# /' "$work/out"
+[ $st -eq 0 ] && grep -q 'smoother braess-sarazin' "$work/out" && grep -q 'FGMRES(30) + V-cycle to 1e-08' "$work/out" &&
+  grep -Eq '^  2  [0-9] +[0-9]+ \| +[0-9.]+ .*\| +[1-9][0-9]* +[0-9.]+$' "$work/out"
+ok $? "bench --problem taylor-hood --mg times the relaxation, the V-cycle and FGMRES + V-cycle to 1e-8"
+run 2 "bench: Vanka's degree limit is named" "degree 3 with --smoother vanka, which takes degree 2 only" bench --problem taylor-hood --mg --smoother vanka --degrees 2,3
+run 2 "bench: a relaxation is refused for Poisson" "--smoother vanka: allowed vertex-patch or chebyshev for --problem poisson" bench --mg --smoother vanka
 "$tessera" bench --problem stokes --mg --dim 2 --degrees 1 --dofs 2e3 --seconds 0.02 --no-ceilings >"$work/out" 2>&1
 st=$?; sed 's/^/# /' "$work/out"
 [ $st -eq 0 ] && grep -q 'smoother stokes-patch-schur' "$work/out" && grep -q 'GMRES(30) + V-cycle to 1e-08' "$work/out" &&
