@@ -56,7 +56,7 @@ stokes-operator-double --problem stokes --dim 3 --degrees 1-4 --dofs $dofs --pre
 stokes-mg-double --problem stokes --mg --dim 3 --degrees 1-3 --dofs $dofs --mg-precision double
 stokes-mg-mixed --problem stokes --mg --dim 3 --degrees 1-3 --dofs $dofs --mg-precision mixed
 taylor-hood-operator-double --problem taylor-hood --dim 3 --degrees 2-4 --dofs $dofs --precision double
-taylor-hood-mg-double --problem taylor-hood --mg --dim 3 --degrees 2-3 --dofs $dofs --mg-precision double
+taylor-hood-mg-double --problem taylor-hood --mg --dim 3 --degrees 2-3 --dofs 7e6 --mg-precision double
 taylor-hood-mg-mixed --problem taylor-hood --mg --dim 2 --degrees 2 --dofs 9.4e6 --mg-precision mixed
 taylor-hood-vanka-mixed --problem taylor-hood --mg --dim 2 --degrees 2 --dofs 9.4e6 --mg-precision mixed --smoother vanka
 LIST
