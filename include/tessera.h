@@ -445,8 +445,9 @@ int ts_operator_create_stokes(ts_backend backend, ts_dofs velocity, ts_dofs pres
  *  pressure) and y = Acal x with y_u = A u + B^T p, y_p = -B u as for
  *  ts_operator_create_stokes: A the vector Laplacian (one matrix-free Q_k Laplacian per
  *  component, identity rows and columns on the boundary DoFs), -B u = (div u, q).  The
- *  coupling blocks are Kronecker products of 1D matrices assembled once as sparse matrices
- *  (ts_operator_create_matrix).  The Stokes helpers take it: ts_stokes_pressure_mean,
+ *  coupling blocks are Kronecker products of 1D matrices, applied by the backend's
+ *  kronecker_apply (the parts at the boundary velocity, for the unconstrained operator, as
+ *  sparse matrices).  The Stokes helpers take it: ts_stokes_pressure_mean,
  *  ts_stokes_pressure_mean_remove, ts_operator_create_stokes_block and _symmetric,
  *  ts_pc_create_pressure_mass (with the lumped pressure mass, which is not diagonal here).
  *  @param backend   the backend (needs the Laplacian and the sparse matrix kernels)
@@ -459,6 +460,14 @@ int ts_operator_create_stokes(ts_backend backend, ts_dofs velocity, ts_dofs pres
  *          TS_ERR_UNSUPPORTED if the backend lacks a kernel, TS_ERR_MEMORY */
 int ts_operator_create_taylor_hood(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                                    ts_precision p, ts_operator *op);
+/** @brief The consistent mass matrix M_ij = (phi_i, phi_j) of a Q_k space on a box, over all
+ *  its DoFs (no boundary rows: e.g. the Taylor-Hood pressure), the Kronecker product of the
+ *  1D mass matrices (exact Gauss rule), applied by the backend's kronecker_apply; its diagonal
+ *  (ts_operator_diagonal) is the product of the 1D diagonals.
+ *  @param dofs  DoFs of a Q_k element on a box (read at creation only)
+ *  @return 0, TS_ERR_ARG (NULL, not Q_k, a mapped mesh, the precision), TS_ERR_UNSUPPORTED
+ *          (the backend lacks the kernel), TS_ERR_MEMORY */
+int ts_operator_create_mass(ts_backend backend, ts_dofs dofs, ts_precision p, ts_operator *M);
 /** @brief The mean of the pressure block of x, sum_q W_q p_q / sum_q W_q with the tensor
  *  Gauss weights W (doc/stokes.md section 6; Taylor-Hood: W_q = (1, psi_q), the integral of
  *  the pressure basis function, so the mean is that of the pressure field).
@@ -753,15 +762,17 @@ typedef struct ts_saddle_relaxation {
   double weight;        /**< Vanka: the weight omega of the update, in (0, 2]
                              (TS_VANKA_WEIGHT additive, TS_VANKA_MULTIPLICATIVE_WEIGHT
                              multiplicative); Braess-Sarazin: omega_BS, in (0, 2]
-                             (TS_BRAESS_SARAZIN_WEIGHT); Schur-Uzawa: not used (its update is
+                             (TS_BRAESS_SARAZIN_WEIGHT; for k >= 3
+                             TS_BRAESS_SARAZIN_HIGH_ORDER_WEIGHT); Schur-Uzawa: not used (its update is
                              unweighted, the paper's Algorithm 4) */
   double t;             /**< Braess-Sarazin, Schur-Uzawa: A is replaced by t D, D = diag(A),
                              t > 0 (TS_BRAESS_SARAZIN_T; Schur-Uzawa 1, as the paper) */
   int schur_sweeps;     /**< Braess-Sarazin, Schur-Uzawa: weighted Jacobi sweeps on
                              S = B (t D)^{-1} B^T from zero, 1..100 (TS_BRAESS_SARAZIN_SWEEPS;
                              Schur-Uzawa 1) */
-  double schur_weight;  /**< their weight, in (0, 2) (TS_BRAESS_SARAZIN_SCHUR_WEIGHT;
-                             Schur-Uzawa 0.4, as the paper) */
+  double schur_weight;  /**< their weight, in (0, 2) (TS_BRAESS_SARAZIN_SCHUR_WEIGHT; for
+                             k >= 3 TS_BRAESS_SARAZIN_HIGH_ORDER_SCHUR_WEIGHT; Schur-Uzawa 0.4,
+                             as the paper) */
   int multiplicative;   /**< Vanka: 0 additive (default: every patch corrects from one
                              residual), 1 multiplicative by colors (the residual recomputed
                              before each of the 4^dim colors; the patch corrections weighted
@@ -774,6 +785,11 @@ typedef struct ts_saddle_relaxation {
 #define TS_BRAESS_SARAZIN_T 1.0
 #define TS_BRAESS_SARAZIN_SWEEPS 3
 #define TS_BRAESS_SARAZIN_SCHUR_WEIGHT 1.0
+/** Braess-Sarazin's weights for Q_k x Q_{k-1}, k >= 3 (beyond the papers' Q2 x Q1: with the
+ *  weights above 3D Q3 x Q2 needs 18, 38, 117 iterations on 4^3 .. 16^3 cells, with these 12,
+ *  15, 17; doc/taylor-hood.md section 7). */
+#define TS_BRAESS_SARAZIN_HIGH_ORDER_WEIGHT 0.8
+#define TS_BRAESS_SARAZIN_HIGH_ORDER_SCHUR_WEIGHT 0.7
 #define TS_SCHUR_UZAWA_T 1.0
 #define TS_SCHUR_UZAWA_SWEEPS 1
 #define TS_SCHUR_UZAWA_SCHUR_WEIGHT 0.4
@@ -916,6 +932,19 @@ typedef enum {
  *  @return 0, TS_ERR_ARG (NULL, A not square, a zero diagonal entry), TS_ERR_UNSUPPORTED
  *          (A has no diagonal) */
 int ts_pc_create_jacobi(ts_operator A, ts_pc *pc);
+/** @brief Weighted Jacobi: z = weight D^{-1} r (ts_pc_create_jacobi is weight 1), e.g. the
+ *  smoother of a V-cycle made from parts (ts_pc_create_mg_jacobi).
+ *  @param weight  in (0, 2] */
+int ts_pc_create_jacobi_weighted(ts_operator A, double weight, ts_pc *pc);
+/** @brief Richardson: `iterations` steps of the stationary iteration z += B (r - A z) from
+ *  z = 0 (the first step is z = B r), B = inner: z = (I - (I - B A)^m) A^{-1} r, a fixed linear
+ *  operator, symmetric when B is (PETSc's KSPRICHARDSON with a fixed count in PCKSP); e.g.
+ *  several V-cycles where one is too weak (papers 001/004 solve the blocks of their
+ *  block-triangular preconditioner by three).
+ *  @param A           a square operator (borrowed)
+ *  @param inner       a preconditioner of A's size, backend and precision (borrowed)
+ *  @param iterations  1..100 */
+int ts_pc_create_richardson(ts_operator A, ts_pc inner, int iterations, ts_pc *pc);
 /** @brief Chebyshev: z = S(0, r) for the Chebyshev smoother of the given degree on D^{-1} A
  *  (ts_smoother_create_chebyshev; its eigenvalue estimate runs at creation and by
  *  ts_pc_setup): a fixed polynomial in D^{-1} A times D^{-1}, symmetric positive definite for
@@ -1013,6 +1042,31 @@ int ts_pc_create_multigrid(int levels, const ts_operator *A, const ts_operator *
  *          TS_ERR_MEMORY, TS_ERR_LAPACK */
 int ts_pc_create_stokes_velocity_mg(ts_mg mg, int chebyshev_degree, int smoothing_steps,
                                     ts_pc *pc);
+/** @brief A V-cycle made from a Laplacian hierarchy's parts (ts_mg_create, double precision)
+ *  with weighted point Jacobi smoothing, as a ts_pc_create_multigrid: A_l =
+ *  ts_mg_level_operator and P_l = ts_mg_transfer_operator on every level of the hierarchy,
+ *  smoothers ts_pc_create_jacobi_weighted(A_l, weight), the LU of the assembled coarsest
+ *  operator.  Papers 001/004 solve the velocity block of their block-triangular
+ *  preconditioner with it (weight 1, 3 steps, inside ts_pc_create_richardson with 3
+ *  iterations).  The preconditioner owns the parts it makes; mg is borrowed.
+ *  @param weight           in (0, 2]
+ *  @param smoothing_steps  pre- and post-smoothing steps each, 1..100
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL),
+ *          TS_ERR_MEMORY, TS_ERR_LAPACK */
+int ts_pc_create_mg_jacobi(ts_mg mg, double weight, int smoothing_steps, ts_pc *pc);
+/** @brief A V-cycle on the consistent mass matrix of a Q_k space (ts_operator_create_mass) over
+ *  the mesh levels coarse_level..finest_level, made from parts: on each level the DoFs and
+ *  the mass, the Q_k prolongation over all DoFs (the boundary included), weighted point
+ *  Jacobi smoothers, the LU of the coarsest mass.  Papers 001/004's pressure block of the
+ *  block-triangular preconditioner (Q1, weight 0.6, 3 steps, 3 iterations): the mass
+ *  approximates the Schur complement.  On vectors of the finest level's DoFs, in double.
+ *  @param fe               a Q_k element (borrowed, as mesh: both must outlive pc)
+ *  @param weight           in (0, 2]
+ *  @param smoothing_steps  pre- and post-smoothing steps each, 1..100
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL),
+ *          TS_ERR_UNSUPPORTED (a mapped mesh), TS_ERR_MEMORY, TS_ERR_LAPACK */
+int ts_pc_create_mass_mg(ts_backend backend, ts_mesh mesh, ts_fe fe, int coarse_level,
+                         int finest_level, double weight, int smoothing_steps, ts_pc *pc);
 /** @brief Redo what the preconditioner computes from its operator at creation (Jacobi's
  *  diagonal, Chebyshev's eigenvalue estimate; the block kinds set up their blocks), after the
  *  operator changed. */
@@ -1137,8 +1191,10 @@ typedef struct ts_mg_level_timing {
 /** @brief Fill the default options. */
 void ts_mg_options_default(ts_mg_options *options);
 /** @brief Fill *params with the defaults of a relaxation (TS_MG_SMOOTHER_VANKA,
- *  _BRAESS_SARAZIN or _SCHUR_UZAWA); other types: TS_ERR_ARG. */
-int ts_saddle_relaxation_default(ts_mg_smoother_type type, ts_saddle_relaxation *params);
+ *  _BRAESS_SARAZIN or _SCHUR_UZAWA) for Q_k x Q_{k-1} of the given degree k >= 2 (they
+ *  differ with the degree for Braess-Sarazin); other types, degrees below 2: TS_ERR_ARG. */
+int ts_saddle_relaxation_default(ts_mg_smoother_type type, int degree,
+                                 ts_saddle_relaxation *params);
 
 /** @brief "vertex-patch" or "chebyshev" into *type; TS_ERR_ARG naming the allowed values. */
 int ts_mg_smoother_from_name(const char *name, ts_mg_smoother_type *type);
@@ -1572,9 +1628,10 @@ typedef struct ts_level_report {
   int iterations;
   double relative_residual;
   /* Errors and rates are NaN where they do not exist: without an exact solution (Poisson
-   * rhs="one"), the rates of the first level, the H1 ones for Stokes, the pressure ones for
-   * Poisson. */
-  double l2_error, h1_error;     /* Poisson: L2 and H1-seminorm; Stokes: velocity L2 */
+   * rhs="one"), the rates of the first level, the H1 ones for RT Stokes, the pressure ones
+   * for Poisson. */
+  double l2_error, h1_error;     /* Poisson: L2 and H1-seminorm; Stokes: velocity L2 (and
+                                    Taylor-Hood: velocity H1-seminorm) */
   double l2_rate, h1_rate;      /* log2 of the error ratio to the previous level */
   double pressure_l2_error, pressure_l2_rate; /* Stokes: pressure L2 (zero mean) */
   double setup_seconds, solve_seconds;

@@ -451,6 +451,10 @@ int ts_operator_apply_part(ts_operator a, int transpose, ts_vec x, ts_vec y, int
 
 /* ---------------------------------------------------------------- operators: Kronecker */
 
+/** The weighted Jacobi operator weight diag(A)^{-1} (ts_operator_create_jacobi is weight 1),
+ *  weight in (0, 2]. */
+int ts_operator_create_jacobi_weighted(ts_operator A, double weight, ts_operator *jacobi);
+
 /** A banded 1D factor of a Kronecker product (ts_kronecker_plan): rows x cols, row r's
  *  values at the columns (r / row_step - 1) col_step + w, w < 2 col_step + 1, in values
  *  (host, rows (2 col_step + 1) doubles, row by row; zero outside the matrix). */
@@ -508,11 +512,12 @@ const char *ts_mg_smoother_word(ts_mg_smoother_type type);
 /** 1 for the relaxations of the Taylor-Hood saddle-point system (vanka, braess-sarazin,
  *  schur-uzawa), 0 for the Q_k smoothers. */
 int ts_mg_smoother_is_saddle(ts_mg_smoother_type type);
-/** The parameters a Taylor-Hood relaxation of this type uses (lib/mg/saddle-relaxation.c):
- *  its defaults (multiplicative Vanka: TS_VANKA_MULTIPLICATIVE_WEIGHT), overlaid by the
- *  non-zero fields of given (NULL: none); TS_ERR_ARG for a type that is no relaxation. */
-int ts_saddle_relaxation_resolve(ts_mg_smoother_type type, const ts_saddle_relaxation *given,
-                                 ts_saddle_relaxation *r);
+/** The parameters a Taylor-Hood relaxation of this type uses for degree k
+ *  (lib/mg/saddle-relaxation.c): its defaults (multiplicative Vanka:
+ *  TS_VANKA_MULTIPLICATIVE_WEIGHT), overlaid by the non-zero fields of given (NULL: none);
+ *  TS_ERR_ARG for a type that is no relaxation. */
+int ts_saddle_relaxation_resolve(ts_mg_smoother_type type, int degree,
+                                 const ts_saddle_relaxation *given, ts_saddle_relaxation *r);
 /** The layout of a Taylor-Hood operator's level (lib/op/taylor-hood.c). */
 typedef struct ts_taylor_hood_layout {
   int dim, degree;              /* degree: k of the velocity Q_k */

@@ -229,14 +229,14 @@ static int bench_problem(const cli_bench_mg_config *c, int k, int L, ts_problem 
            "<tessera-problem name=\"bench-mg\">"
            "<mesh dim=\"%d\" lower=\"%s\" upper=\"%s\" cells=\"%s\" levels=\"%d\"/>"
            "<element family=\"%s\" degree=\"%d\"/>%s"
-           "<solver type=\"%s\" preconditioner=\"mg\" rtol=\"%.17g\" max-iterations=\"100\" "
+           "<solver type=\"%s\" preconditioner=\"mg\" rtol=\"%.17g\" max-iterations=\"%d\" "
            "restart=\"%d\"/><multigrid precision=\"%s\" %s/></tessera-problem>",
            c->dim, c->dim == 3 ? "0 0 0" : "0 0", c->dim == 3 ? "1 1 1" : "1 1",
            c->dim == 3 ? "1 1 1" : "1 1", L, stokes ? "RT" : taylor_hood ? "taylor-hood" : "Q", k,
            stokes        ? "<stokes solution=\"paper000\"/>"
            : taylor_hood ? "<stokes solution=\"paper004\"/>"
                          : "<poisson solution=\"none\" rhs=\"one\"/>",
-           taylor_hood ? "fgmres" : "gmres", c->rtol, c->restart, c->options.precision == TS_SINGLE ? "mixed" : "double", mg);
+           taylor_hood ? "fgmres" : "gmres", c->rtol, taylor_hood ? 300 : 100, c->restart, c->options.precision == TS_SINGLE ? "mixed" : "double", mg);
   return ts_problem_read_string("bench --mg", xml, p);
 }
 

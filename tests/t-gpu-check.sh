@@ -33,6 +33,7 @@ stokes-rt-3d.xml 1 2
 stokes-rt-3d.xml 2 2
 stokes-th-2d.xml 2 4
 stokes-th-2d-block.xml 2 4
+stokes-th-2d-block-triangular.xml 2 4
 stokes-th-3d.xml 2 2
 stokes-th-3d.xml 2 3"
 generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg t-mg-pcoarse"
@@ -43,6 +44,9 @@ generic="$generic t-stokes-operator t-stokes-transfer t-stokes-patch t-stokes-mg
 # Taylor-Hood: the operator's identities, right side, errors and convergence rates; the
 # coupled multigrid's patch matrices and relaxations
 generic="$generic t-taylor-hood t-taylor-hood-mg"
+# the block-triangular pieces of papers 001/004: the Q_k mass (Kronecker), weighted Jacobi,
+# Richardson, the Jacobi V-cycles on a Laplacian hierarchy and on the mass
+generic="$generic t-pc-jacobi-mg"
 # sparse matrices: the assembled Laplacian (cuSPARSE on cuda) vs matrix-free, CG + BoomerAMG,
 # the H(div) divergence, masses, approximate Schur complement and MINRES of paper 003
 generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur t-hdiv"

@@ -11,6 +11,11 @@
  *    V-cycle, <preconditioner type="mg"/> at the velocity block) and FGMRES +
  *    block-triangular cases on the same meshes (doc/stokes.md section 12: 34 / 39 and
  *    14 / 15 on 4x4 and 8x8 cells) and reach the errors of GMRES + V-cycle to 1e-4;
+ *  - Taylor-Hood: examples/stokes-th-2d-block-triangular.xml (papers 001/004's
+ *    block-triangular preconditioner, richardson over Jacobi V-cycles on the velocity
+ *    Laplacian and the pressure mass) as read, and solved on 4x4 .. 32x32 cells: at most
+ *    TH_BT_MAX_ITERATIONS, level-independent (no level more than COUNT_SLACK + 1 above
+ *    8x8's), the errors converging at Q2-Q1's rates (at least 2.8, 1.8, 1.8);
  *  - ts_pc_built_create: a tree that fails half way leaves nothing built. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -25,6 +30,7 @@
 
 #define ERROR_TOLERANCE 1e-4 /* relative, as tests/t-pc-stokes.c */
 #define COUNT_SLACK 1        /* another compiler's rounding may move a count by one */
+#define TH_BT_MAX_ITERATIONS 16 /* 13 or 14 on every level, doc/taylor-hood.md section 7 */
 
 static ts_backend backend;
 static char examples[1024];
@@ -229,6 +235,37 @@ static void stokes_trees(void) {
                  1);
 }
 
+static void taylor_hood_block_triangular(void) {
+  ts_problem p = read_example("stokes-th-2d-block-triangular.xml", 0, NULL);
+  const ts_pc_node *t = p ? p->pc_tree : NULL;
+  ok(p && p->solver == TS_SOLVER_FGMRES && p->pc_nodes == 5 &&
+         node_is(&t[0], "block-triangular", TS_PC_PLACE_STOKES, 2) && t[0].form == TS_PC_UPPER &&
+         node_is(&t[1], "richardson", TS_PC_PLACE_VELOCITY, 1) && t[1].iterations == 3 &&
+         node_is(&t[2], "mg", TS_PC_PLACE_VELOCITY, 0) && t[2].jacobi && t[2].weight == 1.0 &&
+         t[2].smoothing_steps == 3 && node_is(&t[3], "richardson", TS_PC_PLACE_PRESSURE, 1) &&
+         node_is(&t[4], "mg", TS_PC_PLACE_PRESSURE, 0) && t[4].weight == 0.6 &&
+         t[4].smoothing_steps == 3,
+     "stokes-th-2d-block-triangular.xml: block-triangular(richardson(mg jacobi 1.0 x 3), "
+     "richardson(mg jacobi 0.6 x 3)) at the Stokes system, velocity and pressure blocks");
+  ts_report r;
+  const int ierr = solve(p, &r);
+  ts_problem_destroy(&p);
+  int good = !ierr && r.n_levels == 4;
+  char counts[64] = "";
+  for (int l = 0; good && l < 4; ++l) {
+    const ts_level_report *v = &r.levels[l];
+    snprintf(counts + strlen(counts), sizeof counts - strlen(counts), " %d", v->iterations);
+    good = v->iterations <= TH_BT_MAX_ITERATIONS &&
+           v->iterations <= r.levels[1].iterations + COUNT_SLACK + 1;
+    if (good && l > 0)
+      good = log2(r.levels[l - 1].l2_error / v->l2_error) >= 2.8 &&
+             log2(r.levels[l - 1].h1_error / v->h1_error) >= 1.8 &&
+             log2(r.levels[l - 1].pressure_l2_error / v->pressure_l2_error) >= 1.8;
+  }
+  ok(good, "Taylor-Hood Q2 x Q1, FGMRES + the papers' block-triangular preconditioner on 4x4 .. "
+     "32x32 cells: iterations%s, errors at the rates 3, 2, 2", counts);
+}
+
 /* A krylov node made invalid after reading (tolerance 2) fails after its child was made:
  * ts_pc_built_create returns the error and leaves nothing. */
 static void half_built(void) {
@@ -250,7 +287,8 @@ static void half_built(void) {
   if (!ierr) {
     p->pc_tree[0].rtol = 2;
     memset(&built, 0xff, sizeof built); /* what was there before is not destroyed */
-    failed = ts_pc_built_create(p, A, NULL, NULL, &built) == TS_ERR_ARG;
+    const ts_dofs fields[2] = {dofs, NULL};
+    failed = ts_pc_built_create(p, A, fields, NULL, &built) == TS_ERR_ARG;
     diag("%s", ts_error_message());
     const ts_pc_built none = {0};
     empty = !memcmp(&built, &none, sizeof built);
@@ -266,7 +304,7 @@ static void half_built(void) {
 }
 
 int main(void) {
-  plan(1 + 4 + 1 + 2 + 4 + 1);
+  plan(1 + 4 + 1 + 2 + 4 + 2 + 1);
   find_examples();
   if (!ok(ts_backend_open(tap_backend(), &backend) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
@@ -276,6 +314,7 @@ int main(void) {
   poisson_amg();
   example_trees();
   stokes_trees();
+  taylor_hood_block_triangular();
   half_built();
   ts_backend_destroy(&backend);
   return exit_status();

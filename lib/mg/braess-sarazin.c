@@ -45,8 +45,10 @@ int ts_smoother_create_braess_sarazin(ts_operator stokes, const ts_saddle_relaxa
   TS_CHECK_NOT_NULL(smoother);
   *smoother = NULL;
   TS_CHECK_NOT_NULL(stokes);
+  ts_taylor_hood_layout layout;
+  TS_CALL(ts_taylor_hood_layout_of(stokes, "ts_smoother_create_braess_sarazin", &layout));
   ts_saddle_relaxation r;
-  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_BRAESS_SARAZIN, params, &r));
+  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_BRAESS_SARAZIN, layout.degree, params, &r));
   TS_CHECK_ARG(r.weight > 0.0 && r.weight <= 2.0,
                "Braess-Sarazin smoother: weight = %g, allowed 0 < weight <= 2", r.weight);
   braess_sarazin *bs;

@@ -141,3 +141,18 @@ int ts_field_transfer_plan_init_taylor_hood(ts_dofs coarse_u, ts_dofs coarse_p, 
   plan->fine_count = dim * fine_u->count + fine_p->count;
   return 0;
 }
+
+int ts_field_transfer_plan_init_q(ts_dofs coarse, ts_dofs fine, ts_field_transfer_plan *plan,
+                                  double *storage) {
+  TS_CHECK_ARG(coarse->fe->family == TS_FE_Q && fine->fe->family == TS_FE_Q,
+               "Q_k transfer: both levels must be of a Q_k element");
+  TS_CALL(check_levels("the Q_k field", coarse, fine, 1));
+  children_values_1d(coarse->degree + 1, coarse->fe->points, 1, storage);
+  plan->dim = coarse->dim;
+  for (int d = 0; d < 3; ++d) plan->coarse_cells[d] = d < coarse->dim ? coarse->cells[d] : 1;
+  plan->n_fields = 1;
+  set_q_field(coarse, fine, 0, 0, storage, 0, &plan->field[0]);
+  plan->coarse_count = coarse->count;
+  plan->fine_count = fine->count;
+  return 0;
+}

@@ -45,6 +45,11 @@ int ts_field_transfer_plan_init_stokes(ts_dofs coarse_u, ts_dofs coarse_p, ts_do
 int ts_field_transfer_plan_init_taylor_hood(ts_dofs coarse_u, ts_dofs coarse_p, ts_dofs fine_u,
                                             ts_dofs fine_p, ts_field_transfer_plan *plan,
                                             double *storage);
+/** Fill the transfer plan of one Q_k field over all its DoFs, boundary included (e.g. the
+ *  Taylor-Hood pressure alone); the (2k+1) x (k+1) 1D prolongation lives in storage
+ *  (TS_TRANSFER_1D_SIZE doubles). */
+int ts_field_transfer_plan_init_q(ts_dofs coarse, ts_dofs fine, ts_field_transfer_plan *plan,
+                                  double *storage);
 /** restrict_ = 0: out (fine) = P in (coarse), += with add; 1: out (coarse) = P^T in (fine). */
 int ts_field_transfer_apply(ts_backend backend, const ts_field_transfer_plan *plan, int restrict_,
                             ts_vec in, ts_vec out, int add);
@@ -143,6 +148,26 @@ int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int fines
  *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z
  *  (coarse-dense.c). */
 int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse);
+
+/** What a V-cycle made from parts (ts_pc_create_multigrid) is made of, levels A[0] (coarsest)
+ *  .. A[n-1]; the preconditioner owns it once made (jacobi-mg.c). */
+#define TS_MG_PARTS_MAX_LEVELS 32
+typedef struct ts_mg_parts {
+  int n;
+  ts_operator A[TS_MG_PARTS_MAX_LEVELS], P[TS_MG_PARTS_MAX_LEVELS]; /* P owned, A if below */
+  ts_pc smoothers[TS_MG_PARTS_MAX_LEVELS];
+  ts_operator coarse_inverse;
+  ts_pc coarse;
+  int owns_operators;           /* A made with the parts (else borrowed from a hierarchy) */
+  ts_dofs dofs[TS_MG_PARTS_MAX_LEVELS]; /* the levels' DoFs where the parts made them */
+} ts_mg_parts;
+/** Free the parts (a ts_pc_multigrid_adopt callback; NULL allowed). */
+void ts_mg_parts_free(void *parts);
+/** The coarse solve: the LU of the assembled A[0] (ts_mg_dense_inverse_create). */
+int ts_mg_parts_coarse_lu(ts_mg_parts *parts);
+/** The V-cycle of the parts with `steps` smoothing steps, which then owns them; on failure
+ *  the parts are freed and the error traced with `what`. */
+int ts_mg_parts_vcycle(ts_mg_parts *parts, int steps, const char *what, ts_pc *pc);
 /* ---------------------------------------------------------------- saddle-point hierarchies
  * (mg-saddle.c): what RT Stokes (mg-stokes.c) and Taylor-Hood (mg-taylor-hood.c) share */
 

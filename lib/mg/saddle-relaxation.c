@@ -4,17 +4,23 @@
  * residual row -r_p, and its S = -(1/t) B D^{-1} B^T is minus ours. */
 #include "saddle-relaxation.h"
 
-int ts_saddle_relaxation_default(ts_mg_smoother_type type, ts_saddle_relaxation *params) {
+int ts_saddle_relaxation_default(ts_mg_smoother_type type, int degree,
+                                 ts_saddle_relaxation *params) {
   TS_CHECK_NOT_NULL(params);
   *params = (ts_saddle_relaxation){0};
+  TS_CHECK_ARG(degree >= 2, "ts_saddle_relaxation_default: degree %d, allowed k >= 2 (Q_k x "
+               "Q_{k-1})", degree);
+  const int high = degree >= 3;
   switch (type) {
   case TS_MG_SMOOTHER_VANKA:
     params->weight = TS_VANKA_WEIGHT;
     return 0;
   case TS_MG_SMOOTHER_BRAESS_SARAZIN:
-    *params = (ts_saddle_relaxation){.weight = TS_BRAESS_SARAZIN_WEIGHT, .t = TS_BRAESS_SARAZIN_T,
-                                     .schur_sweeps = TS_BRAESS_SARAZIN_SWEEPS,
-                                     .schur_weight = TS_BRAESS_SARAZIN_SCHUR_WEIGHT};
+    *params = (ts_saddle_relaxation){
+        .weight = high ? TS_BRAESS_SARAZIN_HIGH_ORDER_WEIGHT : TS_BRAESS_SARAZIN_WEIGHT,
+        .t = TS_BRAESS_SARAZIN_T, .schur_sweeps = TS_BRAESS_SARAZIN_SWEEPS,
+        .schur_weight = high ? TS_BRAESS_SARAZIN_HIGH_ORDER_SCHUR_WEIGHT
+                             : TS_BRAESS_SARAZIN_SCHUR_WEIGHT};
     return 0;
   case TS_MG_SMOOTHER_SCHUR_UZAWA:
     *params = (ts_saddle_relaxation){.weight = 1.0, .t = TS_SCHUR_UZAWA_T,
@@ -29,9 +35,9 @@ int ts_saddle_relaxation_default(ts_mg_smoother_type type, ts_saddle_relaxation 
   }
 }
 
-int ts_saddle_relaxation_resolve(ts_mg_smoother_type type, const ts_saddle_relaxation *given,
-                                 ts_saddle_relaxation *r) {
-  TS_CALL(ts_saddle_relaxation_default(type, r));
+int ts_saddle_relaxation_resolve(ts_mg_smoother_type type, int degree,
+                                 const ts_saddle_relaxation *given, ts_saddle_relaxation *r) {
+  TS_CALL(ts_saddle_relaxation_default(type, degree, r));
   if (!given) return 0;
   if (type == TS_MG_SMOOTHER_VANKA) {
     r->multiplicative = given->multiplicative;

@@ -40,8 +40,10 @@ int ts_smoother_create_schur_uzawa(ts_operator stokes, const ts_saddle_relaxatio
   TS_CHECK_NOT_NULL(smoother);
   *smoother = NULL;
   TS_CHECK_NOT_NULL(stokes);
+  ts_taylor_hood_layout layout;
+  TS_CALL(ts_taylor_hood_layout_of(stokes, "ts_smoother_create_schur_uzawa", &layout));
   ts_saddle_relaxation r;
-  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_SCHUR_UZAWA, params, &r));
+  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_SCHUR_UZAWA, layout.degree, params, &r));
   schur_uzawa *su;
   TS_CALL(ts_calloc(1, sizeof *su, "Schur-Uzawa smoother", &su));
   int ierr = ts_schur_jacobi_init(stokes, &r, "Schur-Uzawa smoother", &su->schur);

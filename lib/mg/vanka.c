@@ -192,11 +192,11 @@ int ts_smoother_create_vanka(ts_operator stokes, const ts_saddle_relaxation *par
   TS_CHECK_NOT_NULL(smoother);
   *smoother = NULL;
   TS_CHECK_NOT_NULL(stokes);
-  ts_saddle_relaxation r;
-  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_VANKA, params, &r));
-  TS_CALL(check_params(&r));
   ts_taylor_hood_layout layout;
   TS_CALL(ts_taylor_hood_layout_of(stokes, "ts_smoother_create_vanka", &layout));
+  ts_saddle_relaxation r;
+  TS_CALL(ts_saddle_relaxation_resolve(TS_MG_SMOOTHER_VANKA, layout.degree, params, &r));
+  TS_CALL(check_params(&r));
   ts_backend be = stokes->backend;
   if (!be->ops.vanka_apply)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'vanka_apply'", be->name);

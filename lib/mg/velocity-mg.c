@@ -7,28 +7,10 @@
 #include "mg-impl.h"
 #include "../pc/pc-impl.h"
 
-typedef struct velocity_parts {
-  int n;
-  ts_operator A[TS_MG_MAX_LEVELS], P[TS_MG_MAX_LEVELS];
-  ts_pc smoothers[TS_MG_MAX_LEVELS];
-  ts_operator coarse_inverse;
-  ts_pc coarse;
-} velocity_parts;
-
-static void parts_free(void *data) {
-  velocity_parts *v = data;
-  if (!v) return;
-  ts_pc_destroy(&v->coarse);
-  ts_operator_destroy(&v->coarse_inverse);
-  for (int i = 0; i < v->n; ++i) {
-    ts_pc_destroy(&v->smoothers[i]);
-    ts_operator_destroy(&v->P[i]);
-    ts_operator_destroy(&v->A[i]);
-  }
-  ts_free(&v);
-}
-
-static int parts_create(ts_mg mg, int degree, velocity_parts *v) {
+/* A_l = the level's block (0,0) (owned), P_l the velocity transfer, Chebyshev smoothers,
+ * the coarse LU */
+static int parts_create(ts_mg mg, int degree, ts_mg_parts *v) {
+  v->owns_operators = 1;
   for (int i = 0; i < mg->n_levels; ++i) {
     v->n = i + 1;
     TS_CALL(ts_operator_create_stokes_block(mg->levels[i].A, 0, 0, &v->A[i]));
@@ -36,8 +18,7 @@ static int parts_create(ts_mg mg, int degree, velocity_parts *v) {
     TS_CALL(ts_mg_velocity_transfer_operator(mg, mg->lowest + i, &v->P[i]));
     TS_CALL(ts_pc_create_chebyshev(v->A[i], degree, &v->smoothers[i]));
   }
-  TS_CALL(ts_mg_dense_inverse_create(v->A[0], NULL, &v->coarse_inverse));
-  TS_CALL(ts_pc_create_operator(v->coarse_inverse, &v->coarse));
+  TS_CALL(ts_mg_parts_coarse_lu(v));
   return 0;
 }
 
@@ -57,16 +38,13 @@ int ts_pc_create_stokes_velocity_mg(ts_mg mg, int chebyshev_degree, int smoothin
                "%s: chebyshev_degree = %d, allowed 1..20", __func__, chebyshev_degree);
   TS_CHECK_ARG(smoothing_steps >= 1 && smoothing_steps <= 100,
                "%s: smoothing_steps = %d, allowed 1..100", __func__, smoothing_steps);
-  velocity_parts *v;
+  ts_mg_parts *v;
   TS_CALL(ts_calloc(1, sizeof *v, "velocity V-cycle parts", &v));
-  int ierr = parts_create(mg, chebyshev_degree, v);
-  if (!ierr)
-    ierr = ts_pc_create_multigrid(v->n, v->A, v->P, v->smoothers, smoothing_steps, v->coarse, pc);
-  if (!ierr) ierr = ts_pc_multigrid_adopt(*pc, v, parts_free);
+  const int ierr = parts_create(mg, chebyshev_degree, v);
   if (ierr) {
-    ts_pc_destroy(pc);
-    parts_free(v);
+    ts_mg_parts_free(v);
     return ts_error_trace(ierr, __FILE__, __LINE__, "velocity V-cycle");
   }
+  TS_CALL(ts_mg_parts_vcycle(v, smoothing_steps, "velocity V-cycle", pc));
   return 0;
 }

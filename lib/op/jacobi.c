@@ -1,4 +1,5 @@
-/* jacobi.c -- the Jacobi preconditioner P = diag(A)^{-1}, applied entrywise. */
+/* jacobi.c -- the Jacobi preconditioner P = diag(A)^{-1} (weighted: omega diag(A)^{-1}),
+ * applied entrywise. */
 #include <math.h>
 #include <stdlib.h>
 #include "../tessera-impl.h"
@@ -43,9 +44,9 @@ static const ts_operator_ops jacobi_ops = {
     .apply_transpose = jacobi_apply, /* diagonal */
 };
 
-/* Invert the diagonal on the host (a setup step, once): a zero or non-finite entry means
- * the operator has no usable diagonal and is reported with its row. */
-static int invert_diagonal(ts_vec diag) {
+/* Invert the diagonal on the host (a setup step, once), times weight: a zero or non-finite
+ * entry means the operator has no usable diagonal and is reported with its row. */
+static int invert_diagonal(ts_vec diag, double weight) {
   double *h;
   int ierr = 0;
   TS_CALL(ts_calloc((size_t)diag->n, sizeof *h, "Jacobi diagonal", &h));
@@ -55,7 +56,7 @@ static int invert_diagonal(ts_vec diag) {
       ierr = TS_ERROR(TS_ERR_ARG, "Jacobi: diagonal entry %lld is %g, need a non-zero finite value",
                       (long long)i, h[i]);
     else
-      h[i] = 1.0 / h[i];
+      h[i] = weight / h[i];
   }
   if (!ierr) ierr = ts_vec_set_from_host(diag, h);
   free(h);
@@ -63,15 +64,21 @@ static int invert_diagonal(ts_vec diag) {
 }
 
 int ts_operator_create_jacobi(ts_operator A, ts_operator *jacobi) {
+  return ts_operator_create_jacobi_weighted(A, 1.0, jacobi);
+}
+
+int ts_operator_create_jacobi_weighted(ts_operator A, double weight, ts_operator *jacobi) {
   TS_CHECK_NOT_NULL(jacobi);
   *jacobi = NULL;
   TS_CHECK_NOT_NULL(A);
+  TS_CHECK_ARG(weight > 0.0 && weight <= 2.0, "Jacobi: weight = %g, allowed 0 < weight <= 2",
+               weight);
   jacobi_data *data;
   TS_CALL(ts_calloc(1, sizeof *data, "Jacobi preconditioner", &data));
   int ierr = ts_vec_create(A->backend, A->n, A->precision, &data->inverse_diagonal);
   if (!ierr) ierr = ts_vec_create(A->backend, A->n, A->precision, &data->scratch);
   if (!ierr) ierr = ts_operator_diagonal(A, data->inverse_diagonal);
-  if (!ierr) ierr = invert_diagonal(data->inverse_diagonal);
+  if (!ierr) ierr = invert_diagonal(data->inverse_diagonal, weight);
   if (!ierr) ierr = ts_operator_create_shell(A->backend, &jacobi_ops, A->n, A->precision, data, jacobi);
   if (ierr) {
     ts_vec_destroy(&data->inverse_diagonal);

@@ -7,6 +7,8 @@
 typedef struct kronecker {
   ts_kronecker_plan plan;
   ts_vec values[3];             /* the factors' band values, in the operator's precision */
+  double *diagonal[3];          /* square factors (rows = cols, row_step = col_step): their
+                                   diagonals on the host, the first times scale; else NULL */
 } kronecker;
 
 static int kronecker_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
@@ -23,19 +25,57 @@ static double kronecker_flops(ts_operator op) {
   return 2.0 * terms * (double)k->plan.n_rows;
 }
 
+/* the diagonal of a product of square factors is the product of their diagonals */
+static int kronecker_diagonal(ts_operator op, ts_vec d) {
+  const kronecker *k = op->data;
+  if (!k->diagonal[0])
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "Kronecker operator: %lld x %lld factors have no diagonal "
+                    "(square factors with equal steps only)", (long long)k->plan.rows[0],
+                    (long long)k->plan.cols[0]);
+  const double *factors[3] = {k->diagonal[0], k->diagonal[1], k->diagonal[2]};
+  TS_CALL(ts_vec_set_tensor(d, k->plan.dim, k->plan.rows, factors));
+  return 0;
+}
+
+static void free_kronecker(kronecker *k) {
+  for (int d = 0; d < 3; ++d) {
+    ts_vec_destroy(&k->values[d]);
+    ts_free(&k->diagonal[d]);
+  }
+  ts_free(&k);
+}
+
 static void kronecker_destroy(ts_operator op) {
   kronecker *k = op->data;
-  if (!k) return;
-  for (int d = 0; d < 3; ++d) ts_vec_destroy(&k->values[d]);
-  ts_free(&op->data);
+  if (k) free_kronecker(k);
+  op->data = NULL;
 }
 
 static const ts_operator_ops kronecker_ops = {
     .name = "kronecker",
     .apply = kronecker_apply,
+    .diagonal = kronecker_diagonal,
     .flops = kronecker_flops,
     .destroy = kronecker_destroy,
 };
+
+/* The diagonals of square factors (entry r of row r sits at w = r - s(r) of its band) into
+ * k->diagonal; none if a factor is not square. */
+static int square_diagonals(int dim, const ts_band_1d *factors, double scale, kronecker *k) {
+  for (int d = 0; d < dim; ++d)
+    if (factors[d].rows != factors[d].cols || factors[d].row_step != factors[d].col_step)
+      return 0;
+  for (int d = 0; d < dim; ++d) {
+    const ts_band_1d *f = &factors[d];
+    const int width = 2 * f->col_step + 1;
+    TS_CALL(ts_calloc((size_t)f->rows, sizeof(double), "Kronecker diagonal", &k->diagonal[d]));
+    for (int64_t r = 0; r < f->rows; ++r) {
+      const int64_t w = r - (r / f->row_step - 1) * f->col_step;
+      k->diagonal[d][r] = (d == 0 ? scale : 1.0) * (w >= 0 && w < width ? f->values[r * width + w] : 0.0);
+    }
+  }
+  return 0;
+}
 
 int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *factors,
                                  double scale, ts_precision p, ts_operator *op) {
@@ -58,7 +98,7 @@ int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *
   TS_CALL(ts_calloc(1, sizeof *k, "Kronecker operator", &k));
   ts_kronecker_plan *pl = &k->plan;
   *pl = (ts_kronecker_plan){.dim = dim, .n_rows = 1, .n_cols = 1, .scale = scale};
-  int ierr = 0;
+  int ierr = square_diagonals(dim, factors, scale, k);
   for (int d = 0; d < 3 && !ierr; ++d) {
     const ts_band_1d *f = d < dim ? &factors[d] : NULL;
     pl->rows[d] = f ? f->rows : 1;
@@ -76,8 +116,7 @@ int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *
   if (!ierr)
     ierr = ts_operator_create_shell_rect(backend, &kronecker_ops, pl->n_rows, pl->n_cols, p, k, op);
   if (ierr) {
-    for (int d = 0; d < 3; ++d) ts_vec_destroy(&k->values[d]);
-    ts_free(&k);
+    free_kronecker(k);
     return ts_error_trace(ierr, __FILE__, __LINE__, "Kronecker operator");
   }
   return 0;

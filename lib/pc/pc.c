@@ -20,6 +20,7 @@ static const struct {
     {&ts_pc_block_triangular_ops, "2x2 block lower or upper triangular with a Schur complement"},
     {&ts_pc_boomeramg_ops, "one algebraic multigrid V-cycle (hypre BoomerAMG) on an assembled matrix"},
     {&ts_pc_multigrid_ops, "one V-cycle of multigrid from parts: level operators, transfers, smoothers, coarse solve"},
+    {&ts_pc_richardson_ops, "a fixed number of stationary steps z += B (r - A z) with an inner preconditioner B"},
 };
 enum { n_kinds = sizeof kinds / sizeof kinds[0] };
 

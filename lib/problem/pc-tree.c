@@ -9,7 +9,9 @@ typedef struct pc_inputs {
   ts_operator A;                /* Poisson: the Laplacian; Stokes: Acal */
   ts_mg mg;                     /* the hierarchy, for mg (Taylor-Hood: the velocity Laplacian's) */
   ts_dofs dofs;                 /* Poisson: A's DoF handler, for boomeramg's assembly */
+  ts_dofs pressure;             /* Taylor-Hood: the pressure DoFs (NULL otherwise) */
   int components;               /* Taylor-Hood: the velocity components (0 otherwise) */
+  int coarse_level;             /* the multigrid's coarsest mesh level */
 } pc_inputs;
 
 typedef int (*pc_create)(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc);
@@ -22,11 +24,19 @@ static int stokes_block(const pc_inputs *in, ts_pc_built *b, int row, int col, t
   return 0;
 }
 
-/* The operator a node at its place approximates the inverse of (not the pressure block:
- * it has no operator of its own, pressure-mass reads Acal). */
+/* The operator a node at its place approximates the inverse of: at Taylor-Hood's pressure
+ * block the consistent pressure mass, which approximates the Schur complement (papers
+ * 001/004, eq. (26); the reader allows no other kind there but pressure-mass, which reads
+ * Acal). */
 static int place_operator(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
                           ts_operator *op) {
   if (n->place == TS_PC_PLACE_VELOCITY) return stokes_block(in, b, 0, 0, op);
+  if (n->place == TS_PC_PLACE_PRESSURE) {
+    if (!b->pressure_mass)
+      TS_CALL(ts_operator_create_mass(in->A->backend, in->pressure, TS_DOUBLE, &b->pressure_mass));
+    *op = b->pressure_mass;
+    return 0;
+  }
   *op = in->A;
   return 0;
 }
@@ -50,12 +60,32 @@ static int create_chebyshev(const ts_pc_node *n, const pc_inputs *in, ts_pc_buil
   return 0;
 }
 
+/* The V-cycles made from parts with weighted Jacobi (smoother="jacobi"): at Taylor-Hood's
+ * pressure block on the consistent pressure mass over the hierarchy's mesh levels, at its
+ * velocity block one per component (block-diagonal), for Poisson on the Laplacian. */
+static int create_jacobi_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                            ts_pc *pc) {
+  int i = 0; /* a free slot for the component's V-cycle (one per node at most) */
+  while (b->part[i]) ++i;
+  if (n->place == TS_PC_PLACE_PRESSURE)
+    return ts_pc_create_mass_mg(in->A->backend, in->pressure->mesh, in->pressure->fe,
+                                in->coarse_level, in->pressure->level, n->weight,
+                                n->smoothing_steps, pc);
+  if (!in->components) return ts_pc_create_mg_jacobi(in->mg, n->weight, n->smoothing_steps, pc);
+  TS_CALL(ts_pc_create_mg_jacobi(in->mg, n->weight, n->smoothing_steps, &b->part[i]));
+  const ts_pc blocks[3] = {b->part[i], b->part[i], b->part[i]};
+  TS_CALL(ts_pc_create_block_diagonal(in->components, blocks, pc));
+  return 0;
+}
+
 /* the hierarchy's V-cycle; at the velocity block of RT the V-cycle on A made from the Stokes
  * hierarchy's parts (Chebyshev degree PC_VELOCITY_MG_DEGREE, one step before and after), of
  * Taylor-Hood one V-cycle of the Q_k Laplacian's hierarchy per component (block-diagonal) */
 #define PC_VELOCITY_MG_DEGREE 6
 static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
-  if (n->place == TS_PC_PLACE_VELOCITY && in->components) {
+  if (n->jacobi) {
+    TS_CALL(create_jacobi_mg(n, in, b, pc));
+  } else if (n->place == TS_PC_PLACE_VELOCITY && in->components) {
     if (!b->component_vcycle) TS_CALL(ts_pc_create_mg(in->mg, &b->component_vcycle));
     const ts_pc blocks[3] = {b->component_vcycle, b->component_vcycle, b->component_vcycle};
     TS_CALL(ts_pc_create_block_diagonal(in->components, blocks, pc));
@@ -82,6 +112,14 @@ static int create_krylov(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *
   ts_operator op = NULL;
   TS_CALL(place_operator(n, in, b, &op));
   TS_CALL(ts_pc_create_krylov(op, n->method, child_pc(n, b, 0), n->rtol, n->max_iterations, pc));
+  return 0;
+}
+
+static int create_richardson(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                             ts_pc *pc) {
+  ts_operator op = NULL;
+  TS_CALL(place_operator(n, in, b, &op));
+  TS_CALL(ts_pc_create_richardson(op, child_pc(n, b, 0), n->iterations, pc));
   return 0;
 }
 
@@ -113,6 +151,7 @@ static int create_block_triangular(const ts_pc_node *n, const pc_inputs *in, ts_
 
 #define ON(place) (1u << (place))
 #define SPD_PLACES (ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY))
+#define ALL_PLACES (SPD_PLACES | ON(TS_PC_PLACE_STOKES) | ON(TS_PC_PLACE_PRESSURE))
 #define STOKES_BLOCKS {TS_PC_PLACE_VELOCITY, TS_PC_PLACE_PRESSURE}
 
 /* The kinds a problem file names (all of ts_pc_type_names but "operator", which user code
@@ -123,9 +162,9 @@ static const struct {
 } kinds[] = {
     {{"jacobi", SPD_PLACES, "", 0, 0, {0}}, create_jacobi},
     {{"chebyshev", SPD_PLACES, "degree", 0, 0, {0}}, create_chebyshev},
-    {{"mg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_STOKES) | ON(TS_PC_PLACE_VELOCITY), "", 0, 0,
-      {0}},
-     create_mg},
+    {{"mg", ALL_PLACES, "smoother weight smoothing-steps", 0, 0, {0}}, create_mg},
+    {{"richardson", SPD_PLACES | ON(TS_PC_PLACE_PRESSURE), "iterations", 1, 1, {TS_PC_PLACES}},
+     create_richardson},
     {{"boomeramg", ON(TS_PC_PLACE_POISSON), "", 0, 0, {0}}, create_boomeramg},
     {{"krylov", SPD_PLACES, "solver tolerance max-iterations", 0, 1, {TS_PC_PLACES}},
      create_krylov},
@@ -184,19 +223,23 @@ void ts_pc_built_destroy(ts_pc_built *built) {
   if (!built) return;
   /* parents (lower indices: the reader numbers a node before its children) first */
   for (int i = 0; i < TS_PC_TREE_MAX; ++i) ts_pc_destroy(&built->pc[i]);
+  for (int i = 0; i < TS_PC_TREE_MAX; ++i) ts_pc_destroy(&built->part[i]);
   ts_pc_destroy(&built->component_vcycle);
+  ts_operator_destroy(&built->pressure_mass);
   for (int row = 0; row < 2; ++row)
     for (int col = 0; col < 2; ++col) ts_operator_destroy(&built->block[row][col]);
 }
 
-int ts_pc_built_create(ts_problem p, ts_operator A, ts_dofs dofs, ts_mg mg,
+int ts_pc_built_create(ts_problem p, ts_operator A, const ts_dofs *dofs, ts_mg mg,
                        ts_pc_built *built) {
   TS_CHECK_NOT_NULL(built);
   memset(built, 0, sizeof *built);
   TS_CHECK_NOT_NULL(p);
   TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(dofs);
   if (!p->pc_nodes) return 0;
-  const pc_inputs in = {A, mg, dofs, p->taylor_hood ? p->dim : 0};
+  const pc_inputs in = {A, mg, dofs[0], p->taylor_hood ? dofs[1] : NULL,
+                        p->taylor_hood ? p->dim : 0, p->mg.coarse_level};
   const int ierr = create_node(p, 0, &in, built);
   if (ierr) {
     ts_pc_built_destroy(built);

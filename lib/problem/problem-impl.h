@@ -26,6 +26,10 @@ typedef struct ts_pc_node {
   char kind[24];                /* a name of ts_pc_type_names */
   ts_pc_place place;
   int degree;                   /* chebyshev */
+  int jacobi;                   /* mg: smoother="jacobi" (a V-cycle made from parts) */
+  double weight;                /* mg: the Jacobi weight */
+  int smoothing_steps;          /* mg: Jacobi steps before and after the correction */
+  int iterations;               /* richardson */
   ts_pc_shape form;             /* block-triangular */
   ts_solver_type method;        /* krylov: the inner solver, its tolerance and limit */
   double rtol;
@@ -58,6 +62,10 @@ typedef struct ts_pc_built {
   ts_pc pc[TS_PC_TREE_MAX];     /* pc[i] from node i (parents borrow their children) */
   ts_operator block[2][2];      /* the Stokes blocks the nodes act on, made when needed */
   ts_pc component_vcycle;       /* Taylor-Hood's mg at the velocity: the V-cycle of each component */
+  ts_pc part[TS_PC_TREE_MAX];   /* node i's own inner preconditioner (Taylor-Hood's Jacobi mg at
+                                   the velocity: the V-cycle of one component) */
+  ts_operator pressure_mass;    /* Taylor-Hood: the consistent pressure mass, the operator at
+                                   the pressure block */
 } ts_pc_built;
 
 /* <mesh map=...> */
@@ -179,11 +187,12 @@ int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
                                int subdivisions);
 
 /* pc-tree.c: the preconditioners of p's tree on one level, bottom-up: A the level's
- * operator (Poisson: the Laplacian; Stokes: Acal), dofs its first field's DoF handler (what
- * boomeramg assembles the Laplacian on; the reader allows boomeramg for Poisson only), mg
- * its hierarchy (NULL unless p uses multigrid).  On error nothing is left (built is zeroed).  built->pc[0] is the root, NULL
- * for an empty tree. */
-int ts_pc_built_create(ts_problem p, ts_operator A, ts_dofs dofs, ts_mg mg,
+ * operator (Poisson: the Laplacian; Stokes: Acal), dofs its fields' DoF handlers (the first
+ * is what boomeramg assembles the Laplacian on, the reader allows boomeramg for Poisson
+ * only; Taylor-Hood's second, the pressure, what its mass is made of), mg its hierarchy (NULL
+ * unless p uses multigrid).  On error nothing is left (built is zeroed).  built->pc[0] is the
+ * root, NULL for an empty tree. */
+int ts_pc_built_create(ts_problem p, ts_operator A, const ts_dofs *dofs, ts_mg mg,
                        ts_pc_built *built);
 void ts_pc_built_destroy(ts_pc_built *built);
 

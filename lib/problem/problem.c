@@ -1525,11 +1525,46 @@ static int check_pc_attributes(reader *r, xmlNodePtr e, const ts_pc_rule *rule,
 static int fill_pc_attributes(xmlNodePtr e, ts_pc_node *n) {
   char method[16] = "cg";
   n->degree = get_int(e, "degree", 3);
+  n->jacobi = has_attribute(e, "smoother") || n->place == TS_PC_PLACE_PRESSURE;
+  n->weight = get_double(e, "weight", 1.0);
+  n->smoothing_steps = get_int(e, "smoothing-steps", 1);
+  n->iterations = get_int(e, "iterations", 3);
   n->form = attribute_is(e, "form", "lower") ? TS_PC_LOWER : TS_PC_UPPER;
   get_text(e, "solver", method, sizeof method);
   TS_CALL(ts_solver_type_from_name(method, &n->method)); /* the schema allows the same names */
   n->rtol = get_double(e, "tolerance", 1e-10);
   n->max_iterations = get_int(e, "max-iterations", 1000);
+  return 0;
+}
+
+/* Where mg's Jacobi V-cycle and richardson fit: the pressure block of Taylor-Hood only (its
+ * consistent pressure mass; RT's DGQ mass is diagonal, pressure-mass inverts it exactly);
+ * smoother="jacobi" (its weight and steps) for Poisson and the velocity block of Taylor-Hood,
+ * implied at the pressure block. */
+static int check_pc_fits(reader *r, const struct ts_problem_s *p, xmlNodePtr e,
+                         const ts_pc_node *n) {
+  const int mg = !strcmp(n->kind, "mg");
+  if (!mg && strcmp(n->kind, "richardson")) return 0;
+  if (n->place == TS_PC_PLACE_PRESSURE && !p->taylor_hood)
+    return pc_error(r, e, "type", n->place, "%s at the pressure block works on the consistent "
+                    "pressure mass of Taylor-Hood; RT's DGQ pressure mass is diagonal: use "
+                    "pressure-mass", n->kind);
+  if (!mg) return 0;
+  char word[32];
+  if (get_text(e, "smoother", word, sizeof word) && strcmp(word, "jacobi"))
+    return pc_error(r, e, "smoother", n->place, "smoother=\"%s\": allowed only \"jacobi\" (a "
+                    "V-cycle made from parts with weighted Jacobi; the hierarchy's own smoother is "
+                    "<multigrid smoother>)", word);
+  const int jacobi_place = n->place == TS_PC_PLACE_PRESSURE || n->place == TS_PC_PLACE_POISSON ||
+                           (n->place == TS_PC_PLACE_VELOCITY && p->taylor_hood);
+  if (has_attribute(e, "smoother") && !jacobi_place)
+    return pc_error(r, e, "smoother", n->place, "smoother=\"jacobi\" is allowed for <poisson> "
+                    "and at the blocks of Taylor-Hood only");
+  static const char *const steps[] = {"weight", "smoothing-steps"};
+  for (int i = 0; i < 2; ++i)
+    if (has_attribute(e, steps[i]) && !n->jacobi)
+      return pc_error(r, e, steps[i], n->place, "%s=\"...\" belongs to smoother=\"jacobi\"",
+                      steps[i]);
   return 0;
 }
 
@@ -1549,6 +1584,7 @@ static int read_pc_node(reader *r, struct ts_problem_s *p, xmlNodePtr e, ts_pc_p
                     rule->max_children == 0   ? "none"
                     : rule->min_children == 2 ? "exactly 2, in block order: the velocity block's, "
                                                 "then the pressure block's"
+                    : rule->min_children == 1 ? "exactly 1, the preconditioner of its steps"
                                               : "at most 1, the inner solve's preconditioner");
   if (p->pc_nodes == TS_PC_TREE_MAX)
     return pc_error(r, e, NULL, place, "more than %d preconditioners in one tree",
@@ -1558,6 +1594,7 @@ static int read_pc_node(reader *r, struct ts_problem_s *p, xmlNodePtr e, ts_pc_p
   snprintf(n->kind, sizeof n->kind, "%s", rule->kind);
   n->place = place;
   TS_CALL(fill_pc_attributes(e, n));
+  TS_CALL(check_pc_fits(r, p, e, n));
   for (xmlNodePtr c = e->children; c; c = c->next) {
     if (!is_pc_element(c)) continue;
     const ts_pc_place child = rule->child_place[n->n_children];
@@ -2048,7 +2085,9 @@ static uint64_t solver_vectors(ts_solver_type type, int restart, int preconditio
 
 /* What the preconditioner tree keeps beyond the solver and the hierarchy, bounded in vectors
  * of the finest level's size: an inner solve its solver's (at ts_solver_create's restart,
- * 50), Chebyshev its diagonal and work vector, a node on the Stokes system or its blocks one
+ * 50), Chebyshev its diagonal and work vector, Richardson its residual and correction, a
+ * V-cycle made from parts (smoother="jacobi") its levels' vectors (3), a node on the Stokes
+ * system or its blocks one
  * (a diagonal, a work vector) and the blocks' padded inputs and outputs 2 in all (Jacobi and
  * the V-cycle on the whole Poisson or Stokes system are counted with the solver and the
  * hierarchy). */
@@ -2058,8 +2097,10 @@ static uint64_t pc_tree_vectors(const struct ts_problem_s *p) {
     const ts_pc_node *n = &p->pc_tree[i];
     if (!strcmp(n->kind, "krylov"))
       vectors += solver_vectors(n->method, 50, n->n_children);
-    else if (!strcmp(n->kind, "chebyshev"))
+    else if (!strcmp(n->kind, "chebyshev") || !strcmp(n->kind, "richardson"))
       vectors += 2;
+    else if (!strcmp(n->kind, "mg") && n->jacobi) /* its levels' b, x, r, t: under 4 x 4/3 of a block */
+      vectors += 3;
     else if (n->place != TS_PC_PLACE_POISSON && strcmp(n->kind, "mg"))
       vectors += 1 + 2 * (i == 0);
   }

@@ -39,7 +39,7 @@ static void taylor_hood_print_solver(ts_problem p, FILE *log) {
   const char *precision = p->mg.precision == TS_SINGLE ? "single (mixed)" : "double";
   if (p->use_mg && coupled(p)) {
     ts_saddle_relaxation r;
-    (void)ts_saddle_relaxation_resolve(p->mg.smoother, &p->mg.relaxation, &r);
+    (void)ts_saddle_relaxation_resolve(p->mg.smoother, p->degree, &p->mg.relaxation, &r);
     fprintf(log, "  coupled multigrid V(1,1), levels %d..finest, %s precision, ",
             p->mg.coarse_level, precision);
     if (p->mg.smoother == TS_MG_SMOOTHER_VANKA)

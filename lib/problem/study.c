@@ -61,7 +61,7 @@ int ts_level_setup(const ts_study *s, int level, ts_level_objects *o, double *ph
   TS_CALL(s->eq->setup(s, o, phase_seconds));
   if (s->p->fmg) return 0; /* full multigrid is the hierarchy's own solve */
   TS_CALL_TIMED(&phase_seconds[TS_SETUP_SMOOTHERS],
-                ts_pc_built_create(s->p, o->A, o->dofs[0], o->mg, &o->pcs));
+                ts_pc_built_create(s->p, o->A, o->dofs, o->mg, &o->pcs));
   TS_CALL(solver_create(s->p, o));
   return 0;
 }
