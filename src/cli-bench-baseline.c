@@ -1,10 +1,10 @@
 /* cli-bench-baseline.c -- `tessera bench --baseline FILE`: every row the benchmark measures is
  * compared with the row of a committed baseline (bench/baselines/, one JSON-lines file per
  * device model, written by `tessera bench --json --repeat N`) that has the same identity (kernel,
- * backend, device, dim, degree, precision, smoother, DoFs; the file's last such row).  A time per DoF (a key ending in
- * "ns_per_dof") slower than the baseline by more than the noise margin, or an iteration count
- * (a key ending in "_iterations") above the baseline's, is a regression: the command then
- * exits with CLI_SLOWER. */
+ * backend, device, dim, degree, precision, smoother, DoFs; the file's last such row).  A time
+ * per DoF (a key ending in "ns_per_dof") slower than the baseline by more than the noise
+ * margin, or an iteration count (a key ending in "_iterations") above the baseline's, is a
+ * regression: the command then exits with CLI_SLOWER. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

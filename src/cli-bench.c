@@ -176,8 +176,8 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
   for (int i = 0; i < o->n_degrees && o->mg_options.smoother == TS_MG_SMOOTHER_VANKA; ++i)
     if (o->degrees[i] != 2)
       return cli_usage_error("bench", "--degrees %s: degree %d with --smoother vanka, which "
-                             "takes degree 2 only (Q2 x Q1 patches)", *degrees_text ? degrees_text : "2-4",
-                             o->degrees[i]);
+                             "takes degree 2 only (Q2 x Q1 patches)",
+                             *degrees_text ? degrees_text : "2-4", o->degrees[i]);
   const int max_direct = ts_stokes_patch_solver_max_degree(o->dim, TS_STOKES_PATCH_DIRECT);
   for (int i = 0; i < o->n_degrees && o->mg && o->problem == CLI_PROBLEM_STOKES; ++i)
     if (o->mg_options.stokes_solver == TS_STOKES_PATCH_DIRECT && o->degrees[i] > max_direct)

@@ -3,8 +3,8 @@
  * Richardson (ts_pc_create_richardson), and the V-cycles made from parts with weighted Jacobi
  * on a Laplacian hierarchy (ts_pc_create_mg_jacobi) and on the mass (ts_pc_create_mass_mg):
  *  (a) the mass of Q1 and Q2 in 2D and 3D on [0,2] x [0,1] (x [0,1]): 1^T M 1 is the volume,
- *      M is symmetric (|x.My - Mx.y| / (|x| |My|), as below), and its diagonal (ts_operator_diagonal, the product of the 1D ones)
- *      equals e_i^T M e_i probed with unit vectors, all to 1e-13;
+ *      M is symmetric (|x.My - Mx.y| / (|x| |My|), as below), and its diagonal
+ *      (ts_operator_diagonal, the product of the 1D ones) equals e_i^T M e_i probed with unit vectors, all to 1e-13;
  *  (b) weighted Jacobi is weight times Jacobi, and Richardson's m steps are the stationary
  *      iteration z += B (r - A z) written out, to 1e-14;
  *  (c) Richardson with the mass V-cycle (weight 0.6, 3 steps, the papers' choice) solves

@@ -71,7 +71,8 @@ static int square_diagonals(int dim, const ts_band_1d *factors, double scale, kr
     TS_CALL(ts_calloc((size_t)f->rows, sizeof(double), "Kronecker diagonal", &k->diagonal[d]));
     for (int64_t r = 0; r < f->rows; ++r) {
       const int64_t w = r - (r / f->row_step - 1) * f->col_step;
-      k->diagonal[d][r] = (d == 0 ? scale : 1.0) * (w >= 0 && w < width ? f->values[r * width + w] : 0.0);
+      const double entry = w >= 0 && w < width ? f->values[r * width + w] : 0.0;
+      k->diagonal[d][r] = (d == 0 ? scale : 1.0) * entry;
     }
   }
   return 0;

@@ -36,13 +36,15 @@ int ts_operator_create_mass(ts_backend backend, ts_dofs dofs, ts_precision p, ts
   TS_CHECK_ARG(p == TS_DOUBLE || p == TS_SINGLE,
                "ts_operator_create_mass: precision %d, allowed TS_DOUBLE or TS_SINGLE", (int)p);
   const int k = dofs->degree;
-  double cell[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)], stiffness[(TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
+  enum { cell_size = (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1) };
+  double cell[cell_size], stiffness[cell_size];
   TS_CALL(ts_lagrange_mass_stiffness(k + 1, dofs->fe->points, cell, stiffness));
   double *values[3] = {NULL, NULL, NULL};
   ts_band_1d factors[3];
   int ierr = 0;
   for (int d = 0; d < dofs->dim && !ierr; ++d) {
-    ierr = ts_calloc((size_t)(dofs->n[d] * (2 * k + 1)), sizeof(double), "1D mass band", &values[d]);
+    ierr = ts_calloc((size_t)(dofs->n[d] * (2 * k + 1)), sizeof(double), "1D mass band",
+                     &values[d]);
     if (!ierr) mass_band(dofs, d, cell, values[d], &factors[d]);
   }
   if (!ierr) ierr = ts_operator_create_kronecker(backend, dofs->dim, factors, 1.0, p, M);

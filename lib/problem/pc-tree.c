@@ -26,8 +26,7 @@ static int stokes_block(const pc_inputs *in, ts_pc_built *b, int row, int col, t
 
 /* The operator a node at its place approximates the inverse of: at Taylor-Hood's pressure
  * block the consistent pressure mass, which approximates the Schur complement (papers
- * 001/004, eq. (26); the reader allows no other kind there but pressure-mass, which reads
- * Acal). */
+ * 001/004, eq. (26); at RT's the reader allows only pressure-mass, which reads Acal). */
 static int place_operator(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
                           ts_operator *op) {
   if (n->place == TS_PC_PLACE_VELOCITY) return stokes_block(in, b, 0, 0, op);
@@ -65,13 +64,13 @@ static int create_chebyshev(const ts_pc_node *n, const pc_inputs *in, ts_pc_buil
  * velocity block one per component (block-diagonal), for Poisson on the Laplacian. */
 static int create_jacobi_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
                             ts_pc *pc) {
-  int i = 0; /* a free slot for the component's V-cycle (one per node at most) */
-  while (b->part[i]) ++i;
   if (n->place == TS_PC_PLACE_PRESSURE)
     return ts_pc_create_mass_mg(in->A->backend, in->pressure->mesh, in->pressure->fe,
                                 in->coarse_level, in->pressure->level, n->weight,
                                 n->smoothing_steps, pc);
   if (!in->components) return ts_pc_create_mg_jacobi(in->mg, n->weight, n->smoothing_steps, pc);
+  int i = 0; /* a free slot for the component's V-cycle (one per node at most) */
+  while (b->part[i]) ++i;
   TS_CALL(ts_pc_create_mg_jacobi(in->mg, n->weight, n->smoothing_steps, &b->part[i]));
   const ts_pc blocks[3] = {b->part[i], b->part[i], b->part[i]};
   TS_CALL(ts_pc_create_block_diagonal(in->components, blocks, pc));

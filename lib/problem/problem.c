@@ -2086,11 +2086,10 @@ static uint64_t solver_vectors(ts_solver_type type, int restart, int preconditio
 /* What the preconditioner tree keeps beyond the solver and the hierarchy, bounded in vectors
  * of the finest level's size: an inner solve its solver's (at ts_solver_create's restart,
  * 50), Chebyshev its diagonal and work vector, Richardson its residual and correction, a
- * V-cycle made from parts (smoother="jacobi") its levels' vectors (3), a node on the Stokes
- * system or its blocks one
- * (a diagonal, a work vector) and the blocks' padded inputs and outputs 2 in all (Jacobi and
- * the V-cycle on the whole Poisson or Stokes system are counted with the solver and the
- * hierarchy). */
+ * V-cycle made from parts (smoother="jacobi") its levels' b, x, r and t (under 4 x 4/3
+ * vectors of a block: 3), a node on the Stokes system or its blocks one (a diagonal, a work
+ * vector) and the blocks' padded inputs and outputs 2 in all (Jacobi and the V-cycle on the
+ * whole Poisson or Stokes system are counted with the solver and the hierarchy). */
 static uint64_t pc_tree_vectors(const struct ts_problem_s *p) {
   uint64_t vectors = 0;
   for (int i = 0; i < p->pc_nodes; ++i) {
@@ -2099,7 +2098,7 @@ static uint64_t pc_tree_vectors(const struct ts_problem_s *p) {
       vectors += solver_vectors(n->method, 50, n->n_children);
     else if (!strcmp(n->kind, "chebyshev") || !strcmp(n->kind, "richardson"))
       vectors += 2;
-    else if (!strcmp(n->kind, "mg") && n->jacobi) /* its levels' b, x, r, t: under 4 x 4/3 of a block */
+    else if (!strcmp(n->kind, "mg") && n->jacobi)
       vectors += 3;
     else if (n->place != TS_PC_PLACE_POISSON && strcmp(n->kind, "mg"))
       vectors += 1 + 2 * (i == 0);
