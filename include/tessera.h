@@ -1593,6 +1593,20 @@ int ts_write_vtu_mapped(const char *path, ts_dofs dofs, const double *values, ts
  *          would exceed ts_max_output_size(). */
 int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *x,
                         const ts_stokes_solution *s, int subdivisions);
+/** @brief Write a VTK unstructured grid (.vtu) of a Taylor-Hood solution of Q_k x Q_{k-1}
+ *  (doc/taylor-hood.md): both fields are continuous, so one lattice of subdivisions^dim
+ *  sub-cells per cell covers the box (points on cell faces shared), with the point data of
+ *  ts_stokes_write_vtu ("velocity", "pressure" with its mean removed, and with s the exact
+ *  fields and the errors).  Written as the section comment above says.
+ *  @param velocity     the Q_k DoFs of one velocity component (k >= 2, a box)
+ *  @param pressure     the Q_{k-1} DoFs of the same mesh and level
+ *  @param x            host values [u_0; ..; u_{dim-1}; p], dim velocity->count +
+ *                      pressure->count entries
+ *  @param s            the exact solution, or NULL
+ *  @param subdivisions 1..16 sub-cells per cell and direction
+ *  @return as ts_stokes_write_vtu */
+int ts_taylor_hood_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure,
+                             const double *x, const ts_stokes_solution *s, int subdivisions);
 
 /* ---------------------------------------------------------------- problems */
 

@@ -18,7 +18,12 @@
  *      no temporary file stays, and an existing PATH is replaced;
  *   7. the output size limit: a limit just below the size written refuses the file (the
  *      writer's estimate is an upper bound) and writes nothing, a raised limit writes it, 0
- *      is not a limit. */
+ *      is not a limit;
+ *   8. Taylor-Hood (ts_taylor_hood_write_vtu), 2D and 3D Q2 x Q1 on 4x2(x2) cells: one
+ *      lattice of (cells s + 1)^dim points over the box, and the interpolant of a velocity in
+ *      Q2 and a pressure in Q1 reproduced at every point as in 1-2 (the pressure minus its
+ *      mean, the exact and error fields; without an exact solution only velocity and
+ *      pressure). */
 #include <dirent.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -299,6 +304,77 @@ static void check_fields(const char *what, const vtu *f, const ts_stokes_solutio
        "%s: without an exact solution only velocity and pressure", what);
   }
   free(x), free(u), free(p), free(ue), free(pe), free(uerr), free(perr), free(u_want), free(p_want);
+}
+
+/* ---------------------------------------------------------------- Taylor-Hood */
+
+/* u in Q2 per component and p in Q1 (z = 0 in 2D) */
+static void th_velocity(int dim, const double *x, double *u) {
+  u[0] = x[0] * x[0] * x[1] + x[2];
+  u[1] = x[0] * x[1] * x[1] - x[2] * x[2];
+  if (dim == 3) u[2] = x[0] * x[1] * x[2];
+}
+static double th_pressure(int dim, const double *x) {
+  return 1.0 + 2.0 * x[0] - x[1] + x[0] * x[1] + (dim == 3 ? x[1] * x[2] : 0.0);
+}
+/* its mean over [0,2] x [0,1] (x [0,1.5]): 1 + 2 - 1/2 + 1/2 (+ 3/8) */
+static double th_pressure_mean(int dim) { return dim == 3 ? 3.375 : 3.0; }
+static const ts_stokes_solution th_solution = {"th-polynomial", th_velocity, th_pressure, NULL,
+                                               NULL, 0};
+
+#define TH_TESTS 8
+
+static void check_taylor_hood(int dim, int sub) {
+  char what[64], path[512];
+  snprintf(what, sizeof what, "%dD Taylor-Hood Q2 x Q1, subdivisions %d", dim, sub);
+  snprintf(path, sizeof path, "%s/th-%dd.vtu", work, dim);
+  ts_mesh mesh = NULL;
+  ts_fe q2 = NULL, q1 = NULL;
+  ts_dofs u = NULL, p = NULL;
+  double *x = NULL;
+  vtu f = {0};
+  int ierr = ts_mesh_create_box(dim, lower, upper, coarse, 1, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(dim, 2, &q2);
+  if (!ierr) ierr = ts_fe_create_q(dim, 1, &q1);
+  if (!ierr) ierr = ts_dofs_create(mesh, q2, 1, &u);
+  if (!ierr) ierr = ts_dofs_create(mesh, q1, 1, &p);
+  if (!ierr) ierr = ts_calloc((size_t)(dim * u->count + p->count), sizeof(double), "[u; p]", &x);
+  for (int64_t j = 0; !ierr && j < u->count; ++j) { /* the nodal interpolant */
+    double point[3] = {0, 0, 0}, value[3];
+    ierr = ts_dofs_point(u, j, point);
+    th_velocity(dim, point, value);
+    for (int c = 0; c < dim; ++c) x[c * u->count + j] = value[c];
+  }
+  for (int64_t j = 0; !ierr && j < p->count; ++j) {
+    double point[3] = {0, 0, 0};
+    ierr = ts_dofs_point(p, j, point);
+    x[dim * u->count + j] = th_pressure(dim, point);
+  }
+  if (!ierr) ierr = ts_taylor_hood_write_vtu(path, u, p, x, &th_solution, sub);
+  if (!ok(!ierr && !vtu_read(path, &f), "%s: written and parsed back (%s)", what, path)) {
+    diag("%s", ts_error_message());
+    skip(TH_TESTS - 1, "no file");
+  } else {
+    long long points = 1, subcells = 1;
+    for (int d = 0; d < dim; ++d) {
+      points *= u->cells[d] * sub + 1;
+      subcells *= u->cells[d] * sub;
+    }
+    ok(f.n_points == points && f.n_cells == subcells, "%s: %lld points (%lld: one lattice over "
+       "the box), %lld cells (%lld)", what, f.n_points, points, f.n_cells, subcells);
+    check_fields(what, &f, &th_solution, th_pressure_mean(dim), dim, 1);
+    vtu_free(&f);
+    ierr = ts_taylor_hood_write_vtu(path, u, p, x, NULL, sub);
+    if (!ierr) ierr = vtu_read(path, &f);
+    check_fields(what, &f, &th_solution, th_pressure_mean(dim), dim, 0);
+  }
+  vtu_free(&f);
+  free(x);
+  ts_dofs_destroy(&u);
+  ts_dofs_destroy(&p);
+  ts_fe_destroy(&q2);
+  ts_fe_destroy(&q1);
+  ts_mesh_destroy(&mesh);
 }
 
 #define POLY_TESTS 9
@@ -601,7 +677,7 @@ static void remove_work(void) {
 }
 
 int main(void) {
-  plan(2 * POLY_TESTS + 1 + 2 + 8 + 7);
+  plan(2 * POLY_TESTS + 1 + 2 + 8 + 7 + 2 * TH_TESTS);
   snprintf(work, sizeof work, "t-stokes-vtu.XXXXXX");
   if (!mkdtemp(work)) {
     diag("mkdtemp: %s", strerror(errno));
@@ -613,6 +689,8 @@ int main(void) {
   check_paper000();
   check_errors();
   check_file_handling();
+  check_taylor_hood(2, 2);
+  check_taylor_hood(3, 2);
   remove_work();
   xmlCleanupParser();
   return exit_status();

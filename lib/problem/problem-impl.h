@@ -181,6 +181,9 @@ void ts_problem_print_written(FILE *log, const char *path);
 /* vtu.c and stokes-vtu.c: before the solve, whether the <output> of a level with
  * cells[0..dim-1] cells can be written (ts_vtu_check): its size bound within the limit and
  * a new file creatable in its directory.  exact: with the exact and error fields (Q_k). */
+/* taylor-hood-vtu.c: what ts_vtu_check says of the Taylor-Hood file of a level */
+int ts_taylor_hood_vtu_check_output(const char *path, int dim, const int64_t *cells,
+                                    int subdivisions);
 int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int subdivisions,
                         int exact);
 int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,

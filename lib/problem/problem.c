@@ -1989,8 +1989,10 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
     }
     memcpy(p->vtu_path, vtu ? (const char *)vtu : "", len + 1);
     xmlFree(vtu);
-    /* the degree: k of Q_k, k+1 of RT_k (its velocity's degree along a component) */
-    p->vtu_subdivisions = get_int(output, "subdivisions", p->stokes ? p->degree + 1 : p->degree);
+    /* the degree: k of Q_k and Taylor-Hood's velocity, k+1 of RT_k (its velocity's degree
+     * along a component) */
+    p->vtu_subdivisions = get_int(output, "subdivisions",
+                                  p->stokes && !p->taylor_hood ? p->degree + 1 : p->degree);
   }
   TS_CALL(fill_multigrid(r, p));
   return check_own_solver(r, p);

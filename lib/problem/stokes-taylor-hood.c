@@ -147,6 +147,17 @@ static void taylor_hood_print_errors(const ts_study *s, const ts_level_report *r
            ts_rate_text(r->pressure_l2_rate, p_rate, sizeof p_rate));
 }
 
+static int taylor_hood_check_output(const ts_study *s, const int64_t *cells) {
+  const ts_problem p = s->p;
+  return ts_taylor_hood_vtu_check_output(p->vtu_path, p->dim, cells, p->vtu_subdivisions);
+}
+
+static int taylor_hood_write_output(const ts_study *s, const ts_level_objects *o) {
+  const ts_problem p = s->p;
+  return ts_taylor_hood_write_vtu(p->vtu_path, o->dofs[0], o->dofs[1], o->host, s->exact,
+                                  p->vtu_subdivisions);
+}
+
 const ts_equation ts_equation_taylor_hood = {
     .name = "stokes",
     .fields = 2,
@@ -163,4 +174,6 @@ const ts_equation ts_equation_taylor_hood = {
     .complete = taylor_hood_complete,
     .errors = taylor_hood_errors,
     .print_errors = taylor_hood_print_errors,
+    .check_output = taylor_hood_check_output,
+    .write_output = taylor_hood_write_output,
 };

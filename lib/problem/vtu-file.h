@@ -1,5 +1,6 @@
-/* vtu-file.h -- the VTK XML unstructured-grid file (.vtu) that the writers of Q_k (vtu.c)
- * and RT_k x DGQ_k (stokes-vtu.c) solutions fill; private to lib/problem. */
+/* vtu-file.h -- the VTK XML unstructured-grid file (.vtu) that the writers of Q_k (vtu.c),
+ * RT_k x DGQ_k (stokes-vtu.c) and Taylor-Hood (taylor-hood-vtu.c) solutions fill, and the
+ * lattice sampling of Q_k functions; private to lib/problem. */
 #ifndef TESSERA_VTU_FILE_H
 #define TESSERA_VTU_FILE_H
 
@@ -43,5 +44,25 @@ double ts_vtu_size_bound(const ts_vtu_grid *grid);
  *  new file can be created (tried with a temporary file, removed at once).  TS_ERR_IO
  *  naming path and the reason. */
 int ts_vtu_check(const char *path, const ts_vtu_grid *grid);
+
+/** The most sub-cells per cell and direction a writer samples. */
+#define TS_VTU_MAX_SUBDIVISIONS 16
+
+/** A Q_k function's values on the lattice of s sub-cells per cell and direction over the
+ *  whole box (np[d] = cells[d] s + 1 points, index 0 fastest; vtu.c): the k+1 Lagrange
+ *  functions tabulated at the s+1 positions in a cell. */
+typedef struct ts_q_lattice {
+  ts_dofs dofs;
+  int s;
+  int64_t np[3];
+  double basis[(TS_VTU_MAX_SUBDIVISIONS + 1) * (TS_MAX_DEGREE + 1)];
+} ts_q_lattice;
+/** The lattice of dofs' cells with `subdivisions` (1..TS_VTU_MAX_SUBDIVISIONS: TS_ERR_ARG). */
+int ts_q_lattice_init(ts_dofs dofs, int subdivisions, ts_q_lattice *l);
+/** The value at lattice point p of the Q_k function data[i * stride + c] (i its DoF). */
+double ts_q_lattice_value(const ts_q_lattice *l, int64_t p, const double *data, int stride,
+                          int c);
+/** The coordinates x[0..2] of lattice point p (a mapped mesh's geometry interpolated there). */
+void ts_q_lattice_point(const ts_q_lattice *l, int64_t p, double *x);
 
 #endif

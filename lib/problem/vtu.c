@@ -10,32 +10,42 @@
 
 /* What the point and field callbacks read. */
 typedef struct q_sampler {
-  ts_dofs dofs;
+  ts_q_lattice lattice;
   const double *values;
   const ts_solution *u;         /* the box's exact solution, or NULL */
   ts_point_fn exact;            /* a mapped mesh's exact solution (ctx exact_ctx), or NULL */
   void *exact_ctx;
-  int s;                        /* subdivisions */
-  int64_t np[3];                /* lattice points per direction */
-  double basis[17 * (TS_MAX_DEGREE + 1)]; /* the k+1 Lagrange functions at the s+1 positions */
 } q_sampler;
 
-static void lattice_index(const q_sampler *q, int64_t p, int64_t *j) {
-  j[0] = p % q->np[0];
-  j[1] = (p / q->np[0]) % q->np[1];
-  j[2] = p / (q->np[0] * q->np[1]);
+int ts_q_lattice_init(ts_dofs dofs, int subdivisions, ts_q_lattice *l) {
+  double positions[TS_VTU_MAX_SUBDIVISIONS + 1];
+  TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= TS_VTU_MAX_SUBDIVISIONS,
+               "VTU output: subdivisions = %d, allowed 1..%d", subdivisions,
+               TS_VTU_MAX_SUBDIVISIONS);
+  l->dofs = dofs;
+  l->s = subdivisions;
+  for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
+  ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, subdivisions + 1, positions,
+                       l->basis, NULL);
+  for (int d = 0; d < 3; ++d) l->np[d] = d < dofs->dim ? dofs->cells[d] * subdivisions + 1 : 1;
+  return 0;
 }
 
-/* The value at lattice point p of the Q_k function with values data[i * stride + c] (i the
- * DoF): in the cell that contains it, a tensor product of 1D Lagrange values tabulated for
- * the s+1 positions. */
-static double interpolate_at(const q_sampler *q, int64_t p, const double *data, int stride,
-                             int c) {
-  ts_dofs dofs = q->dofs;
-  const int n1 = dofs->degree + 1, s = q->s;
+static void lattice_index(const ts_q_lattice *l, int64_t p, int64_t *j) {
+  j[0] = p % l->np[0];
+  j[1] = (p / l->np[0]) % l->np[1];
+  j[2] = p / (l->np[0] * l->np[1]);
+}
+
+/* In the cell that contains lattice point p, a tensor product of the 1D Lagrange values
+ * tabulated for the s+1 positions. */
+double ts_q_lattice_value(const ts_q_lattice *l, int64_t p, const double *data, int stride,
+                          int c) {
+  ts_dofs dofs = l->dofs;
+  const int n1 = dofs->degree + 1, s = l->s;
   int64_t j[3], cell[3] = {0, 0, 0}, idx[TS_MAX_CELL_DOFS];
   int local[3] = {0, 0, 0};
-  lattice_index(q, p, j);
+  lattice_index(l, p, j);
   for (int d = 0; d < dofs->dim; ++d) {
     cell[d] = j[d] / s;
     if (cell[d] == dofs->cells[d]) cell[d] -= 1;
@@ -48,36 +58,39 @@ static double interpolate_at(const q_sampler *q, int64_t p, const double *data, 
   for (int a2 = 0; a2 < n2; ++a2)
     for (int a1 = 0; a1 < n1; ++a1)
       for (int a0 = 0; a0 < n1; ++a0, ++m) {
-        double w = q->basis[local[0] * n1 + a0] * q->basis[local[1] * n1 + a1];
-        if (dofs->dim == 3) w *= q->basis[local[2] * n1 + a2];
+        double w = l->basis[local[0] * n1 + a0] * l->basis[local[1] * n1 + a1];
+        if (dofs->dim == 3) w *= l->basis[local[2] * n1 + a2];
         v += w * data[idx[m] * stride + c];
       }
   return v;
 }
 
-/* Coordinates of lattice point p: on the box its position; on a mapped mesh the geometry's
- * nodes interpolated there. */
-static void point_coordinates(const void *ctx, int64_t p, double *x) {
-  const q_sampler *q = ctx;
-  const int dim = q->dofs->dim;
+void ts_q_lattice_point(const ts_q_lattice *l, int64_t p, double *x) {
+  const int dim = l->dofs->dim;
   int64_t j[3];
-  lattice_index(q, p, j);
+  lattice_index(l, p, j);
   x[2] = 0.0;
   for (int d = 0; d < dim; ++d)
-    x[d] = q->dofs->nodes ? interpolate_at(q, p, q->dofs->nodes, dim, d)
-                          : q->dofs->lower[d] + q->dofs->h[d] * (double)j[d] / q->s;
+    x[d] = l->dofs->nodes ? ts_q_lattice_value(l, p, l->dofs->nodes, dim, d)
+                          : l->dofs->lower[d] + l->dofs->h[d] * (double)j[d] / l->s;
+}
+
+static void point_coordinates(const void *ctx, int64_t p, double *x) {
+  const q_sampler *q = ctx;
+  ts_q_lattice_point(&q->lattice, p, x);
 }
 
 static double discrete_at(const q_sampler *q, int64_t p) {
-  return interpolate_at(q, p, q->values, 1, 0);
+  return ts_q_lattice_value(&q->lattice, p, q->values, 1, 0);
 }
 
 /* The exact solution at lattice point p (NaN where a point function fails). */
 static double exact_at(const q_sampler *q, int64_t p) {
   double x[3], v = NAN;
-  point_coordinates(q, p, x);
-  if (q->u) return q->u->value(q->dofs->dim, x);
-  if (q->exact(q->exact_ctx, q->dofs->dim, 1, x, &v)) v = NAN;
+  ts_q_lattice_point(&q->lattice, p, x);
+  const int dim = q->lattice.dofs->dim;
+  if (q->u) return q->u->value(dim, x);
+  if (q->exact(q->exact_ctx, dim, 1, x, &v)) v = NAN;
   return v;
 }
 
@@ -106,36 +119,29 @@ int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int sub
   return 0;
 }
 
-/* The file of the sampler q (its dofs, values and exact solution set). */
-static int write_sampled(const char *path, q_sampler *q, int subdivisions) {
-  double positions[17];
-  ts_dofs dofs = q->dofs;
-  TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= 16,
-               "VTU output: subdivisions = %d, allowed 1..16", subdivisions);
-  q->s = subdivisions;
-  for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
-  ts_lagrange_tabulate(dofs->degree + 1, dofs->fe->points, subdivisions + 1, positions, q->basis, NULL);
+/* The file of the sampler q (its values and exact solution set) for dofs. */
+static int write_sampled(const char *path, ts_dofs dofs, q_sampler *q, int subdivisions) {
+  TS_CALL(ts_q_lattice_init(dofs, subdivisions, &q->lattice));
   ts_vtu_grid grid = q_grid(dofs->dim, dofs->cells, subdivisions, q->u || q->exact);
   grid.ctx = q;
-  for (int d = 0; d < 3; ++d) q->np[d] = grid.np[d];
   TS_CALL(ts_vtu_write(path, &grid));
   return 0;
 }
 
 int ts_write_vtu(const char *path, ts_dofs dofs, const double *values, const ts_solution *u,
                  int subdivisions) {
-  q_sampler q = {.dofs = dofs, .values = values, .u = u};
+  q_sampler q = {.values = values, .u = u};
   TS_CHECK_ARG(path && *path && dofs && values, "ts_write_vtu: NULL or empty argument");
   TS_CALL(ts_dofs_require_q(dofs, "ts_write_vtu"));
   TS_CALL(ts_dofs_require_mapped(dofs, 0, "ts_write_vtu"));
-  return write_sampled(path, &q, subdivisions);
+  return write_sampled(path, dofs, &q, subdivisions);
 }
 
 int ts_write_vtu_mapped(const char *path, ts_dofs dofs, const double *values, ts_point_fn u,
                         void *ctx, int subdivisions) {
-  q_sampler q = {.dofs = dofs, .values = values, .exact = u, .exact_ctx = ctx};
+  q_sampler q = {.values = values, .exact = u, .exact_ctx = ctx};
   TS_CHECK_ARG(path && *path && dofs && values, "ts_write_vtu_mapped: NULL or empty argument");
   TS_CALL(ts_dofs_require_q(dofs, "ts_write_vtu_mapped"));
   TS_CALL(ts_dofs_require_mapped(dofs, 1, "ts_write_vtu_mapped"));
-  return write_sampled(path, &q, subdivisions);
+  return write_sampled(path, dofs, &q, subdivisions);
 }
