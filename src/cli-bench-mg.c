@@ -181,6 +181,13 @@ static int finest_level(const cli_bench_mg_config *c, int k) {
   return (int)fmax(1.0, round(log2(fmax(1.0, (per_dir - 1.0) / k))));
 }
 
+const char *cli_relaxation_word(ts_mg_smoother_type type) {
+  return type == TS_MG_SMOOTHER_VANKA           ? "vanka"
+         : type == TS_MG_SMOOTHER_BRAESS_SARAZIN ? "braess-sarazin"
+         : type == TS_MG_SMOOTHER_SCHUR_UZAWA    ? "schur-uzawa"
+                                                 : NULL;
+}
+
 /* The multigrid attributes of the benchmark's problem: the smoother (Poisson) or the local
  * solver and a coarse level of at least 1 (Stokes: one coarse cell has no interior vertex). */
 static void mg_attributes(const cli_bench_mg_config *c, int k, char *buf, size_t len) {
@@ -189,10 +196,7 @@ static void mg_attributes(const cli_bench_mg_config *c, int k, char *buf, size_t
   if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO)
     snprintf(degree, sizeof degree, "%d", o->coarse_degree < k ? o->coarse_degree : k);
   if (c->problem == CLI_PROBLEM_TAYLOR_HOOD)
-    snprintf(buf, len, "smoother=\"%s\" coarse-level=\"1\"",
-             o->smoother == TS_MG_SMOOTHER_VANKA           ? "vanka"
-             : o->smoother == TS_MG_SMOOTHER_SCHUR_UZAWA ? "schur-uzawa"
-                                                         : "braess-sarazin");
+    snprintf(buf, len, "smoother=\"%s\" coarse-level=\"1\"", cli_relaxation_word(o->smoother));
   else if (c->problem == CLI_PROBLEM_STOKES)
     snprintf(buf, len, "local-solver=\"%s\" coarse-level=\"%d\"",
              o->stokes_solver == TS_STOKES_PATCH_DIRECT ? "direct" : "schur",

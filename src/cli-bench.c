@@ -142,9 +142,7 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
     return cli_usage_error("bench", "--smoother applies to --problem poisson or taylor-hood (the "
                            "Stokes multigrid has its own smoother: see --local-solver)");
   if (o->smoother_given) { /* Poisson: vertex-patch or chebyshev; Taylor-Hood: a relaxation */
-    const ts_mg_smoother_type t = o->mg_options.smoother;
-    const int relaxation = t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
-                           t == TS_MG_SMOOTHER_SCHUR_UZAWA;
+    const int relaxation = cli_relaxation_word(o->mg_options.smoother) != NULL;
     if (relaxation != (o->problem == CLI_PROBLEM_TAYLOR_HOOD))
       return cli_usage_error("bench", "--smoother %s: allowed %s for --problem %s",
                              o->smoother_text, relaxation ? "vertex-patch or chebyshev"
@@ -469,10 +467,7 @@ static const char *mg_smoother_name(const bench_options *o) {
   const ts_mg_options *m = &o->mg_options;
   if (o->problem == CLI_PROBLEM_STOKES)
     return m->stokes_solver == TS_STOKES_PATCH_DIRECT ? "stokes-patch-direct" : "stokes-patch-schur";
-  if (o->problem == CLI_PROBLEM_TAYLOR_HOOD)
-    return m->smoother == TS_MG_SMOOTHER_VANKA           ? "vanka"
-           : m->smoother == TS_MG_SMOOTHER_SCHUR_UZAWA ? "schur-uzawa"
-                                                       : "braess-sarazin";
+  if (o->problem == CLI_PROBLEM_TAYLOR_HOOD) return cli_relaxation_word(m->smoother);
   return m->smoother == TS_MG_SMOOTHER_CHEBYSHEV ? "chebyshev"
          : m->variant == TS_PATCH_FUSED          ? "vertex-patch-fused"
                                                  : "vertex-patch-separate";

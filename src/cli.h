@@ -89,6 +89,9 @@ typedef struct cli_bench_mg_result {
   double smooth_flops, smooth_bytes, vcycle_flops, vcycle_bytes;       /* counted */
   int reported;                   /* an error was printed already */
 } cli_bench_mg_result;
+/** The problem-file name of a Taylor-Hood relaxation ("vanka", "braess-sarazin",
+ *  "schur-uzawa"); NULL for the Q_k smoothers. */
+const char *cli_relaxation_word(ts_mg_smoother_type type);
 /** Time one smoothing step, one V-cycle, GMRES + V-cycle to config->rtol and (Poisson) FMG
  *  to 1e-9 for degree k; counted operations and traffic in r (cli-bench-mg.c says how they
  *  count). */

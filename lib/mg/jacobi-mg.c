@@ -9,37 +9,18 @@
 #include "mg-impl.h"
 #include "../pc/pc-impl.h"
 
-/* The Q_k prolongation of one level as an operator (P, with P^T its restriction) */
-typedef struct q_transfer {
-  ts_field_transfer_plan plan;
-  double storage[TS_TRANSFER_1D_SIZE];
-} q_transfer;
-
-static int q_transfer_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
-  const q_transfer *t = op->data;
-  return ts_field_transfer_apply(op->backend, &t->plan, 0, x, y, add);
-}
-static int q_transfer_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) {
-  const q_transfer *t = op->data;
-  return ts_field_transfer_apply(op->backend, &t->plan, 1, x, y, add);
-}
-static void q_transfer_destroy(ts_operator op) { ts_free(&op->data); }
-
-static const ts_operator_ops q_transfer_ops = {.name = "q-transfer",
-                                               .apply = q_transfer_apply,
-                                               .apply_transpose = q_transfer_apply_transpose,
-                                               .destroy = q_transfer_destroy};
-
+/* The Q_k prolongation of one level over all DoFs as an operator */
 static int q_transfer_create(ts_backend backend, ts_dofs coarse, ts_dofs fine, ts_precision p,
                              ts_operator *P) {
-  q_transfer *t;
+  ts_field_transfer_operator *t;
   TS_CALL(ts_calloc(1, sizeof *t, "Q_k transfer operator", &t));
-  int ierr = ts_field_transfer_plan_init_q(coarse, fine, &t->plan, t->storage);
-  if (!ierr)
-    ierr = ts_operator_create_shell_rect(backend, &q_transfer_ops, fine->count, coarse->count, p,
-                                         t, P);
-  if (ierr) ts_free(&t);
-  return ierr;
+  const int ierr = ts_field_transfer_plan_init_q(coarse, fine, &t->plan, t->storage);
+  if (ierr) {
+    ts_free(&t);
+    return ierr;
+  }
+  TS_CALL(ts_field_transfer_operator_create(backend, p, t, P));
+  return 0;
 }
 
 void ts_mg_parts_free(void *data) {

@@ -45,6 +45,17 @@ int ts_field_transfer_plan_init_stokes(ts_dofs coarse_u, ts_dofs coarse_p, ts_do
 int ts_field_transfer_plan_init_taylor_hood(ts_dofs coarse_u, ts_dofs coarse_p, ts_dofs fine_u,
                                             ts_dofs fine_p, ts_field_transfer_plan *plan,
                                             double *storage);
+/** A field transfer plan as an operator (transfer-operator.c): P from the coarse to the fine
+ *  level, P^T (its restriction) as the transpose; storage holds the plan's 1D matrices when
+ *  the plan is made for it (ts_field_transfer_plan_init_q), else they are borrowed. */
+typedef struct ts_field_transfer_operator {
+  ts_field_transfer_plan plan;
+  double storage[TS_TRANSFER_1D_SIZE];
+} ts_field_transfer_operator;
+/** The operator of t (ts_calloc'ed; the operator owns it, and frees it on failure too):
+ *  plan.fine_count rows, plan.coarse_count columns, in precision p. */
+int ts_field_transfer_operator_create(ts_backend backend, ts_precision p,
+                                      ts_field_transfer_operator *t, ts_operator *P);
 /** Fill the transfer plan of one Q_k field over all its DoFs, boundary included (e.g. the
  *  Taylor-Hood pressure alone); the (2k+1) x (k+1) 1D prolongation lives in storage
  *  (TS_TRANSFER_1D_SIZE doubles). */

@@ -11,8 +11,6 @@
 typedef struct transfer_op {
   ts_mg mg;                      /* borrowed */
   int i;                         /* hierarchy index of the fine level */
-  ts_field_transfer_plan plan;   /* velocity: the velocity fields of the level's plan (its 1D
-                                    matrices stay in the level's transfer block) */
 } transfer_op;
 
 static int transfer_run(ts_operator op, int restrict_, ts_vec x, ts_vec y, int add) {
@@ -27,43 +25,32 @@ static int transfer_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add)
   return transfer_run(op, 1, x, y, add);
 }
 
-static int velocity_run(ts_operator op, int restrict_, ts_vec x, ts_vec y, int add) {
-  const transfer_op *t = op->data;
-  TS_CALL(ts_field_transfer_apply(t->mg->backend, &t->plan, restrict_, x, y, add));
-  return 0;
-}
-static int velocity_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
-  return velocity_run(op, 0, x, y, add);
-}
-static int velocity_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) {
-  return velocity_run(op, 1, x, y, add);
-}
-
 static void transfer_destroy(ts_operator op) { ts_free(&op->data); }
 
 static const ts_operator_ops transfer_ops = {.name = "mg-transfer",
                                              .apply = transfer_apply,
                                              .destroy = transfer_destroy,
                                              .apply_transpose = transfer_apply_transpose};
-static const ts_operator_ops velocity_ops = {.name = "mg-velocity-transfer",
-                                             .apply = velocity_apply,
-                                             .destroy = transfer_destroy,
-                                             .apply_transpose = velocity_apply_transpose};
 
-static int create(ts_mg mg, int level, int velocity, const char *caller, ts_operator *P) {
-  TS_CALL(ts_mg_check_level(mg, level, caller, 1));
-  const int i = level - mg->lowest;
-  const ts_mg_level *fine = &mg->levels[i], *coarse = &mg->levels[i - 1];
-  transfer_op *t;
-  TS_CALL(ts_calloc(1, sizeof *t, "multigrid transfer operator", &t));
-  t->mg = mg;
-  t->i = i;
-  int ierr = velocity ? ts_mg_stokes_velocity_plan(mg, i, caller, &t->plan) : 0;
-  const int64_t rows = velocity ? ts_dofs_count(fine->dofs) : fine->A->n;
-  const int64_t cols = velocity ? ts_dofs_count(coarse->dofs) : coarse->A->n;
-  if (!ierr)
-    ierr = ts_operator_create_shell_rect(mg->backend, velocity ? &velocity_ops : &transfer_ops,
-                                         rows, cols, fine->A->precision, t, P);
+/* a field transfer plan as an operator (ts_field_transfer_operator) */
+static int plan_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  const ts_field_transfer_operator *t = op->data;
+  return ts_field_transfer_apply(op->backend, &t->plan, 0, x, y, add);
+}
+static int plan_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) {
+  const ts_field_transfer_operator *t = op->data;
+  return ts_field_transfer_apply(op->backend, &t->plan, 1, x, y, add);
+}
+
+static const ts_operator_ops plan_ops = {.name = "field-transfer",
+                                         .apply = plan_apply,
+                                         .destroy = transfer_destroy,
+                                         .apply_transpose = plan_apply_transpose};
+
+int ts_field_transfer_operator_create(ts_backend backend, ts_precision p,
+                                      ts_field_transfer_operator *t, ts_operator *P) {
+  const int ierr = ts_operator_create_shell_rect(backend, &plan_ops, t->plan.fine_count,
+                                                 t->plan.coarse_count, p, t, P);
   if (ierr) ts_free(&t);
   return ierr;
 }
@@ -71,13 +58,30 @@ static int create(ts_mg mg, int level, int velocity, const char *caller, ts_oper
 int ts_mg_transfer_operator(ts_mg mg, int level, ts_operator *P) {
   TS_CHECK_NOT_NULL(P);
   *P = NULL;
-  TS_CALL(create(mg, level, 0, __func__, P));
-  return 0;
+  TS_CALL(ts_mg_check_level(mg, level, __func__, 1));
+  const int i = level - mg->lowest;
+  transfer_op *t;
+  TS_CALL(ts_calloc(1, sizeof *t, "multigrid transfer operator", &t));
+  *t = (transfer_op){.mg = mg, .i = i};
+  const int ierr = ts_operator_create_shell_rect(mg->backend, &transfer_ops, mg->levels[i].A->n,
+                                                 mg->levels[i - 1].A->n,
+                                                 mg->levels[i].A->precision, t, P);
+  if (ierr) ts_free(&t);
+  return ierr;
 }
 
 int ts_mg_velocity_transfer_operator(ts_mg mg, int level, ts_operator *P) {
   TS_CHECK_NOT_NULL(P);
   *P = NULL;
-  TS_CALL(create(mg, level, 1, __func__, P));
+  TS_CALL(ts_mg_check_level(mg, level, __func__, 1));
+  const int i = level - mg->lowest;
+  ts_field_transfer_operator *t;
+  TS_CALL(ts_calloc(1, sizeof *t, "velocity transfer operator", &t));
+  const int ierr = ts_mg_stokes_velocity_plan(mg, i, __func__, &t->plan);
+  if (ierr) {
+    ts_free(&t);
+    return ierr;
+  }
+  TS_CALL(ts_field_transfer_operator_create(mg->backend, mg->levels[i].A->precision, t, P));
   return 0;
 }
