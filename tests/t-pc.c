@@ -276,8 +276,10 @@ static void single_kinds(ts_backend be, laplace_setup *l) {
     res[i] = ts_solver_relative_residual(s);
   }
   if (ierr) diag("%s", ts_error_message());
-  ok(!ierr && its[0] == its[1] &&
-         fabs(res[0] - res[1]) <= (same_arithmetic() ? 1e-6 : 0.0) * res[0],
+  /* omp: bitwise the same. A GPU's atomic additions round differently from run to run, by
+   * about eps * ||r_0|| per application, which CG carries to the end: compare the two final
+   * relative residuals (both in units of ||r_0||) to 1e4 eps, not to each other's last digits */
+  ok(!ierr && its[0] == its[1] && fabs(res[0] - res[1]) <= (same_arithmetic() ? 1e-12 : 0.0),
      "CG + ts_solver_set_pc(mg): %d iterations to %.3e, with the V-cycle operator %d to %.3e",
      its[1], res[1], its[0], res[0]);
   ts_solver_destroy(&s);
