@@ -540,6 +540,8 @@ int64_t ts_operator_columns(ts_operator op);
  *                     square and has one
  *  @return 0, or TS_ERR_ARG naming the block that does not fit */
 int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_operator *op);
+/** The most block rows and columns of ts_operator_create_block and ts_matrix_create_block. */
+#define TS_BLOCK_MAX 16
 /** @brief The sum y = alpha A x + beta B x, matrix-free (two applications and two vector
  *  updates, through a work vector of the rows owned by the new operator).
  *  @param alpha, beta  the coefficients, finite numbers
@@ -650,6 +652,26 @@ int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient, ts_matrix 
 int ts_matrix_kronecker(ts_matrix A, ts_matrix B, ts_matrix *C);
 /** @brief T = A^T (a new matrix). */
 int ts_matrix_transpose(ts_matrix A, ts_matrix *T);
+/** @brief C = alpha A + beta B (a new matrix with the union of the two patterns; A and B of
+ *  one size, alpha and beta finite). */
+int ts_matrix_add(double alpha, ts_matrix A, double beta, ts_matrix B, ts_matrix *C);
+/** @brief The block matrix [A_ij] (a new matrix; PETSc's MatCreateNest made one matrix):
+ *  blocks[i*cols + j] = A_ij, row-major, NULL a zero block; every block row and column
+ *  needs one matrix, whose rows (columns) the others of that block row (column) share.
+ *  rows, cols: 1..TS_BLOCK_MAX. */
+int ts_matrix_create_block(int rows, int cols, const ts_matrix *blocks, ts_matrix *C);
+/** @brief The sparse matrix of a matrix-free operator (a new matrix), built from the 1D or
+ *  cell matrices its plan is made of, not by probing it with unit vectors: the Q_k
+ *  Laplacian (ts_matrix_assemble_laplace), the Q_k mass (ts_operator_create_mass), the
+ *  Taylor-Hood operator, Jacobi (ts_operator_create_jacobi), and sums, products, transposes
+ *  and block operators of such (their parts assembled and combined by ts_matrix_add,
+ *  ts_matrix_multiply, ts_matrix_transpose and ts_matrix_create_block).  Applied by
+ *  ts_operator_create_matrix it computes what the operator does, to rounding; BoomerAMG
+ *  (ts_operator_create_boomeramg) and the multigrid coarse solves take it.
+ *  @return 0, TS_ERR_UNSUPPORTED naming an operator (or part) without an assembly (the RT
+ *          Stokes operator, mapped cells, a matrix operator: keep its ts_matrix),
+ *          TS_ERR_ARG, TS_ERR_MEMORY */
+int ts_operator_assemble(ts_operator op, ts_matrix *A);
 /** @brief C = A B (a new matrix; A's columns must be B's rows).  Entries that cancel to zero
  *  stay stored. */
 int ts_matrix_multiply(ts_matrix A, ts_matrix B, ts_matrix *C);
@@ -1109,6 +1131,28 @@ typedef enum {
   TS_MG_SMOOTHER_SCHUR_UZAWA = 4   /**< Taylor-Hood: Schur-Uzawa (ts_smoother_create_schur_uzawa) */
 } ts_mg_smoother_type;
 
+/** The exact solve on the coarsest level of a hierarchy (ts_mg_options.coarse_solver,
+ *  `<multigrid coarse-solver>`; doc/multigrid.md, "The coarse level"). */
+typedef enum {
+  TS_MG_COARSE_AUTO = 0,      /**< DENSE up to TS_MG_COARSE_DENSE_DOFS coarse DoFs (on a
+                                   mapped mesh also a singular level: pure Neumann), else
+                                   CG_JACOBI; Stokes and Taylor-Hood: DENSE */
+  TS_MG_COARSE_DENSE = 1,     /**< the LU of the coarse matrix assembled by columns (LAPACK,
+                                   at most 8000 DoFs) */
+  TS_MG_COARSE_CG_JACOBI = 2, /**< CG preconditioned by the diagonal, to coarse_tolerance */
+  TS_MG_COARSE_CG_AMG = 3     /**< CG preconditioned by one BoomerAMG V-cycle on the sparse
+                                   coarse matrix (ts_matrix_assemble_laplace; hypre on the
+                                   host), to coarse_tolerance: the choice for a large coarse
+                                   level.  Q_k on a box (not mapped cells) */
+} ts_mg_coarse_solver;
+
+/** TS_MG_COARSE_AUTO's LU limit: coarse levels of up to this many DoFs are solved by LU. */
+#define TS_MG_COARSE_DENSE_DOFS 1000
+
+/** @brief The coarse solver of a name: "auto", "dense", "cg" (CG_JACOBI) or "amg" (CG_AMG);
+ *  TS_ERR_ARG naming the allowed names for another. */
+int ts_mg_coarse_solver_from_name(const char *name, ts_mg_coarse_solver *solver);
+
 /** Multigrid options; ts_mg_options_default fills the defaults given here. */
 typedef struct ts_mg_options {
   ts_mg_smoother_type smoother;  /**< TS_MG_SMOOTHER_VERTEX_PATCH */
@@ -1125,9 +1169,12 @@ typedef struct ts_mg_options {
                                       penalty form (TS_STOKES_DEFAULT_PENALTY) */
   double stokes_cg_tolerance;    /**< Stokes, Schur local solver: the relative tolerance of the
                                       patch pressure CG, in (0, 1) (TS_STOKES_PATCH_CG_TOLERANCE) */
-  double coarse_tolerance;       /**< Q_k: the relative tolerance of the coarse-level solve
-                                      (Jacobi-preconditioned CG in double), in (0, 1)
-                                      (TS_MG_COARSE_TOLERANCE); Stokes solves it directly */
+  double coarse_tolerance;       /**< Q_k: the relative tolerance of the coarse-level CG (in
+                                      double), in (0, 1) (TS_MG_COARSE_TOLERANCE); Stokes
+                                      solves it directly */
+  ts_mg_coarse_solver coarse_solver; /**< Q_k: how the coarsest level is solved
+                                      (TS_MG_COARSE_AUTO); Stokes and Taylor-Hood: AUTO or
+                                      DENSE, both the LU */
   int coarse_degree;             /**< Q_k: the degree of the coarsest level.  Below coarse_level
                                       the degree is halved (k/2 rounded down) on the same cells
                                       until it reaches coarse_degree (p-multigrid, doc/multigrid.md),
@@ -1186,6 +1233,8 @@ typedef struct ts_mg_level_timing {
   double transfer_seconds;       /**< restriction to and prolongation from the next coarser level */
   double coarse_seconds;         /**< the exact solve (coarsest level only) */
   long smoothing_steps;          /**< number of smoothing steps (coarse solves on the coarsest) */
+  long coarse_iterations;        /**< CG iterations of all coarse solves (coarsest level with a
+                                      CG coarse solver only; 0 with the LU) */
 } ts_mg_level_timing;
 
 /** @brief Fill the default options. */

@@ -43,6 +43,14 @@ static int laplace_matrix_check(const double *A, int degree, const char *name) {
   return 0;
 }
 
+static int even_odd_check(const ts_even_odd_1d *f, const char *name) {
+  for (int a = 0; a < TS_EVEN_ODD_SIZE; ++a)
+    for (int b = 0; b < TS_EVEN_ODD_SIZE; ++b)
+      TS_CHECK_ARG(isfinite(f->even[a][b]) && isfinite(f->odd[a][b]),
+                   "laplace plan: plan->%s[%d][%d] is not finite", name, a, b);
+  return 0;
+}
+
 static int laplace_plan_check(const ts_laplace_plan *pl) {
   TS_CHECK_ARG(pl, "laplace plan is NULL");
   TS_CHECK_ARG(pl->dim == 2 || pl->dim == 3, "laplace plan: plan->dim = %d, expected 2 or 3",
@@ -57,6 +65,10 @@ static int laplace_plan_check(const ts_laplace_plan *pl) {
     TS_CHECK_ARG(isfinite(pl->scale[d]), "laplace plan: plan->scale[%d] is not finite", d);
   TS_CALL(laplace_matrix_check(pl->mass_1d, pl->degree, "mass_1d"));
   TS_CALL(laplace_matrix_check(pl->stiffness_1d, pl->degree, "stiffness_1d"));
+  TS_CHECK_ARG(pl->centro_symmetric == 0 || pl->centro_symmetric == 1,
+               "laplace plan: plan->centro_symmetric = %d, expected 0 or 1", pl->centro_symmetric);
+  TS_CALL(even_odd_check(&pl->mass_even_odd, "mass_even_odd"));
+  TS_CALL(even_odd_check(&pl->stiffness_even_odd, "stiffness_even_odd"));
   return 0;
 }
 

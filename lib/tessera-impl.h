@@ -425,6 +425,9 @@ typedef struct ts_operator_ops {
   int (*apply_transpose)(ts_operator op, ts_vec x, ts_vec y, int add);
   /* optional: a saddle-point operator's description (ts_saddle_of) */
   const ts_saddle *(*saddle)(ts_operator op);
+  /* optional: the CSR matrix of what apply computes, built from the operator's 1D or cell
+   * matrices (ts_operator_assemble) */
+  int (*assemble)(ts_operator op, ts_matrix *A);
 } ts_operator_ops;
 
 struct ts_operator_s {
@@ -473,6 +476,8 @@ int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *
 /** Fill a Laplacian plan for a DoF handler (the 1D matrices live in storage, 2 (k+1)^2
  *  doubles that must outlive the plan). */
 int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
+/** The CSR matrix of a Laplacian plan (lib/sparse/assemble-laplace.c). */
+int ts_matrix_assemble_laplace_plan(const ts_laplace_plan *plan, ts_matrix *A);
 
 /* ---------------------------------------------------------------- operators: mapped cells */
 
@@ -509,6 +514,8 @@ int ts_operator_stokes_plan(ts_operator op, const ts_stokes_plan **plan);
 int ts_saddle_of(ts_operator stokes, const char *caller, const ts_saddle **saddle);
 /** The smoother's name as in problem files ("vanka", ..; lib/mg/mg.c). */
 const char *ts_mg_smoother_word(ts_mg_smoother_type type);
+/* the name of a coarse solver ("auto", "dense", "cg", "amg"; "?" for another value) */
+const char *ts_mg_coarse_solver_word(ts_mg_coarse_solver solver);
 /** 1 for the relaxations of the Taylor-Hood saddle-point system (vanka, braess-sarazin,
  *  schur-uzawa), 0 for the Q_k smoothers. */
 int ts_mg_smoother_is_saddle(ts_mg_smoother_type type);

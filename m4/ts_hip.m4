@@ -1,5 +1,6 @@
 # ts_hip.m4 -- the optional hip backend: --with-hip[=DIR] finds hipcc (DIR/bin, else PATH,
-# else /opt/rocm/bin); --with-hip-arch=LIST (default gfx90a) becomes --offload-arch flags.
+# else /opt/rocm/bin) and hipSPARSE; --with-hip-arch=LIST (default gfx90a) becomes
+# --offload-arch flags.
 # Ends in AM_CONDITIONAL([TS_HIP]).
 AC_DEFUN([TS_CHECK_HIP], [
   AC_ARG_WITH([hip],
@@ -34,7 +35,22 @@ TSEOF
        AC_MSG_ERROR([$HIPCC cannot compile for$HIPCC_ARCH (see config.log); check --with-hip-arch])])
     rm -f conftest.cpp conftest.$OBJEXT
     ts_hip_lib=`$HIPCC --version >/dev/null 2>&1; for d in /usr/lib/x86_64-linux-gnu /opt/rocm/lib; do test -f $d/libamdhip64.so && echo $d && break; done`
-    HIP_LIBS="${ts_hip_lib:+-L$ts_hip_lib} -lamdhip64 -lstdc++"
+    # hipSPARSE (the CSR sparse matrix-vector product), as cuSPARSE is for the cuda backend
+    AC_MSG_CHECKING([for hipSPARSE (hipsparse/hipsparse.h, libhipsparse.so)])
+    ts_hipsparse_lib=
+    for d in $ts_hip_lib ${with_hip:+$with_hip/lib} /usr/lib/x86_64-linux-gnu /opt/rocm/lib; do
+      test -f $d/libhipsparse.so && ts_hipsparse_lib=$d && break
+    done
+    cat > conftest.cpp <<TSEOF
+#include <hipsparse/hipsparse.h>
+int main(void) { hipsparseHandle_t h; return hipsparseCreate(&h) == HIPSPARSE_STATUS_SUCCESS ? 0 : 1; }
+TSEOF
+    AS_IF([test -n "$ts_hipsparse_lib" && $HIPCC $HIPCC_FLAGS -fPIC -c conftest.cpp -o conftest.$OBJEXT >&AS_MESSAGE_LOG_FD 2>&1],
+      [AC_MSG_RESULT([$ts_hipsparse_lib])],
+      [AC_MSG_RESULT([no])
+       AC_MSG_ERROR([--with-hip: hipSPARSE (hipsparse/hipsparse.h, libhipsparse.so) was not found; Debian: apt-get install libhipsparse-dev])])
+    rm -f conftest.cpp conftest.$OBJEXT
+    HIP_LIBS="${ts_hip_lib:+-L$ts_hip_lib} ${ts_hipsparse_lib:+-L$ts_hipsparse_lib} -lhipsparse -lamdhip64 -lstdc++"
     ts_hip=yes
   ])
   AC_SUBST([HIPCC])

@@ -36,7 +36,7 @@ stokes-th-2d-block.xml 2 4
 stokes-th-2d-block-triangular.xml 2 4
 stokes-th-3d.xml 2 2
 stokes-th-3d.xml 2 3"
-generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg t-mg-pcoarse"
+generic="t-laplace-assembled t-krylov t-krylov-methods t-block t-convergence t-rhs-tensor t-mg-transfer t-mg-patch t-mg-vcycle t-mg-fmg t-mg-pcoarse t-mg-coarse"
 # the Poisson error down to round-off, compared with omp's (doc/accuracy.md)
 generic="$generic t-accuracy"
 # Stokes (RT_k x DGQ_k): operator vs the dense reference, transfer, patch smoother, GMRES + V-cycle
@@ -54,7 +54,7 @@ generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur t-hdiv"
 # block-triangular on Stokes
 generic="$generic t-pc t-pc-stokes t-pc-multigrid"
 # sums, products and transposes of operators (lib/op/combine.c), vector layouts
-generic="$generic t-operator-algebra t-vec-layout"
+generic="$generic t-operator-algebra t-operator-assemble t-vec-layout"
 # your own problem: the operator on mapped cells, its multigrid, problem-file expressions,
 # Neumann faces, convergence (curved shell, coefficients per point), coefficient files, the
 # additive vertex-patch preconditioner

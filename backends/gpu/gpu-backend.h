@@ -20,9 +20,15 @@
 #include "gpu-ceilings.h"
 #include "gpu-patch-cache.h"
 #include "gpu-stokes-work.h"
-#ifndef TS_GPU_HIP
-#include "../cuda/cuda-csr.h"
-#endif
+
+/* the CSR sparse matrix (gpu-csr.h, compiled in csr): copy the plan's arrays to the device
+ * once (the values in precision p) and prepare the sparse library's descriptors and work
+ * buffer of y = A x (*handle NULL on failure); y = A x (add = 1: y += A x) on device vectors
+ * of the handle's precision; free a handle (NULL allowed; the first failing call is
+ * reported). */
+int ts_gpu_csr_create(const ts_csr_plan *plan, ts_precision p, void **handle, char *err);
+int ts_gpu_csr_apply(void *handle, const void *x, void *y, int add, char *err);
+int ts_gpu_csr_destroy(void *handle, char *err);
 
 /* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
 template <typename R>
@@ -484,22 +490,19 @@ static int gpu_measure_ceilings(ts_backend_ops *ops, ts_backend_ceilings *c) {
   return ts_gpu_measure_ceilings(c, ops->error);
 }
 
-#ifndef TS_GPU_HIP
-/* CSR sparse matrix by cuSPARSE (backends/cuda/csr.cu; the hip backend has none yet, so it
- * reports TS_ERR_UNSUPPORTED for sparse matrices) */
+/* CSR sparse matrix by cuSPARSE or hipSPARSE (gpu-csr.h) */
 static int gpu_csr_create(ts_backend_ops *ops, const ts_csr_plan *plan, ts_precision p,
                           void **handle) {
-  return ts_cuda_csr_create(plan, p, handle, ops->error);
+  return ts_gpu_csr_create(plan, p, handle, ops->error);
 }
 
 static int gpu_csr_apply(ts_backend_ops *ops, void *handle, const void *x, void *y, int add) {
-  return ts_cuda_csr_apply(handle, x, y, add, ops->error);
+  return ts_gpu_csr_apply(handle, x, y, add, ops->error);
 }
 
 static int gpu_csr_destroy(ts_backend_ops *ops, void *handle) {
-  return ts_cuda_csr_destroy(handle, ops->error);
+  return ts_gpu_csr_destroy(handle, ops->error);
 }
-#endif
 
 TS_BACKEND_DEFINE_ABI;
 
@@ -537,10 +540,8 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->patch_additive = gpu_patch_additive;
   ops->vanka_apply = gpu_vanka_apply;
   ops->kronecker_apply = gpu_kronecker_apply;
-#ifndef TS_GPU_HIP
   ops->csr_create = gpu_csr_create;
   ops->csr_apply = gpu_csr_apply;
   ops->csr_destroy = gpu_csr_destroy;
-#endif
   return 0;
 }

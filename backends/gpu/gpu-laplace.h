@@ -56,7 +56,8 @@ struct ts_gpu_lap_args {
   /* even-odd forms (rows j <= K/2): e[j][b] = (A[j][b] + A[j][K-b]) / 2 for b < (K+1)/2,
    * e[j][(K+1)/2] = A[j][K/2] when K+1 is odd, o[j][b] = (A[j][b] - A[j][K-b]) / 2; then
    * (A v)_j = E + O and (A v)_{K-j} = E - O with E = e ve, O = o vo (ve = v_b + v_{K-b},
-   * vo = v_b - v_{K-b}; the middle entry once).  Valid for centro-symmetric A. */
+   * vo = v_b - v_{K-b}; the middle entry once).  Valid for centro-symmetric A.  Copied
+   * from the plan's ts_even_odd_1d forms (lib/op/laplace.c). */
   R eM[(K + 2) / 2][(K + 1) / 2 + 1], oM[(K + 2) / 2][(K + 1) / 2 + 1];
   R eS[(K + 2) / 2][(K + 1) / 2 + 1], oS[(K + 2) / 2][(K + 1) / 2 + 1];
   R s0, s1, s2;
@@ -698,35 +699,20 @@ static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int
     g.M[q] = (R)pl->mass_1d[q];
     g.S[q] = (R)pl->stiffness_1d[q];
   }
-  /* even-odd forms, and whether the matrices are centro-symmetric (to 1e-12) */
+  /* the even-odd forms lib prepared (valid when pl->centro_symmetric) */
   constexpr int H = N / 2;
-  bool centro = true;
-  double amax = 0;
-  for (int q = 0; q < N * N; ++q)
-    amax = fmax(amax, fmax(fabs(pl->mass_1d[q]), fabs(pl->stiffness_1d[q])));
-  for (int a = 0; a < N; ++a)
-    for (int q = 0; q < N; ++q) {
-      const int m = (K - a) * N + (K - q);
-      if (fabs(pl->mass_1d[a * N + q] - pl->mass_1d[m]) > 1e-12 * amax ||
-          fabs(pl->stiffness_1d[a * N + q] - pl->stiffness_1d[m]) > 1e-12 * amax)
-        centro = false;
-    }
+  const bool centro = pl->centro_symmetric != 0;
   memset(g.eM, 0, sizeof g.eM);
   memset(g.oM, 0, sizeof g.oM);
   memset(g.eS, 0, sizeof g.eS);
   memset(g.oS, 0, sizeof g.oS);
-  for (int a = 0; a < (N + 1) / 2; ++a) {
-    for (int q = 0; q < H; ++q) {
-      g.eM[a][q] = (R)(0.5 * (pl->mass_1d[a * N + q] + pl->mass_1d[a * N + K - q]));
-      g.oM[a][q] = (R)(0.5 * (pl->mass_1d[a * N + q] - pl->mass_1d[a * N + K - q]));
-      g.eS[a][q] = (R)(0.5 * (pl->stiffness_1d[a * N + q] + pl->stiffness_1d[a * N + K - q]));
-      g.oS[a][q] = (R)(0.5 * (pl->stiffness_1d[a * N + q] - pl->stiffness_1d[a * N + K - q]));
+  for (int a = 0; a < (N + 1) / 2; ++a)
+    for (int q = 0; q < H + (N & 1); ++q) {
+      g.eM[a][q] = (R)pl->mass_even_odd.even[a][q];
+      g.oM[a][q] = (R)pl->mass_even_odd.odd[a][q];
+      g.eS[a][q] = (R)pl->stiffness_even_odd.even[a][q];
+      g.oS[a][q] = (R)pl->stiffness_even_odd.odd[a][q];
     }
-    if (N & 1) {
-      g.eM[a][H] = (R)pl->mass_1d[a * N + H];
-      g.eS[a][H] = (R)pl->stiffness_1d[a * N + H];
-    }
-  }
   g.s0 = (R)pl->scale[0];
   g.s1 = (R)pl->scale[1];
   g.s2 = (R)pl->scale[2];

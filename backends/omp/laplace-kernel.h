@@ -438,23 +438,21 @@ static void FN(diagonal)(const ts_laplace_plan *pl, double *const *dm, double *c
 }
 #endif
 
-/* Plain and even-odd forms of s * A (see FN(mat)). */
-static void FN(mat_init)(FN(mat) *m, const double *A, double s, int k) {
+/* Plain and even-odd forms of s * A (see FN(mat)), the latter from lib's even-odd form f. */
+static void FN(mat_init)(FN(mat) *m, const double *A, const ts_even_odd_1d *f, double s, int k) {
   const int N = k + 1, h = N / 2;
   memset(m, 0, sizeof *m);
   for (int a = 0; a < N; ++a)
     for (int b = 0; b < N; ++b) m->a[a][b] = (REAL)(s * A[a * N + b]);
   for (int a = 0; a < h; ++a) {
     for (int b = 0; b < h; ++b) {
-      m->e[a][b] = (REAL)(0.5 * s * (A[a * N + b] + A[a * N + k - b]));
-      m->o[a][b] = (REAL)(0.5 * s * (A[a * N + b] - A[a * N + k - b]));
+      m->e[a][b] = (REAL)(s * f->even[a][b]);
+      m->o[a][b] = (REAL)(s * f->odd[a][b]);
     }
-    if (N & 1) m->e[a][h] = (REAL)(s * A[a * N + h]);
+    if (N & 1) m->e[a][h] = (REAL)(s * f->even[a][h]);
   }
-  if (N & 1) {
-    for (int b = 0; b < h; ++b) m->m[b] = (REAL)(0.5 * s * (A[h * N + b] + A[h * N + k - b]));
-    m->m[h] = (REAL)(s * A[h * N + h]);
-  }
+  if (N & 1)
+    for (int b = 0; b <= h; ++b) m->m[b] = (REAL)(s * f->even[h][b]);
 }
 
 /* Diagonals of the globally assembled 1D matrices M and K over TL points starting at a cell
@@ -498,11 +496,11 @@ static int FN(apply)(const ts_laplace_plan *pl, const REAL *x, REAL *y, int add,
     c.n[e] = pl->n[e];
   }
   c.n_dofs = pl->n_dofs;
-  FN(mat_init)(&c.M, pl->mass_1d, 1.0, k);
-  FN(mat_init)(&c.K, pl->stiffness_1d, 1.0, k);
-  FN(mat_init)(&c.s0M, pl->mass_1d, pl->scale[0], k);
-  FN(mat_init)(&c.s1K, pl->stiffness_1d, pl->scale[1], k);
-  FN(mat_init)(&c.s2M, pl->mass_1d, pl->scale[2], k);
+  FN(mat_init)(&c.M, pl->mass_1d, &pl->mass_even_odd, 1.0, k);
+  FN(mat_init)(&c.K, pl->stiffness_1d, &pl->stiffness_even_odd, 1.0, k);
+  FN(mat_init)(&c.s0M, pl->mass_1d, &pl->mass_even_odd, pl->scale[0], k);
+  FN(mat_init)(&c.s1K, pl->stiffness_1d, &pl->stiffness_even_odd, pl->scale[1], k);
+  FN(mat_init)(&c.s2M, pl->mass_1d, &pl->mass_even_odd, pl->scale[2], k);
   /* tiles along direction 0: a multiple of lcm(k, VL), about TILE_POINTS points */
   {
     int l = VL;

@@ -29,8 +29,9 @@
  * fit (see bench/results/2026-11-26-omp-2core-dealii.md).
  *
  * Dirichlet rows (plan->constrained): x is read as zero there, their rows are skipped and
- * finally set to y = x (y += x).  If a 1D matrix is not centro-symmetric (to 1e-12), a
- * plain (not even-odd) path with run-time degree is used. */
+ * finally set to y = x (y += x).  The even-odd forms come with the plan (lib/op/laplace.c);
+ * if the plan's 1D matrices are not centro-symmetric, a plain (not even-odd) path with
+ * run-time degree is used. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -140,21 +141,9 @@ static int use_half_width(void) {
 static _Thread_local void *laplace_work = NULL;
 static _Thread_local size_t laplace_work_bytes = 0;
 
-/* The even-odd path needs a centro-symmetric 1D matrix: A[a][b] = A[k-a][k-b] to 1e-12 of
- * its largest entry (Gauss-Lobatto nodes give one; other nodes take the plain path). */
-static int centro_symmetric(const double *A, int k) {
-  const int N = k + 1;
-  double amax = 0.0, dev = 0.0;
-  for (int i = 0; i < N * N; ++i) amax = fmax(amax, fabs(A[i]));
-  for (int a = 0; a < N; ++a)
-    for (int b = 0; b < N; ++b) dev = fmax(dev, fabs(A[a * N + b] - A[(k - a) * N + (k - b)]));
-  return dev <= 1e-12 * amax;
-}
-
 int ts_omp_laplace_apply(const ts_laplace_plan *plan, ts_precision p, const void *x, void *y,
                          int add, char *err, size_t errlen) {
-  const int centro = centro_symmetric(plan->mass_1d, plan->degree) &&
-                     centro_symmetric(plan->stiffness_1d, plan->degree);
+  const int centro = plan->centro_symmetric;
   int rc;
   if (!x || !y) {
     snprintf(err, errlen, "omp laplace apply: %s is NULL", x ? "y" : "x");

@@ -40,10 +40,27 @@ extern "C" {
  *        ts_patch_additive_plan);
  * ABI 11: ts_mapped_plan.collocation_1d (gradients at the points from values at the points);
  * ABI 12: Vanka relaxation of Taylor-Hood Q2 x Q1 (vanka_apply, ts_vanka_plan); Kronecker
- *        products of banded 1D matrices (kronecker_apply, ts_kronecker_plan) */
-#define TS_BACKEND_ABI_VERSION 12
+ *        products of banded 1D matrices (kronecker_apply, ts_kronecker_plan);
+ * ABI 13: ts_laplace_plan.centro_symmetric and the even-odd forms of its 1D matrices */
+#define TS_BACKEND_ABI_VERSION 13
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
+
+/** The even-odd form of a centro-symmetric (k+1)x(k+1) 1D matrix A (A[a][b] = A[k-a][k-b],
+ *  as the mass and stiffness matrices on Gauss-Lobatto nodes are), prepared by lib/
+ *  (ts_even_odd_form) so that a backend's sweep does half the multiplications.  With
+ *  h = (k+1)/2, u_e[b] = u[b] + u[k-b] and u_o[b] = u[b] - u[k-b] for b < h, and for even
+ *  k the middle value u_m = u[h]:
+ *    (A u)[a] = E_a + O_a and (A u)[k-a] = E_a - O_a for a < h, (A u)[h] = E_h (even k),
+ *    E_a = sum_{b<h} even[a][b] u_e[b] (+ even[a][h] u_m for even k),
+ *    O_a = sum_{b<h} odd[a][b] u_o[b],
+ *  with even[a][b] = (A[a][b] + A[a][k-b]) / 2, odd[a][b] = (A[a][b] - A[a][k-b]) / 2 for
+ *  b < h and even[a][h] = A[a][h] (even k), on the rows a = 0..k/2.  Other entries are 0. */
+#define TS_EVEN_ODD_SIZE (TS_MAX_DEGREE / 2 + 1)
+typedef struct ts_even_odd_1d {
+  double even[TS_EVEN_ODD_SIZE][TS_EVEN_ODD_SIZE];
+  double odd[TS_EVEN_ODD_SIZE][TS_EVEN_ODD_SIZE];
+} ts_even_odd_1d;
 
 /** Plan for the Laplacian on a Cartesian level: the cell matrix is
  *  A_K = sum_d scale[d] * (x)_{e} (e == d ? stiffness_1d : mass_1d)
@@ -62,6 +79,10 @@ typedef struct ts_laplace_plan {
   const double *mass_1d;   /* (k+1)x(k+1), row-major, reference cell [0,1] */
   const double *stiffness_1d; /* (k+1)x(k+1), row-major, reference cell [0,1] */
   int constrained;         /* 1: apply the Dirichlet constraints on the box boundary */
+  /* 1: both 1D matrices are centro-symmetric (to 1e-12 of their largest entry) and their
+   * even-odd forms below are valid; 0: a backend applies the plain matrices */
+  int centro_symmetric;
+  ts_even_odd_1d mass_even_odd, stiffness_even_odd;
 } ts_laplace_plan;
 
 /** Device ceilings, measured by the backend (measure_ceilings): bytes per second of a

@@ -1,7 +1,9 @@
 /* coarse-dense.c -- an exact coarse solve by LU factorization of the assembled coarse
  * matrix (LAPACK dgetrf/dgetrs on the host), for systems too indefinite for CG and too slow
- * for unrestarted GMRES (paper 000, section 3: P_0^{-1} = Acal_0^{-1}).  The matrix is
- * assembled column by column by applying the operator to unit vectors.  A system singular
+ * for unrestarted GMRES (paper 000, section 3: P_0^{-1} = Acal_0^{-1}).  The matrix is the
+ * operator's sparse assembly where it has one (ts_operator_assemble: the Q_k Laplacian,
+ * Taylor-Hood), else assembled column by column by applying the operator to unit vectors
+ * (the RT Stokes operator).  A system singular
  * by one known vector z (Stokes: the constant pressure, null vector of Acal and of Acal^T,
  * doc/stokes.md section 3) is solved through the bordered matrix [Acal z; z^T 0], which is
  * then regular: for a right side b it returns the x with z^T x = 0 that solves
@@ -23,8 +25,24 @@ typedef struct dense_inverse {
   double *work;                 /* m */
 } dense_inverse;
 
-/* columns j of the operator's matrix into lu (leading dimension m) */
+/* the operator's sparse assembly (ts_operator_assemble) into lu (leading dimension m) */
+static int assemble_sparse(ts_operator A, dense_inverse *d) {
+  ts_matrix M;
+  const int64_t *row_offsets, *columns;
+  const double *values;
+  TS_CALL(ts_operator_assemble(A, &M));
+  TS_CALL(ts_matrix_csr(M, &row_offsets, &columns, &values));
+  for (int i = 0; i < d->n; ++i)
+    for (int64_t e = row_offsets[i]; e < row_offsets[i + 1]; ++e)
+      d->lu[(size_t)columns[e] * d->m + i] = values[e];
+  ts_matrix_destroy(&M);
+  return 0;
+}
+
+/* the operator's matrix into lu (leading dimension m): from its sparse assembly where it has
+ * one, else column by column, the operator applied to unit vectors */
 static int assemble(ts_operator A, dense_inverse *d) {
+  if (A->ops->assemble) return assemble_sparse(A, d);
   const int n = d->n;
   ts_vec e, col;
   TS_CALL(ts_vec_create(A->backend, n, TS_DOUBLE, &e));

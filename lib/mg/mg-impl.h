@@ -106,11 +106,13 @@ typedef struct ts_mg_discretization {
   int (*transfer_apply)(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
   /* NULL, or free what levels[i].transfer holds besides its own block (vectors) */
   void (*transfer_destroy)(ts_mg mg, int i);
-  /* the coarse solve: a Krylov solver of this type, Jacobi-preconditioned, to the options'
-   * coarse_tolerance, unless create_coarse_inverse is given and makes an operator (double)
-   * that applies A_0^{-1} (it may leave *inverse NULL: then the Krylov solver) */
+  /* the coarse solve: a Krylov solver of this type to the options' coarse_tolerance,
+   * preconditioned by what create_coarse_preconditioner makes (NULL, or leaving *P NULL:
+   * Jacobi), unless create_coarse_inverse is given and makes an operator (double) that
+   * applies A_0^{-1} (it may leave *inverse NULL: then the Krylov solver) */
   ts_solver_type coarse_solver;
   int (*create_coarse_inverse)(ts_mg mg, ts_operator A0, ts_operator *inverse);
+  int (*create_coarse_preconditioner)(ts_mg mg, ts_operator A0, ts_operator *P);
   /* NULL, or post-process the V-cycle output (double, finest level) */
   int (*postprocess)(ts_mg mg, ts_vec x);
   /* NULL, or free the discretization data (mg->discretization_data) */
@@ -204,7 +206,8 @@ typedef int (*ts_mg_field_transfer_init)(ts_dofs coarse_u, ts_dofs coarse_p, ts_
 /** levels[i].transfer (a ts_mg_field_transfer) filled by init; its apply. */
 int ts_mg_saddle_create_transfer(ts_mg mg, int i, ts_mg_field_transfer_init init);
 int ts_mg_saddle_transfer_apply(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
-/** TS_ERR_ARG naming `who` unless the coarse level has 2 cells in every direction. */
+/** TS_ERR_ARG naming `who` unless the coarse level has 2 cells in every direction and the
+ *  options ask for the LU coarse solve (coarse_solver auto or dense). */
 int ts_mg_saddle_check_coarse_level(ts_mesh mesh, const ts_mg_options *o, const char *who);
 /** The exact coarse solve: A_0^{-1} bordered by the constant coarse pressure, by which alone
  *  A_0 is singular. */

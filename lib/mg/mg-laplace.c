@@ -9,11 +9,10 @@
 #include <string.h>
 #include "mg-impl.h"
 
-/* The coarse solve is the LU factorization (coarse-dense.c) up to this many coarse DoFs:
- * one host round trip per solve instead of a CG iteration's three; at 1000 DoFs the
- * assembly (1000 operator applications) and the factorization (3e8 flops) take a few
- * hundredths of a second. */
-#define DENSE_COARSE_DOFS 1000
+/* TS_MG_COARSE_AUTO's coarse solve is the LU factorization (coarse-dense.c) up to
+ * TS_MG_COARSE_DENSE_DOFS (1000) coarse DoFs: one host round trip per solve instead of a CG
+ * iteration's three; at 1000 DoFs the assembly (1000 operator applications) and the
+ * factorization (3e8 flops) take a few hundredths of a second. */
 
 /* the transfer block of a level: the plan and its 1D interpolation matrix; with some
  * Neumann and some Dirichlet faces the transfer runs unconstrained and its output is masked
@@ -141,15 +140,22 @@ static void transfer_destroy(ts_mg mg, int i) {
     for (int p = 0; p < 2; ++p) ts_vec_destroy(&t->mask[o][p]);
 }
 
-/* The LU factorization for a small coarse level; a singular one (pure Neumann, c = 0: the
- * constants are its null space) always, bordered with the constant vector, since CG would
- * stall on the restricted residual's rounding in the null space. */
+/* The coarse solve the options ask for (TS_MG_COARSE_AUTO: the LU factorization of a small
+ * coarse level).  A singular level (pure Neumann, c = 0: the constants are its null space)
+ * always gets the LU bordered with the constant vector, since CG would stall on the
+ * restricted residual's rounding in the null space. */
 static int create_coarse_inverse(ts_mg mg, ts_operator A0, ts_operator *inverse) {
-  (void)mg;
+  const ts_mg_coarse_solver solver = mg->options.coarse_solver;
   if (!ts_operator_mapped_singular(A0)) {
-    if (A0->n <= DENSE_COARSE_DOFS) TS_CALL(ts_mg_dense_inverse_create(A0, NULL, inverse));
+    if (solver == TS_MG_COARSE_DENSE ||
+        (solver == TS_MG_COARSE_AUTO && A0->n <= TS_MG_COARSE_DENSE_DOFS))
+      TS_CALL(ts_mg_dense_inverse_create(A0, NULL, inverse));
     return 0;
   }
+  TS_CHECK_ARG(solver == TS_MG_COARSE_AUTO || solver == TS_MG_COARSE_DENSE,
+               "multigrid: coarse solver '%s' on a singular coarse level (pure Neumann without "
+               "reaction: the constants are its null space, where CG stalls); allowed: auto, dense",
+               ts_mg_coarse_solver_word(solver));
   double *ones;
   TS_CALL(ts_calloc((size_t)A0->n, sizeof *ones, "coarse null vector", &ones));
   for (int64_t j = 0; j < A0->n; ++j) ones[j] = 1.0;
@@ -157,6 +163,17 @@ static int create_coarse_inverse(ts_mg mg, ts_operator A0, ts_operator *inverse)
   free(ones);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "the coarse solve of a pure Neumann "
                                "problem (a dense one, bordered by the constants)") : 0;
+}
+
+/* TS_MG_COARSE_CG_AMG: one BoomerAMG V-cycle on the coarse Laplacian's sparse assembly
+ * (box levels only: check_options) as the coarse CG's preconditioner */
+static int create_coarse_amg(ts_mg mg, ts_operator A0, ts_operator *P) {
+  if (mg->options.coarse_solver != TS_MG_COARSE_CG_AMG) return 0;
+  ts_matrix A;
+  TS_CALL(ts_operator_assemble(A0, &A));
+  const int ierr = ts_operator_create_boomeramg(mg->backend, A, P);
+  ts_matrix_destroy(&A);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "the coarse solver amg") : 0;
 }
 
 static const ts_mg_discretization laplace_discretization = {
@@ -168,6 +185,7 @@ static const ts_mg_discretization laplace_discretization = {
     .transfer_apply = transfer_apply,
     .coarse_solver = TS_SOLVER_CG,
     .create_coarse_inverse = create_coarse_inverse,
+    .create_coarse_preconditioner = create_coarse_amg,
 };
 
 /* the same hierarchy on mapped cells: the data are the levels' coefficients */
@@ -204,12 +222,12 @@ static int64_t level_dofs(ts_mesh mesh, int level, int k) {
 
 /* The coarse degree the options ask for: AUTO is Q1 on a coarse level of more than
  * TS_MG_COARSE_DEGREE_AUTO_DOFS DoFs (on a mapped mesh: more than the LU's
- * DENSE_COARSE_DOFS, since its Jacobi-CG on distorted cells dominated the V-cycle there:
+ * TS_MG_COARSE_DENSE_DOFS, since its Jacobi-CG on distorted cells dominated the V-cycle there:
  * measured on an H100, doc/multigrid.md "Mapped meshes") with an interior vertex, else k
  * (no degree level). */
 static int coarse_degree(ts_mesh mesh, int k, const ts_mg_options *o) {
   if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO) return o->coarse_degree;
-  const int64_t limit = mesh->map ? DENSE_COARSE_DOFS : TS_MG_COARSE_DEGREE_AUTO_DOFS;
+  const int64_t limit = mesh->map ? TS_MG_COARSE_DENSE_DOFS : TS_MG_COARSE_DEGREE_AUTO_DOFS;
   const int big = level_dofs(mesh, o->coarse_level, k) > limit;
   return big && has_interior_vertex(mesh, o->coarse_level) ? 1 : k;
 }
@@ -246,6 +264,9 @@ static int check_options(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options
   TS_CHECK_ARG(o->chebyshev_degree >= 1 && o->chebyshev_degree <= 20,
                "multigrid: Chebyshev degree %d, allowed 1..20", o->chebyshev_degree);
   TS_CALL(ts_mg_check_common_options(mesh, finest, o));
+  TS_CHECK_ARG(o->coarse_solver != TS_MG_COARSE_CG_AMG || !mesh->map,
+               "multigrid: coarse solver 'amg' (BoomerAMG on the assembled coarse Laplacian) "
+               "needs a box mesh; on mapped cells allowed: auto, dense, cg");
   TS_CHECK_ARG(fe->family == TS_FE_Q, "multigrid: only Q_k elements are supported");
   TS_CHECK_ARG(fe->dim == ts_mesh_dim(mesh), "multigrid: %dD element on a %dD mesh", fe->dim,
                ts_mesh_dim(mesh));

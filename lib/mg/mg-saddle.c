@@ -58,6 +58,10 @@ int ts_mg_saddle_transfer_apply(ts_mg mg, int i, int restrict_, ts_vec in, ts_ve
  * velocity has only the k interior Lobatto DoFs per direction (none for k = 0), and Q2's
  * velocity a single interior node for 2^dim pressure DoFs: too poor a coarse space. */
 int ts_mg_saddle_check_coarse_level(ts_mesh mesh, const ts_mg_options *o, const char *who) {
+  TS_CHECK_ARG(o->coarse_solver == TS_MG_COARSE_AUTO || o->coarse_solver == TS_MG_COARSE_DENSE,
+               "%s: coarse solver '%s'; the saddle-point coarse level is solved by the LU of "
+               "its bordered matrix: allowed auto, dense", who,
+               ts_mg_coarse_solver_word(o->coarse_solver));
   int64_t cells[3];
   TS_CALL(ts_mesh_cells(mesh, o->coarse_level, cells));
   for (int d = 0; d < ts_mesh_dim(mesh); ++d)

@@ -29,6 +29,33 @@ void ts_mg_options_default(ts_mg_options *o) {
   o->stokes_cg_tolerance = TS_STOKES_PATCH_CG_TOLERANCE;
   o->coarse_tolerance = TS_MG_COARSE_TOLERANCE;
   o->coarse_degree = TS_MG_COARSE_DEGREE_AUTO;
+  o->coarse_solver = TS_MG_COARSE_AUTO;
+}
+
+/* the coarse solvers' names in problem files and on the command line */
+static const struct {
+  const char *name;
+  ts_mg_coarse_solver solver;
+} coarse_solvers[] = {{"auto", TS_MG_COARSE_AUTO},
+                      {"dense", TS_MG_COARSE_DENSE},
+                      {"cg", TS_MG_COARSE_CG_JACOBI},
+                      {"amg", TS_MG_COARSE_CG_AMG}};
+
+const char *ts_mg_coarse_solver_word(ts_mg_coarse_solver solver) {
+  for (size_t i = 0; i < sizeof coarse_solvers / sizeof coarse_solvers[0]; ++i)
+    if (coarse_solvers[i].solver == solver) return coarse_solvers[i].name;
+  return "?";
+}
+
+int ts_mg_coarse_solver_from_name(const char *name, ts_mg_coarse_solver *solver) {
+  TS_CHECK_NOT_NULL(solver);
+  for (size_t i = 0; name && i < sizeof coarse_solvers / sizeof coarse_solvers[0]; ++i)
+    if (strcmp(name, coarse_solvers[i].name) == 0) {
+      *solver = coarse_solvers[i].solver;
+      return 0;
+    }
+  return TS_ERROR(TS_ERR_ARG, "multigrid coarse solver '%s' unknown, allowed: auto, dense, cg, amg",
+                  name ? name : "(null)");
 }
 
 /* the smoothers' names in problem files and on the command line */
@@ -75,6 +102,7 @@ int ts_mg_coarse_solve(ts_mg mg, ts_vec b, ts_vec x) {
   } else {
     TS_CALL(ts_vec_set(mg->coarse_x, 0.0));
     TS_CALL(ts_solver_solve(mg->coarse_solver, mg->coarse_b, mg->coarse_x));
+    l->timing.coarse_iterations += ts_solver_iterations(mg->coarse_solver);
   }
   TS_CALL(ts_vec_copy(mg->coarse_x, x));
   l->timing.coarse_seconds += ts_wtime() - t0;
@@ -189,7 +217,8 @@ static int double_operator(ts_mg mg, int i, ts_operator *A, int *own) {
   return 0;
 }
 
-/* The exact coarse solve in double: the discretization's coarse inverse, or a Krylov solver */
+/* The exact coarse solve in double: the discretization's coarse inverse, or a Krylov solver
+ * with the discretization's preconditioner (Jacobi where it makes none) */
 static int setup_coarse_solver(ts_mg mg) {
   const ts_mg_discretization *disc = mg->discretization;
   TS_CALL(double_operator(mg, 0, &mg->coarse_A, &mg->own_coarse_A));
@@ -201,8 +230,12 @@ static int setup_coarse_solver(ts_mg mg) {
                   disc->create_coarse_inverse(mg, mg->coarse_A, &mg->coarse_inverse));
     if (mg->coarse_inverse) return 0;
   }
-  TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_COARSE],
-                ts_operator_create_jacobi(mg->coarse_A, &mg->coarse_P));
+  if (disc->create_coarse_preconditioner)
+    TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_COARSE],
+                  disc->create_coarse_preconditioner(mg, mg->coarse_A, &mg->coarse_P));
+  if (!mg->coarse_P)
+    TS_CALL_TIMED(&mg->setup_seconds[TS_SETUP_COARSE],
+                  ts_operator_create_jacobi(mg->coarse_A, &mg->coarse_P));
   TS_CALL(ts_solver_create(disc->coarse_solver, &mg->coarse_solver));
   TS_CALL(ts_solver_set_operator(mg->coarse_solver, mg->coarse_A));
   TS_CALL(ts_solver_set_preconditioner(mg->coarse_solver, mg->coarse_P));
@@ -223,6 +256,10 @@ int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o)
                finest - o->coarse_level + 1, TS_MG_MAX_LEVELS);
   TS_CHECK_ARG(o->coarse_tolerance > 0.0 && o->coarse_tolerance < 1.0,
                "multigrid: coarse tolerance %g, allowed 0 < tolerance < 1", o->coarse_tolerance);
+  TS_CHECK_ARG(o->coarse_solver >= TS_MG_COARSE_AUTO && o->coarse_solver <= TS_MG_COARSE_CG_AMG,
+               "multigrid: coarse solver %d unknown, allowed TS_MG_COARSE_AUTO (%d), _DENSE "
+               "(%d), _CG_JACOBI (%d) or _CG_AMG (%d)", (int)o->coarse_solver, TS_MG_COARSE_AUTO,
+               TS_MG_COARSE_DENSE, TS_MG_COARSE_CG_JACOBI, TS_MG_COARSE_CG_AMG);
   TS_CHECK_ARG((o->neumann_faces & ~TS_FACES_ALL(mesh->dim)) == 0, "multigrid: neumann_faces = "
                "%#x has bits beyond the %d faces of a %dD box (allowed: TS_FACE_* bits within %#x)",
                o->neumann_faces, 2 * mesh->dim, mesh->dim, TS_FACES_ALL(mesh->dim));

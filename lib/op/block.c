@@ -6,8 +6,6 @@
 #include <math.h>
 #include "../tessera-impl.h"
 
-#define TS_BLOCK_MAX 16
-
 typedef struct block_data {
   int rows, cols;
   ts_operator a[TS_BLOCK_MAX * TS_BLOCK_MAX]; /* row-major, NULL = zero */
@@ -72,12 +70,25 @@ static double block_flops(ts_operator op) {
 
 static void block_destroy(ts_operator op) { ts_free(&op->data); }
 
+/* the blocks' matrices in their grid (NULL stays a zero block) */
+static int block_assemble(ts_operator op, ts_matrix *M) {
+  const block_data *b = op->data;
+  ts_matrix m[TS_BLOCK_MAX * TS_BLOCK_MAX] = {NULL};
+  int ierr = 0;
+  for (int i = 0; i < b->rows * b->cols && !ierr; ++i)
+    if (b->a[i]) ierr = ts_operator_assemble(b->a[i], &m[i]);
+  if (!ierr) ierr = ts_matrix_create_block(b->rows, b->cols, m, M);
+  for (int i = 0; i < b->rows * b->cols; ++i) ts_matrix_destroy(&m[i]);
+  return ierr;
+}
+
 static const ts_operator_ops block_ops = {.name = "block",
                                           .apply = block_apply,
                                           .diagonal = block_diagonal,
                                           .flops = block_flops,
                                           .destroy = block_destroy,
-                                          .apply_transpose = block_apply_transpose};
+                                          .apply_transpose = block_apply_transpose,
+                                          .assemble = block_assemble};
 
 /* The size of block row i (rows of its operators) or block column j (their columns), or
  * TS_ERR_ARG naming the first block that disagrees or an empty row or column. */

@@ -62,12 +62,25 @@ static int sum_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
+/* alpha A + beta B of the parts' matrices */
+static int sum_assemble(ts_operator op, ts_matrix *M) {
+  const combine_data *c = op->data;
+  ts_matrix a = NULL, b = NULL;
+  int ierr = ts_operator_assemble(c->a, &a);
+  if (!ierr) ierr = ts_operator_assemble(c->b, &b);
+  if (!ierr) ierr = ts_matrix_add(c->alpha, a, c->beta, b, M);
+  ts_matrix_destroy(&a);
+  ts_matrix_destroy(&b);
+  return ierr;
+}
+
 static const ts_operator_ops sum_ops = {.name = "sum",
                                         .apply = sum_apply,
                                         .diagonal = sum_diagonal,
                                         .flops = combine_flops,
                                         .destroy = combine_destroy,
-                                        .apply_transpose = sum_apply_transpose};
+                                        .apply_transpose = sum_apply_transpose,
+                                        .assemble = sum_assemble};
 
 /* ---------------------------------------------------------------- product */
 
@@ -88,11 +101,23 @@ static int product_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) 
   return product_run(op, 1, x, y, add);
 }
 
+static int product_assemble(ts_operator op, ts_matrix *M) {
+  const combine_data *c = op->data;
+  ts_matrix a = NULL, b = NULL;
+  int ierr = ts_operator_assemble(c->a, &a);
+  if (!ierr) ierr = ts_operator_assemble(c->b, &b);
+  if (!ierr) ierr = ts_matrix_multiply(a, b, M);
+  ts_matrix_destroy(&a);
+  ts_matrix_destroy(&b);
+  return ierr;
+}
+
 static const ts_operator_ops product_ops = {.name = "product",
                                             .apply = product_apply,
                                             .flops = combine_flops,
                                             .destroy = combine_destroy,
-                                            .apply_transpose = product_apply_transpose};
+                                            .apply_transpose = product_apply_transpose,
+                                            .assemble = product_assemble};
 
 /* ---------------------------------------------------------------- transpose */
 
@@ -116,12 +141,22 @@ static int transpose_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
+static int transpose_assemble(ts_operator op, ts_matrix *M) {
+  const combine_data *c = op->data;
+  ts_matrix a = NULL;
+  int ierr = ts_operator_assemble(c->a, &a);
+  if (!ierr) ierr = ts_matrix_transpose(a, M);
+  ts_matrix_destroy(&a);
+  return ierr;
+}
+
 static const ts_operator_ops transpose_ops = {.name = "transpose",
                                               .apply = transpose_apply,
                                               .diagonal = transpose_diagonal,
                                               .flops = combine_flops,
                                               .destroy = combine_destroy,
-                                              .apply_transpose = transpose_apply_transpose};
+                                              .apply_transpose = transpose_apply_transpose,
+                                              .assemble = transpose_assemble};
 
 /* ---------------------------------------------------------------- creation */
 

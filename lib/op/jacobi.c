@@ -35,6 +35,22 @@ static void jacobi_destroy(ts_operator op) {
   ts_free(&op->data);
 }
 
+/* the diagonal matrix of the weighted inverse diagonal */
+static int jacobi_assemble(ts_operator op, ts_matrix *M) {
+  jacobi_data *data = op->data;
+  const int64_t n = op->n;
+  double *d = NULL;
+  int64_t *index = NULL;
+  int ierr = ts_calloc((size_t)n, sizeof *d, "Jacobi matrix", &d);
+  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *index, "Jacobi matrix", &index);
+  if (!ierr) ierr = ts_vec_get_to_host(data->inverse_diagonal, d);
+  for (int64_t i = 0; i < n && !ierr; ++i) index[i] = i;
+  if (!ierr) ierr = ts_matrix_create_triplets(n, n, n, index, index, d, M);
+  free(d);
+  free(index);
+  return ierr;
+}
+
 static const ts_operator_ops jacobi_ops = {
     .name = "jacobi",
     .apply = jacobi_apply,
@@ -42,6 +58,7 @@ static const ts_operator_ops jacobi_ops = {
     .flops = jacobi_flops,
     .destroy = jacobi_destroy,
     .apply_transpose = jacobi_apply, /* diagonal */
+    .assemble = jacobi_assemble,
 };
 
 /* Invert the diagonal on the host (a setup step, once), times weight: a zero or non-finite

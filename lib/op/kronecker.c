@@ -2,6 +2,7 @@
  * (ts_band_1d), applied by the backend's kronecker_apply (ts_kronecker_plan): on a box the
  * Taylor-Hood coupling blocks D_c and B_c^T are such products (doc/taylor-hood.md section
  * 2), so they need neither a sparse matrix nor more memory than their 1D factors. */
+#include <string.h>
 #include "../tessera-impl.h"
 
 typedef struct kronecker {
@@ -9,6 +10,7 @@ typedef struct kronecker {
   ts_vec values[3];             /* the factors' band values, in the operator's precision */
   double *diagonal[3];          /* square factors (rows = cols, row_step = col_step): their
                                    diagonals on the host, the first times scale; else NULL */
+  double *bands[3];             /* the factors' band values on the host (for the assembly) */
 } kronecker;
 
 static int kronecker_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
@@ -37,10 +39,56 @@ static int kronecker_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
+/* factor d times `times` as a CSR matrix: its band's entries inside the matrix, zeros left
+ * out */
+static int factor_matrix(const kronecker *k, int d, double times, ts_matrix *F) {
+  const ts_kronecker_plan *pl = &k->plan;
+  const int64_t rows = pl->rows[d], cols = pl->cols[d], width = pl->width[d];
+  int64_t *ri = NULL, *ci = NULL, count = 0;
+  double *v = NULL;
+  int ierr = ts_calloc((size_t)(rows * width), sizeof *ri, "Kronecker factor", &ri);
+  if (!ierr) ierr = ts_calloc((size_t)(rows * width), sizeof *ci, "Kronecker factor", &ci);
+  if (!ierr) ierr = ts_calloc((size_t)(rows * width), sizeof *v, "Kronecker factor", &v);
+  for (int64_t r = 0; r < rows && !ierr; ++r) {
+    const int64_t first = (r / pl->row_step[d] - 1) * pl->col_step[d];
+    for (int64_t w = 0; w < width; ++w) {
+      const double value = k->bands[d][r * width + w];
+      if (first + w < 0 || first + w >= cols || value == 0.0) continue;
+      ri[count] = r;
+      ci[count] = first + w;
+      v[count++] = times * value;
+    }
+  }
+  if (!ierr) ierr = ts_matrix_create_triplets(rows, cols, count, ri, ci, v, F);
+  ts_free(&ri);
+  ts_free(&ci);
+  ts_free(&v);
+  return ierr;
+}
+
+/* scale (F_{dim-1} (x) .. (x) F_0): the first index is the slowest of ts_matrix_kronecker */
+static int kronecker_assemble(ts_operator op, ts_matrix *M) {
+  const kronecker *k = op->data;
+  ts_matrix product = NULL;
+  int ierr = factor_matrix(k, k->plan.dim - 1, k->plan.scale, &product);
+  for (int d = k->plan.dim - 2; d >= 0 && !ierr; --d) {
+    ts_matrix f = NULL, next = NULL;
+    ierr = factor_matrix(k, d, 1.0, &f);
+    if (!ierr) ierr = ts_matrix_kronecker(product, f, &next);
+    ts_matrix_destroy(&f);
+    ts_matrix_destroy(&product);
+    product = next;
+  }
+  if (ierr) ts_matrix_destroy(&product);
+  *M = product;
+  return ierr;
+}
+
 static void free_kronecker(kronecker *k) {
   for (int d = 0; d < 3; ++d) {
     ts_vec_destroy(&k->values[d]);
     ts_free(&k->diagonal[d]);
+    ts_free(&k->bands[d]);
   }
   ts_free(&k);
 }
@@ -57,6 +105,7 @@ static const ts_operator_ops kronecker_ops = {
     .diagonal = kronecker_diagonal,
     .flops = kronecker_flops,
     .destroy = kronecker_destroy,
+    .assemble = kronecker_assemble,
 };
 
 /* The diagonals of square factors (entry r of row r sits at w = r - s(r) of its band) into
@@ -110,8 +159,11 @@ int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *
     pl->n_rows *= pl->rows[d];
     pl->n_cols *= pl->cols[d];
     if (!f) continue;
-    ierr = ts_vec_create(backend, f->rows * pl->width[d], p, &k->values[d]);
+    const size_t band = (size_t)(f->rows * pl->width[d]);
+    ierr = ts_vec_create(backend, (int64_t)band, p, &k->values[d]);
     if (!ierr) ierr = ts_vec_set_from_host(k->values[d], f->values);
+    if (!ierr) ierr = ts_calloc(band, sizeof(double), "Kronecker factor", &k->bands[d]);
+    if (!ierr) memcpy(k->bands[d], f->values, band * sizeof(double));
     if (!ierr) pl->values[d] = k->values[d]->data;
   }
   if (!ierr)

@@ -6,12 +6,39 @@
  * where M and K are the 1D mass and stiffness matrices on [0,1], computed here with the
  * (k+1)-point Gauss rule, which is exact for them.  The backend applies A_K by sum
  * factorization (one-dimensional sweeps); this file only prepares the plan. */
+#include <math.h>
+#include <string.h>
 #include "../tessera-impl.h"
 
 typedef struct laplace_data {
   ts_laplace_plan plan;
   double matrices[2 * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
 } laplace_data;
+
+/* Whether the (k+1)x(k+1) matrix A is centro-symmetric, A[a][b] = A[k-a][k-b], to 1e-12 of
+ * its largest entry (symmetric nodes give that: ts_lagrange_mass_stiffness). */
+static int centro_symmetric(const double *A, int k) {
+  const int n1 = k + 1;
+  double largest = 0.0, deviation = 0.0;
+  for (int i = 0; i < n1 * n1; ++i) largest = fmax(largest, fabs(A[i]));
+  for (int a = 0; a < n1; ++a)
+    for (int b = 0; b < n1; ++b)
+      deviation = fmax(deviation, fabs(A[a * n1 + b] - A[(k - a) * n1 + (k - b)]));
+  return deviation <= 1e-12 * largest;
+}
+
+/* The even-odd form of A (include/tessera/backend.h, ts_even_odd_1d): rows a = 0..k/2. */
+static void even_odd_form(const double *A, int k, ts_even_odd_1d *f) {
+  const int n1 = k + 1, h = n1 / 2;
+  memset(f, 0, sizeof *f);
+  for (int a = 0; a <= k / 2; ++a) {
+    for (int b = 0; b < h; ++b) {
+      f->even[a][b] = 0.5 * (A[a * n1 + b] + A[a * n1 + k - b]);
+      f->odd[a][b] = 0.5 * (A[a * n1 + b] - A[a * n1 + k - b]);
+    }
+    if (k % 2 == 0) f->even[a][h] = A[a * n1 + h];
+  }
+}
 
 int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage) {
   const int k = dofs->degree, n1 = k + 1;
@@ -29,6 +56,9 @@ int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage) {
   plan->stiffness_1d = storage + n1 * n1;
   plan->constrained = 1;
   TS_CALL(ts_lagrange_mass_stiffness(n1, dofs->fe->points, storage, storage + n1 * n1));
+  plan->centro_symmetric = centro_symmetric(plan->mass_1d, k) && centro_symmetric(plan->stiffness_1d, k);
+  even_odd_form(plan->mass_1d, k, &plan->mass_even_odd);
+  even_odd_form(plan->stiffness_1d, k, &plan->stiffness_even_odd);
   return 0;
 }
 
@@ -49,6 +79,13 @@ static int laplace_apply_unconstrained(ts_operator op, ts_vec x, ts_vec y) {
 static int laplace_diagonal(ts_operator op, ts_vec d) {
   laplace_data *data = op->data;
   TS_CALL(ts_backend_laplace_diagonal(op->backend, &data->plan, op->precision, d->data));
+  return 0;
+}
+
+/* the CSR matrix of the plan (lib/sparse/assemble-laplace.c) */
+static int laplace_assemble(ts_operator op, ts_matrix *M) {
+  const laplace_data *data = op->data;
+  TS_CALL(ts_matrix_assemble_laplace_plan(&data->plan, M));
   return 0;
 }
 
@@ -77,6 +114,7 @@ static const ts_operator_ops laplace_ops = {
     .flops = laplace_flops,
     .destroy = laplace_destroy,
     .apply_transpose = laplace_apply, /* symmetric: identity rows and columns */
+    .assemble = laplace_assemble,
 };
 
 int ts_operator_create_laplace(ts_backend backend, ts_dofs dofs, ts_precision p, ts_operator *op) {

@@ -89,6 +89,18 @@ int ts_operator_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
+int ts_operator_assemble(ts_operator op, ts_matrix *A) {
+  TS_CHECK_NOT_NULL(A);
+  *A = NULL;
+  TS_CHECK_NOT_NULL(op);
+  if (!op->ops->assemble)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' has no sparse assembly; assembled are "
+                    "the Q_k Laplacian and mass, the Taylor-Hood operator, Jacobi, and sums, "
+                    "products, transposes and block operators of such", op->ops->name);
+  TS_CALL(op->ops->assemble(op, A));
+  return 0;
+}
+
 int64_t ts_operator_size(ts_operator op) {
   TS_GETTER_NOT_NULL(op, -1);
   return op->n;

@@ -350,6 +350,27 @@ static const ts_saddle *th_saddle(ts_operator op) {
   return &((const taylor_hood *)op->data)->saddle;
 }
 
+/* [A 0 .. B_0^T; 0 A .. B_1^T; ..; D_0 D_1 .. 0]: the parts' matrices in their grid (the
+ * Laplacian's once, in every diagonal block) */
+static int th_assemble(ts_operator op, ts_matrix *M) {
+  const taylor_hood *th = op->data;
+  const int n = th->dim + 1;
+  ts_matrix laplace = NULL, m[(3 + 1) * (3 + 1)] = {NULL};
+  int ierr = ts_operator_assemble(th->laplace, &laplace);
+  for (int c = 0; c < th->dim && !ierr; ++c) {
+    m[c * n + c] = laplace;
+    ierr = ts_operator_assemble(th->grad[c], &m[c * n + th->dim]);
+    if (!ierr) ierr = ts_operator_assemble(th->div[c], &m[th->dim * n + c]);
+  }
+  if (!ierr) ierr = ts_matrix_create_block(n, n, m, M);
+  for (int c = 0; c < th->dim; ++c) {
+    ts_matrix_destroy(&m[c * n + th->dim]);
+    ts_matrix_destroy(&m[th->dim * n + c]);
+  }
+  ts_matrix_destroy(&laplace);
+  return ierr;
+}
+
 static const ts_operator_ops taylor_hood_ops = {
     .name = "taylor-hood",
     .apply = th_apply,
@@ -357,6 +378,7 @@ static const ts_operator_ops taylor_hood_ops = {
     .flops = th_flops,
     .destroy = th_destroy,
     .saddle = th_saddle,
+    .assemble = th_assemble,
 };
 
 /* diag(A): the Laplacian's diagonal in every component */

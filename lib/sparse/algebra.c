@@ -203,3 +203,123 @@ int ts_matrix_kronecker(ts_matrix A, ts_matrix B, ts_matrix *C) {
   *C = c;
   return 0;
 }
+
+/* the entries of row i of alpha A + beta B into C's row (columns ascending; positions
+ * from out), both rows merged; returns the entries written.  With values == 0 only counts. */
+static int64_t merge_row(double alpha, ts_matrix A, double beta, ts_matrix B, int64_t i,
+                         ts_matrix C, int64_t out, int values) {
+  int64_t e = A->row_offsets[i], f = B->row_offsets[i];
+  const int64_t e_end = A->row_offsets[i + 1], f_end = B->row_offsets[i + 1], start = out;
+  while (e < e_end || f < f_end) {
+    const int take_a = f == f_end || (e < e_end && A->columns[e] <= B->columns[f]);
+    const int take_b = e == e_end || (f < f_end && B->columns[f] <= A->columns[e]);
+    if (values) {
+      C->columns[out] = take_a ? A->columns[e] : B->columns[f];
+      C->values[out] = (take_a ? alpha * A->values[e] : 0.0) + (take_b ? beta * B->values[f] : 0.0);
+    }
+    ++out;
+    e += take_a;
+    f += take_b;
+  }
+  return out - start;
+}
+
+int ts_matrix_add(double alpha, ts_matrix A, double beta, ts_matrix B, ts_matrix *C) {
+  TS_CHECK_NOT_NULL(C);
+  *C = NULL;
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(B);
+  TS_CHECK_ARG(A->rows == B->rows && A->cols == B->cols,
+               "ts_matrix_add: A is %lld x %lld and B %lld x %lld: the sizes must agree",
+               (long long)A->rows, (long long)A->cols, (long long)B->rows, (long long)B->cols);
+  TS_CHECK_ARG(isfinite(alpha) && isfinite(beta),
+               "ts_matrix_add: alpha = %g and beta = %g, both must be finite", alpha, beta);
+  ts_matrix c;
+  TS_CALL(ts_matrix_alloc(A->rows, A->cols, &c));
+  for (int64_t i = 0; i < A->rows; ++i)
+    c->row_offsets[i + 1] = c->row_offsets[i] + merge_row(alpha, A, beta, B, i, c, 0, 0);
+  const int ierr = ts_matrix_alloc_entries(c);
+  if (ierr) {
+    ts_matrix_destroy(&c);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "sparse sum");
+  }
+  for (int64_t i = 0; i < A->rows; ++i) merge_row(alpha, A, beta, B, i, c, c->row_offsets[i], 1);
+  c->dim = A->dim ? A->dim : B->dim;
+  *C = c;
+  return 0;
+}
+
+/* the block sizes of a rows x cols grid (NULL blocks give none; every block row and column
+ * needs one matrix that says it, and the others must agree) */
+static int grid_sizes(int rows, int cols, const ts_matrix *blocks, int64_t *row_size,
+                      int64_t *col_size) {
+  for (int i = 0; i < rows; ++i) row_size[i] = -1;
+  for (int j = 0; j < cols; ++j) col_size[j] = -1;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const ts_matrix b = blocks[i * cols + j];
+      if (!b) continue;
+      TS_CHECK_ARG((row_size[i] < 0 || row_size[i] == b->rows) &&
+                       (col_size[j] < 0 || col_size[j] == b->cols),
+                   "ts_matrix_create_block: block (%d,%d) is %lld x %lld, other blocks of its "
+                   "row or column have %lld rows or %lld columns", i, j, (long long)b->rows,
+                   (long long)b->cols, (long long)row_size[i], (long long)col_size[j]);
+      row_size[i] = b->rows;
+      col_size[j] = b->cols;
+    }
+  for (int i = 0; i < rows; ++i)
+    TS_CHECK_ARG(row_size[i] >= 0, "ts_matrix_create_block: block row %d has only NULL blocks "
+                 "(its size is unknown)", i);
+  for (int j = 0; j < cols; ++j)
+    TS_CHECK_ARG(col_size[j] >= 0, "ts_matrix_create_block: block column %d has only NULL "
+                 "blocks (its size is unknown)", j);
+  return 0;
+}
+
+int ts_matrix_create_block(int rows, int cols, const ts_matrix *blocks, ts_matrix *C) {
+  TS_CHECK_NOT_NULL(C);
+  *C = NULL;
+  TS_CHECK_NOT_NULL(blocks);
+  TS_CHECK_ARG(rows >= 1 && rows <= TS_BLOCK_MAX && cols >= 1 && cols <= TS_BLOCK_MAX,
+               "ts_matrix_create_block: %d x %d blocks, allowed 1..%d each", rows, cols,
+               TS_BLOCK_MAX);
+  int64_t row_size[TS_BLOCK_MAX], col_size[TS_BLOCK_MAX], col_start[TS_BLOCK_MAX + 1] = {0};
+  TS_CALL(grid_sizes(rows, cols, blocks, row_size, col_size));
+  int64_t n_rows = 0;
+  for (int i = 0; i < rows; ++i) n_rows += row_size[i];
+  for (int j = 0; j < cols; ++j) col_start[j + 1] = col_start[j] + col_size[j];
+  TS_CHECK_ARG(n_rows <= TS_MATRIX_MAX_SIZE && col_start[cols] <= TS_MATRIX_MAX_SIZE,
+               "ts_matrix_create_block: %lld x %lld, more than %d rows or columns",
+               (long long)n_rows, (long long)col_start[cols], TS_MATRIX_MAX_SIZE);
+  ts_matrix c;
+  TS_CALL(ts_matrix_alloc(n_rows, col_start[cols], &c));
+  for (int i = 0, row = 0; i < rows; row += (int)row_size[i], ++i)
+    for (int64_t r = 0; r < row_size[i]; ++r) {
+      int64_t count = 0;
+      for (int j = 0; j < cols; ++j) {
+        const ts_matrix b = blocks[i * cols + j];
+        if (b) count += b->row_offsets[r + 1] - b->row_offsets[r];
+      }
+      c->row_offsets[row + r + 1] = c->row_offsets[row + r] + count;
+    }
+  const int ierr = ts_matrix_alloc_entries(c);
+  if (ierr) {
+    ts_matrix_destroy(&c);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "block matrix");
+  }
+  for (int i = 0, row = 0; i < rows; row += (int)row_size[i], ++i)
+    for (int64_t r = 0; r < row_size[i]; ++r) {
+      int64_t out = c->row_offsets[row + r];
+      for (int j = 0; j < cols; ++j) { /* block columns in order: the row stays ascending */
+        const ts_matrix b = blocks[i * cols + j];
+        for (int64_t e = b ? b->row_offsets[r] : 0; b && e < b->row_offsets[r + 1]; ++e, ++out) {
+          c->columns[out] = col_start[j] + b->columns[e];
+          c->values[out] = b->values[e];
+        }
+      }
+    }
+  for (int e = 0; e < rows * cols && !c->dim; ++e)
+    if (blocks[e]) c->dim = blocks[e]->dim;
+  *C = c;
+  return 0;
+}

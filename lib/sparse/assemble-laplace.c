@@ -155,6 +155,23 @@ static int assemble(const ts_laplace_plan *plan, ts_matrix A) {
   return 0;
 }
 
+int ts_matrix_assemble_laplace_plan(const ts_laplace_plan *plan, ts_matrix *A) {
+  *A = NULL;
+  TS_CHECK_ARG(plan->n_dofs <= TS_MATRIX_MAX_SIZE,
+               "Laplacian assembly: %lld DoFs, at most %d fit a sparse matrix",
+               (long long)plan->n_dofs, TS_MATRIX_MAX_SIZE);
+  ts_matrix m;
+  TS_CALL(ts_matrix_alloc(plan->n_dofs, plan->n_dofs, &m));
+  m->dim = plan->dim;
+  const int ierr = assemble(plan, m);
+  if (ierr) {
+    ts_matrix_destroy(&m);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "Laplacian assembly");
+  }
+  *A = m;
+  return 0;
+}
+
 int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A) {
   TS_CHECK_NOT_NULL(A);
   *A = NULL;
@@ -167,14 +184,6 @@ int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A) {
   ts_laplace_plan plan;
   double matrices[2 * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
   TS_CALL(ts_laplace_plan_init(dofs, &plan, matrices));
-  ts_matrix m;
-  TS_CALL(ts_matrix_alloc(dofs->count, dofs->count, &m));
-  m->dim = dofs->dim;
-  const int ierr = assemble(&plan, m);
-  if (ierr) {
-    ts_matrix_destroy(&m);
-    return ts_error_trace(ierr, __FILE__, __LINE__, "Laplacian assembly");
-  }
-  *A = m;
+  TS_CALL(ts_matrix_assemble_laplace_plan(&plan, A));
   return 0;
 }
