@@ -197,9 +197,10 @@ typedef struct solution_part {
   int64_t first, count;
 } solution_part;
 
-/* The parts of the solution compared apart, one per field (eq's names); returns how many. */
-static int solution_parts(const check_equation *eq, const check_context *c,
-                          solution_part *parts) {
+/* The parts of the solution compared apart, one per field (named by the equation's
+ * checks); returns how many. */
+static int solution_parts(const check_context *c, solution_part *parts) {
+  const check_equation *eq = c->eq;
   if (!c->pressure) {
     parts[0] = (solution_part){eq->solution_parts[0], 0, c->n};
     return 1;
@@ -351,7 +352,7 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
     double tol = c->set.precision == TS_SINGLE ? 1e-4 : 1e3 * c->set.rtol;
     if (tol < 1e-10) tol = 1e-10;
     solution_part parts[2];
-    const int n_parts = solution_parts(c->eq, c, parts);
+    const int n_parts = solution_parts(c, parts);
     for (int i = 0; i < n_parts; ++i) {
       const double d = relative_difference(parts[i].count, out_b + parts[i].first,
                                            out_r + parts[i].first);
