@@ -1683,6 +1683,11 @@ int ts_problem_check_memory(ts_problem problem, size_t available);
 const char *ts_problem_backend(ts_problem problem);
 /** @brief The problem's name (borrowed). */
 const char *ts_problem_name(ts_problem problem);
+/** @brief The name of the problem's equation, whose system builder sets it up (borrowed;
+ *  doc/extending.md, "An equation"): "poisson" (a built-in solution on the box),
+ *  "poisson-own" (your own data, <poisson f=...>), "stokes" (RT_k x DGQ_k),
+ *  "taylor-hood" (Q_k x Q_{k-1}); "" (and an error recorded) for NULL. */
+const char *ts_problem_equation(ts_problem problem);
 
 /** Results of solving a problem on one mesh level. */
 typedef struct ts_level_report {

@@ -9,30 +9,17 @@
  *
  * The objects come from the problem's system builder (ts_system: the DoF handlers, the
  * system operator and hierarchy of its equation, made here on each backend and precision).
- * The checks are a table: an operator is one function that computes its result into a
- * host array, and one line in `checks` below, for Poisson or for Stokes problems.
- * Poisson (Q_k): the Laplacian (apply, apply_add, diagonal, unconstrained), one step of each
- * smoother (vertex patch Fused and Separate, Chebyshev), the transfers between the finest
- * level and the one below it, and one V-cycle of the problem's multigrid (double, and mixed
- * precision: single-precision levels).
- * Your own problem (<poisson f=...>, a mapped mesh): its operator (apply, apply_add,
- * diagonal, unconstrained), the Chebyshev smoother on D^{-1} A and on the additive vertex
- * patches, the transfers and the V-cycle of its multigrid (ts_mg_create_mapped).
- * Stokes (RT_k x DGQ_k, doc/stokes.md): the Stokes operator (apply, apply_add), one step of
- * the Stokes vertex-patch smoother with each local solver (Schur complement, direct), the
- * multi-field transfers between the finest level and the one below it, one V-cycle of
- * ts_mg_create_stokes (double and mixed); the solutions compare velocity and pressure apart
- * (the pressure with its mean removed, as `tessera run` leaves it).
- * Taylor-Hood (<element family="taylor-hood">, doc/taylor-hood.md): its operator (apply,
- * apply_add, unconstrained); with the coupled multigrid one step of each relaxation (Vanka
- * additive and multiplicative for Q2 x Q1, Braess-Sarazin, Schur-Uzawa), the transfers and
- * one V-cycle of ts_mg_create_taylor_hood (double and mixed); with mg at the velocity block
- * one V-cycle of the velocity Laplacian's hierarchy; then the solve as for Stokes. */
+ * The checks are a table per equation (check.h): an operator is one function that computes
+ * its result into a host array, and one line in its equation's table (check-poisson.c,
+ * check-stokes.c, check-taylor-hood.c), found by the problem's equation in the registry
+ * (check-registry.c); the checks the equations share are here.
+ * The equations' files say which operators each compares. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "cli.h"
 
 typedef struct check_options {
@@ -41,59 +28,6 @@ typedef struct check_options {
   int n_overrides;
   uint64_t seed;
 } check_options;
-
-/* What a check needs: the problem's finest level as `tessera run` sets it up (its
- * equation's builder: ts_system, on the reference backend), whose DoF handlers the checks'
- * operators, smoothers and hierarchies are made on. */
-typedef struct check_context {
-  ts_problem problem;
-  ts_problem_settings set;
-  ts_system system;
-  ts_dofs dofs;      /* Q_k, or the velocity RT_k (Stokes) */
-  ts_dofs pressure;  /* Stokes: DGQ_k (NULL for Poisson) */
-  int64_t n;         /* DoFs of the finest level (Stokes: velocity + pressure) */
-  int64_t n_velocity;/* Stokes: the velocity DoFs, the first n_velocity entries */
-  int64_t n_coarse;  /* DoFs of the level below the finest (0: no transfer checks) */
-  int transfer_coarse_level; /* coarsest level of the hierarchy the transfer checks build */
-  uint64_t seed;
-} check_context;
-
-/* A check computes its result on backend b in precision p into out (at most n doubles) and
- * says how many entries it wrote in *count. */
-typedef int (*check_fn)(const check_context *c, ts_backend b, ts_precision p, double *out,
-                        int64_t *count);
-
-/* What a check needs besides the finest level. */
-typedef enum {
-  NEEDS_NOTHING,
-  NEEDS_COARSER_LEVEL,  /* a level below the finest in the hierarchy */
-  NEEDS_MULTIGRID,      /* a finest level above the problem's coarse level */
-  NEEDS_DIRECT_DEGREE,  /* a degree the direct Stokes patch solver takes */
-  NEEDS_Q2              /* Taylor-Hood Q2 x Q1 (Vanka) */
-} check_needs;
-
-/* Which problems a check applies to (bits): Poisson on the box, Stokes, your own problem
- * (<poisson f=...>: the operator on mapped cells, the Chebyshev smoother on D^{-1} A and on
- * the additive vertex patches, its multigrid). */
-typedef enum {
-  FOR_POISSON = 1,
-  FOR_STOKES = 2,
-  FOR_OWN = 4,
-  FOR_TAYLOR_HOOD = 8,   /* every Taylor-Hood problem */
-  FOR_TH_BLOCK = 16,     /* Taylor-Hood with mg at the velocity block (the Laplacian's) */
-  FOR_TH_COUPLED = 32    /* Taylor-Hood with the coupled multigrid */
-} check_problem;
-
-/* the check_problem bit of c's problem */
-static check_problem problem_kind(const struct check_context *c);
-
-typedef struct check_entry {
-  const char *name;
-  ts_precision precision;
-  check_fn run;
-  check_needs needs;
-  check_problem problem;
-} check_entry;
 
 /* The system operator: op(A, x, y) for the variants below, x = random(seed), y = random(seed + 1). */
 typedef enum { OP_APPLY, OP_APPLY_ADD, OP_DIAGONAL, OP_UNCONSTRAINED } op_variant;
@@ -123,71 +57,31 @@ static int check_operator(const check_context *c, ts_backend b, ts_precision p, 
   return ierr;
 }
 
-static int op_apply(const check_context *c, ts_backend b, ts_precision p, double *out,
-                    int64_t *count) {
+int check_op_apply(const check_context *c, ts_backend b, ts_precision p, double *out,
+                   int64_t *count) {
   return check_operator(c, b, p, out, count, OP_APPLY);
 }
-static int op_apply_add(const check_context *c, ts_backend b, ts_precision p, double *out,
-                        int64_t *count) {
+int check_op_apply_add(const check_context *c, ts_backend b, ts_precision p, double *out,
+                       int64_t *count) {
   return check_operator(c, b, p, out, count, OP_APPLY_ADD);
 }
-static int op_diagonal(const check_context *c, ts_backend b, ts_precision p, double *out,
-                       int64_t *count) {
+int check_op_diagonal(const check_context *c, ts_backend b, ts_precision p, double *out,
+                      int64_t *count) {
   return check_operator(c, b, p, out, count, OP_DIAGONAL);
 }
-static int op_unconstrained(const check_context *c, ts_backend b, ts_precision p, double *out,
-                            int64_t *count) {
+int check_op_unconstrained(const check_context *c, ts_backend b, ts_precision p, double *out,
+                           int64_t *count) {
   return check_operator(c, b, p, out, count, OP_UNCONSTRAINED);
 }
 
-/* Smoothers: one step x <- S(b, x) on the finest level, b = random(seed), x = random(seed + 1). */
-typedef enum {
-  SMOOTH_PATCH_FUSED,
-  SMOOTH_PATCH_SEPARATE,
-  SMOOTH_CHEBYSHEV,
-  SMOOTH_PATCH_ADDITIVE, /* mapped cells: Chebyshev on the additive vertex patches */
-  SMOOTH_STOKES_SCHUR,  /* Stokes vertex patch, Schur-complement local solver */
-  SMOOTH_STOKES_DIRECT, /* Stokes vertex patch, direct (pseudo-inverse) local solver */
-  SMOOTH_VANKA,         /* Taylor-Hood: additive Vanka */
-  SMOOTH_VANKA_MULTIPLICATIVE,
-  SMOOTH_BRAESS_SARAZIN,
-  SMOOTH_SCHUR_UZAWA
-} smoother_kind;
-
-/* the smoother of the kind on A (*P: its preconditioner, destroyed after it) */
-static int smoother_create(const check_context *c, ts_operator A, smoother_kind kind,
-                           ts_operator *P, ts_smoother *s) {
-  switch (kind) {
-    case SMOOTH_CHEBYSHEV: return ts_smoother_create_chebyshev(A, c->set.mg.chebyshev_degree, s);
-    case SMOOTH_PATCH_ADDITIVE:
-      TS_CALL(ts_operator_create_patch_additive(A, P));
-      return ts_smoother_create_chebyshev_preconditioned(A, *P, c->set.mg.chebyshev_degree, s);
-    case SMOOTH_PATCH_FUSED: return ts_smoother_create_vertex_patch(A, c->dofs, TS_PATCH_FUSED, s);
-    case SMOOTH_PATCH_SEPARATE:
-      return ts_smoother_create_vertex_patch(A, c->dofs, TS_PATCH_SEPARATE, s);
-    case SMOOTH_STOKES_SCHUR:
-      return ts_smoother_create_stokes_patch(A, c->dofs, c->pressure, TS_STOKES_PATCH_SCHUR, s);
-    case SMOOTH_STOKES_DIRECT:
-      return ts_smoother_create_stokes_patch(A, c->dofs, c->pressure, TS_STOKES_PATCH_DIRECT, s);
-    case SMOOTH_VANKA: return ts_smoother_create_vanka(A, NULL, s);
-    case SMOOTH_VANKA_MULTIPLICATIVE: {
-      const ts_saddle_relaxation r = {.multiplicative = 1};
-      return ts_smoother_create_vanka(A, &r, s);
-    }
-    case SMOOTH_BRAESS_SARAZIN: return ts_smoother_create_braess_sarazin(A, NULL, s);
-    case SMOOTH_SCHUR_UZAWA: return ts_smoother_create_schur_uzawa(A, NULL, s);
-  }
-  return TS_ERR_INTERNAL;
-}
-
-static int check_smoother(const check_context *c, ts_backend b, ts_precision p, double *out,
-                          int64_t *count, smoother_kind kind) {
+int check_smoother(const check_context *c, ts_backend b, ts_precision p, double *out,
+                   int64_t *count, check_smoother_fn make) {
   ts_operator A = NULL, P = NULL;
   ts_smoother s = NULL;
   ts_vec rhs = NULL, x = NULL;
   *count = c->n;
   int ierr = ts_system_operator_create(c->system, b, p, &A);
-  if (!ierr) ierr = smoother_create(c, A, kind, &P, &s);
+  if (!ierr) ierr = make(c, A, &P, &s);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &rhs);
   if (!ierr) ierr = ts_vec_create(b, c->n, p, &x);
   if (!ierr) ierr = ts_vec_set_random(rhs, c->seed);
@@ -202,54 +96,13 @@ static int check_smoother(const check_context *c, ts_backend b, ts_precision p, 
   return ierr;
 }
 
-static int smooth_fused(const check_context *c, ts_backend b, ts_precision p, double *out,
-                        int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_PATCH_FUSED);
-}
-static int smooth_additive(const check_context *c, ts_backend b, ts_precision p, double *out,
-                           int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_PATCH_ADDITIVE);
-}
-static int smooth_separate(const check_context *c, ts_backend b, ts_precision p, double *out,
-                           int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_PATCH_SEPARATE);
-}
-static int smooth_chebyshev(const check_context *c, ts_backend b, ts_precision p, double *out,
-                            int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_CHEBYSHEV);
-}
-static int smooth_stokes_schur(const check_context *c, ts_backend b, ts_precision p, double *out,
-                               int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_STOKES_SCHUR);
-}
-static int smooth_stokes_direct(const check_context *c, ts_backend b, ts_precision p,
-                                double *out, int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_STOKES_DIRECT);
-}
-static int smooth_vanka(const check_context *c, ts_backend b, ts_precision p, double *out,
-                        int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_VANKA);
-}
-static int smooth_vanka_multiplicative(const check_context *c, ts_backend b, ts_precision p,
-                                       double *out, int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_VANKA_MULTIPLICATIVE);
-}
-static int smooth_braess_sarazin(const check_context *c, ts_backend b, ts_precision p,
-                                 double *out, int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_BRAESS_SARAZIN);
-}
-static int smooth_schur_uzawa(const check_context *c, ts_backend b, ts_precision p, double *out,
-                              int64_t *count) {
-  return check_smoother(c, b, p, out, count, SMOOTH_SCHUR_UZAWA);
-}
-
 /* Multigrid: the problem's hierarchy (Laplacian or Stokes) with its levels in precision p,
  * from coarse_level (another than the problem's: without degree levels below it). */
 static int check_mg_create(const check_context *c, ts_backend b, ts_precision p,
                            int coarse_level, ts_mg *mg) {
   ts_mg_options o = c->set.mg;
   o.precision = p;
-  if (coarse_level != o.coarse_level && !c->set.stokes) o.coarse_degree = c->set.degree;
+  if (coarse_level != o.coarse_level && c->eq->degree_levels) o.coarse_degree = c->set.degree;
   o.coarse_level = coarse_level;
   return ts_system_mg_create(c->system, b, &o, mg);
 }
@@ -282,19 +135,19 @@ static int check_transfer(const check_context *c, ts_backend b, ts_precision p, 
   return ierr;
 }
 
-static int prolongate(const check_context *c, ts_backend b, ts_precision p, double *out,
-                      int64_t *count) {
+int check_prolongate(const check_context *c, ts_backend b, ts_precision p, double *out,
+                     int64_t *count) {
   return check_transfer(c, b, p, out, count, 0);
 }
-static int restrict_fine(const check_context *c, ts_backend b, ts_precision p, double *out,
-                         int64_t *count) {
+int check_restrict(const check_context *c, ts_backend b, ts_precision p, double *out,
+                   int64_t *count) {
   return check_transfer(c, b, p, out, count, 1);
 }
 
 /* One V-cycle of the problem's multigrid, y = V r on double vectors of n entries,
  * r = random(seed); p = TS_SINGLE is the mixed-precision V-cycle (single-precision levels). */
-static int vcycle_of(const check_context *c, ts_backend b, ts_precision p, int64_t n,
-                     double *out, int64_t *count) {
+int check_vcycle_of(const check_context *c, ts_backend b, ts_precision p, int64_t n,
+                    double *out, int64_t *count) {
   ts_mg mg = NULL;
   ts_vec r = NULL, y = NULL;
   *count = n;
@@ -311,83 +164,10 @@ static int vcycle_of(const check_context *c, ts_backend b, ts_precision p, int64
 }
 
 /* the system's hierarchy: its V-cycle on the whole system */
-static int vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
-                  int64_t *count) {
-  return vcycle_of(c, b, p, c->n, out, count);
+int check_vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
+                 int64_t *count) {
+  return check_vcycle_of(c, b, p, c->n, out, count);
 }
-
-/* Taylor-Hood: the velocity Laplacian's hierarchy, on one component */
-static int component_vcycle(const check_context *c, ts_backend b, ts_precision p, double *out,
-                            int64_t *count) {
-  return vcycle_of(c, b, p, ts_dofs_count(c->dofs), out, count);
-}
-
-/* The operator checks: one line each. */
-static const check_entry checks[] = {
-    {"laplace apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"laplace apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"laplace apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"laplace apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"laplace diagonal", TS_DOUBLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"laplace diagonal", TS_SINGLE, op_diagonal, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"laplace unconstrained", TS_DOUBLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"laplace unconstrained", TS_SINGLE, op_unconstrained, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"smoother patch fused", TS_DOUBLE, smooth_fused, NEEDS_NOTHING, FOR_POISSON},
-    {"smoother patch fused", TS_SINGLE, smooth_fused, NEEDS_NOTHING, FOR_POISSON},
-    {"smoother patch separate", TS_DOUBLE, smooth_separate, NEEDS_NOTHING, FOR_POISSON},
-    {"smoother patch separate", TS_SINGLE, smooth_separate, NEEDS_NOTHING, FOR_POISSON},
-    {"smoother chebyshev", TS_DOUBLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    {"smoother chebyshev", TS_SINGLE, smooth_chebyshev, NEEDS_NOTHING, FOR_POISSON | FOR_OWN},
-    /* (patches need 2 cells per direction: a finest level above the coarse one) */
-    {"smoother patch additive", TS_DOUBLE, smooth_additive, NEEDS_MULTIGRID, FOR_OWN},
-    {"smoother patch additive", TS_SINGLE, smooth_additive, NEEDS_MULTIGRID, FOR_OWN},
-    {"prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
-    {"prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
-    {"restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
-    {"restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_POISSON | FOR_OWN},
-    {"v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON | FOR_OWN},
-    {"v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_POISSON | FOR_OWN},
-    {"stokes apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_STOKES},
-    {"stokes apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_STOKES},
-    {"stokes apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_STOKES},
-    {"stokes apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_STOKES},
-    {"stokes smoother schur", TS_DOUBLE, smooth_stokes_schur, NEEDS_NOTHING, FOR_STOKES},
-    {"stokes smoother schur", TS_SINGLE, smooth_stokes_schur, NEEDS_NOTHING, FOR_STOKES},
-    {"stokes smoother direct", TS_DOUBLE, smooth_stokes_direct, NEEDS_DIRECT_DEGREE, FOR_STOKES},
-    {"stokes smoother direct", TS_SINGLE, smooth_stokes_direct, NEEDS_DIRECT_DEGREE, FOR_STOKES},
-    {"stokes prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_STOKES},
-    {"stokes prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_STOKES},
-    {"stokes restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_STOKES},
-    {"stokes restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_STOKES},
-    {"stokes v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_STOKES},
-    {"stokes v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_STOKES},
-    {"taylor-hood apply", TS_DOUBLE, op_apply, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
-    {"taylor-hood apply", TS_SINGLE, op_apply, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
-    {"taylor-hood apply_add", TS_DOUBLE, op_apply_add, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
-    {"taylor-hood apply_add", TS_SINGLE, op_apply_add, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
-    {"taylor-hood unconstrained", TS_DOUBLE, op_unconstrained, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
-    {"taylor-hood unconstrained", TS_SINGLE, op_unconstrained, NEEDS_NOTHING, FOR_TAYLOR_HOOD},
-    {"velocity v-cycle", TS_DOUBLE, component_vcycle, NEEDS_MULTIGRID, FOR_TH_BLOCK},
-    {"velocity v-cycle mixed", TS_SINGLE, component_vcycle, NEEDS_MULTIGRID, FOR_TH_BLOCK},
-    {"taylor-hood smoother vanka", TS_DOUBLE, smooth_vanka, NEEDS_Q2, FOR_TH_COUPLED},
-    {"taylor-hood smoother vanka", TS_SINGLE, smooth_vanka, NEEDS_Q2, FOR_TH_COUPLED},
-    {"taylor-hood smoother vanka mult.", TS_DOUBLE, smooth_vanka_multiplicative, NEEDS_Q2,
-     FOR_TH_COUPLED},
-    {"taylor-hood smoother vanka mult.", TS_SINGLE, smooth_vanka_multiplicative, NEEDS_Q2,
-     FOR_TH_COUPLED},
-    {"taylor-hood smoother braess-sar.", TS_DOUBLE, smooth_braess_sarazin, NEEDS_NOTHING,
-     FOR_TH_COUPLED},
-    {"taylor-hood smoother braess-sar.", TS_SINGLE, smooth_braess_sarazin, NEEDS_NOTHING,
-     FOR_TH_COUPLED},
-    {"taylor-hood smoother schur-uzawa", TS_DOUBLE, smooth_schur_uzawa, NEEDS_NOTHING, FOR_TH_COUPLED},
-    {"taylor-hood smoother schur-uzawa", TS_SINGLE, smooth_schur_uzawa, NEEDS_NOTHING, FOR_TH_COUPLED},
-    {"taylor-hood prolongation", TS_DOUBLE, prolongate, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
-    {"taylor-hood prolongation", TS_SINGLE, prolongate, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
-    {"taylor-hood restriction", TS_DOUBLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
-    {"taylor-hood restriction", TS_SINGLE, restrict_fine, NEEDS_COARSER_LEVEL, FOR_TH_COUPLED},
-    {"taylor-hood v-cycle", TS_DOUBLE, vcycle, NEEDS_MULTIGRID, FOR_TH_COUPLED},
-    {"taylor-hood v-cycle mixed", TS_SINGLE, vcycle, NEEDS_MULTIGRID, FOR_TH_COUPLED},
-};
 
 /* Tolerances on max|a - r| / max|r|. */
 static double tolerance(ts_precision p) { return p == TS_SINGLE ? 1e-5 : 1e-12; }
@@ -417,15 +197,16 @@ typedef struct solution_part {
   int64_t first, count;
 } solution_part;
 
-/* The parts of the solution compared apart: all of it (Poisson); velocity and pressure
- * (Stokes, whose pressure is of another magnitude than the velocity); returns how many. */
+/* The parts of the solution compared apart, one per field (named by the equation's
+ * checks); returns how many. */
 static int solution_parts(const check_context *c, solution_part *parts) {
-  if (!c->set.stokes) {
-    parts[0] = (solution_part){"solve solution", 0, c->n};
+  const check_equation *eq = c->eq;
+  if (!c->pressure) {
+    parts[0] = (solution_part){eq->solution_parts[0], 0, c->n};
     return 1;
   }
-  parts[0] = (solution_part){"solve velocity", 0, c->n_velocity};
-  parts[1] = (solution_part){"solve pressure", c->n_velocity, c->n - c->n_velocity};
+  parts[0] = (solution_part){eq->solution_parts[0], 0, c->n_velocity};
+  parts[1] = (solution_part){eq->solution_parts[1], c->n_velocity, c->n - c->n_velocity};
   return 2;
 }
 
@@ -439,28 +220,12 @@ static const char *no_coarser_level(const check_context *c, char *buf, size_t le
   return buf;
 }
 
-/* Why entry e is skipped on this problem (into buf), or NULL if it runs. */
-static const char *skip_reason(const check_context *c, const check_entry *e, char *buf,
-                               size_t len) {
-  switch (e->needs) {
-    case NEEDS_NOTHING: return NULL;
-    case NEEDS_COARSER_LEVEL: return c->n_coarse > 0 ? NULL : no_coarser_level(c, buf, len);
-    case NEEDS_MULTIGRID:
-      return c->set.level > c->set.mg.coarse_level ? NULL : no_coarser_level(c, buf, len);
-    case NEEDS_Q2:
-      if (c->set.degree == 2) return NULL;
-      snprintf(buf, len, "Vanka is for Q2 x Q1, the problem has Q%d x Q%d", c->set.degree,
-               c->set.degree - 1);
-      return buf;
-    case NEEDS_DIRECT_DEGREE: {
-      const int max = ts_stokes_patch_solver_max_degree(c->set.dim, TS_STOKES_PATCH_DIRECT);
-      if (c->set.degree <= max) return NULL;
-      snprintf(buf, len, "the direct local solver takes degree <= %d in %dD, the problem has %d",
-               max, c->set.dim, c->set.degree);
-      return buf;
-    }
-  }
-  return NULL;
+const char *check_needs_coarser_level(const check_context *c, char *buf, size_t len) {
+  return c->n_coarse > 0 ? NULL : no_coarser_level(c, buf, len);
+}
+
+const char *check_needs_multigrid(const check_context *c, char *buf, size_t len) {
+  return c->set.level > c->set.mg.coarse_level ? NULL : no_coarser_level(c, buf, len);
 }
 
 static void check_help(void) {
@@ -554,11 +319,11 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
     free(out_r);
     return TS_ERR_MEMORY;
   }
-  for (size_t q = 0; q < sizeof checks / sizeof checks[0] && !ierr; ++q) {
-    const check_entry *e = &checks[q];
-    if (!(e->problem & problem_kind(c))) continue;
+  for (size_t q = 0; q < c->eq->n_checks && !ierr; ++q) {
+    const check_entry *e = &c->eq->checks[q];
+    if (e->applies && !e->applies(c)) continue;
     char why[160];
-    const char *skip = skip_reason(c, e, why, sizeof why);
+    const char *skip = e->needs ? e->needs(c, why, sizeof why) : NULL;
     if (skip) {
       printf("SKIP  %-25s %-6s  %s\n", e->name, ts_precision_name(e->precision), skip);
       continue;
@@ -602,16 +367,6 @@ static int run_checks(const check_options *o, check_context *c, ts_backend b, ts
   return ierr;
 }
 
-static check_problem problem_kind(const check_context *c) {
-  if (c->set.taylor_hood) {
-    const ts_mg_smoother_type t = c->set.mg.smoother;
-    const int coupled = t == TS_MG_SMOOTHER_VANKA || t == TS_MG_SMOOTHER_BRAESS_SARAZIN ||
-                        t == TS_MG_SMOOTHER_SCHUR_UZAWA;
-    return FOR_TAYLOR_HOOD | (coupled ? FOR_TH_COUPLED : FOR_TH_BLOCK);
-  }
-  return c->set.stokes ? FOR_STOKES : c->set.own ? FOR_OWN : FOR_POISSON;
-}
-
 /* The problem's settings (its mesh and element are not needed: the system makes its own). */
 static int context_settings(check_context *c) {
   ts_mesh mesh = NULL;
@@ -628,10 +383,10 @@ static int context_setup(check_context *c, ts_backend r) {
   const int L = c->set.level;
   TS_CALL(ts_system_create(c->problem, r, L, &c->system));
   c->dofs = ts_system_dofs(c->system, 0);
-  c->pressure = c->set.stokes ? ts_system_dofs(c->system, 1) : NULL;
+  c->pressure = ts_system_fields(c->system) > 1 ? ts_system_dofs(c->system, 1) : NULL;
   c->n = ts_operator_size(ts_system_operator(c->system));
   c->n_velocity = c->n - (c->pressure ? ts_dofs_count(c->pressure) : 0);
-  c->transfer_coarse_level = c->set.stokes ? c->set.mg.coarse_level : L - 1;
+  c->transfer_coarse_level = c->eq->transfers_from_coarse_level ? c->set.mg.coarse_level : L - 1;
   if (L - 1 >= c->transfer_coarse_level && L > 0)
     TS_CALL(ts_problem_level_dofs(c->problem, L - 1, &c->n_coarse));
   return 0;
@@ -641,16 +396,7 @@ static void print_check_header(const check_options *o, const check_context *c, t
                                ts_backend r) {
   printf("# tessera %s check: problem '%s', %dD, ", ts_version(), ts_problem_name(c->problem),
          c->set.dim);
-  if (c->set.taylor_hood)
-    printf("Stokes Taylor-Hood Q%d x Q%d, level %d, %lld DoFs (velocity %lld + pressure %lld)\n",
-           c->set.degree, c->set.degree - 1, c->set.level, (long long)c->n,
-           (long long)c->n_velocity, (long long)(c->n - c->n_velocity));
-  else if (c->set.stokes)
-    printf("Stokes RT%d x DGQ%d, level %d, %lld DoFs (velocity %lld + pressure %lld)\n",
-           c->set.degree, c->set.degree, c->set.level, (long long)c->n, (long long)c->n_velocity,
-           (long long)(c->n - c->n_velocity));
-  else
-    printf("Q%d, level %d, %lld DoFs\n", c->set.degree, c->set.level, (long long)c->n);
+  c->eq->print_discretization(c);
   printf("# backend %s: %s\n# against %s: %s\n", o->backend, ts_backend_description(b),
          o->against, ts_backend_description(r));
   fflush(stdout);
@@ -670,6 +416,13 @@ int cli_check(int argc, char **argv) {
   int failed = 0;
   int ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &c.problem);
   if (!ierr) ierr = context_settings(&c);
+  if (!ierr && !(c.eq = check_equation_of(c.problem))) {
+    fprintf(stderr, "tessera check: the equation '%s' has no checks (src/check-registry.c)\n",
+            ts_problem_equation(c.problem));
+    ts_problem_destroy(&c.problem);
+    free(o.overrides);
+    return CLI_ERROR;
+  }
   if (!ierr) ierr = ts_backend_open(o.backend, &b);
   if (!ierr) ierr = ts_backend_open(o.against, &r);
   /* the device memory is estimated before anything is allocated */

@@ -757,6 +757,7 @@ static void problems(fixture *f) {
   EXPECT(TS_ERR_MEMORY, "needs about", ts_problem_check_memory(f->problem, 10));
   EXPECT_EMPTY(ts_problem_backend(NULL));
   EXPECT_EMPTY(ts_problem_name(NULL));
+  EXPECT_EMPTY(ts_problem_equation(NULL));
   EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve(NULL, f->b, NULL, &report));
   EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve(f->problem, NULL, NULL, &report));
   EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve(f->problem, f->b, NULL, NULL));

@@ -26,7 +26,7 @@
 
 #include "tap.h"
 #include "tessera.h"
-#include "problem/problem-impl.h"
+#include "problem/equation.h"
 
 #define MAX_FILES 256
 
@@ -364,8 +364,8 @@ int main(void) {
 
   /* files 2, minimal 5, Taylor-Hood 2, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1,
    * overrides 6 + 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 +
-   * n_defaults */
-  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1;
+   * n_defaults, your own data's equation 1 */
+  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1 + 1;
   plan(n_good + n_bad + n_fixed + n_defaults);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -392,8 +392,8 @@ int main(void) {
   ts_problem p = read_ok("poisson-2d-minimal.xml", 0, NULL);
   ok(p && p->dim == 2 && p->levels == 3 && p->degree == 2 && p->family == TS_FE_Q &&
          p->first_level == 3 && !strcmp(p->solution, "sine") &&
-         !strcmp(ts_problem_name(p), "minimal-2d"),
-     "minimal 2D: dim, levels, degree, solution, name and first-level = levels");
+         !strcmp(ts_problem_name(p), "minimal-2d") && !strcmp(ts_problem_equation(p), "poisson"),
+     "minimal 2D: dim, levels, degree, solution, name, equation and first-level = levels");
   ok(p && p->lower[0] == 0 && p->lower[1] == 0 && p->upper[0] == 1 && p->upper[1] == 1 &&
          p->coarse[0] == 1 && p->coarse[1] == 1,
      "minimal 2D: default box [0,1]^2 with one coarse cell");
@@ -417,20 +417,27 @@ int main(void) {
    * velocity node, 12 bytes each */
   p = read_ok("stokes-th-minres-single.xml", 0, NULL);
   ok(p && p->stokes && p->taylor_hood && p->family == TS_FE_Q && p->degree == 2 &&
-         !strcmp(p->solution, "paper004") && p->precision == TS_SINGLE,
-     "Taylor-Hood: <stokes>, family taylor-hood (Q_k velocity), degree 2, paper004, single");
+         !strcmp(p->solution, "paper004") && p->precision == TS_SINGLE &&
+         !strcmp(ts_problem_equation(p), "taylor-hood"),
+     "Taylor-Hood: <stokes>, family taylor-hood (Q_k velocity), degree 2, paper004, single, "
+     "equation taylor-hood");
   size_t with = 0, without = 0;
   int estimated = p && !ts_problem_memory_estimate(p, &with);
-  if (p) p->taylor_hood = 0;
+  if (p) p->equation = &ts_equation_stokes; /* the same file counted as RT */
   estimated = estimated && !ts_problem_memory_estimate(p, &without);
-  /* 2D, 16 x 16 cells: Taylor-Hood has 2 33^2 + 17^2 = 2467 DoFs, and the RT form the flag
-   * falls back to counts 3 49^2 = 7203; Q2 velocity: 33^2 - 31^2 boundary nodes of at most
-   * 3^2 coupling entries each */
+  /* 2D, 16 x 16 cells: Taylor-Hood has 2 33^2 + 17^2 = 2467 DoFs, and the RT form counts
+   * 3 49^2 = 7203; Q2 velocity: 33^2 - 31^2 boundary nodes of at most 3^2 coupling entries
+   * each */
   const size_t coupling = 2u * 2u * (33u * 33u - 31u * 31u) * 9u * 12u;
   const size_t per_dof = without / 7203u, expected = 2467u * per_dof + coupling;
   ok(estimated && without % 7203u == 0 && with == expected,
      "Taylor-Hood: the memory estimate counts its 2467 DoFs and %zu bytes for the boundary "
      "coupling blocks: %zu bytes (expected %zu)", coupling, with, expected);
+  ts_problem_destroy(&p);
+
+  p = read_ok("own-box-3d.xml", 0, NULL);
+  ok(p && !strcmp(ts_problem_equation(p), "poisson-own"),
+     "<poisson f=...>: the equation is poisson-own (your own data)");
   ts_problem_destroy(&p);
 
   p = read_ok("poisson-2d-full.xml", 0, NULL);
@@ -518,8 +525,9 @@ int main(void) {
     ts_problem_destroy(&p);
     const char *ov_stokes[] = {"output/vtu=s.vtu"};
     p = read_ok("stokes-2d.xml", 1, ov_stokes);
-    ok(p && !strcmp(p->vtu_path, "s.vtu") && p->vtu_subdivisions == 2,
-       "Stokes RT_1: <output> subdivisions default to k+1 = 2");
+    ok(p && !strcmp(p->vtu_path, "s.vtu") && p->vtu_subdivisions == 2 &&
+           !strcmp(ts_problem_equation(p), "stokes"),
+       "Stokes RT_1 (equation stokes): <output> subdivisions default to k+1 = 2");
     ts_problem_destroy(&p);
     const char *ov2[] = {"mesh/dim=3", "mesh/cells=4 4 2", "mesh/levels=1", "mesh/levels=2"};
     p = read_ok("poisson-2d-minimal.xml", 4, ov2);

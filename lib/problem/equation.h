@@ -7,7 +7,7 @@
 #ifndef TESSERA_EQUATION_H
 #define TESSERA_EQUATION_H
 
-#include "problem-impl.h"
+#include "reader.h"
 
 #define TS_FIELDS_MAX 2         /* the fields of one system: Stokes velocity and pressure */
 
@@ -46,8 +46,53 @@ struct ts_system_s {
 };
 
 typedef struct ts_equation {
-  const char *name;             /* the problem file's element: "poisson", "stokes" */
+  /* the equation's own name (ts_problem_equation): "poisson", "poisson-own", "stokes",
+   * "taylor-hood" */
+  const char *name;
   int fields;
+
+  /* ---- the problem file (problem.c reads it; reader.h lends the hooks its values) */
+  const char *element;          /* its element: "poisson", "stokes" */
+  const char *family;           /* <element family=...>: "Q", "RT", "taylor-hood" */
+  ts_fe_family fe_family;       /* the element of the (first) field */
+  int lowest_degree, highest_degree; /* <element degree=...> allowed */
+  /* whether the element e (named element) is this equation's rather than a later one's of
+   * the same element and family in the registry; NULL: it is */
+  int (*selects)(ts_xml_element e);
+  /* after <mesh> and <element>: the element e's attributes into p (and p's stokes,
+   * taylor_hood, own), and what the schema cannot check of them */
+  int (*read)(ts_reader *r, struct ts_problem_s *p, ts_xml_element e);
+  /* <solver>'s defaults: its type and its preconditioner="..." */
+  ts_solver_type default_solver;
+  const char *default_preconditioner;
+  /* after the preconditioner tree is read: the solvers that fit; NULL: every one */
+  int (*check_solver)(ts_reader *r, struct ts_problem_s *p);
+  /* after <multigrid>, the reader's last: what the whole problem decides; NULL: nothing */
+  int (*check_problem)(ts_reader *r, struct ts_problem_s *p);
+  ts_pc_place pc_place;         /* what the solver's preconditioner approximates the inverse of */
+  /* the places (bits 1 << place) where mg smoother="jacobi" (a V-cycle made from parts) and
+   * richardson fit */
+  unsigned jacobi_places;
+  /* 1: "mg" of the whole system is the coupled multigrid, whose smoother relaxes the
+   * saddle-point system (<multigrid smoother="vanka|braess-sarazin|schur-uzawa">) */
+  int saddle_point_mg;
+  /* 1: the hierarchy is the Stokes vertex patches' (<multigrid local-solver
+   * local-tolerance>; no degree levels, no coarse-level CG: coarse-degree, coarse-tolerance) */
+  int stokes_patch_mg;
+  /* <output subdivisions> default: the degree plus this (RT_k: k+1 along a component) */
+  int output_degree_extra;
+  /* 1: the operator is on mapped cells, the box too (as its affine image) */
+  int mapped;
+  /* the finest level's DoFs or a bound of them (ts_reader_grid_dofs), 0 past 2^40 */
+  uint64_t (*dofs_bound)(const struct ts_problem_s *p);
+  /* the finest level's device bytes besides its vectors (the memory estimate); NULL: none */
+  uint64_t (*extra_bytes)(const struct ts_problem_s *p);
+  /* ts_problem_discretization: the manufactured solution into settings (solution or
+   * stokes_solution), and a new element of the (first) field */
+  int (*solution_settings)(ts_problem p, ts_problem_settings *settings);
+  int (*fe_create)(int dim, int degree, ts_fe *fe);
+
+  /* ---- the system builder */
   /* the summary's two error columns, with the spaces that align them to error_columns */
   const char *error_heading;
   /* DoFs of a level with cells[d] cells in direction d (a formula: no mesh needed) */
@@ -85,7 +130,10 @@ typedef struct ts_equation {
   void (*print_errors)(const ts_study *s, const ts_level_report *r, char *buf, size_t len);
 } ts_equation;
 
-/* equation.c: the registry */
+/* equation.c: the registry, in the order the reader asks the equations */
+extern const ts_equation *const ts_equations[];
+extern const size_t ts_equations_count;
+/* the problem's equation (the reader set it) */
 const ts_equation *ts_equation_of(ts_problem p);
 
 extern const ts_equation ts_equation_poisson;  /* poisson.c: Q_k, doc/user-guide.md */
@@ -103,6 +151,20 @@ int ts_poisson_complete(const ts_study *s, ts_level_objects *o);
  * its mg_create when the problem uses multigrid (phases timed into t) */
 int ts_poisson_space_operator(const ts_study *s, ts_level_objects *o, double *t);
 void ts_poisson_error_columns(int exact, const ts_level_report *r, char *buf, size_t len);
+/* poisson.c: Q_k's DoFs of the finest level (dofs_bound) */
+uint64_t ts_poisson_dofs_bound(const struct ts_problem_s *p);
+/* poisson-read.c: <poisson> for both Poisson equations (read); your own data's selects
+ * (f given) and check_problem (what your own problems cannot use yet) */
+int ts_poisson_read(ts_reader *r, struct ts_problem_s *p, ts_xml_element poisson);
+int ts_poisson_own_selects(ts_xml_element poisson);
+int ts_poisson_own_check(ts_reader *r, struct ts_problem_s *p);
+
+/* stokes-read.c: <stokes> read for RT and for Taylor-Hood, and the solvers both allow */
+int ts_stokes_read(ts_reader *r, struct ts_problem_s *p, ts_xml_element stokes);
+int ts_taylor_hood_read(ts_reader *r, struct ts_problem_s *p, ts_xml_element stokes);
+int ts_stokes_check_solver(ts_reader *r, struct ts_problem_s *p);
+/* stokes.c, shared with stokes-taylor-hood.c: the manufactured solution into settings */
+int ts_stokes_solution_settings(ts_problem p, ts_problem_settings *settings);
 
 /* study.c: the study's shared objects for p (mesh, elements, exact solution); on error
  * nothing is left */

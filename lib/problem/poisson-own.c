@@ -319,9 +319,32 @@ static void own_print_errors(const ts_study *s, const ts_level_report *r, char *
   ts_poisson_error_columns(((own_data *)s->data)->u != NULL, r, buf, len);
 }
 
+/* the data are expressions (own_data), no built-in solution */
+static int own_solution_settings(ts_problem p, ts_problem_settings *settings) {
+  (void)p;
+  settings->solution = NULL;
+  return 0;
+}
+
 const ts_equation ts_equation_poisson_own = {
-    .name = "poisson",
+    .name = "poisson-own",
     .fields = 1,
+    .element = "poisson",
+    .family = "Q",
+    .fe_family = TS_FE_Q,
+    .lowest_degree = 1,
+    .highest_degree = TS_MAX_DEGREE,
+    .selects = ts_poisson_own_selects,
+    .read = ts_poisson_read,
+    .default_solver = TS_SOLVER_CG,
+    .default_preconditioner = "jacobi",
+    .check_problem = ts_poisson_own_check,
+    .pc_place = TS_PC_PLACE_POISSON,
+    .jacobi_places = 1u << TS_PC_PLACE_POISSON,
+    .mapped = 1,
+    .dofs_bound = ts_poisson_dofs_bound,
+    .solution_settings = own_solution_settings,
+    .fe_create = ts_fe_create_q,
     .error_heading = "     L2 error  rate     H1 error  rate",
     .dofs = ts_poisson_dofs,
     .study_create = own_study_create,

@@ -134,9 +134,35 @@ static void poisson_print_errors(const ts_study *s, const ts_level_report *r, ch
   ts_poisson_error_columns(!s->p->rhs_one, r, buf, len);
 }
 
+uint64_t ts_poisson_dofs_bound(const struct ts_problem_s *p) {
+  return ts_reader_grid_dofs(p, (uint64_t)p->degree, 1);
+}
+
+/* the built-in solution, or f = 1 without one (rhs="one") */
+static int poisson_solution_settings(ts_problem p, ts_problem_settings *settings) {
+  if (p->rhs_one) {
+    settings->solution = ts_rhs_one();
+    return 0;
+  }
+  return ts_solution_by_name(p->solution, &settings->solution);
+}
+
 const ts_equation ts_equation_poisson = {
     .name = "poisson",
     .fields = 1,
+    .element = "poisson",
+    .family = "Q",
+    .fe_family = TS_FE_Q,
+    .lowest_degree = 1,
+    .highest_degree = TS_MAX_DEGREE,
+    .read = ts_poisson_read,
+    .default_solver = TS_SOLVER_CG,
+    .default_preconditioner = "jacobi",
+    .pc_place = TS_PC_PLACE_POISSON,
+    .jacobi_places = 1u << TS_PC_PLACE_POISSON,
+    .dofs_bound = ts_poisson_dofs_bound,
+    .solution_settings = poisson_solution_settings,
+    .fe_create = ts_fe_create_q,
     .error_heading = "     L2 error  rate     H1 error  rate",
     .dofs = ts_poisson_dofs,
     .study_create = poisson_study_create,

@@ -73,7 +73,9 @@ typedef enum { TS_MAP_BOX, TS_MAP_KERSHAW, TS_MAP_SINE, TS_MAP_SHELL } ts_mesh_m
 /* an expression attribute's bytes with its NUL (the schema's maxLength is 1000) */
 #define TS_EXPRESSION_TEXT_MAX 1001
 
+struct ts_equation;
 struct ts_problem_s {
+  const struct ts_equation *equation; /* the reader's choice (equation.h) */
   char name[128];
   char source[1024];            /* the file it was read from */
   /* <mesh> */
@@ -128,7 +130,8 @@ struct ts_problem_s {
   int kappa_file_components;
   int coefficients_at_points;   /* <poisson sample="points">: kappa and c per quadrature point */
   /* <stokes solution=... penalty=...> (family RT): paper 000; (family taylor-hood):
-   * papers 001/004, doc/taylor-hood.md */
+   * papers 001/004, doc/taylor-hood.md; stokes, taylor_hood and own are set by the
+   * equation's read hook, for the settings and the builders (not the reader) */
   int stokes;
   int taylor_hood;              /* <element family="taylor-hood">: Q_k x Q_{k-1} */
   double penalty;               /* eta of doc/stokes.md section 3 */

@@ -3,7 +3,10 @@
  * apply "PATH=VALUE" overrides to the DOM, validate it against the embedded schema
  * (tessera-problem.xsd, compiled in by embed-schema.sh), check what a schema cannot say
  * (list lengths against dim, the box's extents, level ranges, DoF count), and fill struct
- * ts_problem_s.
+ * ts_problem_s.  The equation's element (<poisson>, <stokes>) with <element family> chooses
+ * the equation (the registry, equation.c), whose table says what the generic parts need
+ * (degrees, solver defaults, where preconditioners fit, the DoF bound) and whose hooks
+ * read its element and check what only it knows (reader.h lends them the values).
  *
  * Every error names the file and line (or the override a value came from), the element
  * and attribute, the value found and what is allowed.  Nothing is printed: libxml2's
@@ -37,8 +40,6 @@
 
 #define ROOT_NAME "tessera-problem"
 #define XS_NAMESPACE "http://www.w3.org/2001/XMLSchema"
-/* The largest number of DoFs on the finest level a problem may ask for. */
-#define MAX_DOFS ((uint64_t)1 << 40)
 /* Validation errors kept in one message (the rest are counted). */
 #define MAX_ERRORS 6
 
@@ -1014,7 +1015,7 @@ static int get_text(xmlNodePtr element, const char *attr, char *out, size_t cap)
 
 /* Copy the attribute without surrounding white space into the field out of cap bytes
  * (unchanged if the attribute is absent); a value that does not fit is an error. */
-static int copy_value(reader *r, xmlNodePtr element, const char *attr, char *out, size_t cap) {
+static int copy_value(const reader *r, xmlNodePtr element, const char *attr, char *out, size_t cap) {
   char *v = get_value(element, attr);
   if (!v) return 0;
   const char *start;
@@ -1047,6 +1048,33 @@ static double get_double(xmlNodePtr element, const char *attr, double fallback) 
   return value;
 }
 
+/* ---- what the equations' read hooks use (reader.h) */
+
+ts_xml_element ts_reader_element(const ts_reader *r, const char *name) {
+  return child_element(r->root, name);
+}
+const char *ts_reader_path(const ts_reader *r) { return r->path; }
+void ts_reader_where(const ts_reader *r, ts_xml_element element, const char *attribute,
+                     char *out, size_t cap) {
+  where(r, element, attribute, node_line(element), out, cap);
+}
+int ts_reader_has(ts_xml_element element, const char *attribute) {
+  return has_attribute(element, attribute);
+}
+int ts_reader_is(ts_xml_element element, const char *attribute, const char *word) {
+  return attribute_is(element, attribute, word);
+}
+int ts_reader_text(ts_xml_element element, const char *attribute, char *out, size_t cap) {
+  return get_text(element, attribute, out, cap);
+}
+int ts_reader_copy(const ts_reader *r, ts_xml_element element, const char *attribute,
+                   char *out, size_t cap) {
+  return copy_value(r, element, attribute, out, cap);
+}
+double ts_reader_double(ts_xml_element element, const char *attribute, double fallback) {
+  return get_double(element, attribute, fallback);
+}
+
 /* Up to 4 numbers of a list attribute, and its value for messages in text; returns how
  * many, -1 if absent. */
 static int get_list(xmlNodePtr element, const char *attr, double values[4], char *text,
@@ -1070,40 +1098,25 @@ static int get_list(xmlNodePtr element, const char *attr, double values[4], char
   return n > 4 ? 4 : n;
 }
 
-/* copies prod_d (cells_d 2^levels per_cell + 1): DoFs of the finest level, 0 past MAX_DOFS */
-static uint64_t grid_dofs(const struct ts_problem_s *p, uint64_t per_cell, uint64_t copies) {
+uint64_t ts_reader_grid_dofs(const struct ts_problem_s *p, uint64_t per_cell, uint64_t copies) {
   uint64_t total = copies;
   for (int d = 0; d < p->dim; d++) {
     uint64_t n = (uint64_t)p->coarse[d];
     for (int l = 0; l < p->levels; l++) {
-      if (n > MAX_DOFS) return 0;
+      if (n > TS_PROBLEM_MAX_DOFS) return 0;
       n *= 2;
     }
-    if (per_cell && n > MAX_DOFS / per_cell) return 0;
+    if (per_cell && n > TS_PROBLEM_MAX_DOFS / per_cell) return 0;
     n = n * per_cell + 1;
-    if (n > MAX_DOFS || total > MAX_DOFS / n) return 0;
+    if (n > TS_PROBLEM_MAX_DOFS || total > TS_PROBLEM_MAX_DOFS / n) return 0;
     total *= n;
   }
   return total;
 }
 
-/* DoFs on the finest level, 0 if above MAX_DOFS: Q_k: prod_d (cells_d k + 1); RT_k x DGQ_k:
- * an upper bound, (dim + 1) prod_d (cells_d (k+1) + 1) (doc/stokes.md section 2: dim
- * velocity components and the pressure, each at most that size); Taylor-Hood: dim
- * prod_d (cells_d k + 1) + prod_d (cells_d (k-1) + 1) (cells_d of the finest level). */
-static uint64_t finest_dofs(const struct ts_problem_s *p) {
-  const uint64_t k = (uint64_t)p->degree;
-  if (p->taylor_hood) {
-    const uint64_t u = grid_dofs(p, k, (uint64_t)p->dim), q = grid_dofs(p, k - 1, 1);
-    return u && q && u <= MAX_DOFS - q ? u + q : 0;
-  }
-  return p->stokes ? grid_dofs(p, k + 1, (uint64_t)p->dim + 1) : grid_dofs(p, k, 1);
-}
-
-/* ---------------------------------------------------------------- your own problem */
-/* <mesh map=...> with its parameters, and <poisson f g kappa c u grad-u>: expressions
- * checked here (parsed with the problem's dim) so that an error names the file, line,
- * attribute and column (doc/user-guide.md, "Your own problem in a problem file"). */
+/* ---------------------------------------------------------------- mapped meshes */
+/* <mesh map=...> with its parameters (doc/user-guide.md, "Your own problem in a problem
+ * file"; <poisson f g ...> is poisson-read.c's). */
 
 static const char *const map_names[] = {"box", "kershaw", "sine", "shell"};
 /* each map's parameters (attributes of <mesh>) and their defaults */
@@ -1117,6 +1130,8 @@ static const struct {
     {{"inner", "outer", "angle"}, {1.0, 2.0, 1.5707963267948966}},
 };
 static const char *const all_map_parameters[] = {"epsilon", "amplitude", "inner", "outer", "angle"};
+
+const char *ts_reader_map_name(ts_mesh_map map) { return map_names[map]; }
 
 static int map_has_parameter(ts_mesh_map map, const char *name) {
   for (int i = 0; i < 3; ++i)
@@ -1144,7 +1159,8 @@ int ts_problem_mesh_create(ts_problem p, ts_mesh *mesh) {
     return ts_mesh_create_shell(p->dim, p->coarse, p->levels, a[0], a[1], a[2], mesh);
   case TS_MAP_BOX: break;
   }
-  if (!p->own) return ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, mesh);
+  if (!p->equation->mapped)
+    return ts_mesh_create_box(p->dim, p->lower, p->upper, p->coarse, p->levels, mesh);
   /* your own data on the box: the box as the affine image of the unit box, so that the
    * operator, right side and errors on mapped cells take it */
   return ts_mesh_create_mapped(p->dim, p->coarse, p->levels, ts_problem_box_map, (void *)p,
@@ -1210,230 +1226,123 @@ static int fill_map(reader *r, struct ts_problem_s *p, xmlNodePtr mesh) {
   return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\">: %s", loc, map_names[p->map], why);
 }
 
-/* The attribute of <poisson> parsed as an expression of dim variables with components values;
- * its error with the file, line and attribute. */
-static int check_expression(reader *r, xmlNodePtr poisson, const char *attr, int dim,
-                            int components, char *out) {
-  TS_CALL(copy_value(r, poisson, attr, out, TS_EXPRESSION_TEXT_MAX));
-  if (!out[0]) return 0;
-  ts_expression e = NULL;
-  const int ierr = ts_expression_create(out, dim, components, &e);
-  ts_expression_destroy(&e);
-  if (!ierr) return 0;
-  char loc[1200], why[1024]; /* copied: TS_ERROR writes the message it would read */
-  snprintf(why, sizeof why, "%s", ts_error_message());
-  where(r, poisson, attr, node_line(poisson), loc, sizeof loc);
-  const char *colon = strstr(why, ": "); /* past "ts_expression_create" */
-  return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...>: %s", loc, attr, colon ? colon + 2 : why);
-}
+/* ---------------------------------------------------------------- the equation */
+/* The root holds exactly one equation's element (<poisson>, <stokes>: the registry's,
+ * equation.c); it and <element family> choose the equation, whose read hook reads it. */
 
-/* <poisson neumann="...">: the Neumann faces (default none), and h only with some */
-static int fill_neumann(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
-  char loc[1200], names[256] = "";
-  TS_CALL(copy_value(r, poisson, "neumann", names, sizeof names));
-  p->neumann_faces = 0;
-  if (ts_faces_from_names(names, p->dim, &p->neumann_faces)) {
-    char why[1024];
-    snprintf(why, sizeof why, "%s", ts_error_message());
-    where(r, poisson, "neumann", node_line(poisson), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson neumann=\"%s\">: %s", loc, names, why);
+#define ELEMENTS_MAX 8          /* distinct equation elements of the registry */
+#define DEFAULT_FAMILY "Q"      /* the schema's default of <element family> */
+
+/* The distinct elements of the registry's equations, in its order; returns how many. */
+static int registry_elements(const char **elements) {
+  int n = 0;
+  for (size_t i = 0; i < ts_equations_count; ++i) {
+    int seen = 0;
+    for (int k = 0; k < n; ++k) seen |= !strcmp(elements[k], ts_equations[i]->element);
+    if (!seen && n < ELEMENTS_MAX) elements[n++] = ts_equations[i]->element;
   }
-  where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
-  if (p->h[0] && !p->neumann_faces)
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson h=...> without Neumann faces: h is the flux "
-                    "kappa grad u . n on the faces named by neumann=\"...\" (left, right, "
-                    "bottom, top%s, all)", loc, p->dim == 3 ? ", front, back" : "");
-  if (p->g[0] && p->neumann_faces == TS_FACES_ALL(p->dim))
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson g=... neumann=\"%s\">: every face is a Neumann "
-                    "face, so there is no Dirichlet face for the data g", loc, names);
-  return 0;
+  return n;
 }
 
-/* <poisson NAME-file="PATH">: PATH (relative: from the problem file's folder) into out, and
- * the components per cell its size gives for the finest level's cells (kappa: 1 or the
- * tensor's dim(dim+1)/2, c: 1); "" without the attribute. */
-static int fill_cell_file(reader *r, struct ts_problem_s *p, xmlNodePtr poisson, const char *attr,
-                          int tensor, char *out, size_t cap, int *components) {
-  char loc[1200], given[1024] = "";
-  TS_CALL(copy_value(r, poisson, attr, given, sizeof given));
+/* The families of element's equations, each once, joined by separator into out. */
+static void element_families(const char *element, const char *separator, char *out,
+                             size_t cap) {
   out[0] = 0;
-  if (!given[0]) return 0;
-  const char *slash = strrchr(r->path, '/');
-  const int folder = given[0] != '/' && slash ? (int)(slash - r->path) + 1 : 0;
-  where(r, poisson, attr, node_line(poisson), loc, sizeof loc);
-  if ((size_t)snprintf(out, cap, "%.*s%s", folder, r->path, given) >= cap)
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...>: the path is too long", loc, attr);
-  int64_t cells = 1;
-  for (int d = 0; d < p->dim; ++d) cells *= (int64_t)p->coarse[d] << p->levels;
-  FILE *f = fopen(out, "rb");
-  long size = -1;
-  if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-  if (f) fclose(f);
-  if (!f) return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=\"%s\">: cannot open '%s': %s", loc,
-                          attr, given, out, strerror(errno));
-  const int n_tensor = p->dim * (p->dim + 1) / 2;
-  *components = size == cells * 8 ? 1 : tensor && size == cells * 8 * n_tensor ? n_tensor : 0;
-  if (!*components)
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=\"%s\">: '%s' holds %ld bytes; the finest "
-                    "level (%d) has %lld cells, so it must hold %lld bytes (one raw little-endian "
-                    "double per cell)%s", loc, attr, given, out, size, p->levels, (long long)cells,
-                    (long long)(cells * 8), tensor ? " or 8 x dim(dim+1)/2 per cell (a tensor)" : "");
-  return 0;
+  for (size_t i = 0; i < ts_equations_count; ++i) {
+    const ts_equation *eq = ts_equations[i];
+    int seen = 0;
+    for (size_t k = 0; k < i; ++k)
+      seen |= !strcmp(ts_equations[k]->element, element) &&
+              !strcmp(ts_equations[k]->family, eq->family);
+    if (seen || strcmp(eq->element, element)) continue;
+    const size_t used = strlen(out);
+    snprintf(out + used, cap - used, "%s%s", used ? separator : "", eq->family);
+  }
 }
 
-/* <poisson kappa-file c-file>: the coefficients per cell from files, instead of kappa or c */
-static int fill_cell_files(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
-  char loc[1200];
-  int c_components = 0;
-  TS_CALL(fill_cell_file(r, p, poisson, "kappa-file", 1, p->kappa_file, sizeof p->kappa_file,
-                         &p->kappa_file_components));
-  TS_CALL(fill_cell_file(r, p, poisson, "c-file", 0, p->c_file, sizeof p->c_file, &c_components));
-  where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
-  if ((p->kappa_file[0] && p->kappa[0]) || (p->c_file[0] && p->c[0]))
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=... %s-file=...>: give the coefficient as an "
-                    "expression or from a file, not both", loc, p->kappa_file[0] && p->kappa[0] ?
-                    "kappa" : "c", p->kappa_file[0] && p->kappa[0] ? "kappa" : "c");
-  return 0;
+/* items[0..n-1] as "A", "A and B", "A, B and C" (conjunction instead of "and") into out */
+static void join_words(char items[][160], int n, const char *conjunction, char *out,
+                       size_t cap) {
+  out[0] = 0;
+  for (int k = 0; k < n; ++k) {
+    const size_t used = strlen(out);
+    snprintf(out + used, cap - used, "%s%s", k == 0 ? "" : k == n - 1 ? conjunction : ", ",
+             items[k]);
+  }
 }
 
-/* <poisson>: a built-in solution, or your own data (f and the rest). */
-static int fill_own(reader *r, struct ts_problem_s *p, xmlNodePtr poisson) {
-  char loc[1200];
-  static const char *const attrs[] = {"f", "g", "kappa", "c", "u", "grad-u", "h", "neumann",
-                                      "kappa-file", "c-file"};
-  char *const fields[] = {p->f, p->g, p->kappa, p->c, p->u, p->grad_u, p->h};
-  for (int i = 0; i < 7; ++i) {
-    fields[i][0] = 0;
-    TS_CALL(check_expression(r, poisson, attrs[i], p->dim, i == 5 ? p->dim : 1, fields[i]));
+/* Not exactly one equation element: which are given, and what is required. */
+static int equation_element_error(reader *r, const char **elements, int n, int n_given,
+                                  char given[][160]) {
+  char loc[1200], wanted[ELEMENTS_MAX][160], all[ELEMENTS_MAX][160], families[120];
+  char which[ELEMENTS_MAX * 168], required[ELEMENTS_MAX * 168]; /* items and separators */
+  for (int k = 0; k < n; ++k) {
+    element_families(elements[k], " or ", families, sizeof families);
+    snprintf(wanted[k], sizeof wanted[k], "<%s> (element family %s)", elements[k], families);
+    snprintf(all[k], sizeof all[k], "<%s>", elements[k]);
   }
-  p->own = p->f[0] != 0;
-  int given = -1;
-  static const char *const more[] = {"neumann", "kappa-file", "c-file"};
-  for (int i = 1; i < 10 && given < 0; ++i)
-    if (i < 7 ? fields[i][0] != 0 : has_attribute(poisson, more[i - 7])) given = i;
-  where(r, poisson, NULL, node_line(poisson), loc, sizeof loc);
-  if (p->own && has_attribute(poisson, "solution"))
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" f=...>: give a built-in solution "
-                    "or your own data (f, g, kappa, c, u, grad-u, h, neumann, kappa-file, "
-                    "c-file), not both", loc,
-                    p->solution);
-  if (!p->own && given >= 0)
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...> without f: your own data needs the right "
-                    "side f (f=\"0\" for none)", loc, attrs[given]);
-  if (!p->own && !has_attribute(poisson, "solution"))
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson>: either solution=\"%s\" or your own data with "
-                    "f=\"...\" is required", loc, ts_solution_names());
-  if (p->own && !p->u[0] != !p->grad_u[0])
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...> without %s: the errors need both the "
-                    "exact solution u and its gradient grad-u (%d comma-separated values)", loc,
-                    p->u[0] ? "u" : "grad-u", p->u[0] ? "grad-u" : "u", p->dim);
-  if (p->own && has_attribute(poisson, "rhs"))
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson rhs=... f=...>: rhs belongs to the built-in "
-                    "solutions; your own right side is f", loc);
-  if (!p->own && p->map != TS_MAP_BOX) {
-    xmlNodePtr mesh = child_element(r->root, "mesh");
-    where(r, mesh, "map", node_line(mesh), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\"> with <poisson solution=\"%s\">: the "
-                    "built-in solutions are on the box; on a mapped mesh give your own data "
-                    "(<poisson f=... g=... u=... grad-u=...>)", loc, map_names[p->map], p->solution);
-  }
-  if (p->own) TS_CALL(fill_neumann(r, p, poisson));
-  p->coefficients_at_points = attribute_is(poisson, "sample", "points");
-  if (p->coefficients_at_points && (p->kappa_file[0] || p->c_file[0] || !p->own)) {
-    where(r, poisson, "sample", node_line(poisson), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson sample=\"points\">: kappa and c per quadrature "
-                    "point are expressions of your own data (kappa=, c=), not files or a "
-                    "built-in solution", loc);
-  }
-  return p->own ? fill_cell_files(r, p, poisson) : 0;
+  join_words(wanted, n, " and ", required, sizeof required);
+  if (n_given)
+    join_words(given, n_given, " and ", which, sizeof which);
+  else
+    join_words(all, n, " nor ", which, sizeof which);
+  where(r, r->root, NULL, node_line(r->root), loc, sizeof loc);
+  return TS_ERROR(TS_ERR_INPUT, "%s: <%s>: %s%s %s given; exactly one of %s is required", loc,
+                  ROOT_NAME, n_given == 2 ? "both " : !n_given ? (n == 2 ? "neither " : "none of ")
+                                                              : "",
+                  which, n_given > 1 ? "are" : "is", required);
 }
 
-/* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian).  Their
- * smoother is Chebyshev unless <multigrid smoother="vertex-patch"> asks for the additive
- * vertex-patch one of mapped meshes (doc/multigrid.md, "Mapped meshes"). */
-static int check_own_solver(reader *r, struct ts_problem_s *p) {
-  char loc[1200];
-  xmlNodePtr root = r->root, solver = child_element(root, "solver");
-  xmlNodePtr mg = child_element(root, "multigrid");
-  if (!p->own) return 0;
-  if (ts_pc_tree_has(p, "boomeramg")) {
-    where(r, solver, NULL, node_line(solver), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <solver> with boomeramg and <poisson f=...>: BoomerAMG "
-                    "assembles the box's Laplacian, not yet your own operator; allowed "
-                    "preconditioners: mg, jacobi, chebyshev, krylov, none", loc);
+/* The root's equation element into *e, its name into *name (exactly one is required). */
+static int find_equation_element(reader *r, xmlNodePtr *e, const char **name) {
+  const char *elements[ELEMENTS_MAX];
+  char given[ELEMENTS_MAX][160];
+  const int n = registry_elements(elements);
+  int n_given = 0;
+  for (int k = 0; k < n; ++k) {
+    if (!child_element(r->root, elements[k])) continue;
+    *e = child_element(r->root, elements[k]);
+    *name = elements[k];
+    snprintf(given[n_given++], sizeof given[0], "<%s>", elements[k]);
   }
-  if (p->use_mg && !attribute_is(mg, "smoother", "vertex-patch"))
-    p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
-  if (p->precision != TS_DOUBLE) {
-    where(r, solver, "precision", node_line(solver), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <solver precision=\"single\"> with <poisson f=...>: your "
-                    "own problems are solved in double; allowed: precision=\"double\"", loc);
-  }
-  return 0;
+  return n_given == 1 ? 0 : equation_element_error(r, elements, n, n_given, given);
 }
 
-/* <stokes solution>: RT imposes u = 0 on the boundary, so its solution must vanish there;
- * Taylor-Hood measures the H1 error, so its solution must have a velocity gradient. */
-static int check_stokes_solution(reader *r, const struct ts_problem_s *p, xmlNodePtr stokes) {
-  char loc[1200];
-  const ts_stokes_solution *s = NULL;
-  if (ts_stokes_solution_by_name(p->solution, &s)) return 0; /* the schema names them */
-  const int fits = p->taylor_hood ? s->velocity_gradient != NULL : s->zero_boundary_velocity;
-  if (fits) return 0;
-  where(r, stokes, "solution", node_line(stokes), loc, sizeof loc);
-  return TS_ERROR(TS_ERR_INPUT, "%s: <stokes solution=\"%s\"> with <element family=\"%s\">: %s; "
-                  "allowed: solution=\"%s\"", loc, p->solution, p->taylor_hood ? "taylor-hood" : "RT",
-                  p->taylor_hood ? "its velocity gradient is not known (the H1 error needs it)"
-                                 : "its velocity is not zero on the boundary, where RT_k imposes "
-                                   "u = 0",
-                  p->taylor_hood ? "paper004" : "paper000");
+/* The equation of the element name e with <element family="family">: the registry's first
+ * of them that selects e; NULL if the family is none of the element's. */
+static const ts_equation *equation_of_family(const char *name, const char *family,
+                                             xmlNodePtr e) {
+  for (size_t i = 0; i < ts_equations_count; ++i) {
+    const ts_equation *eq = ts_equations[i];
+    if (!strcmp(eq->element, name) && !strcmp(eq->family, family) &&
+        (!eq->selects || eq->selects(e)))
+      return eq;
+  }
+  return NULL;
 }
 
-/* <element family>, <poisson> or <stokes>: which problem, and the degrees each family allows. */
+/* <poisson> or <stokes> (the registry's elements) and <element family degree>: the equation
+ * into p->equation, the degrees it allows, then its element read by its hook. */
 static int fill_equation(reader *r, struct ts_problem_s *p) {
-  char loc[1200], family[16] = "Q";
-  xmlNodePtr root = r->root, element = child_element(root, "element");
-  xmlNodePtr poisson = child_element(root, "poisson"), stokes = child_element(root, "stokes");
-  if (!poisson == !stokes) {
-    where(r, root, NULL, node_line(root), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <%s>: %s; exactly one of <poisson> (element family Q) and "
-                    "<stokes> (element family RT or taylor-hood) is required", loc, ROOT_NAME,
-                    poisson ? "both <poisson> and <stokes> are given" : "neither <poisson> nor <stokes> is given");
-  }
+  char loc[1200], family[16] = DEFAULT_FAMILY, allowed[120];
+  xmlNodePtr element = child_element(r->root, "element"), e = NULL;
+  const char *name = NULL;
+  TS_CALL(find_equation_element(r, &e, &name));
   get_text(element, "family", family, sizeof family);
-  p->stokes = stokes != NULL;
-  p->taylor_hood = p->stokes && !strcmp(family, "taylor-hood");
-  p->family = p->stokes && !p->taylor_hood ? TS_FE_RT : TS_FE_Q;
-  if (strcmp(family, p->stokes ? (p->taylor_hood ? "taylor-hood" : "RT") : "Q")) {
+  const ts_equation *eq = p->equation = equation_of_family(name, family, e);
+  if (!eq) {
+    element_families(name, "\" or family=\"", allowed, sizeof allowed);
     where(r, element, "family", node_line(element), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\"> with <%s>: allowed family=\"%s\"",
-                    loc, family, p->stokes ? "stokes" : "poisson",
-                    p->stokes ? "RT\" or family=\"taylor-hood" : "Q");
+                    loc, family, name, allowed);
   }
-  const int lowest = p->taylor_hood ? 2 : p->stokes ? 0 : 1;
-  const int highest = p->stokes && !p->taylor_hood ? TS_MAX_DEGREE - 1 : TS_MAX_DEGREE;
-  if (p->degree < lowest || p->degree > highest) {
+  p->family = eq->fe_family;
+  if (p->degree < eq->lowest_degree || p->degree > eq->highest_degree) {
     where(r, element, "degree", node_line(element), loc, sizeof loc);
     return TS_ERROR(TS_ERR_INPUT, "%s: <element family=\"%s\" degree=\"%d\">: allowed %d..%d", loc,
-                    family, p->degree, lowest, highest);
+                    family, p->degree, eq->lowest_degree, eq->highest_degree);
   }
-  if (p->taylor_hood && has_attribute(stokes, "penalty")) {
-    where(r, stokes, "penalty", node_line(stokes), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <stokes penalty=...> with <element family=\"taylor-hood\">: "
-                    "the interior penalty of the RT_k discretization; Taylor-Hood (continuous "
-                    "velocity) has none: leave it out", loc);
-  }
-  p->penalty = get_double(stokes, "penalty", TS_STOKES_DEFAULT_PENALTY);
-  TS_CALL(copy_value(r, p->stokes ? stokes : poisson, "solution", p->solution, sizeof p->solution));
-  if (poisson) return fill_own(r, p, poisson);
-  TS_CALL(check_stokes_solution(r, p, stokes));
-  if (p->map != TS_MAP_BOX) {
-    xmlNodePtr mesh = child_element(root, "mesh");
-    where(r, mesh, "map", node_line(mesh), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <mesh map=\"%s\"> with <stokes>: Stokes is solved on the "
-                    "box; allowed: map=\"box\"", loc, map_names[p->map]);
-  }
-  return 0;
+  return eq->read(r, p, e);
 }
 
 static const char *const direction_names[3] = {"x", "y", "z"};
@@ -1537,15 +1446,16 @@ static int fill_pc_attributes(xmlNodePtr e, ts_pc_node *n) {
   return 0;
 }
 
-/* Where mg's Jacobi V-cycle and richardson fit: the pressure block of Taylor-Hood only (its
- * consistent pressure mass; RT's DGQ mass is diagonal, pressure-mass inverts it exactly);
- * smoother="jacobi" (its weight and steps) for Poisson and the velocity block of Taylor-Hood,
- * implied at the pressure block. */
+/* Where mg's Jacobi V-cycle and richardson fit (the equation's jacobi_places): at the
+ * pressure block for Taylor-Hood only (its consistent pressure mass; RT's DGQ mass is
+ * diagonal, pressure-mass inverts it exactly); smoother="jacobi" (its weight and steps) for
+ * Poisson and the velocity block of Taylor-Hood, implied at the pressure block. */
 static int check_pc_fits(reader *r, const struct ts_problem_s *p, xmlNodePtr e,
                          const ts_pc_node *n) {
   const int mg = !strcmp(n->kind, "mg");
   if (!mg && strcmp(n->kind, "richardson")) return 0;
-  if (n->place == TS_PC_PLACE_PRESSURE && !p->taylor_hood)
+  const int jacobi_place = (p->equation->jacobi_places >> n->place) & 1u;
+  if (n->place == TS_PC_PLACE_PRESSURE && !jacobi_place)
     return pc_error(r, e, "type", n->place, "%s at the pressure block works on the consistent "
                     "pressure mass of Taylor-Hood; RT's DGQ pressure mass is diagonal: use "
                     "pressure-mass", n->kind);
@@ -1555,8 +1465,6 @@ static int check_pc_fits(reader *r, const struct ts_problem_s *p, xmlNodePtr e,
     return pc_error(r, e, "smoother", n->place, "smoother=\"%s\": allowed only \"jacobi\" (a "
                     "V-cycle made from parts with weighted Jacobi; the hierarchy's own smoother is "
                     "<multigrid smoother>)", word);
-  const int jacobi_place = n->place == TS_PC_PLACE_PRESSURE || n->place == TS_PC_PLACE_POISSON ||
-                           (n->place == TS_PC_PLACE_VELOCITY && p->taylor_hood);
   if (has_attribute(e, "smoother") && !jacobi_place)
     return pc_error(r, e, "smoother", n->place, "smoother=\"jacobi\" is allowed for <poisson> "
                     "and at the blocks of Taylor-Hood only");
@@ -1611,7 +1519,7 @@ static void attribute_pc_tree(struct ts_problem_s *p) {
   if (!p->pc_nodes) return;
   ts_pc_node *n = &p->pc_tree[0];
   snprintf(n->kind, sizeof n->kind, "%s", p->preconditioner);
-  n->place = p->stokes ? TS_PC_PLACE_STOKES : TS_PC_PLACE_POISSON;
+  n->place = p->equation->pc_place;
 }
 
 /* 1 if a node of the tree is of kind */
@@ -1621,38 +1529,13 @@ static int pc_tree_has(const struct ts_problem_s *p, const char *kind) {
   return 0;
 }
 
-/* Stokes is solved by GMRES or FGMRES, preconditioned by the V-cycle (default), a block
- * kind or nothing, or by MINRES on the symmetric form with the block-diagonal kind: the
- * system is indefinite and nonsymmetric (doc/stokes.md section 3), and has no diagonal. */
-static int check_stokes_solver(reader *r, struct ts_problem_s *p) {
-  char loc[1200];
-  xmlNodePtr solver = child_element(r->root, "solver");
-  const int gmres = p->solver == TS_SOLVER_GMRES || p->solver == TS_SOLVER_FGMRES;
-  const int minres = p->solver == TS_SOLVER_MINRES && !strcmp(p->preconditioner, "block-diagonal");
-  if ((!gmres && !minres) || p->fmg) {
-    where(r, solver, "type", node_line(solver), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"%s\"> with <stokes>: allowed type=\"gmres\" "
-                    "or \"fgmres\" (the Stokes system [A B^T; -B 0] is indefinite and not "
-                    "symmetric, doc/stokes.md section 3), or \"minres\" with <preconditioner "
-                    "type=\"block-diagonal\"> (on the symmetric form [A B^T; B 0])", loc,
-                    p->fmg ? "fmg" : ts_solver_type_name(p->solver));
-  }
-  if (has_attribute(solver, "preconditioner") && strcmp(p->preconditioner, "mg") &&
-      strcmp(p->preconditioner, "none")) {
-    where(r, solver, "preconditioner", node_line(solver), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <solver preconditioner=\"%s\"> with <stokes>: allowed \"mg\" "
-                    "or \"none\"", loc, p->preconditioner);
-  }
-  return 0;
-}
-
 /* <multigrid smoother> and the relaxation's attributes.  Taylor-Hood: "mg" for the whole
  * system is the coupled multigrid, whose smoother is a relaxation of the saddle-point system
  * (default vanka for Q2 x Q1, braess-sarazin above); "mg" at the velocity block is the Q_k
  * Laplacian's hierarchy, whose smoother is vertex-patch or chebyshev. */
 static int fill_smoother(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
   char loc[1200], word[64];
-  const int coupled = p->taylor_hood && !strcmp(p->pc_tree[0].kind, "mg");
+  const int coupled = p->equation->saddle_point_mg && !strcmp(p->pc_tree[0].kind, "mg");
   const int given = get_text(mg, "smoother", word, sizeof word);
   if (given) TS_CALL(ts_mg_smoother_from_name(word, &p->mg.smoother));
   else if (coupled)
@@ -1664,7 +1547,7 @@ static int fill_smoother(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
                     coupled ? "the coupled Taylor-Hood multigrid (preconditioner \"mg\" of the "
                               "whole system) relaxes the saddle-point system; allowed: vanka "
                               "(Q2 x Q1), braess-sarazin, schur-uzawa"
-                    : p->taylor_hood ? "the velocity block's multigrid is the Q_k Laplacian's; "
+                    : p->equation->saddle_point_mg ? "the velocity block's multigrid is the Q_k Laplacian's; "
                                        "allowed: vertex-patch, chebyshev (vanka, braess-sarazin "
                                        "and schur-uzawa need preconditioner \"mg\" for the "
                                        "whole system)"
@@ -1704,9 +1587,10 @@ static int fill_coarse_degree(reader *r, struct ts_problem_s *p, xmlNodePtr mg) 
   char loc[1200], word[64];
   if (!get_text(mg, "coarse-degree", word, sizeof word) || !strcmp(word, "auto")) return 0;
   where(r, mg, "coarse-degree", node_line(mg), loc, sizeof loc);
-  if (p->stokes && !p->taylor_hood)
+  if (p->equation->stokes_patch_mg)
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-degree=\"%s\">: the degree levels are "
-                    "built for Q_k only; not allowed with <stokes> (allowed: \"auto\")", loc, word);
+                    "built for Q_k only; not allowed with <%s> (allowed: \"auto\")", loc, word,
+                    p->equation->element);
   p->mg.coarse_degree = get_int(mg, "coarse-degree", 0);
   if (p->mg.coarse_degree > p->degree)
     return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-degree=\"%d\">: allowed \"auto\" or "
@@ -1732,15 +1616,12 @@ static int fill_preconditioner(reader *r, struct ts_problem_s *p) {
     return TS_ERROR(TS_ERR_INPUT, "%s: <solver type=\"fmg\"> with a <preconditioner> element: "
                     "full multigrid takes no preconditioner; allowed: leave it out", loc);
   }
-  if (p->stokes && !element && !has_attribute_form)
-    snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
   if (!element) {
     attribute_pc_tree(p);
     return 0;
   }
   int root;
-  TS_CALL(read_pc_node(r, p, element, p->stokes ? TS_PC_PLACE_STOKES : TS_PC_PLACE_POISSON,
-                       &root));
+  TS_CALL(read_pc_node(r, p, element, p->equation->pc_place, &root));
   snprintf(p->preconditioner, sizeof p->preconditioner, "%s", p->pc_tree[root].kind);
   return 0;
 }
@@ -1749,16 +1630,7 @@ static int fill_preconditioner(reader *r, struct ts_problem_s *p) {
  * the consistency the schema cannot check. */
 static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   char loc[1200], word[64];
-  xmlNodePtr root = r->root, poisson = child_element(root, "poisson");
-  xmlNodePtr solver = child_element(root, "solver"), mg = child_element(root, "multigrid");
-  p->rhs_one = attribute_is(poisson, "rhs", "one");
-  if (poisson && p->rhs_one != !strcmp(p->solution, "none")) {
-    where(r, poisson, p->rhs_one ? "rhs" : "solution", node_line(poisson), loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson solution=\"%s\" rhs=\"%s\">: allowed: rhs=\"one\" "
-                    "with solution=\"none\" (f = 1, no exact solution), or a solution (%s) with "
-                    "rhs=\"solution\"", loc, p->solution, p->rhs_one ? "one" : "solution",
-                    ts_solution_names());
-  }
+  xmlNodePtr solver = child_element(r->root, "solver"), mg = child_element(r->root, "multigrid");
   p->fmg = attribute_is(solver, "type", "fmg");
   const int has_pre = has_attribute(solver, "preconditioner");
   if (p->fmg && has_pre && strcmp(p->preconditioner, "mg")) {
@@ -1768,7 +1640,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   }
   if (p->fmg) snprintf(p->preconditioner, sizeof p->preconditioner, "mg");
   TS_CALL(fill_preconditioner(r, p));
-  if (p->stokes) TS_CALL(check_stokes_solver(r, p));
+  if (p->equation->check_solver) TS_CALL(p->equation->check_solver(r, p));
   p->use_mg = p->fmg || pc_tree_has(p, "mg");
   if (p->use_mg && p->precision != TS_DOUBLE) {
     where(r, solver, "precision", node_line(solver), loc, sizeof loc);
@@ -1790,18 +1662,18 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", p->mg.chebyshev_degree);
   p->mg.coarse_level = get_int(mg, "coarse-level", p->mg.coarse_level);
   if (get_text(mg, "coarse-tolerance", word, sizeof word)) {
-    if (p->stokes && !p->taylor_hood) {
+    if (p->equation->stokes_patch_mg) {
       where(r, mg, "coarse-tolerance", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-tolerance=\"%s\">: the tolerance of the "
-                      "coarse-level CG of Q_k; not allowed with <stokes> (its coarse level is "
-                      "solved by LU)", loc, word);
+                      "coarse-level CG of Q_k; not allowed with <%s> (its coarse level is "
+                      "solved by LU)", loc, word, p->equation->element);
     }
     p->mg.coarse_tolerance = get_double(mg, "coarse-tolerance", 0);
   }
   TS_CALL(fill_coarse_degree(r, p, mg));
   if (has_attribute(mg, "local-solver")) {
     p->stokes_direct = attribute_is(mg, "local-solver", "direct");
-    if (!p->stokes || p->taylor_hood) {
+    if (!p->equation->stokes_patch_mg) {
       where(r, mg, "local-solver", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-solver=\"%s\">: the local solver of the "
                       "Stokes patch smoother; allowed only with <stokes> and family RT", loc,
@@ -1809,7 +1681,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
     }
   }
   if (get_text(mg, "local-tolerance", word, sizeof word)) {
-    if (!p->stokes || p->taylor_hood || p->stokes_direct) {
+    if (!p->equation->stokes_patch_mg || p->stokes_direct) {
       where(r, mg, "local-tolerance", node_line(mg), loc, sizeof loc);
       return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid local-tolerance=\"%s\">: the tolerance of the "
                       "pressure CG of the Schur-complement local solver; allowed only with <stokes>, "
@@ -1914,7 +1786,7 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
   }
 
   /* The size of the finest level. */
-  if (!finest_dofs(p)) {
+  if (!p->equation->dofs_bound(p)) {
     const char *attr = find_override(r, mesh, "levels")  ? "levels"
                        : find_override(r, mesh, "cells") ? "cells"
                                                          : "levels";
@@ -1940,17 +1812,18 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
                     "%s: <mesh cells=\"%s\" levels=\"%d\"> with <element degree=\"%d\">: the "
                     "finest level would have %s DoFs (the product of cells*2^levels*degree+1); "
                     "at most 2^40 = %llu are allowed",
-                    loc, cells, p->levels, p->degree, count, (unsigned long long)MAX_DOFS);
+                    loc, cells, p->levels, p->degree, count, (unsigned long long)TS_PROBLEM_MAX_DOFS);
   }
 
-  /* <solver>; defaults as documented in the schema (type: cg for Poisson, gmres for Stokes;
-   * type="fmg" is full multigrid, fill_multigrid) */
-  p->solver = p->stokes ? TS_SOLVER_GMRES : TS_SOLVER_CG;
+  /* <solver>; defaults as documented in the schema (type: the equation's, cg for Poisson,
+   * gmres for Stokes; type="fmg" is full multigrid, fill_multigrid) */
+  p->solver = p->equation->default_solver;
   if (has_attribute(solver, "type") && !attribute_is(solver, "type", "fmg")) {
     get_text(solver, "type", text, sizeof text);
     TS_CALL(ts_solver_type_from_name(text, &p->solver)); /* the schema allows the same names */
   }
-  snprintf(p->preconditioner, sizeof p->preconditioner, "jacobi");
+  snprintf(p->preconditioner, sizeof p->preconditioner, "%s",
+           p->equation->default_preconditioner);
   TS_CALL(copy_value(r, solver, "preconditioner", p->preconditioner, sizeof p->preconditioner));
   p->rtol = get_double(solver, "rtol", 1e-10);
   if (!(p->rtol > 0 && p->rtol < 1)) {
@@ -1992,10 +1865,10 @@ static int fill_problem(reader *r, struct ts_problem_s *p) {
     /* the degree: k of Q_k and Taylor-Hood's velocity, k+1 of RT_k (its velocity's degree
      * along a component) */
     p->vtu_subdivisions = get_int(output, "subdivisions",
-                                  p->stokes && !p->taylor_hood ? p->degree + 1 : p->degree);
+                                  p->degree + p->equation->output_degree_extra);
   }
   TS_CALL(fill_multigrid(r, p));
-  return check_own_solver(r, p);
+  return p->equation->check_problem ? p->equation->check_problem(r, p) : 0;
 }
 
 /* ---------------------------------------------------------------- public functions */
@@ -2113,26 +1986,10 @@ static uint64_t pc_tree_vectors(const struct ts_problem_s *p) {
  * with vectors those of the solver (solver_vectors) and the preconditioner tree
  * (pc_tree_vectors), sizeof(scalar) = 8 or 4 for double or single precision, and two
  * double-precision host copies (the solution read back and the exact values). */
-/* Taylor-Hood: the device bytes of the sparse boundary parts of the coupling blocks
- * (lib/op/taylor-hood.c; the blocks themselves are Kronecker products of 1D factors), D_c and
- * B_c^T per velocity component restricted to the boundary velocity nodes: at most
- * (2k-1)^dim entries per column, 12 bytes each (a 32-bit index and a double) */
-static uint64_t coupling_bytes(const struct ts_problem_s *p) {
-  if (!p->taylor_hood) return 0;
-  uint64_t nodes = 1, interior = 1, column = 1;
-  for (int d = 0; d < p->dim; d++) {
-    const uint64_t n = ((uint64_t)p->coarse[d] << p->levels) * (uint64_t)p->degree + 1;
-    nodes *= n;
-    interior *= n - 2;
-    column *= 2 * (uint64_t)p->degree - 1;
-  }
-  return 2 * (uint64_t)p->dim * (nodes - interior) * column * 12;
-}
-
 int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
   TS_CHECK_ARG(problem, "ts_problem_memory_estimate: problem is NULL");
   TS_CHECK_ARG(bytes, "ts_problem_memory_estimate: bytes is NULL");
-  uint64_t n = finest_dofs(problem);
+  uint64_t n = problem->equation->dofs_bound(problem);
   if (!n)
     return TS_ERROR(TS_ERR_INPUT, "problem '%s': the finest level has more than 2^40 DoFs",
                     problem->name);
@@ -2148,7 +2005,8 @@ int ts_problem_memory_estimate(ts_problem problem, size_t *bytes) {
   /* n <= 2^40 and vectors * scalar + 16 < 2^15 (restart <= 1000, at most 16 nodes of at most
    * 105 vectors): no overflow in 64 bits; the coupling blocks (fewer than n pressure DoFs,
    * 2 dim 21^dim 12 < 2^20 bytes each for k <= 10) add less than 2^60. */
-  uint64_t total = n * (vectors * scalar + 16) + coupling_bytes(problem);
+  const ts_equation *eq = problem->equation;
+  uint64_t total = n * (vectors * scalar + 16) + (eq->extra_bytes ? eq->extra_bytes(problem) : 0);
   if (total > SIZE_MAX)
     return TS_ERROR(TS_ERR_MEMORY,
                     "problem '%s' needs %llu bytes, more than this machine can address",
@@ -2165,7 +2023,7 @@ int ts_problem_check_memory(ts_problem problem, size_t available) {
   return TS_ERROR(TS_ERR_MEMORY,
                   "problem '%s' needs about %.3g GiB on the finest level (%llu DoFs) but only "
                   "%.3g GiB are available",
-                  problem->name, (double)bytes / gib, (unsigned long long)finest_dofs(problem),
+                  problem->name, (double)bytes / gib, (unsigned long long)problem->equation->dofs_bound(problem),
                   (double)available / gib);
 }
 
@@ -2179,6 +2037,11 @@ const char *ts_problem_name(ts_problem problem) {
   return problem->name;
 }
 
+const char *ts_problem_equation(ts_problem problem) {
+  TS_GETTER_NOT_NULL(problem, "");
+  return ts_equation_of(problem)->name;
+}
+
 int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings, ts_mesh *mesh,
                               ts_fe *fe) {
   TS_CHECK_ARG(problem && settings && mesh && fe, "ts_problem_discretization: NULL argument");
@@ -2188,29 +2051,20 @@ int ts_problem_discretization(ts_problem problem, ts_problem_settings *settings,
   settings->stokes = problem->stokes;
   settings->taylor_hood = problem->taylor_hood;
   settings->own = problem->own;
-  if (problem->own)
-    settings->solution = NULL; /* the data are expressions (poisson-own.c) */
-  else if (problem->stokes)
-    TS_CALL(ts_stokes_solution_by_name(problem->solution, &settings->stokes_solution));
-  else if (problem->rhs_one)
-    settings->solution = ts_rhs_one();
-  else
-    TS_CALL(ts_solution_by_name(problem->solution, &settings->solution));
+  TS_CALL(problem->equation->solution_settings(problem, settings));
   settings->dim = problem->dim;
   settings->degree = problem->degree;
   settings->level = problem->levels;
   settings->solver = problem->solver;
   settings->jacobi = strcmp(problem->preconditioner, "jacobi") == 0;
   settings->multigrid = problem->use_mg;
-  ts_equation_of(problem)->mg_options(problem, &settings->mg);
+  problem->equation->mg_options(problem, &settings->mg);
   settings->rtol = problem->rtol;
   settings->max_iterations = problem->max_iterations;
   settings->restart = problem->restart;
   settings->precision = problem->precision;
   TS_CALL(ts_problem_mesh_create(problem, mesh));
-  int ierr = problem->stokes && !problem->taylor_hood
-                 ? ts_fe_create_rt(problem->dim, problem->degree, fe)
-                 : ts_fe_create_q(problem->dim, problem->degree, fe);
+  int ierr = problem->equation->fe_create(problem->dim, problem->degree, fe);
   if (ierr) ts_mesh_destroy(mesh);
   return ierr;
 }

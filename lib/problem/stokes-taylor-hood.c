@@ -158,9 +158,47 @@ static int taylor_hood_write_output(const ts_study *s, const ts_level_objects *o
                                   p->vtu_subdivisions);
 }
 
+/* DoFs on the finest level: dim prod_d (cells_d k + 1) + prod_d (cells_d (k-1) + 1) */
+static uint64_t taylor_hood_dofs_bound(const struct ts_problem_s *p) {
+  const uint64_t k = (uint64_t)p->degree;
+  const uint64_t u = ts_reader_grid_dofs(p, k, (uint64_t)p->dim), q = ts_reader_grid_dofs(p, k - 1, 1);
+  return u && q && u <= TS_PROBLEM_MAX_DOFS - q ? u + q : 0;
+}
+
+/* Taylor-Hood: the device bytes of the sparse boundary parts of the coupling blocks
+ * (lib/op/taylor-hood.c; the blocks themselves are Kronecker products of 1D factors), D_c and
+ * B_c^T per velocity component restricted to the boundary velocity nodes: at most
+ * (2k-1)^dim entries per column, 12 bytes each (a 32-bit index and a double) */
+static uint64_t coupling_bytes(const struct ts_problem_s *p) {
+  uint64_t nodes = 1, interior = 1, column = 1;
+  for (int d = 0; d < p->dim; d++) {
+    const uint64_t n = ((uint64_t)p->coarse[d] << p->levels) * (uint64_t)p->degree + 1;
+    nodes *= n;
+    interior *= n - 2;
+    column *= 2 * (uint64_t)p->degree - 1;
+  }
+  return 2 * (uint64_t)p->dim * (nodes - interior) * column * 12;
+}
+
 const ts_equation ts_equation_taylor_hood = {
-    .name = "stokes",
+    .name = "taylor-hood",
     .fields = 2,
+    .element = "stokes",
+    .family = "taylor-hood",
+    .fe_family = TS_FE_Q,
+    .lowest_degree = 2,
+    .highest_degree = TS_MAX_DEGREE,
+    .read = ts_taylor_hood_read,
+    .default_solver = TS_SOLVER_GMRES,
+    .default_preconditioner = "mg",
+    .check_solver = ts_stokes_check_solver,
+    .pc_place = TS_PC_PLACE_STOKES,
+    .jacobi_places = 1u << TS_PC_PLACE_VELOCITY | 1u << TS_PC_PLACE_PRESSURE,
+    .saddle_point_mg = 1,
+    .dofs_bound = taylor_hood_dofs_bound,
+    .extra_bytes = coupling_bytes,
+    .solution_settings = ts_stokes_solution_settings,
+    .fe_create = ts_fe_create_q,
     .error_heading = "   u L2 error  rate   u H1 error  rate   p L2 error  rate",
     .dofs = taylor_hood_dofs,
     .study_create = taylor_hood_study_create,

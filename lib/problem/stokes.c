@@ -128,9 +128,34 @@ static void stokes_print_errors(const ts_study *s, const ts_level_report *r, cha
            ts_rate_text(r->pressure_l2_rate, p_rate, sizeof p_rate));
 }
 
+/* An upper bound of the DoFs on the finest level: (dim + 1) prod_d (cells_d (k+1) + 1)
+ * (section 2: dim velocity components and the pressure, each at most that size). */
+static uint64_t stokes_dofs_bound(const struct ts_problem_s *p) {
+  return ts_reader_grid_dofs(p, (uint64_t)p->degree + 1, (uint64_t)p->dim + 1);
+}
+
+int ts_stokes_solution_settings(ts_problem p, ts_problem_settings *settings) {
+  return ts_stokes_solution_by_name(p->solution, &settings->stokes_solution);
+}
+
 const ts_equation ts_equation_stokes = {
     .name = "stokes",
     .fields = 2,
+    .element = "stokes",
+    .family = "RT",
+    .fe_family = TS_FE_RT,
+    .lowest_degree = 0,
+    .highest_degree = TS_MAX_DEGREE - 1,
+    .read = ts_stokes_read,
+    .default_solver = TS_SOLVER_GMRES,
+    .default_preconditioner = "mg",
+    .check_solver = ts_stokes_check_solver,
+    .pc_place = TS_PC_PLACE_STOKES,
+    .stokes_patch_mg = 1,
+    .output_degree_extra = 1,
+    .dofs_bound = stokes_dofs_bound,
+    .solution_settings = ts_stokes_solution_settings,
+    .fe_create = ts_fe_create_rt,
     .error_heading = "   u L2 error  rate   p L2 error  rate",
     .dofs = stokes_dofs,
     .study_create = stokes_study_create,
