@@ -365,7 +365,7 @@ int main(void) {
   /* files 2, minimal 5, Taylor-Hood 2, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1,
    * overrides 6 + 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 +
    * n_defaults, your own data's equation 1 */
-  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1 + 1;
+  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1 + 1 + 1;
   plan(n_good + n_bad + n_fixed + n_defaults);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -438,6 +438,12 @@ int main(void) {
   p = read_ok("own-box-3d.xml", 0, NULL);
   ok(p && !strcmp(ts_problem_equation(p), "poisson-own"),
      "<poisson f=...>: the equation is poisson-own (your own data)");
+  ts_problem_destroy(&p);
+
+  p = read_ok("poisson-3d-mg-full.xml", 0, NULL);
+  ok(p && p->mg.coarse_level == 1 && p->mg.coarse_degree == 1 &&
+         p->mg.coarse_solver == TS_MG_COARSE_DENSE && p->mg.chebyshev_degree == 4,
+     "full multigrid attributes: coarse level 1, coarse degree 1, coarse solver dense");
   ts_problem_destroy(&p);
 
   p = read_ok("poisson-2d-full.xml", 0, NULL);

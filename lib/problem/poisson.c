@@ -53,9 +53,10 @@ static void poisson_print_solver(ts_problem p, FILE *log) {
             ts_solver_label(p->solver), p->preconditioner, p->rtol,
             ts_precision_name(p->precision));
   if (p->use_mg)
-    fprintf(log, "  multigrid: levels %d..finest, coarse degree %s, V(1,1), smoother %s, %s "
-            "precision V-cycle\n", p->mg.coarse_level,
-            coarse_degree_text(&p->mg, degree, sizeof degree), smoother_text(&p->mg),
+    fprintf(log, "  multigrid: levels %d..finest, coarse degree %s, coarse solver %s, V(1,1), "
+            "smoother %s, %s precision V-cycle\n", p->mg.coarse_level,
+            coarse_degree_text(&p->mg, degree, sizeof degree),
+            ts_mg_coarse_solver_word(p->mg.coarse_solver), smoother_text(&p->mg),
             p->mg.precision == TS_SINGLE ? "single (mixed)" : "double");
 }
 

@@ -1599,6 +1599,26 @@ static int fill_coarse_degree(reader *r, struct ts_problem_s *p, xmlNodePtr mg) 
   return 0;
 }
 
+/* <multigrid coarse-solver>: auto, dense, cg or amg (the schema's names); a saddle-point
+ * coarse level is solved by LU only, and amg assembles the Laplacian of a box */
+static int fill_coarse_solver(reader *r, struct ts_problem_s *p, xmlNodePtr mg) {
+  char loc[1200], word[64];
+  if (!get_text(mg, "coarse-solver", word, sizeof word)) return 0;
+  TS_CALL(ts_mg_coarse_solver_from_name(word, &p->mg.coarse_solver));
+  const ts_mg_coarse_solver c = p->mg.coarse_solver;
+  const int lu_only = p->equation->stokes_patch_mg || p->equation->saddle_point_mg;
+  where(r, mg, "coarse-solver", node_line(mg), loc, sizeof loc);
+  if (lu_only && c != TS_MG_COARSE_AUTO && c != TS_MG_COARSE_DENSE)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-solver=\"%s\">: the saddle-point coarse "
+                    "level of <%s> is solved by LU; allowed \"auto\" or \"dense\"", loc, word,
+                    p->equation->element);
+  if (p->equation->mapped && c == TS_MG_COARSE_CG_AMG)
+    return TS_ERROR(TS_ERR_INPUT, "%s: <multigrid coarse-solver=\"amg\">: BoomerAMG takes the "
+                    "assembled Laplacian of a box, not mapped cells; allowed \"auto\", \"dense\" "
+                    "or \"cg\"", loc);
+  return 0;
+}
+
 /* preconditioner="..." or <preconditioner>, not both; into p->pc_tree and its label */
 static int fill_preconditioner(reader *r, struct ts_problem_s *p) {
   char loc[1200];
@@ -1671,6 +1691,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
     p->mg.coarse_tolerance = get_double(mg, "coarse-tolerance", 0);
   }
   TS_CALL(fill_coarse_degree(r, p, mg));
+  TS_CALL(fill_coarse_solver(r, p, mg));
   if (has_attribute(mg, "local-solver")) {
     p->stokes_direct = attribute_is(mg, "local-solver", "direct");
     if (!p->equation->stokes_patch_mg) {
