@@ -79,6 +79,12 @@ typedef struct ts_equation {
   /* 1: the hierarchy is the Stokes vertex patches' (<multigrid local-solver
    * local-tolerance>; no degree levels, no coarse-level CG: coarse-degree, coarse-tolerance) */
   int stokes_patch_mg;
+  /* 1: the velocity block is one scalar operator per component (Q_k in each), so mg at the
+   * velocity place is a V-cycle per component (Taylor-Hood) */
+  int component_velocity;
+  /* 1: the pressure place approximates the Schur complement by the consistent mass of field
+   * 1 (Taylor-Hood, papers 001/004 eq. (26)), which jacobi, mg and richardson there read */
+  int consistent_pressure_mass;
   /* <output subdivisions> default: the degree plus this (RT_k: k+1 along a component) */
   int output_degree_extra;
   /* 1: the operator is on mapped cells, the box too (as its affine image) */

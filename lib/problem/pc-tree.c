@@ -2,15 +2,17 @@
  * the reader checks (which kind may stand where, its attributes and its children) and the
  * construction of a tree's ts_pc objects on one level, children before their parents. */
 #include <string.h>
-#include "problem-impl.h"
+#include "equation.h"
 
 /* What the nodes of one tree are made from. */
 typedef struct pc_inputs {
   ts_operator A;                /* Poisson: the Laplacian; Stokes: Acal */
   ts_mg mg;                     /* the hierarchy, for mg (Taylor-Hood: the velocity Laplacian's) */
   ts_dofs dofs;                 /* Poisson: A's DoF handler, for boomeramg's assembly */
-  ts_dofs pressure;             /* Taylor-Hood: the pressure DoFs (NULL otherwise) */
-  int components;               /* Taylor-Hood: the velocity components (0 otherwise) */
+  ts_dofs pressure;             /* the pressure DoFs of a consistent pressure mass (NULL
+                                   otherwise: ts_equation.consistent_pressure_mass) */
+  int components;               /* the velocity components of a component velocity block (0
+                                   otherwise: ts_equation.component_velocity) */
   int coarse_level;             /* the multigrid's coarsest mesh level */
 } pc_inputs;
 
@@ -237,8 +239,9 @@ int ts_pc_built_create(ts_problem p, ts_operator A, const ts_dofs *dofs, ts_mg m
   TS_CHECK_NOT_NULL(A);
   TS_CHECK_NOT_NULL(dofs);
   if (!p->pc_nodes) return 0;
-  const pc_inputs in = {A, mg, dofs[0], p->taylor_hood ? dofs[1] : NULL,
-                        p->taylor_hood ? p->dim : 0, p->mg.coarse_level};
+  const ts_equation *eq = p->equation;
+  const pc_inputs in = {A, mg, dofs[0], eq->consistent_pressure_mass ? dofs[1] : NULL,
+                        eq->component_velocity ? p->dim : 0, p->mg.coarse_level};
   const int ierr = create_node(p, 0, &in, built);
   if (ierr) {
     ts_pc_built_destroy(built);
