@@ -8,7 +8,6 @@
 typedef struct pc_inputs {
   ts_operator A;                /* Poisson: the Laplacian; Stokes: Acal */
   ts_mg mg;                     /* the hierarchy, for mg (Taylor-Hood: the velocity Laplacian's) */
-  ts_dofs dofs;                 /* Poisson: A's DoF handler, for boomeramg's assembly */
   ts_dofs pressure;             /* the pressure DoFs of a consistent pressure mass (NULL
                                    otherwise: ts_equation.consistent_pressure_mass) */
   int components;               /* the velocity components of a component velocity block (0
@@ -99,11 +98,13 @@ static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, t
 }
 
 /* the Laplacian assembled from its cell matrices (lib/sparse), handed to hypre and dropped */
+/* BoomerAMG on the sparse assembly of the operator at the node's place */
 static int create_boomeramg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
                             ts_pc *pc) {
-  (void)n, (void)b;
+  ts_operator op = NULL;
   ts_matrix matrix = NULL;
-  TS_CALL(ts_matrix_assemble_laplace(in->dofs, &matrix));
+  TS_CALL(place_operator(n, in, b, &op));
+  TS_CALL(ts_operator_assemble(op, &matrix));
   const int ierr = ts_pc_create_boomeramg(in->A->backend, matrix, pc);
   ts_matrix_destroy(&matrix);
   return ierr;
@@ -240,7 +241,7 @@ int ts_pc_built_create(ts_problem p, ts_operator A, const ts_dofs *dofs, ts_mg m
   TS_CHECK_NOT_NULL(dofs);
   if (!p->pc_nodes) return 0;
   const ts_equation *eq = p->equation;
-  const pc_inputs in = {A, mg, dofs[0], eq->consistent_pressure_mass ? dofs[1] : NULL,
+  const pc_inputs in = {A, mg, eq->consistent_pressure_mass ? dofs[1] : NULL,
                         eq->component_velocity ? p->dim : 0, p->mg.coarse_level};
   const int ierr = create_node(p, 0, &in, built);
   if (ierr) {
