@@ -478,6 +478,9 @@ int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *
 int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
 /** The CSR matrix of a Laplacian plan (lib/sparse/assemble-laplace.c). */
 int ts_matrix_assemble_laplace_plan(const ts_laplace_plan *plan, ts_matrix *A);
+/** The CSR matrix of a Stokes plan, constrained rows and columns those of the identity
+ *  (lib/sparse/assemble-stokes.c). */
+int ts_matrix_assemble_stokes_plan(const ts_stokes_plan *plan, ts_matrix *A);
 
 /* ---------------------------------------------------------------- operators: mapped cells */
 

@@ -2,8 +2,8 @@
  * for the Q_k Laplacian and mass in 2D and 3D, Jacobi, sums, products, block operators and
  * their transposes, and the Taylor-Hood operator, the assembled matrix applied by the
  * backend (ts_operator_create_matrix) gives what the operator gives on random vectors, to
- * 1e-13 of the result's largest entry; the RT Stokes operator, alone or inside a sum, is
- * refused naming it.  ts_matrix_add and ts_matrix_create_block against their definitions on
+ * 1e-13 of the result's largest entry; so does the RT_k x DGQ_k Stokes operator (2D k = 0, 2,
+ * 3D k = 1); the operator on mapped cells, alone or inside a sum, is refused naming it.  ts_matrix_add and ts_matrix_create_block against their definitions on
  * the host, and their refusals.  Backend-generic: TESSERA_TEST_BACKEND (default omp). */
 #include <math.h>
 #include <stdlib.h>
@@ -133,33 +133,55 @@ static void taylor_hood(const setup *s, ts_mesh mesh, int dim) {
   ts_fe_destroy(&fp);
 }
 
-/* the RT Stokes operator has no assembly: refused alone and inside a sum */
-static void refusals(const setup *s) {
+/* the RT_k x DGQ_k Stokes operator (its constrained normal velocity: identity rows and
+ * columns) */
+static void stokes_rt(const setup *s, ts_mesh mesh, int dim, int k) {
   ts_fe fu = NULL, fp = NULL;
   ts_dofs u = NULL, p = NULL;
-  ts_operator S = NULL, sum = NULL;
-  ts_matrix M = NULL;
-  int ierr = ts_fe_create_rt(2, 1, &fu);
-  if (!ierr) ierr = ts_fe_create_dgq(2, 1, &fp);
-  if (!ierr) ierr = ts_dofs_create(s->mesh2, fu, 1, &u);
-  if (!ierr) ierr = ts_dofs_create(s->mesh2, fp, 1, &p);
+  ts_operator S = NULL;
+  char what[64];
+  int ierr = ts_fe_create_rt(dim, k, &fu);
+  if (!ierr) ierr = ts_fe_create_dgq(dim, k, &fp);
+  if (!ierr) ierr = ts_dofs_create(mesh, fu, 1, &u);
+  if (!ierr) ierr = ts_dofs_create(mesh, fp, 1, &p);
   if (!ierr) ierr = ts_operator_create_stokes(s->be, u, p, TS_STOKES_DEFAULT_PENALTY, TS_DOUBLE, &S);
-  if (!ierr) ierr = ts_operator_create_sum(1.0, S, 1.0, S, &sum);
   if (ierr) diag("setup: %s", ts_error_message());
-  ierr = ts_operator_assemble(S, &M);
-  ok(ierr == TS_ERR_UNSUPPORTED && !M && strstr(ts_error_message(), "operator 'stokes' has no"),
-     "the RT Stokes operator is refused: %s", ts_error_message());
-  ierr = ts_operator_assemble(sum, &M);
-  ok(ierr == TS_ERR_UNSUPPORTED && !M && strstr(ts_error_message(), "operator 'stokes' has no"),
-     "a sum with it is refused naming it: %s", ts_error_message());
-  ok(ts_operator_assemble(NULL, &M) == TS_ERR_ARG && ts_operator_assemble(S, NULL) == TS_ERR_ARG,
-     "NULL arguments are refused");
-  ts_operator_destroy(&sum);
+  snprintf(what, sizeof what, "%dD Stokes RT_%d x DGQ_%d", dim, k, k);
+  check_assembly(s->be, S, what);
   ts_operator_destroy(&S);
   ts_dofs_destroy(&u);
   ts_dofs_destroy(&p);
   ts_fe_destroy(&fu);
   ts_fe_destroy(&fp);
+}
+
+/* the operator on mapped cells has no assembly: refused alone and inside a sum */
+static void refusals(const setup *s) {
+  const int cells[2] = {2, 2};
+  ts_mesh sine = NULL;
+  ts_fe fe = NULL;
+  ts_dofs dofs = NULL;
+  ts_operator A = NULL, sum = NULL;
+  ts_matrix M = NULL;
+  int ierr = ts_mesh_create_sine(2, cells, 1, 0.05, &sine);
+  if (!ierr) ierr = ts_fe_create_q(2, 2, &fe);
+  if (!ierr) ierr = ts_dofs_create(sine, fe, 1, &dofs);
+  if (!ierr) ierr = ts_operator_create_mapped(s->be, dofs, NULL, TS_DOUBLE, &A);
+  if (!ierr) ierr = ts_operator_create_sum(1.0, A, 1.0, A, &sum);
+  if (ierr) diag("setup: %s", ts_error_message());
+  ierr = ts_operator_assemble(A, &M);
+  ok(ierr == TS_ERR_UNSUPPORTED && !M && strstr(ts_error_message(), "operator 'mapped' has no"),
+     "the operator on mapped cells is refused: %s", ts_error_message());
+  ierr = ts_operator_assemble(sum, &M);
+  ok(ierr == TS_ERR_UNSUPPORTED && !M && strstr(ts_error_message(), "operator 'mapped' has no"),
+     "a sum with it is refused naming it: %s", ts_error_message());
+  ok(ts_operator_assemble(NULL, &M) == TS_ERR_ARG && ts_operator_assemble(A, NULL) == TS_ERR_ARG,
+     "NULL arguments are refused");
+  ts_operator_destroy(&sum);
+  ts_operator_destroy(&A);
+  ts_dofs_destroy(&dofs);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&sine);
 }
 
 /* entry (i, j) of A (0 if not stored) */
@@ -224,7 +246,7 @@ int main(void) {
     ok(0, "backend %s opens: %s", tap_backend(), ts_error_message());
     return exit_status();
   }
-  plan(4 + 5 + 2 + 3 + 6);
+  plan(4 + 5 + 2 + 3 + 3 + 6);
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1.5};
   const int cells2[2] = {3, 2}, cells3[3] = {2, 1, 2};
   if (ts_mesh_create_box(2, lower, upper, cells2, 1, &s.mesh2) ||
@@ -235,6 +257,9 @@ int main(void) {
   compositions(&s);
   taylor_hood(&s, s.mesh2, 2);
   taylor_hood(&s, s.mesh3, 3);
+  stokes_rt(&s, s.mesh2, 2, 0);
+  stokes_rt(&s, s.mesh2, 2, 2);
+  stokes_rt(&s, s.mesh3, 3, 1);
   refusals(&s);
   matrix_algebra();
   ts_mesh_destroy(&s.mesh2);

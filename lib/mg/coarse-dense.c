@@ -2,8 +2,8 @@
  * matrix (LAPACK dgetrf/dgetrs on the host), for systems too indefinite for CG and too slow
  * for unrestarted GMRES (paper 000, section 3: P_0^{-1} = Acal_0^{-1}).  The matrix is the
  * operator's sparse assembly where it has one (ts_operator_assemble: the Q_k Laplacian,
- * Taylor-Hood), else assembled column by column by applying the operator to unit vectors
- * (the RT Stokes operator).  A system singular
+ * the RT and Taylor-Hood Stokes operators), else assembled column by column by applying the
+ * operator to unit vectors (mapped cells).  A system singular
  * by one known vector z (Stokes: the constant pressure, null vector of Acal and of Acal^T,
  * doc/stokes.md section 3) is solved through the bordered matrix [Acal z; z^T 0], which is
  * then regular: for a right side b it returns the x with z^T x = 0 that solves

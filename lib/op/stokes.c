@@ -117,6 +117,13 @@ static const ts_saddle *stokes_saddle(ts_operator op) {
   return &((const stokes_data *)op->data)->saddle;
 }
 
+/* the CSR matrix of the plan (lib/sparse/assemble-stokes.c) */
+static int stokes_assemble(ts_operator op, ts_matrix *M) {
+  const stokes_data *data = op->data;
+  TS_CALL(ts_matrix_assemble_stokes_plan(&data->plan, M));
+  return 0;
+}
+
 static const ts_operator_ops stokes_ops = {
     .name = "stokes",
     .apply = stokes_apply,
@@ -125,6 +132,7 @@ static const ts_operator_ops stokes_ops = {
     .flops = stokes_flops,
     .destroy = stokes_destroy,
     .saddle = stokes_saddle,
+    .assemble = stokes_assemble,
 };
 
 /* The tensor Gauss weight prod_d w_{a_d} of pressure DoF `local` (index within the pressure
