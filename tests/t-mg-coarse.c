@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fmg-solve.h"
 #include "tap.h"
-#include "tessera.h"
 
 #define MAX_AMG_ITERATIONS_PER_SOLVE 20
 
@@ -21,51 +21,14 @@ static const ts_mg_coarse_solver solvers[] = {TS_MG_COARSE_AUTO, TS_MG_COARSE_DE
 static const char *const names[] = {"auto", "dense", "cg", "amg"};
 #define SOLVERS 4
 
-typedef struct fmg_result {
-  int iterations;
-  long coarse_solves, coarse_iterations;
-  double l2;
-} fmg_result;
-
-/* FMG to 1e-9 for the sine solution, Q_k with no degree levels below the coarse mesh level */
+/* FMG to 1e-9 with no degree levels below the coarse mesh level and the given coarse solver */
 static int fmg_run(ts_backend be, int dim, int k, const int *cells, int levels,
                    ts_mg_coarse_solver solver, fmg_result *res) {
-  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  const ts_solution *u;
-  ts_mesh mesh = NULL;
-  ts_fe fe = NULL;
-  ts_mg mg = NULL;
   ts_mg_options o;
-  ts_vec b = NULL, x = NULL, x0 = NULL;
-  double *host = NULL, rel, h1;
   ts_mg_options_default(&o);
   o.coarse_degree = k;
   o.coarse_solver = solver;
-  int ierr = ts_solution_by_name("sine", &u);
-  if (!ierr) ierr = ts_mesh_create_box(dim, lower, upper, cells, levels, &mesh);
-  if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
-  if (!ierr) ierr = ts_mg_create(be, mesh, fe, levels, &o, &mg);
-  const int64_t n = ierr ? 0 : ts_dofs_count(ts_mg_dofs(mg));
-  if (!ierr) ierr = (host = malloc((size_t)n * sizeof *host)) ? 0 : TS_ERR_MEMORY;
-  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &b);
-  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &x);
-  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &x0);
-  if (!ierr) ierr = ts_assemble_rhs(ts_mg_operator(mg), ts_mg_dofs(mg), u, b, x0);
-  if (!ierr) ierr = ts_mg_fmg_solve(mg, b, x, 1e-9, 30, &res->iterations, &rel);
-  ts_mg_level_timing t = {0};
-  if (!ierr) ierr = ts_mg_level_timing_get(mg, ts_mg_coarse_level(mg), &t);
-  res->coarse_solves = t.smoothing_steps;
-  res->coarse_iterations = t.coarse_iterations;
-  if (!ierr) ierr = ts_vec_get_to_host(x, host);
-  if (!ierr) ierr = ts_compute_errors(ts_mg_dofs(mg), host, u, &res->l2, &h1);
-  free(host);
-  ts_vec_destroy(&b);
-  ts_vec_destroy(&x);
-  ts_vec_destroy(&x0);
-  ts_mg_destroy(&mg);
-  ts_fe_destroy(&fe);
-  ts_mesh_destroy(&mesh);
-  return ierr;
+  return fmg_sine_solve(be, dim, k, cells, levels, &o, res);
 }
 
 static double per_solve(const fmg_result *r) {

@@ -7,53 +7,18 @@
  * degree picks Q1 on a large coarse level only; bad coarse degrees are refused. */
 #include <math.h>
 #include <stdlib.h>
+#include "fmg-solve.h"
 #include "tap.h"
 #include "tessera-impl.h"
 
-typedef struct fmg_result {
-  int iterations, lowest, lowest_degree;
-  double l2;
-} fmg_result;
-
-/* FMG to 1e-9 for the sine solution on the given coarse cells refined `levels` times */
+/* FMG to 1e-9 with the coarse degree and the precision of the levels */
 static int fmg_run(ts_backend be, int dim, int k, const int *cells, int levels, int coarse_degree,
                    ts_precision precision, fmg_result *res) {
-  const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  const ts_solution *u;
-  ts_mesh mesh;
-  ts_fe fe;
-  ts_mg mg;
   ts_mg_options o;
-  ts_vec b, x, x0;
-  TS_CALL(ts_solution_by_name("sine", &u));
-  TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, levels, &mesh));
-  TS_CALL(ts_fe_create_q(dim, k, &fe));
   ts_mg_options_default(&o);
   o.coarse_degree = coarse_degree;
   o.precision = precision;
-  TS_CALL(ts_mg_create(be, mesh, fe, levels, &o, &mg));
-  const int64_t n = ts_dofs_count(ts_mg_dofs(mg));
-  double *host = malloc((size_t)n * sizeof *host);
-  TS_CALL(ts_vec_create(be, n, TS_DOUBLE, &b));
-  TS_CALL(ts_vec_create(be, n, TS_DOUBLE, &x));
-  TS_CALL(ts_vec_create(be, n, TS_DOUBLE, &x0));
-  TS_CALL(ts_assemble_rhs(ts_mg_operator(mg), ts_mg_dofs(mg), u, b, x0));
-  double rel, h1;
-  int ierr = ts_mg_fmg_solve(mg, b, x, 1e-9, 30, &res->iterations, &rel);
-  ts_mg_level_timing t = {0};
-  res->lowest = ts_mg_coarse_level(mg);
-  if (!ierr) ierr = ts_mg_level_timing_get(mg, res->lowest, &t);
-  res->lowest_degree = t.degree;
-  if (!ierr) ierr = ts_vec_get_to_host(x, host);
-  if (!ierr) ierr = ts_compute_errors(ts_mg_dofs(mg), host, u, &res->l2, &h1);
-  free(host);
-  ts_vec_destroy(&b);
-  ts_vec_destroy(&x);
-  ts_vec_destroy(&x0);
-  ts_mg_destroy(&mg);
-  ts_fe_destroy(&fe);
-  ts_mesh_destroy(&mesh);
-  return ierr;
+  return fmg_sine_solve(be, dim, k, cells, levels, &o, res);
 }
 
 /* with degree levels down to Q1 against without (coarse degree k) */
