@@ -3,13 +3,14 @@
  * their transposes, and the Taylor-Hood operator, the assembled matrix applied by the
  * backend (ts_operator_create_matrix) gives what the operator gives on random vectors, to
  * 1e-13 of the result's largest entry; so does the RT_k x DGQ_k Stokes operator (2D k = 0, 2,
- * 3D k = 1); the operator on mapped cells, alone or inside a sum, is refused naming it.  ts_matrix_add and ts_matrix_create_block against their definitions on
+ * 3D k = 1); the operator on mapped cells, alone or inside a sum, is refused naming it, and
+ * the dense coarse LU of such a sum probes it instead.  ts_matrix_add and ts_matrix_create_block against their definitions on
  * the host, and their refusals.  Backend-generic: TESSERA_TEST_BACKEND (default omp). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "tessera.h"
+#include "mg/mg-impl.h"
 
 #define TOLERANCE 1e-13
 
@@ -177,6 +178,32 @@ static void refusals(const setup *s) {
      "a sum with it is refused naming it: %s", ts_error_message());
   ok(ts_operator_assemble(NULL, &M) == TS_ERR_ARG && ts_operator_assemble(A, NULL) == TS_ERR_ARG,
      "NULL arguments are refused");
+  /* the coarse LU takes a composition whose part has no assembly by probing it instead */
+  ts_operator inverse = NULL;
+  ts_vec x = NULL, y = NULL, z = NULL;
+  double *hx = NULL, *hz = NULL, worst = INFINITY;
+  const int64_t n = ts_operator_size(A);
+  ierr = sum ? ts_mg_dense_inverse_create(sum, NULL, &inverse) : TS_ERR_ARG;
+  if (!ierr) ierr = ts_vec_create(s->be, n, TS_DOUBLE, &x);
+  if (!ierr) ierr = ts_vec_create(s->be, n, TS_DOUBLE, &y);
+  if (!ierr) ierr = ts_vec_create(s->be, n, TS_DOUBLE, &z);
+  if (!ierr) ierr = ts_vec_set_random(x, 7);
+  if (!ierr) ierr = ts_operator_apply(sum, x, y);
+  if (!ierr) ierr = ts_operator_apply(inverse, y, z);
+  if (!ierr) ierr = (hx = malloc((size_t)n * sizeof *hx)) && (hz = malloc((size_t)n * sizeof *hz))
+                        ? 0 : TS_ERR_MEMORY;
+  if (!ierr) ierr = ts_vec_get_to_host(x, hx);
+  if (!ierr) ierr = ts_vec_get_to_host(z, hz);
+  for (int64_t i = 0; i < n && !ierr; ++i) worst = i ? fmax(worst, fabs(hx[i] - hz[i])) : fabs(hx[0] - hz[0]);
+  if (ierr) diag("%s", ts_error_message());
+  ok(!ierr && worst <= 1e-10, "the dense coarse LU of a sum with a mapped part falls back to "
+     "probing: |(A + A)^{-1} (A + A) x - x| = %.1e", worst);
+  free(hx);
+  free(hz);
+  ts_vec_destroy(&x);
+  ts_vec_destroy(&y);
+  ts_vec_destroy(&z);
+  ts_operator_destroy(&inverse);
   ts_operator_destroy(&sum);
   ts_operator_destroy(&A);
   ts_dofs_destroy(&dofs);
@@ -246,7 +273,7 @@ int main(void) {
     ok(0, "backend %s opens: %s", tap_backend(), ts_error_message());
     return exit_status();
   }
-  plan(4 + 5 + 2 + 3 + 3 + 6);
+  plan(4 + 5 + 2 + 3 + 4 + 6);
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1.5};
   const int cells2[2] = {3, 2}, cells3[3] = {2, 1, 2};
   if (ts_mesh_create_box(2, lower, upper, cells2, 1, &s.mesh2) ||

@@ -40,9 +40,15 @@ static int assemble_sparse(ts_operator A, dense_inverse *d) {
 }
 
 /* the operator's matrix into lu (leading dimension m): from its sparse assembly where it has
- * one, else column by column, the operator applied to unit vectors */
+ * one (a composition whose parts lack one says so: TS_ERR_UNSUPPORTED), else column by
+ * column, the operator applied to unit vectors */
 static int assemble(ts_operator A, dense_inverse *d) {
-  if (A->ops->assemble) return assemble_sparse(A, d);
+  if (A->ops->assemble) {
+    const int ierr = assemble_sparse(A, d);
+    if (ierr != TS_ERR_UNSUPPORTED) return ierr;
+    ts_error_clear(); /* not an error here: probe instead */
+    memset(d->lu, 0, (size_t)d->m * d->m * sizeof *d->lu);
+  }
   const int n = d->n;
   ts_vec e, col;
   TS_CALL(ts_vec_create(A->backend, n, TS_DOUBLE, &e));
