@@ -11,8 +11,8 @@
 
 /* TS_MG_COARSE_AUTO's coarse solve is the LU factorization (coarse-dense.c) up to
  * TS_MG_COARSE_DENSE_DOFS (1000) coarse DoFs: one host round trip per solve instead of a CG
- * iteration's three; at 1000 DoFs the assembly (1000 operator applications) and the
- * factorization (3e8 flops) take a few hundredths of a second. */
+ * iteration's three; at 1000 DoFs the assembly (sparse on a box, 1000 operator applications
+ * on mapped cells) and the factorization (3e8 flops) take a few hundredths of a second. */
 
 /* the transfer block of a level: the plan and its 1D interpolation matrix; with some
  * Neumann and some Dirichlet faces the transfer runs unconstrained and its output is masked
