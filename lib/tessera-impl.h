@@ -481,6 +481,10 @@ int ts_matrix_assemble_laplace_plan(const ts_laplace_plan *plan, ts_matrix *A);
 /** The CSR matrix of a Stokes plan, constrained rows and columns those of the identity
  *  (lib/sparse/assemble-stokes.c). */
 int ts_matrix_assemble_stokes_plan(const ts_stokes_plan *plan, ts_matrix *A);
+/** factor times the block of A at rows row0..row0+rows-1 and columns col0..col0+cols-1 (a new
+ *  matrix; lib/sparse/algebra.c). */
+int ts_matrix_extract_block(ts_matrix A, int64_t row0, int64_t rows, int64_t col0,
+                            int64_t cols, double factor, ts_matrix *B);
 
 /* ---------------------------------------------------------------- operators: mapped cells */
 

@@ -1,6 +1,6 @@
 /* t-operator-assemble.c -- sparse matrices of matrix-free operators (ts_operator_assemble):
  * for the Q_k Laplacian and mass in 2D and 3D, Jacobi, sums, products, block operators and
- * their transposes, and the Taylor-Hood operator, the assembled matrix applied by the
+ * their transposes, the Taylor-Hood operator and the Stokes blocks, the assembled matrix applied by the
  * backend (ts_operator_create_matrix) gives what the operator gives on random vectors, to
  * 1e-13 of the result's largest entry; so does the RT_k x DGQ_k Stokes operator (2D k = 0, 2,
  * 3D k = 1); the operator on mapped cells, alone or inside a sum, is refused naming it, and
@@ -114,6 +114,26 @@ static void compositions(const setup *s) {
   ts_fe_destroy(&fe);
 }
 
+/* the Stokes blocks A, B^T, -B and the symmetric form of S */
+static void stokes_parts(const setup *s, ts_operator S, const char *name) {
+  const int rows[3] = {0, 0, 1}, cols[3] = {0, 1, 0};
+  const char *blocks[3] = {"block A", "block B^T", "block -B"};
+  char what[96];
+  for (int b = 0; b < 3; ++b) {
+    ts_operator block = NULL;
+    if (S && ts_operator_create_stokes_block(S, rows[b], cols[b], &block))
+      diag("%s", ts_error_message());
+    snprintf(what, sizeof what, "%s, %s", name, blocks[b]);
+    check_assembly(s->be, block, what);
+    ts_operator_destroy(&block);
+  }
+  ts_operator symmetric = NULL;
+  if (S && ts_operator_create_stokes_symmetric(S, &symmetric)) diag("%s", ts_error_message());
+  snprintf(what, sizeof what, "%s, the symmetric form", name);
+  check_assembly(s->be, symmetric, what);
+  ts_operator_destroy(&symmetric);
+}
+
 static void taylor_hood(const setup *s, ts_mesh mesh, int dim) {
   ts_fe fu = NULL, fp = NULL;
   ts_dofs u = NULL, p = NULL;
@@ -127,6 +147,7 @@ static void taylor_hood(const setup *s, ts_mesh mesh, int dim) {
   if (ierr) diag("setup: %s", ts_error_message());
   snprintf(what, sizeof what, "%dD Taylor-Hood Q2 x Q1", dim);
   check_assembly(s->be, A, what);
+  if (dim == 2) stokes_parts(s, A, what);
   ts_operator_destroy(&A);
   ts_dofs_destroy(&u);
   ts_dofs_destroy(&p);
@@ -149,6 +170,7 @@ static void stokes_rt(const setup *s, ts_mesh mesh, int dim, int k) {
   if (ierr) diag("setup: %s", ts_error_message());
   snprintf(what, sizeof what, "%dD Stokes RT_%d x DGQ_%d", dim, k, k);
   check_assembly(s->be, S, what);
+  if (dim == 2 && k == 2) stokes_parts(s, S, what);
   ts_operator_destroy(&S);
   ts_dofs_destroy(&u);
   ts_dofs_destroy(&p);
@@ -273,7 +295,7 @@ int main(void) {
     ok(0, "backend %s opens: %s", tap_backend(), ts_error_message());
     return exit_status();
   }
-  plan(4 + 5 + 2 + 3 + 4 + 6);
+  plan(4 + 5 + 2 + 4 + 3 + 4 + 4 + 6);
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1.5};
   const int cells2[2] = {3, 2}, cells3[3] = {2, 1, 2};
   if (ts_mesh_create_box(2, lower, upper, cells2, 1, &s.mesh2) ||

@@ -15,7 +15,9 @@
  *    block-triangular preconditioner, richardson over Jacobi V-cycles on the velocity
  *    Laplacian and the pressure mass) as read, and solved on 4x4 .. 32x32 cells: at most
  *    TH_BT_MAX_ITERATIONS, level-independent (no level more than COUNT_SLACK + 1 above
- *    8x8's), the errors converging at Q2-Q1's rates (at least 2.8, 1.8, 1.8);
+ *    8x8's), the errors converging at Q2-Q1's rates (at least 2.8, 1.8, 1.8); with
+ *    boomeramg at the velocity block (block A of the assembled operator) at most
+ *    TH_AMG_MAX_ITERATIONS on 4x4 .. 16x16 cells, the same rates;
  *  - ts_pc_built_create: a tree that fails half way leaves nothing built. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -31,6 +33,7 @@
 #define ERROR_TOLERANCE 1e-4 /* relative, as tests/t-pc-stokes.c */
 #define COUNT_SLACK 1        /* another compiler's rounding may move a count by one */
 #define TH_BT_MAX_ITERATIONS 16 /* 13 or 14 on every level, doc/taylor-hood.md section 7 */
+#define TH_AMG_MAX_ITERATIONS 21 /* 16, 18, 19 with boomeramg at the velocity block */
 
 static ts_backend backend;
 static char examples[1024];
@@ -266,6 +269,38 @@ static void taylor_hood_block_triangular(void) {
      "32x32 cells: iterations%s, errors at the rates 3, 2, 2", counts);
 }
 
+/* BoomerAMG at Taylor-Hood's velocity block (block A of the assembled operator) in the
+ * block-triangular preconditioner: FGMRES iterations bounded (16, 18, 19 on 4x4 .. 16x16
+ * cells), the errors of the multigrid solve */
+static void taylor_hood_boomeramg_velocity(void) {
+  if (!*ts_hypre_version()) {
+    skip(1, "built without hypre");
+    return;
+  }
+  ts_problem p = read_text(
+      "<mesh dim=\"2\" cells=\"1 1\" levels=\"4\"/><element family=\"taylor-hood\" "
+      "degree=\"2\"/><stokes solution=\"paper004\"/>",
+      "<solver type=\"fgmres\" rtol=\"1e-8\" max-iterations=\"300\" restart=\"50\">"
+      "<preconditioner type=\"block-triangular\"><preconditioner type=\"boomeramg\"/>"
+      "<preconditioner type=\"richardson\" iterations=\"3\"><preconditioner type=\"mg\" "
+      "smoother=\"jacobi\" weight=\"0.6\" smoothing-steps=\"3\"/></preconditioner>"
+      "</preconditioner></solver><multigrid coarse-level=\"0\"/>"
+      "<convergence first-level=\"2\"/>");
+  ts_report r;
+  const int ierr = p ? solve(p, &r) : -1;
+  ts_problem_destroy(&p);
+  int good = !ierr && r.n_levels == 3;
+  for (int l = 0; good && l < 3; ++l) {
+    good = r.levels[l].iterations <= TH_AMG_MAX_ITERATIONS;
+    if (good && l > 0)
+      good = log2(r.levels[l - 1].l2_error / r.levels[l].l2_error) >= 2.8 &&
+             log2(r.levels[l - 1].pressure_l2_error / r.levels[l].pressure_l2_error) >= 1.8;
+  }
+  ok(good, "Taylor-Hood, block-triangular with boomeramg on the velocity block: %d / %d / %d "
+     "iterations, errors at the rates 3 and 2", ierr ? -1 : r.levels[0].iterations,
+     ierr ? -1 : r.levels[1].iterations, ierr ? -1 : r.levels[2].iterations);
+}
+
 /* A krylov node made invalid after reading (tolerance 2) fails after its child was made:
  * ts_pc_built_create returns the error and leaves nothing. */
 static void half_built(void) {
@@ -304,7 +339,7 @@ static void half_built(void) {
 }
 
 int main(void) {
-  plan(1 + 4 + 1 + 2 + 4 + 2 + 1);
+  plan(1 + 4 + 1 + 2 + 4 + 2 + 1 + 1);
   find_examples();
   if (!ok(ts_backend_open(tap_backend(), &backend) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
@@ -315,6 +350,7 @@ int main(void) {
   example_trees();
   stokes_trees();
   taylor_hood_block_triangular();
+  taylor_hood_boomeramg_velocity();
   half_built();
   ts_backend_destroy(&backend);
   return exit_status();

@@ -136,17 +136,30 @@ static void stokes_block_destroy(ts_operator op) {
   ts_free(&op->data);
 }
 
+/* sign Acal_{row,col} from the Stokes operator's sparse assembly */
+static int stokes_block_assemble(ts_operator op, ts_matrix *M) {
+  const stokes_block *b = op->data;
+  ts_matrix full = NULL;
+  TS_CALL(ts_operator_assemble(b->stokes, &full));
+  const int ierr = ts_matrix_extract_block(full, b->offset[b->row], op->n, b->offset[b->col],
+                                           op->cols, b->sign, M);
+  ts_matrix_destroy(&full);
+  return ierr;
+}
+
 static const ts_operator_ops velocity_block_ops = {.name = "stokes-velocity",
                                                    .apply = stokes_block_apply,
                                                    .diagonal = velocity_diagonal,
                                                    .destroy = stokes_block_destroy,
                                                    .apply_transpose =
-                                                       stokes_block_apply_transpose};
+                                                       stokes_block_apply_transpose,
+                                                   .assemble = stokes_block_assemble};
 static const ts_operator_ops coupling_block_ops = {.name = "stokes-coupling",
                                                    .apply = stokes_block_apply,
                                                    .destroy = stokes_block_destroy,
                                                    .apply_transpose =
-                                                       stokes_block_apply_transpose};
+                                                       stokes_block_apply_transpose,
+                                                   .assemble = stokes_block_assemble};
 
 /* sign * Acal_{row,col} (row, col checked) */
 static int create_block(ts_operator stokes, int row, int col, double sign, ts_operator *block) {
@@ -221,11 +234,25 @@ static void symmetric_destroy(ts_operator op) {
   ts_free(&op->data);
 }
 
+/* diag(I, -I) Acal from the Stokes operator's sparse assembly */
+static int symmetric_assemble(ts_operator op, ts_matrix *M) {
+  const stokes_symmetric *s = op->data;
+  double *rows = NULL;
+  TS_CALL(ts_operator_assemble(s->stokes, M));
+  int ierr = ts_calloc((size_t)op->n, sizeof *rows, "symmetric Stokes rows", &rows);
+  for (int64_t i = 0; i < op->n && !ierr; ++i) rows[i] = i < s->n_u ? 1.0 : -1.0;
+  if (!ierr) ierr = ts_matrix_scale(*M, rows, NULL);
+  ts_free(&rows);
+  if (ierr) ts_matrix_destroy(M);
+  return ierr;
+}
+
 static const ts_operator_ops symmetric_ops = {.name = "stokes-symmetric",
                                               .apply = symmetric_apply,
                                               .flops = symmetric_flops,
                                               .destroy = symmetric_destroy,
-                                              .apply_transpose = symmetric_apply};
+                                              .apply_transpose = symmetric_apply,
+                                              .assemble = symmetric_assemble};
 
 int ts_operator_create_stokes_symmetric(ts_operator stokes, ts_operator *op) {
   TS_CHECK_NOT_NULL(op);

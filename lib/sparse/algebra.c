@@ -323,3 +323,35 @@ int ts_matrix_create_block(int rows, int cols, const ts_matrix *blocks, ts_matri
   *C = c;
   return 0;
 }
+
+int ts_matrix_extract_block(ts_matrix A, int64_t row0, int64_t rows, int64_t col0,
+                            int64_t cols, double factor, ts_matrix *B) {
+  *B = NULL;
+  TS_CHECK_ARG(row0 >= 0 && rows >= 1 && row0 + rows <= A->rows && col0 >= 0 && cols >= 1 &&
+                   col0 + cols <= A->cols,
+               "matrix block: rows %lld..%lld and columns %lld..%lld of a %lld x %lld matrix",
+               (long long)row0, (long long)(row0 + rows - 1), (long long)col0,
+               (long long)(col0 + cols - 1), (long long)A->rows, (long long)A->cols);
+  ts_matrix b;
+  TS_CALL(ts_matrix_alloc(rows, cols, &b));
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t count = 0;
+    for (int64_t e = A->row_offsets[row0 + r]; e < A->row_offsets[row0 + r + 1]; ++e)
+      count += A->columns[e] >= col0 && A->columns[e] < col0 + cols;
+    b->row_offsets[r + 1] = b->row_offsets[r] + count;
+  }
+  const int ierr = ts_matrix_alloc_entries(b);
+  if (ierr) {
+    ts_matrix_destroy(&b);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "matrix block");
+  }
+  for (int64_t r = 0, out = 0; r < rows; ++r)
+    for (int64_t e = A->row_offsets[row0 + r]; e < A->row_offsets[row0 + r + 1]; ++e)
+      if (A->columns[e] >= col0 && A->columns[e] < col0 + cols) {
+        b->columns[out] = A->columns[e] - col0;
+        b->values[out++] = factor * A->values[e];
+      }
+  b->dim = A->dim;
+  *B = b;
+  return 0;
+}
