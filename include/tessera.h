@@ -664,13 +664,13 @@ int ts_matrix_create_block(int rows, int cols, const ts_matrix *blocks, ts_matri
  *  cell matrices its plan is made of, not by probing it with unit vectors: the Q_k
  *  Laplacian (ts_matrix_assemble_laplace), the Q_k mass (ts_operator_create_mass), the
  *  RT and Taylor-Hood Stokes operators (constrained velocity DoFs: identity rows and
- *  columns), Jacobi (ts_operator_create_jacobi), and sums, products, transposes
+ *  columns), their blocks and symmetric form, Jacobi (ts_operator_create_jacobi), and sums, products, transposes
  *  and block operators of such (their parts assembled and combined by ts_matrix_add,
  *  ts_matrix_multiply, ts_matrix_transpose and ts_matrix_create_block).  Applied by
  *  ts_operator_create_matrix it computes what the operator does, to rounding; BoomerAMG
  *  (ts_operator_create_boomeramg) and the multigrid coarse solves take it.
  *  @return 0, TS_ERR_UNSUPPORTED naming an operator (or part) without an assembly (mapped
- *          cells, the Stokes blocks, a matrix operator: keep its ts_matrix),
+ *          cells, a matrix operator: keep its ts_matrix),
  *          TS_ERR_ARG, TS_ERR_MEMORY */
 int ts_operator_assemble(ts_operator op, ts_matrix *A);
 /** @brief C = A B (a new matrix; A's columns must be B's rows).  Entries that cancel to zero

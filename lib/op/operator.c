@@ -96,7 +96,8 @@ int ts_operator_assemble(ts_operator op, ts_matrix *A) {
   if (!op->ops->assemble)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "operator '%s' has no sparse assembly; assembled are "
                     "the Q_k Laplacian and mass, the RT and Taylor-Hood Stokes operators, "
-                    "Jacobi, and sums, products, transposes and block operators of such", op->ops->name);
+                    "their blocks, Jacobi, and sums, products, transposes and block operators of "
+                    "such", op->ops->name);
   TS_CALL(op->ops->assemble(op, A));
   return 0;
 }
