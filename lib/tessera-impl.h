@@ -481,6 +481,9 @@ int ts_matrix_assemble_laplace_plan(const ts_laplace_plan *plan, ts_matrix *A);
 /** The CSR matrix of a Stokes plan, constrained rows and columns those of the identity
  *  (lib/sparse/assemble-stokes.c). */
 int ts_matrix_assemble_stokes_plan(const ts_stokes_plan *plan, ts_matrix *A);
+/** s F[dim-1] (x) .. (x) F[0] (dim = 2 or 3; direction 0, the last factor, fastest: a
+ *  tensor-product operator's matrix from its 1D factors; lib/sparse/algebra.c). */
+int ts_matrix_kronecker_chain(int dim, const ts_matrix *F, double s, ts_matrix *out);
 /** factor times the block of A at rows row0..row0+rows-1 and columns col0..col0+cols-1 (a new
  *  matrix; lib/sparse/algebra.c). */
 int ts_matrix_extract_block(ts_matrix A, int64_t row0, int64_t rows, int64_t col0,

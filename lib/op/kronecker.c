@@ -39,9 +39,8 @@ static int kronecker_diagonal(ts_operator op, ts_vec d) {
   return 0;
 }
 
-/* factor d times `times` as a CSR matrix: its band's entries inside the matrix, zeros left
- * out */
-static int factor_matrix(const kronecker *k, int d, double times, ts_matrix *F) {
+/* factor d as a CSR matrix: its band's entries inside the matrix, zeros left out */
+static int factor_matrix(const kronecker *k, int d, ts_matrix *F) {
   const ts_kronecker_plan *pl = &k->plan;
   const int64_t rows = pl->rows[d], cols = pl->cols[d], width = pl->width[d];
   int64_t *ri = NULL, *ci = NULL, count = 0;
@@ -56,7 +55,7 @@ static int factor_matrix(const kronecker *k, int d, double times, ts_matrix *F) 
       if (first + w < 0 || first + w >= cols || value == 0.0) continue;
       ri[count] = r;
       ci[count] = first + w;
-      v[count++] = times * value;
+      v[count++] = value;
     }
   }
   if (!ierr) ierr = ts_matrix_create_triplets(rows, cols, count, ri, ci, v, F);
@@ -66,21 +65,14 @@ static int factor_matrix(const kronecker *k, int d, double times, ts_matrix *F) 
   return ierr;
 }
 
-/* scale (F_{dim-1} (x) .. (x) F_0): the first index is the slowest of ts_matrix_kronecker */
+/* scale (F_{dim-1} (x) .. (x) F_0) */
 static int kronecker_assemble(ts_operator op, ts_matrix *M) {
   const kronecker *k = op->data;
-  ts_matrix product = NULL;
-  int ierr = factor_matrix(k, k->plan.dim - 1, k->plan.scale, &product);
-  for (int d = k->plan.dim - 2; d >= 0 && !ierr; --d) {
-    ts_matrix f = NULL, next = NULL;
-    ierr = factor_matrix(k, d, 1.0, &f);
-    if (!ierr) ierr = ts_matrix_kronecker(product, f, &next);
-    ts_matrix_destroy(&f);
-    ts_matrix_destroy(&product);
-    product = next;
-  }
-  if (ierr) ts_matrix_destroy(&product);
-  *M = product;
+  ts_matrix F[3] = {NULL, NULL, NULL};
+  int ierr = 0;
+  for (int d = 0; d < k->plan.dim && !ierr; ++d) ierr = factor_matrix(k, d, &F[d]);
+  if (!ierr) ierr = ts_matrix_kronecker_chain(k->plan.dim, F, k->plan.scale, M);
+  for (int d = 0; d < 3; ++d) ts_matrix_destroy(&F[d]);
   return ierr;
 }
 

@@ -204,6 +204,25 @@ int ts_matrix_kronecker(ts_matrix A, ts_matrix B, ts_matrix *C) {
   return 0;
 }
 
+int ts_matrix_kronecker_chain(int dim, const ts_matrix *F, double s, ts_matrix *out) {
+  *out = NULL;
+  ts_matrix product = NULL;
+  int ierr = ts_matrix_kronecker(F[dim - 1], F[dim - 2], &product);
+  for (int d = dim - 3; d >= 0 && !ierr; --d) {
+    ts_matrix next = NULL;
+    ierr = ts_matrix_kronecker(product, F[d], &next);
+    ts_matrix_destroy(&product);
+    product = next;
+  }
+  if (ierr) {
+    ts_matrix_destroy(&product);
+    return ierr;
+  }
+  for (int64_t e = 0; e < product->nonzeros; ++e) product->values[e] *= s;
+  *out = product;
+  return 0;
+}
+
 /* the entries of row i of alpha A + beta B into C's row (columns ascending; positions
  * from out), both rows merged; returns the entries written.  With values == 0 only counts. */
 static int64_t merge_row(double alpha, ts_matrix A, double beta, ts_matrix B, int64_t i,

@@ -78,23 +78,6 @@ static int one_d(const ts_stokes_plan *p, one_d_kind kind, int64_t cells, ts_mat
   return ierr;
 }
 
-/* s F[dim-1] (x) .. (x) F[0]: direction 0 fastest */
-static int kronecker_chain(int dim, ts_matrix *F, double s, ts_matrix *out) {
-  ts_matrix product = NULL;
-  int ierr = ts_matrix_kronecker(F[dim - 1], F[dim - 2], &product);
-  for (int d = dim - 3; d >= 0 && !ierr; --d) {
-    ts_matrix next = NULL;
-    ierr = ts_matrix_kronecker(product, F[d], &next);
-    ts_matrix_destroy(&product);
-    product = next;
-  }
-  if (!ierr)
-    for (int64_t e = 0; e < product->nonzeros; ++e) product->values[e] *= s;
-  if (ierr) ts_matrix_destroy(&product);
-  *out = product;
-  return ierr;
-}
-
 /* the 1D matrices of every direction: [d][kind] */
 typedef struct stokes_1d {
   ts_matrix m[3][5];
@@ -109,13 +92,13 @@ static void stokes_1d_free(stokes_1d *s) {
 static int velocity_block(const ts_stokes_plan *p, const stokes_1d *s, int i, ts_matrix *A) {
   ts_matrix F[3];
   for (int e = 0; e < p->dim; ++e) F[e] = e == i ? s->m[e][ONE_D_KC] : s->m[e][ONE_D_MD];
-  int ierr = kronecker_chain(p->dim, F, p->scale[i], A);
+  int ierr = ts_matrix_kronecker_chain(p->dim, F, p->scale[i], A);
   for (int d = 0; d < p->dim && !ierr; ++d) {
     if (d == i) continue;
     for (int e = 0; e < p->dim; ++e)
       F[e] = e == d ? s->m[e][ONE_D_SIPG] : e == i ? s->m[e][ONE_D_MC] : s->m[e][ONE_D_MD];
     ts_matrix term = NULL, sum = NULL;
-    ierr = kronecker_chain(p->dim, F, p->scale[d], &term);
+    ierr = ts_matrix_kronecker_chain(p->dim, F, p->scale[d], &term);
     if (!ierr) ierr = ts_matrix_add(1.0, *A, 1.0, term, &sum);
     ts_matrix_destroy(&term);
     ts_matrix_destroy(A);
@@ -129,7 +112,7 @@ static int coupling_block(const ts_stokes_plan *p, const stokes_1d *s, int i, do
                           ts_matrix *B) {
   ts_matrix F[3];
   for (int e = 0; e < p->dim; ++e) F[e] = e == i ? s->m[e][ONE_D_DIV] : s->m[e][ONE_D_MD];
-  return kronecker_chain(p->dim, F, sign * p->div_scale[i], B);
+  return ts_matrix_kronecker_chain(p->dim, F, sign * p->div_scale[i], B);
 }
 
 /* 1 for the constrained normal velocity DoFs of the plan */
