@@ -984,6 +984,40 @@ int ts_pc_create_mg(ts_mg mg, ts_pc *pc);
  *  @return 0, TS_ERR_ARG (NULL arguments, A not square), TS_ERR_UNSUPPORTED (built without
  *          hypre), TS_ERR_BACKEND (hypre or MPI failed) */
 int ts_pc_create_boomeramg(ts_backend backend, ts_matrix A, ts_pc *pc);
+/** Options of ts_pc_create_amg (ts_amg_options_default sets the defaults named here). */
+typedef struct ts_amg_options {
+  double strength_threshold; /**< theta: j is strongly coupled to i when |a_ij| >=
+                                  theta max_{m != i} |a_im|; 0 <= theta < 1, default 0.5 */
+  int smoother_degree;       /**< Chebyshev degree on D^{-1} A_l, 1..20, default 4 */
+  int smoothing_steps;       /**< pre- and post-smoothing steps each, 1..100, default 1 */
+  int coarse_size;           /**< coarsen until at most this many rows, 1..8000 (dense LU
+                                  there), default 200 */
+  int max_levels;            /**< 1..32, default 32 */
+  int smooth_prolongation;   /**< 1: smoothed aggregation (default), 0: plain aggregation */
+} ts_amg_options;
+/** @brief The defaults of ts_amg_options. */
+void ts_amg_options_default(ts_amg_options *options);
+/** What ts_pc_create_amg built: level 0 is the given matrix (finest), levels-1 the coarsest. */
+typedef struct ts_amg_hierarchy {
+  int levels;
+  int64_t rows[32], nonzeros[32];
+  double operator_complexity; /**< the levels' nonzeros over the finest's */
+} ts_amg_hierarchy;
+/** @brief Algebraic multigrid of our own: one V-cycle of smoothed aggregation (Vanek,
+ *  Mandel, Brezina) for the symmetric positive definite matrix A, as a preconditioner on any
+ *  backend with sparse kernels (omp, cuda, hip): the hierarchy is built on the host once
+ *  (strength of coupling, aggregates, the constant on each aggregate smoothed by one damped
+ *  Jacobi step, Galerkin products P^T A P), then every level's matrix and prolongation is
+ *  copied to the backend, smoothed by Chebyshev on D^{-1} A_l and the coarsest solved by LU
+ *  (lib/mg/amg.c).  Symmetric positive definite: a preconditioner for CG and MINRES.  Unlike
+ *  ts_pc_create_boomeramg it keeps the vectors on the device.  A may be destroyed afterwards.
+ *  @param options    NULL for the defaults
+ *  @param hierarchy  NULL, or filled with the levels' sizes
+ *  @return 0, TS_ERR_ARG (NULL arguments, options out of range, A not square, not symmetric
+ *          or with a diagonal entry <= 0, naming the row; a coarsening that stalls above 8000
+ *          rows), TS_ERR_UNSUPPORTED (a backend without sparse kernels), TS_ERR_MEMORY */
+int ts_pc_create_amg(ts_backend backend, ts_matrix A, const ts_amg_options *options, ts_pc *pc,
+                     ts_amg_hierarchy *hierarchy);
 /** @brief Any square operator as a preconditioner, z = P r (user code composes its own). */
 int ts_pc_create_operator(ts_operator P, ts_pc *pc);
 /** @brief An inner Krylov solve: z ~ A^{-1} r by a solver of the given type from z = 0,

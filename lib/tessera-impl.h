@@ -446,6 +446,10 @@ int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int
  *  rectangular block such as B of a saddle-point system). */
 int ts_operator_create_shell_rect(ts_backend backend, const ts_operator_ops *ops, int64_t rows,
                                   int64_t cols, ts_precision p, void *data, ts_operator *op);
+/** ts_operator_create_matrix with a transpose (apply_transpose by a second backend copy, of
+ *  A^T): the prolongations of algebraic multigrid (lib/mg/amg.c), restricted by it. */
+int ts_operator_create_matrix_transposable(ts_backend backend, ts_matrix A, ts_precision p,
+                                           ts_operator *op);
 /** Check that x and y fit op (size, backend, precision) and say which does not. */
 int ts_operator_check_vectors(ts_operator op, ts_vec x, ts_vec y);
 /** y (+)= A x, or A^T x with transpose (A->ops->apply_transpose, which the caller knows to

@@ -48,8 +48,9 @@ generic="$generic t-taylor-hood t-taylor-hood-mg"
 # Richardson, the Jacobi V-cycles on a Laplacian hierarchy and on the mass
 generic="$generic t-pc-jacobi-mg"
 # sparse matrices: the assembled Laplacian (cuSPARSE on cuda) vs matrix-free, CG + BoomerAMG,
-# the H(div) divergence, masses, approximate Schur complement and MINRES of paper 003
-generic="$generic t-sparse t-boomeramg t-histopolation t-hdiv-schur t-hdiv"
+# the H(div) divergence, masses, approximate Schur complement and MINRES of paper 003, our
+# smoothed-aggregation AMG (its V-cycle on cuSPARSE) against BoomerAMG
+generic="$generic t-sparse t-boomeramg t-amg t-histopolation t-hdiv-schur t-hdiv"
 # preconditioner objects: each kind against what it wraps; MINRES + block-diagonal and FGMRES +
 # block-triangular on Stokes
 generic="$generic t-pc t-pc-stokes t-pc-multigrid"

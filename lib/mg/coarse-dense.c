@@ -25,18 +25,24 @@ typedef struct dense_inverse {
   double *work;                 /* m */
 } dense_inverse;
 
-/* the operator's sparse assembly (ts_operator_assemble) into lu (leading dimension m) */
-static int assemble_sparse(ts_operator A, dense_inverse *d) {
-  ts_matrix M;
+/* the matrix M (n x n) into lu (leading dimension m) */
+static int fill_from_matrix(ts_matrix M, dense_inverse *d) {
   const int64_t *row_offsets, *columns;
   const double *values;
-  TS_CALL(ts_operator_assemble(A, &M));
   TS_CALL(ts_matrix_csr(M, &row_offsets, &columns, &values));
   for (int i = 0; i < d->n; ++i)
     for (int64_t e = row_offsets[i]; e < row_offsets[i + 1]; ++e)
       d->lu[(size_t)columns[e] * d->m + i] = values[e];
-  ts_matrix_destroy(&M);
   return 0;
+}
+
+/* the operator's sparse assembly (ts_operator_assemble) into lu */
+static int assemble_sparse(ts_operator A, dense_inverse *d) {
+  ts_matrix M;
+  TS_CALL(ts_operator_assemble(A, &M));
+  const int ierr = fill_from_matrix(M, d);
+  ts_matrix_destroy(&M);
+  return ierr;
 }
 
 /* the operator's matrix into lu (leading dimension m): from its sparse assembly where it has
@@ -103,24 +109,31 @@ static const ts_operator_ops dense_inverse_ops = {
     .destroy = dense_destroy,
 };
 
-int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse) {
-  TS_CHECK_ARG(A->precision == TS_DOUBLE, "dense coarse solve: the operator must be double");
-  TS_CHECK_ARG(A->n <= COARSE_DENSE_MAX, "dense coarse solve: %lld coarse DoFs, at most %d: "
-               "choose a coarser coarse_level", (long long)A->n, COARSE_DENSE_MAX);
+/* the operator shell of n rows (bordered by null_vector when given) with its arrays; the
+ * matrix is filled by the caller, then factored by factor() */
+static int dense_create(ts_backend backend, int64_t n, const double *null_vector,
+                        ts_operator *inverse, dense_inverse **dense) {
+  *inverse = NULL;
+  TS_CHECK_ARG(n <= COARSE_DENSE_MAX, "dense coarse solve: %lld coarse DoFs, at most %d: "
+               "choose a coarser coarse_level", (long long)n, COARSE_DENSE_MAX);
   dense_inverse *d;
   TS_CALL(ts_calloc(1, sizeof *d, "dense coarse solve", &d));
-  const int ierr = ts_operator_create_shell(A->backend, &dense_inverse_ops, A->n, TS_DOUBLE, d,
-                                            inverse);
+  const int ierr = ts_operator_create_shell(backend, &dense_inverse_ops, n, TS_DOUBLE, d, inverse);
   if (ierr) {
     ts_free(&d);
     return ierr;
   }
-  d->n = (int)A->n;
+  d->n = (int)n;
   d->m = d->n + (null_vector ? 1 : 0);
   TS_CALL(ts_calloc((size_t)d->m * d->m, sizeof *d->lu, "dense coarse matrix", &d->lu));
   TS_CALL(ts_calloc((size_t)d->m, sizeof *d->pivots, "dense coarse pivots", &d->pivots));
   TS_CALL(ts_calloc((size_t)d->m, sizeof *d->work, "dense coarse work vector", &d->work));
-  TS_CALL(assemble(A, d));
+  *dense = d;
+  return 0;
+}
+
+/* the border (when null_vector is given) and the LU factors */
+static int factor(dense_inverse *d, const double *null_vector) {
   if (null_vector) border(d, null_vector);
   int info = 0;
   dgetrf_(&d->m, &d->m, d->lu, &d->m, d->pivots, &info);
@@ -128,4 +141,27 @@ int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_oper
     return TS_ERROR(TS_ERR_LAPACK, "dgetrf: the %dx%d coarse matrix is singular (info = %d)",
                     d->m, d->m, info);
   return 0;
+}
+
+int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse) {
+  TS_CHECK_ARG(A->precision == TS_DOUBLE, "dense coarse solve: the operator must be double");
+  dense_inverse *d = NULL;
+  int ierr = dense_create(A->backend, A->n, null_vector, inverse, &d);
+  if (!ierr) ierr = assemble(A, d);
+  if (!ierr) ierr = factor(d, null_vector);
+  if (ierr) ts_operator_destroy(inverse);
+  return ierr;
+}
+
+int ts_mg_dense_inverse_create_matrix(ts_backend backend, ts_matrix M, const double *null_vector,
+                                      ts_operator *inverse) {
+  TS_CHECK_ARG(ts_matrix_rows(M) == ts_matrix_columns(M),
+               "dense coarse solve: the matrix is %lld x %lld, a square one is required",
+               (long long)ts_matrix_rows(M), (long long)ts_matrix_columns(M));
+  dense_inverse *d = NULL;
+  int ierr = dense_create(backend, ts_matrix_rows(M), null_vector, inverse, &d);
+  if (!ierr) ierr = fill_from_matrix(M, d);
+  if (!ierr) ierr = factor(d, null_vector);
+  if (ierr) ts_operator_destroy(inverse);
+  return ierr;
 }

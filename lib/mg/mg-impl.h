@@ -161,6 +161,9 @@ int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int fines
  *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z
  *  (coarse-dense.c). */
 int ts_mg_dense_inverse_create(ts_operator A, const double *null_vector, ts_operator *inverse);
+/** The same for the square matrix M (on the host), the operator on backend. */
+int ts_mg_dense_inverse_create_matrix(ts_backend backend, ts_matrix M, const double *null_vector,
+                                      ts_operator *inverse);
 
 /** What a V-cycle made from parts (ts_pc_create_multigrid) is made of, levels A[0] (coarsest)
  *  .. A[n-1]; the preconditioner owns it once made (jacobi-mg.c). */

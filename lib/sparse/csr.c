@@ -197,6 +197,7 @@ void ts_matrix_csr_plan(ts_matrix A, ts_csr_plan *plan) {
 
 typedef struct matrix_data {
   void *handle;                 /* the backend's copy (csr_create) */
+  void *transpose;              /* the backend's copy of A^T, or NULL */
   double *diagonal;             /* rows entries (0 where no diagonal entry is stored) */
   int64_t nonzeros;
 } matrix_data;
@@ -204,6 +205,12 @@ typedef struct matrix_data {
 static int matrix_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   matrix_data *data = op->data;
   TS_BACKEND_CALL(op->backend, csr_apply, data->handle, x->data, y->data, add);
+  return 0;
+}
+
+static int matrix_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) {
+  matrix_data *data = op->data;
+  TS_BACKEND_CALL(op->backend, csr_apply, data->transpose, x->data, y->data, add);
   return 0;
 }
 
@@ -222,6 +229,7 @@ static double matrix_flops(ts_operator op) {
 static void matrix_destroy(ts_operator op) {
   matrix_data *data = op->data;
   if (data->handle) op->backend->ops.csr_destroy(&op->backend->ops, data->handle);
+  if (data->transpose) op->backend->ops.csr_destroy(&op->backend->ops, data->transpose);
   ts_free(&data->diagonal);
   ts_free(&op->data);
 }
@@ -229,6 +237,15 @@ static void matrix_destroy(ts_operator op) {
 static const ts_operator_ops matrix_ops = {
     .name = "matrix",
     .apply = matrix_apply,
+    .diagonal = matrix_diagonal,
+    .flops = matrix_flops,
+    .destroy = matrix_destroy,
+};
+
+static const ts_operator_ops matrix_transposable_ops = {
+    .name = "matrix",
+    .apply = matrix_apply,
+    .apply_transpose = matrix_apply_transpose,
     .diagonal = matrix_diagonal,
     .flops = matrix_flops,
     .destroy = matrix_destroy,
@@ -257,7 +274,20 @@ static int create_backend_copy(ts_backend backend, ts_matrix A, ts_precision p, 
   return 0;
 }
 
-int ts_operator_create_matrix(ts_backend backend, ts_matrix A, ts_precision p, ts_operator *op) {
+/* the backend copies of A (and of A^T when transposable) */
+static int create_backend_copies(ts_backend backend, ts_matrix A, ts_precision p,
+                                 int transposable, matrix_data *data) {
+  TS_CALL(create_backend_copy(backend, A, p, &data->handle));
+  if (!transposable) return 0;
+  ts_matrix T;
+  TS_CALL(ts_matrix_transpose(A, &T));
+  const int ierr = create_backend_copy(backend, T, p, &data->transpose);
+  ts_matrix_destroy(&T);
+  return ierr;
+}
+
+static int create_matrix_operator(ts_backend backend, ts_matrix A, ts_precision p,
+                                  int transposable, ts_operator *op) {
   TS_CHECK_NOT_NULL(op);
   *op = NULL;
   TS_CHECK_NOT_NULL(backend);
@@ -272,14 +302,29 @@ int ts_operator_create_matrix(ts_backend backend, ts_matrix A, ts_precision p, t
   int ierr = ts_calloc((size_t)A->rows, sizeof *data->diagonal, "matrix diagonal", &data->diagonal);
   if (!ierr) {
     extract_diagonal(A, data->diagonal);
-    ierr = create_backend_copy(backend, A, p, &data->handle);
+    ierr = create_backend_copies(backend, A, p, transposable, data);
   }
-  if (!ierr) ierr = ts_operator_create_shell_rect(backend, &matrix_ops, A->rows, A->cols, p, data, op);
+  if (!ierr)
+    ierr = ts_operator_create_shell_rect(backend, transposable ? &matrix_transposable_ops
+                                                               : &matrix_ops,
+                                         A->rows, A->cols, p, data, op);
   if (ierr) {
     if (data->handle) backend->ops.csr_destroy(&backend->ops, data->handle);
+    if (data->transpose) backend->ops.csr_destroy(&backend->ops, data->transpose);
     ts_free(&data->diagonal);
     ts_free(&data);
     return ts_error_trace(ierr, __FILE__, __LINE__, "matrix operator setup");
   }
+  return 0;
+}
+
+int ts_operator_create_matrix(ts_backend backend, ts_matrix A, ts_precision p, ts_operator *op) {
+  TS_CALL(create_matrix_operator(backend, A, p, 0, op));
+  return 0;
+}
+
+int ts_operator_create_matrix_transposable(ts_backend backend, ts_matrix A, ts_precision p,
+                                           ts_operator *op) {
+  TS_CALL(create_matrix_operator(backend, A, p, 1, op));
   return 0;
 }

@@ -1,0 +1,417 @@
+/* amg.c -- smoothed-aggregation algebraic multigrid (Vanek, Mandel and Brezina 1996) for a
+ * symmetric positive definite matrix: set up once on the host by the sparse algebra of
+ * lib/sparse/, then run as a V-cycle from parts (ts_pc_create_multigrid) on any backend with
+ * CSR kernels.  On a GPU this is the AMG of paper 003's Schur complement preconditioner
+ * (section 3.2), which Debian's hypre (a CPU build) cannot provide there.
+ *
+ * Per level, from A (finest first):
+ *  1. Strength: j != i is strongly coupled to i when |a_ij| >= theta max_{m != i} |a_im|
+ *     (relative to the row's largest coupling, as classical AMG measures it: the measure
+ *     sqrt(a_ii a_jj) of smoothed aggregation's papers finds no strong coupling in the
+ *     wide stencils of Q_k, k >= 2, and aggregates too much where theta is small).
+ *  2. Aggregates, in three passes over the rows in order: (1) a row whose strong neighbours
+ *     are all free founds an aggregate of itself and them; (2) a free row joins the
+ *     aggregate of its most strongly coupled neighbour among those aggregated in pass 1;
+ *     (3) the rows still free found aggregates of themselves and their free strong
+ *     neighbours.  A row without strong neighbours (an identity row of a Dirichlet DoF)
+ *     belongs to no aggregate: the smoother alone treats it.
+ *  3. Tentative prolongation T: column a is the constant 1/sqrt(|a|) on aggregate a (the
+ *     near null space of a scalar elliptic operator; orthonormal columns).
+ *  4. Smoothed prolongation P = (I - omega D^{-1} A) T with omega = 4 / (3 rho), rho the
+ *     largest eigenvalue of D^{-1} A (power iteration); with smooth_prolongation = 0, P = T
+ *     (plain aggregation).
+ *  5. The coarse matrix P^T A P (Galerkin), symmetric positive definite again.
+ * The levels end when a coarse matrix has at most coarse_size rows (or max_levels are made,
+ * or an aggregation reduces the rows by less than a tenth); there the LU of the coarsest
+ * matrix (coarse-dense.c).  Smoothers: Chebyshev of degree smoother_degree on D^{-1} A_l
+ * (ts_pc_create_chebyshev), symmetric, so the cycle is symmetric positive definite: a
+ * preconditioner for CG and MINRES. */
+#include <math.h>
+#include <string.h>
+#include "mg-impl.h"
+#include "../pc/pc-impl.h"
+
+#define AMG_POWER_ITERATIONS 20
+
+void ts_amg_options_default(ts_amg_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->strength_threshold = 0.5;
+  o->smoother_degree = 4;
+  o->smoothing_steps = 1;
+  o->coarse_size = 200;
+  o->max_levels = TS_MG_PARTS_MAX_LEVELS;
+  o->smooth_prolongation = 1;
+}
+
+static int check_options(const ts_amg_options *o) {
+  TS_CHECK_ARG(o->strength_threshold >= 0.0 && o->strength_threshold < 1.0,
+               "ts_pc_create_amg: strength_threshold = %g, allowed 0 <= theta < 1",
+               o->strength_threshold);
+  TS_CHECK_ARG(o->smoother_degree >= 1 && o->smoother_degree <= 20,
+               "ts_pc_create_amg: smoother_degree = %d, allowed 1..20", o->smoother_degree);
+  TS_CHECK_ARG(o->smoothing_steps >= 1 && o->smoothing_steps <= 100,
+               "ts_pc_create_amg: smoothing_steps = %d, allowed 1..100", o->smoothing_steps);
+  TS_CHECK_ARG(o->coarse_size >= 1 && o->coarse_size <= 8000,
+               "ts_pc_create_amg: coarse_size = %d, allowed 1..8000 (the coarsest level is "
+               "solved by a dense LU)", o->coarse_size);
+  TS_CHECK_ARG(o->max_levels >= 1 && o->max_levels <= TS_MG_PARTS_MAX_LEVELS,
+               "ts_pc_create_amg: max_levels = %d, allowed 1..%d", o->max_levels,
+               TS_MG_PARTS_MAX_LEVELS);
+  TS_CHECK_ARG(o->smooth_prolongation == 0 || o->smooth_prolongation == 1,
+               "ts_pc_create_amg: smooth_prolongation = %d, allowed 0 or 1",
+               o->smooth_prolongation);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- host CSR helpers */
+
+typedef struct csr_view {
+  int64_t n;
+  const int64_t *offsets, *columns;
+  const double *values;
+} csr_view;
+
+static csr_view view_of(ts_matrix A) {
+  csr_view v = {.n = ts_matrix_rows(A)};
+  ts_matrix_csr(A, &v.offsets, &v.columns, &v.values);
+  return v;
+}
+
+/* the diagonal entries; every one positive, else TS_ERR_ARG naming the row */
+static int positive_diagonal(const csr_view *a, double *d) {
+  for (int64_t i = 0; i < a->n; ++i) {
+    d[i] = 0.0;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      if (a->columns[e] == i) d[i] = a->values[e];
+    if (!(d[i] > 0.0))
+      return TS_ERROR(TS_ERR_ARG, "ts_pc_create_amg: the diagonal entry of row %lld is %g, a "
+                      "symmetric positive definite matrix (positive diagonal) is required",
+                      (long long)i, d[i]);
+  }
+  return 0;
+}
+
+/* A = A^T to rounding (pattern and values), else TS_ERR_ARG naming an entry */
+static int check_symmetric(ts_matrix A) {
+  TS_CHECK_ARG(ts_matrix_rows(A) == ts_matrix_columns(A),
+               "ts_pc_create_amg: the matrix is %lld x %lld, a square one is required",
+               (long long)ts_matrix_rows(A), (long long)ts_matrix_columns(A));
+  ts_matrix T;
+  TS_CALL(ts_matrix_transpose(A, &T));
+  const csr_view a = view_of(A), t = view_of(T);
+  double largest = 0.0;
+  for (int64_t e = 0; e < a.offsets[a.n]; ++e) largest = fmax(largest, fabs(a.values[e]));
+  int64_t row = -1, column = -1;
+  for (int64_t i = 0; i < a.n && row < 0; ++i) {
+    if (a.offsets[i + 1] - a.offsets[i] != t.offsets[i + 1] - t.offsets[i]) row = i;
+    for (int64_t e = a.offsets[i]; e < a.offsets[i + 1] && row < 0; ++e) {
+      const int64_t f = t.offsets[i] + (e - a.offsets[i]);
+      if (a.columns[e] != t.columns[f] || fabs(a.values[e] - t.values[f]) > 1e-12 * largest) {
+        row = i;
+        column = a.columns[e];
+      }
+    }
+  }
+  ts_matrix_destroy(&T);
+  if (row >= 0)
+    return TS_ERROR(TS_ERR_ARG, "ts_pc_create_amg: the matrix is not symmetric (row %lld, "
+                    "column %lld): smoothed aggregation needs a symmetric positive definite "
+                    "matrix", (long long)row, (long long)column);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- aggregation */
+
+/* strong[e] for every stored entry e: 1 when it couples its row to another row strongly */
+static void strong_couplings(const csr_view *a, double theta, unsigned char *strong) {
+  for (int64_t i = 0; i < a->n; ++i) {
+    double largest = 0.0;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      if (a->columns[e] != i) largest = fmax(largest, fabs(a->values[e]));
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      strong[e] = a->columns[e] != i && a->values[e] != 0.0 &&
+                  fabs(a->values[e]) >= theta * largest;
+  }
+}
+
+/* pass 1: rows whose strong neighbours are all free found aggregates with them */
+static int64_t aggregate_roots(const csr_view *a, const unsigned char *strong, int64_t *agg) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < a->n; ++i) {
+    if (agg[i] != -1) continue;
+    int free = 1, neighbours = 0;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      if (strong[e]) {
+        neighbours = 1;
+        free &= agg[a->columns[e]] == -1;
+      }
+    if (!neighbours) {
+      agg[i] = -2; /* isolated: no aggregate */
+      continue;
+    }
+    if (!free) continue;
+    agg[i] = count;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      if (strong[e]) agg[a->columns[e]] = count;
+    ++count;
+  }
+  return count;
+}
+
+/* pass 2: a free row joins the aggregate of its most strongly coupled neighbour among those
+ * aggregated in pass 1 (aggregates 0..count1-1) */
+static void aggregate_attach(const csr_view *a, const unsigned char *strong, int64_t count1,
+                             int64_t *agg) {
+  for (int64_t i = 0; i < a->n; ++i) {
+    if (agg[i] != -1) continue;
+    double best = 0.0;
+    int64_t to = -1;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
+      const int64_t j = a->columns[e];
+      if (strong[e] && agg[j] >= 0 && agg[j] < count1 && fabs(a->values[e]) > best) {
+        best = fabs(a->values[e]);
+        to = agg[j];
+      }
+    }
+    if (to >= 0) agg[i] = to;
+  }
+}
+
+/* pass 3: the rows still free found aggregates of themselves and their free strong
+ * neighbours */
+static int64_t aggregate_rest(const csr_view *a, const unsigned char *strong, int64_t count,
+                              int64_t *agg) {
+  for (int64_t i = 0; i < a->n; ++i) {
+    if (agg[i] != -1) continue;
+    agg[i] = count;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      if (strong[e] && agg[a->columns[e]] == -1) agg[a->columns[e]] = count;
+    ++count;
+  }
+  return count;
+}
+
+/* agg[i]: the aggregate of row i (0..*count-1) or -2 (none) */
+static int aggregate(ts_matrix A, double theta, int64_t *agg, int64_t *count) {
+  const csr_view a = view_of(A);
+  unsigned char *strong;
+  TS_CALL(ts_calloc((size_t)a.offsets[a.n] + 1, 1, "AMG strong couplings", &strong));
+  strong_couplings(&a, theta, strong);
+  for (int64_t i = 0; i < a.n; ++i) agg[i] = -1;
+  const int64_t count1 = aggregate_roots(&a, strong, agg);
+  aggregate_attach(&a, strong, count1, agg);
+  *count = aggregate_rest(&a, strong, count1, agg);
+  ts_free(&strong);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- prolongation */
+
+/* T: n x count, the constant 1/sqrt(size) on each aggregate */
+static int tentative_prolongation(int64_t n, const int64_t *agg, int64_t count, ts_matrix *T) {
+  int64_t *rows = NULL, *cols = NULL, *size = NULL;
+  double *values = NULL;
+  int ierr = ts_calloc((size_t)n + 1, sizeof *rows, "AMG prolongation rows", &rows);
+  if (!ierr) ierr = ts_calloc((size_t)n + 1, sizeof *cols, "AMG prolongation columns", &cols);
+  if (!ierr) ierr = ts_calloc((size_t)n + 1, sizeof *values, "AMG prolongation values", &values);
+  if (!ierr) ierr = ts_calloc((size_t)count + 1, sizeof *size, "AMG aggregate sizes", &size);
+  int64_t m = 0;
+  if (!ierr) {
+    for (int64_t i = 0; i < n; ++i)
+      if (agg[i] >= 0) size[agg[i]]++;
+    for (int64_t i = 0; i < n; ++i)
+      if (agg[i] >= 0) {
+        rows[m] = i;
+        cols[m] = agg[i];
+        values[m++] = 1.0 / sqrt((double)size[agg[i]]);
+      }
+    ierr = ts_matrix_create_triplets(n, count, m, rows, cols, values, T);
+  }
+  ts_free(&rows);
+  ts_free(&cols);
+  ts_free(&values);
+  ts_free(&size);
+  return ierr;
+}
+
+/* the largest eigenvalue of D^{-1} A (that of the symmetric D^{-1/2} A D^{-1/2}) by power
+ * iteration from a fixed start, as its Rayleigh quotient */
+static int largest_eigenvalue(const csr_view *a, const double *d, double *rho) {
+  double *x = NULL, *y = NULL;
+  int ierr = ts_calloc((size_t)a->n, sizeof *x, "AMG power iteration", &x);
+  if (!ierr) ierr = ts_calloc((size_t)a->n, sizeof *y, "AMG power iteration", &y);
+  for (int64_t i = 0; i < a->n && !ierr; ++i) x[i] = 1.0 + (double)((i * 7919) % 101) / 101.0;
+  *rho = 0.0;
+  for (int it = 0; it < AMG_POWER_ITERATIONS && !ierr; ++it) {
+    double xx = 0.0, xy = 0.0, yy = 0.0;
+    for (int64_t i = 0; i < a->n; ++i) {
+      double s = 0.0;
+      for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+        s += a->values[e] * x[a->columns[e]] / sqrt(d[a->columns[e]]);
+      y[i] = s / sqrt(d[i]);
+      xx += x[i] * x[i];
+      xy += x[i] * y[i];
+      yy += y[i] * y[i];
+    }
+    *rho = xy / xx;
+    const double scale = 1.0 / sqrt(yy);
+    for (int64_t i = 0; i < a->n; ++i) x[i] = y[i] * scale;
+  }
+  ts_free(&x);
+  ts_free(&y);
+  return ierr;
+}
+
+/* P = (I - omega D^{-1} A) T, omega = 4 / (3 rho(D^{-1} A)) */
+static int smoothed_prolongation(ts_matrix A, const double *d, ts_matrix T, ts_matrix *P) {
+  const csr_view a = view_of(A);
+  double rho, *scale = NULL;
+  TS_CALL(largest_eigenvalue(&a, d, &rho));
+  const double omega = 4.0 / (3.0 * rho);
+  ts_matrix AT = NULL;
+  int ierr = ts_calloc((size_t)a.n, sizeof *scale, "AMG prolongation smoothing", &scale);
+  for (int64_t i = 0; i < a.n && !ierr; ++i) scale[i] = -omega / d[i];
+  if (!ierr) ierr = ts_matrix_multiply(A, T, &AT);
+  if (!ierr) ierr = ts_matrix_scale(AT, scale, NULL);
+  if (!ierr) ierr = ts_matrix_add(1.0, T, 1.0, AT, P);
+  ts_matrix_destroy(&AT);
+  ts_free(&scale);
+  return ierr;
+}
+
+/* Ac = P^T A P */
+static int galerkin(ts_matrix A, ts_matrix P, ts_matrix *Ac) {
+  ts_matrix AP = NULL, R = NULL;
+  int ierr = ts_matrix_multiply(A, P, &AP);
+  if (!ierr) ierr = ts_matrix_transpose(P, &R);
+  if (!ierr) ierr = ts_matrix_multiply(R, AP, Ac);
+  ts_matrix_destroy(&AP);
+  ts_matrix_destroy(&R);
+  return ierr;
+}
+
+/* One coarsening of A: P and Ac = P^T A P; *P stays NULL when the aggregation would
+ * not reduce the rows by a tenth (or leaves no aggregate). */
+static int coarsen(ts_matrix A, const ts_amg_options *o, ts_matrix *P, ts_matrix *Ac) {
+  const int64_t n = ts_matrix_rows(A);
+  const csr_view a = view_of(A);
+  double *d = NULL;
+  int64_t *agg = NULL, count = 0;
+  ts_matrix T = NULL;
+  int ierr = ts_calloc((size_t)n, sizeof *d, "AMG diagonal", &d);
+  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *agg, "AMG aggregates", &agg);
+  if (!ierr) ierr = positive_diagonal(&a, d);
+  if (!ierr) ierr = aggregate(A, o->strength_threshold, agg, &count);
+  const int worth = count > 0 && (double)count <= 0.9 * (double)n;
+  if (!ierr && worth) ierr = tentative_prolongation(n, agg, count, &T);
+  if (!ierr && worth) {
+    if (o->smooth_prolongation) ierr = smoothed_prolongation(A, d, T, P);
+    else {
+      *P = T;
+      T = NULL;
+    }
+  }
+  if (!ierr && worth) ierr = galerkin(A, *P, Ac);
+  ts_matrix_destroy(&T);
+  ts_free(&d);
+  ts_free(&agg);
+  return ierr;
+}
+
+/* ---------------------------------------------------------------- the V-cycle */
+
+/* the host matrices of the levels, finest first: M[0] = A (borrowed), P[l] from level l+1
+ * (coarser) to l; *levels of them */
+typedef struct amg_setup {
+  int levels;
+  ts_matrix M[TS_MG_PARTS_MAX_LEVELS], P[TS_MG_PARTS_MAX_LEVELS];
+} amg_setup;
+
+static void setup_free(amg_setup *s) {
+  for (int l = 0; l < s->levels; ++l) {
+    if (l) ts_matrix_destroy(&s->M[l]);
+    ts_matrix_destroy(&s->P[l]);
+  }
+}
+
+static int build_levels(ts_matrix A, const ts_amg_options *o, amg_setup *s) {
+  s->M[0] = A;
+  s->levels = 1;
+  while (s->levels < o->max_levels && ts_matrix_rows(s->M[s->levels - 1]) > o->coarse_size) {
+    ts_matrix P = NULL, Ac = NULL;
+    const int ierr = coarsen(s->M[s->levels - 1], o, &P, &Ac);
+    if (ierr) {
+      ts_matrix_destroy(&P);
+      ts_matrix_destroy(&Ac);
+      return ierr;
+    }
+    if (!P) break;
+    s->P[s->levels - 1] = P;
+    s->M[s->levels++] = Ac;
+  }
+  const int64_t coarsest = ts_matrix_rows(s->M[s->levels - 1]);
+  TS_CHECK_ARG(coarsest <= 8000, "ts_pc_create_amg: the coarsening stopped at %lld rows on "
+               "level %d, more than the dense coarse solve takes (8000): lower "
+               "strength_threshold (rows without a strong coupling are not coarsened) or "
+               "raise max_levels", (long long)coarsest, s->levels - 1);
+  return 0;
+}
+
+/* the backend parts from the host levels (parts level i = setup level levels-1-i) */
+static int make_parts(ts_backend backend, const amg_setup *s, const ts_amg_options *o,
+                      ts_mg_parts *v) {
+  v->owns_operators = 1;
+  v->n = s->levels;
+  for (int i = 0; i < s->levels; ++i) {
+    const int l = s->levels - 1 - i;
+    TS_CALL(ts_operator_create_matrix(backend, s->M[l], TS_DOUBLE, &v->A[i]));
+    if (i) {
+      TS_CALL(ts_operator_create_matrix_transposable(backend, s->P[l], TS_DOUBLE, &v->P[i]));
+      TS_CALL(ts_pc_create_chebyshev(v->A[i], o->smoother_degree, &v->smoothers[i]));
+    }
+  }
+  TS_CALL(ts_mg_dense_inverse_create_matrix(backend, s->M[s->levels - 1], NULL,
+                                            &v->coarse_inverse));
+  TS_CALL(ts_pc_create_operator(v->coarse_inverse, &v->coarse));
+  return 0;
+}
+
+static void describe(const amg_setup *s, ts_amg_hierarchy *h) {
+  memset(h, 0, sizeof *h);
+  h->levels = s->levels;
+  double fine = 0.0, all = 0.0;
+  for (int l = 0; l < s->levels; ++l) {
+    h->rows[l] = ts_matrix_rows(s->M[l]);
+    h->nonzeros[l] = ts_matrix_nonzeros(s->M[l]);
+    all += (double)h->nonzeros[l];
+    if (!l) fine = (double)h->nonzeros[l];
+  }
+  h->operator_complexity = all / fine;
+}
+
+int ts_pc_create_amg(ts_backend backend, ts_matrix A, const ts_amg_options *options, ts_pc *pc,
+                     ts_amg_hierarchy *hierarchy) {
+  TS_CHECK_NOT_NULL(pc);
+  *pc = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(A);
+  ts_amg_options o;
+  ts_amg_options_default(&o);
+  if (options) o = *options;
+  TS_CALL(check_options(&o));
+  TS_CALL(check_symmetric(A));
+  amg_setup s = {0};
+  int ierr = build_levels(A, &o, &s);
+  ts_mg_parts *v = NULL;
+  if (!ierr) ierr = ts_calloc(1, sizeof *v, "AMG parts", &v);
+  if (!ierr) ierr = make_parts(backend, &s, &o, v);
+  if (!ierr && hierarchy) describe(&s, hierarchy);
+  setup_free(&s);
+  if (ierr) {
+    ts_mg_parts_free(v);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "algebraic multigrid setup");
+  }
+  TS_CALL(ts_mg_parts_vcycle(v, o.smoothing_steps, "algebraic multigrid", pc));
+  return 0;
+}
