@@ -321,6 +321,21 @@ static int coarsen(ts_matrix A, const ts_amg_options *o, ts_matrix *P, ts_matrix
 
 /* ---------------------------------------------------------------- the V-cycle */
 
+/* The kind "amg": the multigrid-levels V-cycle it wraps (data), under its own name for
+ * ts_pc_kind and problem files */
+static int amg_apply(ts_pc pc, ts_vec r, ts_vec z) {
+  TS_CALL(ts_pc_apply(pc->data, r, z));
+  return 0;
+}
+
+static void amg_destroy(ts_pc pc) {
+  ts_pc vcycle = pc->data;
+  ts_pc_destroy(&vcycle);
+  pc->data = NULL;
+}
+
+const ts_pc_ops ts_pc_amg_ops = {.name = "amg", .apply = amg_apply, .destroy = amg_destroy};
+
 /* the host matrices of the levels, finest first: M[0] = A (borrowed), P[l] from level l+1
  * (coarser) to l; *levels of them */
 typedef struct amg_setup {
@@ -412,6 +427,8 @@ int ts_pc_create_amg(ts_backend backend, ts_matrix A, const ts_amg_options *opti
     ts_mg_parts_free(v);
     return ts_error_trace(ierr, __FILE__, __LINE__, "algebraic multigrid setup");
   }
-  TS_CALL(ts_mg_parts_vcycle(v, o.smoothing_steps, "algebraic multigrid", pc));
+  ts_pc vcycle = NULL;
+  TS_CALL(ts_mg_parts_vcycle(v, o.smoothing_steps, "algebraic multigrid", &vcycle));
+  TS_CALL(ts_pc_create_shell(&ts_pc_amg_ops, backend, ts_matrix_rows(A), TS_DOUBLE, vcycle, pc));
   return 0;
 }

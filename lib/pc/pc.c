@@ -19,6 +19,7 @@ static const struct {
     {&ts_pc_block_diagonal_ops, "one preconditioner per diagonal block"},
     {&ts_pc_block_triangular_ops, "2x2 block lower or upper triangular with a Schur complement"},
     {&ts_pc_boomeramg_ops, "one algebraic multigrid V-cycle (hypre BoomerAMG) on an assembled matrix"},
+    {&ts_pc_amg_ops, "one smoothed-aggregation AMG V-cycle of our own on an assembled matrix, on the backend"},
     {&ts_pc_multigrid_ops, "one V-cycle of multigrid from parts: level operators, transfers, smoothers, coarse solve"},
     {&ts_pc_richardson_ops, "a fixed number of stationary steps z += B (r - A z) with an inner preconditioner B"},
 };

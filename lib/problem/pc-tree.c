@@ -97,7 +97,6 @@ static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, t
   return 0;
 }
 
-/* the Laplacian assembled from its cell matrices (lib/sparse), handed to hypre and dropped */
 /* BoomerAMG on the sparse assembly of the operator at the node's place */
 static int create_boomeramg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
                             ts_pc *pc) {
@@ -106,6 +105,17 @@ static int create_boomeramg(const ts_pc_node *n, const pc_inputs *in, ts_pc_buil
   TS_CALL(place_operator(n, in, b, &op));
   TS_CALL(ts_operator_assemble(op, &matrix));
   const int ierr = ts_pc_create_boomeramg(in->A->backend, matrix, pc);
+  ts_matrix_destroy(&matrix);
+  return ierr;
+}
+
+/* our smoothed-aggregation AMG on the sparse assembly of the operator at the node's place */
+static int create_amg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
+  ts_operator op = NULL;
+  ts_matrix matrix = NULL;
+  TS_CALL(place_operator(n, in, b, &op));
+  TS_CALL(ts_operator_assemble(op, &matrix));
+  const int ierr = ts_pc_create_amg(in->A->backend, matrix, NULL, pc, NULL);
   ts_matrix_destroy(&matrix);
   return ierr;
 }
@@ -169,6 +179,7 @@ static const struct {
      create_richardson},
     {{"boomeramg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY), "", 0, 0, {0}},
      create_boomeramg},
+    {{"amg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY), "", 0, 0, {0}}, create_amg},
     {{"krylov", SPD_PLACES, "solver tolerance max-iterations", 0, 1, {TS_PC_PLACES}},
      create_krylov},
     {{"pressure-mass", ON(TS_PC_PLACE_PRESSURE), "", 0, 0, {0}}, create_pressure_mass},

@@ -149,19 +149,22 @@ static int fill_own(ts_reader *r, struct ts_problem_s *p, ts_xml_element poisson
   return p->own ? fill_cell_files(r, p, poisson) : 0;
 }
 
-/* What your own problems cannot use yet: BoomerAMG (it assembles the box's Laplacian).  Their
+/* What your own problems cannot use yet: BoomerAMG and amg (they assemble the box's Laplacian).  Their
  * smoother is Chebyshev unless <multigrid smoother="vertex-patch"> asks for the additive
  * vertex-patch one of mapped meshes (doc/multigrid.md, "Mapped meshes"). */
 int ts_poisson_own_check(ts_reader *r, struct ts_problem_s *p) {
   char loc[1200];
   ts_xml_element solver = ts_reader_element(r, "solver");
   ts_xml_element mg = ts_reader_element(r, "multigrid");
-  if (ts_pc_tree_has(p, "boomeramg")) {
-    ts_reader_where(r, solver, NULL, loc, sizeof loc);
-    return TS_ERROR(TS_ERR_INPUT, "%s: <solver> with boomeramg and <poisson f=...>: BoomerAMG "
-                    "assembles the box's Laplacian, not yet your own operator; allowed "
-                    "preconditioners: mg, jacobi, chebyshev, krylov, none", loc);
-  }
+  static const char *const assembling[] = {"boomeramg", "amg"};
+  for (int i = 0; i < 2; ++i)
+    if (ts_pc_tree_has(p, assembling[i])) {
+      ts_reader_where(r, solver, NULL, loc, sizeof loc);
+      return TS_ERROR(TS_ERR_INPUT, "%s: <solver> with %s and <poisson f=...>: algebraic "
+                      "multigrid assembles the box's Laplacian, not yet your own operator; "
+                      "allowed preconditioners: mg, jacobi, chebyshev, krylov, none", loc,
+                      assembling[i]);
+    }
   if (p->use_mg && !ts_reader_is(mg, "smoother", "vertex-patch"))
     p->mg.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
   if (p->precision != TS_DOUBLE) {
