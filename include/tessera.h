@@ -657,8 +657,8 @@ int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient, ts_matrix 
 
 /** How ts_operator_create_l2_mass_inverse applies W^{-1}. */
 typedef enum {
-  TS_MASS_INVERSE_AUTO = 0,        /**< explicit for k <= 1, CG in the Gauss-Legendre basis
-                                        above (doc/hdiv.md says why) */
+  TS_MASS_INVERSE_AUTO = 0,        /**< explicit for k <= 2, CG in the Gauss-Legendre basis
+                                        above (paper 003, Table 1; doc/hdiv.md) */
   TS_MASS_INVERSE_EXPLICIT = 1,    /**< each cell's dense inverse (LAPACK dpotrf, dpotri at
                                         setup), applied as a batched matrix-vector product */
   TS_MASS_INVERSE_CHOLESKY = 2,    /**< each cell's Cholesky factor (dpotrf at setup), two

@@ -501,11 +501,12 @@ static int setup(ts_backend backend, ts_dofs dofs, const double *alpha,
   return ierr;
 }
 
-/* Auto: the explicit inverse for k <= 1, CG in the Gauss-Legendre basis above (doc/hdiv.md,
- * "DG mass inverse": the measurements behind it). */
+/* Auto: the explicit inverse for k <= 2, CG in the Gauss-Legendre basis above, the paper's
+ * choice for many applications of one inverse (paper 003, Table 1: explicit fastest at
+ * p <= 2 on its GPU, CG from p = 3; doc/hdiv.md, "DG mass inverse", the omp measurements). */
 static ts_mass_inverse_method resolve_method(ts_mass_inverse_method m, int degree) {
   if (m != TS_MASS_INVERSE_AUTO) return m;
-  return degree <= 1 ? TS_MASS_INVERSE_EXPLICIT : TS_MASS_INVERSE_CG_LEGENDRE;
+  return degree <= 2 ? TS_MASS_INVERSE_EXPLICIT : TS_MASS_INVERSE_CG_LEGENDRE;
 }
 
 static int create(ts_backend backend, ts_dofs dofs, const double *alpha,
