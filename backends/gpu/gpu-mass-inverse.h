@@ -100,18 +100,29 @@ __device__ __forceinline__ void ts_gpu_l2_change(const double *C, const double *
   }
 }
 
-/* The sum over the block of each thread's v, returned to every thread (red: blockDim
- * values of shared memory; a tree in a fixed order, so the result does not vary by run). */
+/* The sum over the block of each thread's v, returned to every thread; red: one value per
+ * warp of shared memory, which the caller alternates between consecutive sums (the barriers
+ * between two uses of one buffer keep its readers ahead of its next writers).  CUDA: the warps
+ * reduce by shuffles, then every thread adds the warps' sums in one order (the result does not
+ * vary by run); HIP: a tree in shared memory (red: blockDim values). */
 __device__ __forceinline__ double ts_gpu_l2_block_sum(double v, double *red) {
+#ifdef TS_GPU_HIP
   red[threadIdx.x] = v;
   __syncthreads();
   for (int half = blockDim.x / 2; half > 0; half /= 2) {
     if ((int)threadIdx.x < half) red[threadIdx.x] += red[threadIdx.x + half];
     __syncthreads();
   }
-  const double s = red[0];
+  return red[0];
+#else
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = v;
   __syncthreads();
+  double s = 0.0;
+  for (int w = 0; w < (int)blockDim.x / 32; ++w) s += red[w];
   return s;
+#endif
 }
 
 /* The cell's local index l = a0 + N (a1 + N a2) to its global DoF. */
@@ -151,7 +162,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
                     double *__restrict__ y, double *__restrict__ iterations) {
   using Sh = ts_gpu_l2_shape<DIM, K>;
   constexpr int NC = Sh::NC, NP = Sh::NP, T = Sh::THREADS;
-  __shared__ double p[NC], q[NC], t0[Sh::NT], t1[Sh::NT], w[NP], red[T];
+  __shared__ double p[NC], q[NC], t0[Sh::NT], t1[Sh::NT], w[NP], red_pq[T], red_rz[T];
   double z[Sh::PER_C], r[Sh::PER_C], id[Sh::PER_C], D[Sh::PER_P];
   const int64_t cell = blockIdx.x;
   const int t = threadIdx.x;
@@ -177,7 +188,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
 #pragma unroll
   for (int j = 0; j < Sh::PER_C; ++j)
     if (t + j * T < NC) p[t + j * T] = id[j] * r[j];
-  double rz = ts_gpu_l2_block_sum(rz_local, red); /* its barrier publishes p */
+  double rz = ts_gpu_l2_block_sum(rz_local, red_rz); /* its barrier publishes p */
   const double stop = g.tol2 * rz;
   int it = 0;
   while (rz > stop && it < g.max_iterations) {
@@ -191,7 +202,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
 #pragma unroll
     for (int j = 0; j < Sh::PER_C; ++j)
       if (t + j * T < NC) pq_local += p[t + j * T] * q[t + j * T];
-    const double alpha = rz / ts_gpu_l2_block_sum(pq_local, red);
+    const double alpha = rz / ts_gpu_l2_block_sum(pq_local, red_pq);
     rz_local = 0.0;
 #pragma unroll
     for (int j = 0; j < Sh::PER_C; ++j)
@@ -200,7 +211,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
         r[j] -= alpha * q[t + j * T];
         rz_local += id[j] * r[j] * r[j];
       }
-    const double rz_new = ts_gpu_l2_block_sum(rz_local, red), beta = rz_new / rz;
+    const double rz_new = ts_gpu_l2_block_sum(rz_local, red_rz), beta = rz_new / rz;
 #pragma unroll
     for (int j = 0; j < Sh::PER_C; ++j)
       if (t + j * T < NC) p[t + j * T] = id[j] * r[j] + beta * p[t + j * T];
