@@ -509,6 +509,19 @@ static ts_mass_inverse_method resolve_method(ts_mass_inverse_method m, int degre
   return degree <= 2 ? TS_MASS_INVERSE_EXPLICIT : TS_MASS_INVERSE_CG_LEGENDRE;
 }
 
+/* One application to zero, so that a backend without the Cholesky solves (the GPUs) refuses
+ * the method here, with its own message, rather than at the first application. */
+static int probe(ts_operator op) {
+  l2_mass_data *data = op->data;
+  ts_vec y = NULL;
+  int ierr = ts_vec_set(data->work, 0.0);
+  if (!ierr) ierr = ts_vec_create(op->backend, op->n, TS_DOUBLE, &y);
+  if (!ierr) ierr = l2_mass_apply(op, data->work, y, 0);
+  ts_vec_destroy(&y);
+  data->applied = 0;
+  return ierr;
+}
+
 static int create(ts_backend backend, ts_dofs dofs, const double *alpha,
                   const ts_mass_inverse_options *o, const char *what, ts_operator *op) {
   TS_CHECK_NOT_NULL(op);
@@ -533,7 +546,9 @@ static int create(ts_backend backend, ts_dofs dofs, const double *alpha,
     data_free(&data);
     return ts_error_trace(ierr, __FILE__, __LINE__, what);
   }
-  return 0;
+  if (data->method == TS_MASS_INVERSE_CHOLESKY && o) ierr = probe(*op);
+  if (ierr) ts_operator_destroy(op);
+  return ierr;
 }
 
 int ts_operator_create_l2_mass(ts_backend backend, ts_dofs dofs, const double *alpha,
