@@ -647,6 +647,77 @@ int ts_matrix_assemble_mass(ts_dofs dofs, double coefficient, ts_matrix *M);
 /** @brief The inverse of W_alpha (ts_matrix_assemble_mass) of the discontinuous element
  *  ts_fe_create_l2_ih: block diagonal, one Kronecker product of 1D inverses per cell. */
 int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient, ts_matrix *M);
+
+/* ---------------------------------------------------------------- the DG mass and its inverse */
+
+/* The L2 mass W_alpha = (alpha q, r) of a discontinuous space (ts_fe_create_dgq: nodal at the
+ * Gauss-Legendre points; ts_fe_create_l2_ih: the histopolation basis) on a box or a mapped
+ * level, and its inverse, matrix-free (paper 003, sections 2.5 and 3.1; doc/hdiv.md, "DG mass
+ * inverse"). */
+
+/** How ts_operator_create_l2_mass_inverse applies W^{-1}. */
+typedef enum {
+  TS_MASS_INVERSE_AUTO = 0,        /**< explicit for k <= 2, CG in the Gauss-Legendre basis
+                                        above (paper 003, Table 1; doc/hdiv.md) */
+  TS_MASS_INVERSE_EXPLICIT = 1,    /**< each cell's dense inverse (LAPACK dpotrf, dpotri at
+                                        setup), applied as a batched matrix-vector product */
+  TS_MASS_INVERSE_CHOLESKY = 2,    /**< each cell's Cholesky factor (dpotrf at setup), two
+                                        triangular solves per application (omp backend only) */
+  TS_MASS_INVERSE_CG_LEGENDRE = 3, /**< CG on every cell, fused, in the Gauss-Legendre nodal
+                                        basis with Jacobi preconditioning */
+  TS_MASS_INVERSE_CG_LOBATTO = 4   /**< the same in the Gauss-Lobatto nodal basis */
+} ts_mass_inverse_method;
+
+/** Options of ts_operator_create_l2_mass_inverse (ts_mass_inverse_options_default). */
+typedef struct ts_mass_inverse_options {
+  ts_mass_inverse_method method; /**< default TS_MASS_INVERSE_AUTO */
+  double tolerance;              /**< CG, per cell: r^T P r <= tolerance^2 b^T P b (P the
+                                      Jacobi preconditioner), in (0, 1); default 1e-12 */
+  int max_iterations;            /**< CG, per cell: 1..1000; default 100 */
+} ts_mass_inverse_options;
+
+/** @brief The defaults: TS_MASS_INVERSE_AUTO, tolerance 1e-12, 100 iterations. */
+int ts_mass_inverse_options_default(ts_mass_inverse_options *options);
+/** @brief "auto", "explicit", "cholesky", "cg-legendre", "cg-lobatto"; NULL for a value that is
+ *  not a method. */
+const char *ts_mass_inverse_method_name(ts_mass_inverse_method method);
+/** @brief The method of a name of ts_mass_inverse_method_name into *method; TS_ERR_ARG naming
+ *  the word and the allowed ones. */
+int ts_mass_inverse_method_from_name(const char *name, ts_mass_inverse_method *method);
+/** @brief The L2 mass W_alpha = (alpha q, r) of a DGQ_k space on a box or mapped level, k =
+ *  0..9, applied by sum factorization with the Gauss rule of k+2 points per direction (exact
+ *  on multilinear cells: the integrand is of degree 2k+2 per direction in 3D), in double
+ *  precision.  ts_fe_create_dgq maps q = q^ o phi^{-1} (W = sum_q w_q alpha det J_q ...),
+ *  ts_fe_create_l2_ih integral-preserving, q = q^ / det J (W = sum_q w_q alpha / det J_q ...),
+ *  as ts_matrix_assemble_mass.  The cells' geometry is that of Q_k on the mesh (multilinear,
+ *  or the Q_max(k,1) interpolant of the map for TS_GEOMETRY_QK).  Symmetric positive
+ *  definite, block diagonal.
+ *  @param dofs   DGQ_k DoFs (ts_fe_create_dgq or ts_fe_create_l2_ih) of a box or mapped mesh
+ *                (borrowed: must outlive the operator)
+ *  @param alpha  per cell alpha > 0 and finite (ts_mesh_cells' numbering, copied), NULL for 1
+ *  @return 0; TS_ERR_ARG naming the argument, or the cell whose alpha is not allowed or whose
+ *          Jacobian determinant is not positive; TS_ERR_UNSUPPORTED if the backend lacks the
+ *          kernel 'l2_mass_apply'; TS_ERR_MEMORY */
+int ts_operator_create_l2_mass(ts_backend backend, ts_dofs dofs, const double *alpha,
+                               ts_operator *W);
+/** @brief W_alpha^{-1} (ts_operator_create_l2_mass) by options->method (NULL: the defaults):
+ *  the explicit or Cholesky methods factor every cell's dense block once here (LAPACK; n^2
+ *  values per cell, n = (k+1)^dim); the CG methods change to the Gauss-Legendre or
+ *  Gauss-Lobatto nodal basis, solve on every cell by Jacobi-preconditioned CG and change
+ *  back, all in one kernel per application, with no reduction over cells (their tolerance
+ *  is per cell, relative; the result is W^{-1} x to about that tolerance).  Double precision.
+ *  @return 0; TS_ERR_ARG naming the argument or option, its value and what is allowed;
+ *          TS_ERR_UNSUPPORTED if the backend lacks the method (Cholesky: omp only);
+ *          TS_ERR_MEMORY (the explicit and Cholesky methods need n^2 values per cell) */
+int ts_operator_create_l2_mass_inverse(ts_backend backend, ts_dofs dofs, const double *alpha,
+                                       const ts_mass_inverse_options *options, ts_operator *W_inv);
+/** @brief The method a mass inverse applies (TS_MASS_INVERSE_AUTO resolved) into *method. */
+int ts_operator_l2_mass_inverse_method(ts_operator W_inv, ts_mass_inverse_method *method);
+/** @brief The local CG iterations of the last application of a CG mass inverse: the largest
+ *  over cells and the mean (0 and 0 before the first application and for the direct
+ *  methods).  Copies one value per cell from the backend. */
+int ts_operator_l2_mass_inverse_iterations(ts_operator W_inv, int *max_iterations,
+                                           double *mean_iterations);
 /** @brief C = A (x) B, the Kronecker product: C[ia rows(B) + ib][ja cols(B) + jb] =
  *  A[ia][ja] B[ib][jb] (a new matrix). */
 int ts_matrix_kronecker(ts_matrix A, ts_matrix B, ts_matrix *C);

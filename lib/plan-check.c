@@ -293,6 +293,60 @@ static int kronecker_plan_check(const ts_kronecker_plan *pl) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- L2 mass */
+
+static int l2_mass_tables_check(const ts_l2_mass_plan *pl) {
+  const int n1 = pl->degree + 1;
+  const double *tables[3] = {pl->user_1d, pl->solve_1d, pl->change_1d};
+  const char *names[3] = {"user_1d", "solve_1d", "change_1d"};
+  const int sizes[3] = {pl->n_q * n1, pl->n_q * n1, n1 * n1};
+  const int needed[3] = {pl->action == TS_L2_MASS_APPLY, pl->action == TS_L2_MASS_CG,
+                         pl->action == TS_L2_MASS_CG};
+  for (int t = 0; t < 3; ++t) {
+    TS_CHECK_ARG(!needed[t] || tables[t], "l2 mass plan: plan->%s is NULL (action %d)", names[t],
+                 pl->action);
+    TS_CHECK_ARG(!needed[t] || finite_array(tables[t], sizes[t]),
+                 "l2 mass plan: plan->%s has a value that is not finite", names[t]);
+  }
+  return 0;
+}
+
+static int l2_mass_plan_check(const ts_l2_mass_plan *pl) {
+  TS_CHECK_ARG(pl, "l2 mass plan is NULL");
+  TS_CHECK_ARG(pl->dim == 2 || pl->dim == 3, "l2 mass plan: plan->dim = %d, expected 2 or 3", pl->dim);
+  TS_CHECK_ARG(pl->degree >= 0 && pl->degree < TS_MAX_DEGREE,
+               "l2 mass plan: plan->degree = %d, expected 0..%d", pl->degree, TS_MAX_DEGREE - 1);
+  TS_CHECK_ARG(pl->n_q >= pl->degree + 1 && pl->n_q <= TS_MAX_DEGREE + 2,
+               "l2 mass plan: plan->n_q = %d, expected degree+1..%d", pl->n_q, TS_MAX_DEGREE + 2);
+  int64_t count = 1;
+  for (int d = 0; d < 3; ++d) {
+    TS_CHECK_ARG(d < pl->dim ? pl->cells[d] >= 1 && pl->cells[d] <= LARGEST_CELL_COUNT : pl->cells[d] == 1,
+                 "l2 mass plan: plan->cells[%d] = %lld, expected %s", d, (long long)pl->cells[d],
+                 d < pl->dim ? "1..2^40" : "1 beyond dim");
+    const int64_t want = pl->cells[d] * (d < pl->dim ? pl->degree + 1 : 1);
+    TS_CHECK_ARG(pl->n[d] == want, "l2 mass plan: plan->n[%d] = %lld, expected %lld", d,
+                 (long long)pl->n[d], (long long)want);
+    count *= pl->n[d];
+  }
+  TS_CHECK_ARG(pl->n_dofs == count, "l2 mass plan: plan->n_dofs = %lld, expected prod n[d] = %lld",
+               (long long)pl->n_dofs, (long long)count);
+  TS_CHECK_ARG(pl->action >= TS_L2_MASS_APPLY && pl->action <= TS_L2_MASS_CG,
+               "l2 mass plan: plan->action = %d, expected TS_L2_MASS_APPLY (0) .. TS_L2_MASS_CG (3)",
+               pl->action);
+  TS_CALL(l2_mass_tables_check(pl));
+  const int dense = pl->action == TS_L2_MASS_DENSE || pl->action == TS_L2_MASS_CHOLESKY;
+  TS_CHECK_ARG(dense ? pl->matrices != NULL : pl->point_weights != NULL,
+               "l2 mass plan: plan->%s is NULL (action %d)", dense ? "matrices" : "point_weights",
+               pl->action);
+  TS_CHECK_ARG(pl->action != TS_L2_MASS_CG ||
+                   (pl->inverse_diagonal && pl->iterations && pl->tolerance > 0.0 &&
+                    pl->tolerance < 1.0 && pl->max_iterations >= 1),
+               "l2 mass plan: CG needs inverse_diagonal (%s), iterations (%s), tolerance in (0, 1) "
+               "(%g) and max_iterations >= 1 (%d)", pl->inverse_diagonal ? "set" : "NULL",
+               pl->iterations ? "set" : "NULL", pl->tolerance, pl->max_iterations);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- Stokes */
 
 /* The DoFs of component i (i == dim: the pressure) per direction, their offset and the
@@ -448,6 +502,11 @@ int ts_backend_vanka_apply(ts_backend b, const ts_vanka_plan *plan, ts_precision
 int ts_backend_kronecker_apply(ts_backend b, const ts_kronecker_plan *plan, ts_precision p,
                                const void *x, void *y, int add) {
   HAND_OVER(b, kronecker_plan_check, kronecker_apply, plan, p, x, y, add);
+}
+
+int ts_backend_l2_mass_apply(ts_backend b, const ts_l2_mass_plan *plan, ts_precision p,
+                             const void *x, void *y) {
+  HAND_OVER(b, l2_mass_plan_check, l2_mass_apply, plan, p, x, y);
 }
 
 int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,

@@ -220,6 +220,8 @@ int ts_backend_kronecker_apply(ts_backend b, const ts_kronecker_plan *plan, ts_p
                                const void *x, void *y, int add);
 int ts_backend_stokes_apply(ts_backend b, const ts_stokes_plan *plan, ts_precision p,
                             const void *x, void *y, int add);
+int ts_backend_l2_mass_apply(ts_backend b, const ts_l2_mass_plan *plan, ts_precision p,
+                             const void *x, void *y);
 int ts_backend_stokes_patch_smooth(ts_backend b, const ts_stokes_patch_plan *plan, ts_precision p,
                                    const void *rhs, void *x, void *r);
 

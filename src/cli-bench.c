@@ -3,7 +3,8 @@
  * with the fractions of the ceilings measured in the same run.  The operator is the Q_k
  * Laplacian (--problem poisson, the default) or the Stokes operator of RT_k x DGQ_k
  * (--problem stokes; doc/stokes.md), whose DoFs are velocity + pressure.  --mg times the
- * multigrid solver instead (cli-bench-mg.c). */
+ * multigrid solver instead (cli-bench-mg.c); --problem mass-inverse the DG mass inverse of
+ * paper 003, Table 1 (cli-bench-mass-inverse.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,13 +35,24 @@ typedef struct bench_options {
   double noise;          /* --noise: allowed slow-down against the baseline, a fraction */
   cli_baseline *base;    /* the baseline read */
   char device[128];      /* the device model of the backend ("device" in the JSON rows) */
+  int dofs_given;        /* --dofs was given (mass-inverse's default is 1.7e6) */
+  double tolerance;      /* mass-inverse: the local CG tolerance */
+  int dense_max_degree;  /* mass-inverse: explicit and Cholesky up to this degree */
+  const char *mass_inverse_only; /* an option of --problem mass-inverse given for another */
 } bench_options;
 
 static void bench_help(void) {
   printf("usage: tessera bench [options]\n"
-         "  --problem poisson|stokes|taylor-hood  the operator: the Q_k Laplacian (default), the\n"
-         "                         Stokes operator of RT_k x DGQ_k, or of Taylor-Hood Q_k x Q_{k-1}\n"
-         "                         (DoFs: velocity + pressure)\n"
+         "  --problem poisson|stokes|taylor-hood|mass-inverse  the operator: the Q_k Laplacian\n"
+         "                         (default), the Stokes operator of RT_k x DGQ_k, or of\n"
+         "                         Taylor-Hood Q_k x Q_{k-1} (DoFs: velocity + pressure), or the\n"
+         "                         DG mass inverse of paper 003, Table 1 (DGQ_k on Kershaw's mesh,\n"
+         "                         epsilon --kershaw, default 0.5; --dofs default 1.7e6; degrees\n"
+         "                         0..9, default 1-8; every method: setup, local CG iterations,\n"
+         "                         100 applications)\n"
+         "  --tolerance T          mass-inverse: the local CG tolerance (default 1e-12)\n"
+         "  --dense-max-degree K   mass-inverse: the explicit and Cholesky methods up to degree K\n"
+         "                         (default 8; n^2 values per cell)\n"
          "  --backend NAME         backend to measure (default omp)\n"
          "  --dim 2|3              dimension (default 3)\n"
          "  --degrees LIST         degrees K, K1-K2 or K1,K2,... (default 1-8; Poisson 1..10,\n"
@@ -121,15 +133,25 @@ static int parse_degrees(const char *s, bench_options *o) {
 
 /* The degrees each problem allows, and its default list. */
 static void degree_range(cli_problem p, int *lowest, int *highest) {
-  *lowest = p == CLI_PROBLEM_STOKES ? 0 : p == CLI_PROBLEM_TAYLOR_HOOD ? 2 : 1;
-  *highest = p == CLI_PROBLEM_STOKES ? 9 : 10;
+  *lowest = p == CLI_PROBLEM_STOKES || p == CLI_PROBLEM_MASS_INVERSE ? 0
+            : p == CLI_PROBLEM_TAYLOR_HOOD ? 2 : 1;
+  *highest = p == CLI_PROBLEM_STOKES || p == CLI_PROBLEM_MASS_INVERSE ? 9 : 10;
 }
 
 /* Checks that need every option: the degrees against the problem, options of one problem. */
 static int finish_bench_options(bench_options *o, const char *degrees_text) {
-  const char *name = o->problem == CLI_PROBLEM_STOKES        ? "stokes"
-                     : o->problem == CLI_PROBLEM_TAYLOR_HOOD ? "taylor-hood"
-                                                             : "poisson";
+  const char *name = o->problem == CLI_PROBLEM_STOKES         ? "stokes"
+                     : o->problem == CLI_PROBLEM_TAYLOR_HOOD  ? "taylor-hood"
+                     : o->problem == CLI_PROBLEM_MASS_INVERSE ? "mass-inverse"
+                                                              : "poisson";
+  const int mass_inverse = o->problem == CLI_PROBLEM_MASS_INVERSE;
+  if (mass_inverse && (o->mg || o->poisson_only || o->stokes_only))
+    return cli_usage_error("bench", "%s does not apply to --problem mass-inverse",
+                           o->mg ? "--mg" : o->poisson_only ? o->poisson_only : o->stokes_only);
+  if (!mass_inverse && o->mass_inverse_only)
+    return cli_usage_error("bench", "%s applies to --problem mass-inverse only", o->mass_inverse_only);
+  if (mass_inverse && o->kershaw == 0) o->kershaw = 0.5;
+  if (mass_inverse && !o->dofs_given) o->dofs = 1.7e6;
   if (o->problem == CLI_PROBLEM_TAYLOR_HOOD && (o->kershaw > 0 || o->poisson_only ||
                                                 o->stokes_only))
     return cli_usage_error("bench", "%s applies to --problem %s only",
@@ -162,7 +184,7 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
   if (o->kershaw > 0 && o->mg && !o->smoother_given) o->mg_options.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
   if (!o->n_degrees) {
     const int first = o->problem == CLI_PROBLEM_TAYLOR_HOOD ? 2 : 1;
-    const int last = o->problem == CLI_PROBLEM_POISSON ? 8 : 4;
+    const int last = o->problem == CLI_PROBLEM_POISSON || mass_inverse ? 8 : 4;
     for (int k = first; k <= last; ++k) o->degrees[o->n_degrees++] = k;
   }
   int lowest, highest;
@@ -199,7 +221,7 @@ static int parse_int_option(const char *option, const char *v, long lo, long hi,
 static int parse_bench_options(int argc, char **argv, bench_options *o, int *done) {
   *o = (bench_options){.backend = "omp", .problem = CLI_PROBLEM_POISSON, .dim = 3, .json = 0,
                        .ceilings = 1, .dofs = 4e6, .min_seconds = 1.0, .precision = TS_DOUBLE,
-                       .repeat = 1, .noise = 0.10};
+                       .repeat = 1, .noise = 0.10, .tolerance = 1e-12, .dense_max_degree = 8};
   ts_mg_options_default(&o->mg_options);
   const char *degrees_text = "";
   *done = 0;
@@ -235,7 +257,17 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       if (!strcmp(v, "poisson")) o->problem = CLI_PROBLEM_POISSON;
       else if (!strcmp(v, "stokes")) o->problem = CLI_PROBLEM_STOKES;
       else if (!strcmp(v, "taylor-hood")) o->problem = CLI_PROBLEM_TAYLOR_HOOD;
-      else return cli_usage_error("bench", "--problem %s: allowed poisson, stokes or taylor-hood", v);
+      else if (!strcmp(v, "mass-inverse")) o->problem = CLI_PROBLEM_MASS_INVERSE;
+      else return cli_usage_error("bench", "--problem %s: allowed poisson, stokes, taylor-hood or "
+                                  "mass-inverse", v);
+    } else if (!strcmp(a, "--tolerance")) {
+      o->mass_inverse_only = "--tolerance";
+      o->tolerance = strtod(v, &end);
+      if (*end || !(o->tolerance > 0 && o->tolerance < 1))
+        return cli_usage_error("bench", "--tolerance %s: allowed a number in (0, 1)", v);
+    } else if (!strcmp(a, "--dense-max-degree")) {
+      o->mass_inverse_only = "--dense-max-degree";
+      if (parse_int_option(a, v, -1, 9, &o->dense_max_degree)) return CLI_USAGE;
     } else if (!strcmp(a, "--dim")) {
       o->dim = (int)strtol(v, &end, 10);
       if (*end || (o->dim != 2 && o->dim != 3))
@@ -251,6 +283,7 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
         return cli_usage_error("bench", "--kershaw %s: allowed epsilon in (0, 1]", v);
     } else if (!strcmp(a, "--dofs")) {
       o->dofs = strtod(v, &end);
+      o->dofs_given = 1;
       if (*end || !(o->dofs >= 100 && o->dofs <= 1e11))
         return cli_usage_error("bench", "--dofs %s: allowed 100 .. 1e11", v);
     } else if (!strcmp(a, "--seconds")) {
@@ -639,6 +672,48 @@ static int print_operator_row(const bench_options *o, int k, const bench_result 
   return json_row_close(o, &row);
 }
 
+/* tessera bench --problem mass-inverse: Table 1 of paper 003, one row per method and degree */
+static int bench_mass_inverse(const bench_options *o, ts_backend b) {
+  static const char *const methods[CLI_MASS_INVERSE_METHODS] = {"explicit", "cholesky",
+                                                                 "cg-legendre", "cg-lobatto"};
+  const cli_bench_mass_inverse_config c = {.dim = o->dim, .target_dofs = o->dofs,
+                                           .kershaw = o->kershaw, .tolerance = o->tolerance,
+                                           .dense_max_degree = o->dense_max_degree};
+  if (!o->json)
+    printf("# tessera %s bench: DG mass inverse W^-1 (paper 003, Table 1), DGQ_k on Kershaw's "
+           "mesh, epsilon %g, %dD, double precision, local CG tolerance %g, %d applications, "
+           "backend %s (%s)\n# method        degree        DoFs   setup_s  its_mean its_max  "
+           "solve_s   total_s    GDoF/s  |W y - x|/|x|\n", ts_version(), o->kershaw, o->dim,
+           o->tolerance, 100, o->backend, ts_backend_description(b));
+  for (int i = 0; i < o->n_degrees; ++i) {
+    const int k = o->degrees[i];
+    cli_bench_mass_inverse_row rows[CLI_MASS_INVERSE_METHODS];
+    int64_t dofs = 0;
+    const int ierr = cli_bench_mass_inverse_degree(b, &c, k, rows, &dofs);
+    if (ierr) return cli_fail(ierr);
+    for (int m = 0; m < CLI_MASS_INVERSE_METHODS; ++m) {
+      const cli_bench_mass_inverse_row *r = &rows[m];
+      const double gdofs = r->measured ? 1e-9 * 100.0 * (double)dofs / r->solve_seconds : 0.0;
+      if (o->json && r->measured)
+        printf("{\"kernel\": \"mass-inverse-%s\", \"backend\": \"%s\", \"dim\": %d, "
+               "\"degree\": %d, \"dofs\": %lld, \"setup_seconds\": %.6e, "
+               "\"mean_iterations\": %.3f, \"max_iterations\": %d, \"solve_seconds\": %.6e, "
+               "\"gdofs_per_second\": %.4f, \"residual\": %.3e}\n", methods[m], o->backend,
+               o->dim, k, (long long)dofs, r->setup_seconds, r->mean_iterations, r->max_iterations,
+               r->solve_seconds, gdofs, r->residual);
+      else if (!o->json && r->measured)
+        printf("  %-12s %6d %11lld %9.4f %9.2f %7d %9.4f %9.4f %9.3f %14.2e\n", methods[m], k,
+               (long long)dofs, r->setup_seconds, r->mean_iterations, r->max_iterations,
+               r->solve_seconds, r->setup_seconds + r->solve_seconds, gdofs, r->residual);
+      else if (!o->json)
+        printf("  %-12s %6d %11lld         -         -       -         -         -         -"
+               "              -\n", methods[m], k, (long long)dofs);
+    }
+    fflush(stdout);
+  }
+  return CLI_OK;
+}
+
 /* tessera bench (the operator) */
 static int bench_operator_throughput(const bench_options *o, ts_backend b) {
   /* ceilings measured in this run */
@@ -685,7 +760,9 @@ int cli_bench(int argc, char **argv) {
     return cli_fail(ierr);
   }
   device_model(b, o.device, sizeof o.device);
-  status = o.mg ? bench_mg(&o, b) : bench_operator_throughput(&o, b);
+  status = o.problem == CLI_PROBLEM_MASS_INVERSE ? bench_mass_inverse(&o, b)
+           : o.mg                                 ? bench_mg(&o, b)
+                                                  : bench_operator_throughput(&o, b);
   if (status == CLI_OK && o.base) status = cli_baseline_verdict(o.base);
   cli_baseline_free(&o.base);
   ts_backend_destroy(&b);

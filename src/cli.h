@@ -63,7 +63,28 @@ void cli_baseline_free(cli_baseline **b);
   } while (0)
 
 /* The problems `tessera bench` measures. */
-typedef enum { CLI_PROBLEM_POISSON = 0, CLI_PROBLEM_STOKES = 1, CLI_PROBLEM_TAYLOR_HOOD = 2 } cli_problem;
+typedef enum {
+  CLI_PROBLEM_POISSON = 0, CLI_PROBLEM_STOKES = 1, CLI_PROBLEM_TAYLOR_HOOD = 2,
+  CLI_PROBLEM_MASS_INVERSE = 3
+} cli_problem;
+
+/* tessera bench --problem mass-inverse (cli-bench-mass-inverse.c): Table 1 of paper 003 */
+#define CLI_MASS_INVERSE_METHODS 4 /* explicit, Cholesky, CG-Legendre, CG-Lobatto */
+typedef struct cli_bench_mass_inverse_config {
+  int dim;
+  double target_dofs, kershaw, tolerance;
+  int dense_max_degree;           /* explicit and Cholesky up to this degree (memory, time) */
+} cli_bench_mass_inverse_config;
+typedef struct cli_bench_mass_inverse_row {
+  int measured;                   /* 0: a dash (not available, or above the limits) */
+  double setup_seconds, solve_seconds; /* solve: APPLICATIONS (100) applications */
+  int max_iterations;
+  double mean_iterations, residual;
+} cli_bench_mass_inverse_row;
+/** The rows of the four methods (ts_mass_inverse_method 1..4) for degree k; *dofs the DoFs. */
+int cli_bench_mass_inverse_degree(ts_backend b, const cli_bench_mass_inverse_config *c, int k,
+                                  cli_bench_mass_inverse_row rows[CLI_MASS_INVERSE_METHODS],
+                                  int64_t *dofs);
 
 /* tessera bench --mg (cli-bench-mg.c) */
 #define CLI_BENCH_GMRES_RESTART 10        /* Poisson: GMRES(10) + V-cycle to 1e-6 */

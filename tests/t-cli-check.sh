@@ -5,11 +5,12 @@
 # your own problem (examples/poisson-kershaw.xml: the operator on mapped cells, Chebyshev,
 # transfers, the mapped V-cycle), Taylor-Hood (its operator and velocity V-cycles),
 # `tessera bench` with the ceilings measured in the same run and the memory check that
-# refuses a size that does not fit.
+# refuses a size that does not fit; `tessera bench --problem mass-inverse` (paper 003, Table 1:
+# a row per method, each with W W^-1 x = x to the tolerance) and its usage errors.
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..18"
+echo "1..20"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -36,6 +37,12 @@ echo "$out" | sed 's/^/# /'
 err=$("$tessera" bench --backend omp --dim 3 --degrees 2 --dofs 1e11 --no-ceilings 2>&1); st=$?
 echo "$err" | sed 's/^/# /'
 [ $st -eq 1 ] && echo "$err" | grep -q "needs .* GiB .* but backend 'omp' has .* GiB available"; t "bench refuses a size that does not fit, naming both numbers"
+out=$("$tessera" bench --problem mass-inverse --backend omp --degrees 2 --dofs 2000 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -cE '^  (explicit|cholesky|cg-legendre|cg-lobatto) +2 .* [0-9.]+e-1[3-7]$')" -eq 4 ]; t "bench --problem mass-inverse: four methods, each with |W y - x|/|x| below 1e-12"
+err=$("$tessera" bench --tolerance 1e-8 --backend omp 2>&1); st=$?
+echo "$err" | sed 's/^/# /'
+[ $st -eq 2 ] && echo "$err" | grep -q "\-\-tolerance applies to --problem mass-inverse only"; t "bench --tolerance without --problem mass-inverse is a usage error"
 # Stokes: 2D RT2 on level 2 (coarse level 1): 14 operator checks and 3 for the solve
 stokes2d="$srcdir/examples/stokes-rt-2d.xml"
 out=$("$tessera" check "$stokes2d" --backend omp --against omp --set mesh/levels=2 2>&1); st=$?

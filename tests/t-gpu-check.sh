@@ -61,6 +61,8 @@ generic="$generic t-operator-algebra t-operator-assemble t-vec-layout"
 # additive vertex-patch preconditioner
 generic="$generic t-mapped t-mapped-mg t-expression t-mapped-neumann t-mapped-convergence t-cell-values"
 generic="$generic t-patch-additive"
+# the DG mass and its inverse of paper 003 (explicit, CG-Legendre, CG-Lobatto; Cholesky refused)
+generic="$generic t-l2-mass-inverse"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"

@@ -16,6 +16,7 @@
 #include "omp-patch-additive.h"
 #include "omp-vanka.h"
 #include "omp-kronecker.h"
+#include "omp-l2-mass.h"
 #include "omp-threads.h"
 #include "tessera/backend.h"
 
@@ -269,6 +270,12 @@ static int omp_vanka_apply(ts_backend_ops *ops, const ts_vanka_plan *plan, ts_pr
   return ts_omp_vanka_apply(plan, p, r, y, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* the L2 mass and its inverse (l2-mass.c) */
+static int omp_l2_mass_apply(ts_backend_ops *ops, const ts_l2_mass_plan *plan, ts_precision p,
+                             const void *x, void *y) {
+  return ts_omp_l2_mass_apply(plan, p, x, y, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 /* Kronecker products of banded 1D matrices (kronecker.c) */
 static int omp_kronecker_apply(ts_backend_ops *ops, const ts_kronecker_plan *plan, ts_precision p,
                                const void *x, void *y, int add) {
@@ -314,5 +321,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->patch_additive = omp_patch_additive; /* additive vertex patches on mapped levels */
   ops->vanka_apply = omp_vanka_apply;       /* Vanka patches of Taylor-Hood */
   ops->kronecker_apply = omp_kronecker_apply; /* Kronecker products (Taylor-Hood coupling) */
+  ops->l2_mass_apply = omp_l2_mass_apply;     /* the L2 mass and its inverse */
   return 0;
 }

@@ -41,8 +41,9 @@ extern "C" {
  * ABI 11: ts_mapped_plan.collocation_1d (gradients at the points from values at the points);
  * ABI 12: Vanka relaxation of Taylor-Hood Q2 x Q1 (vanka_apply, ts_vanka_plan); Kronecker
  *        products of banded 1D matrices (kronecker_apply, ts_kronecker_plan);
- * ABI 13: ts_laplace_plan.centro_symmetric and the even-odd forms of its 1D matrices */
-#define TS_BACKEND_ABI_VERSION 13
+ * ABI 13: ts_laplace_plan.centro_symmetric and the even-odd forms of its 1D matrices;
+ * ABI 14: the L2 (DGQ_k) mass and its inverse on mapped cells (l2_mass_apply, ts_l2_mass_plan) */
+#define TS_BACKEND_ABI_VERSION 14
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -487,6 +488,56 @@ typedef struct ts_kronecker_plan {
   const void *values[3];        /* rows[d] x width[d] each (NULL beyond dim) */
 } ts_kronecker_plan;
 
+/* ---------------------------------------------------------------- L2 mass and inverse (ABI 14) */
+
+/** What ts_l2_mass_plan.action asks for. */
+enum {
+  TS_L2_MASS_APPLY = 0,    /* y = W x by sum factorization */
+  TS_L2_MASS_DENSE = 1,    /* y = M_K x per cell, M_K a stored dense matrix (the explicit inverse) */
+  TS_L2_MASS_CHOLESKY = 2, /* y = L_K^{-T} L_K^{-1} x per cell, L_K stored (the Cholesky factor) */
+  TS_L2_MASS_CG = 3        /* y = W^{-1} x by Jacobi-preconditioned CG on every cell */
+};
+
+/** Plan for the L2 (DGQ_k) mass W = (alpha q, r) and its inverse on the cells of a box or a
+ *  mapped level (lib/op/l2-mass.c; paper 003 sections 2.5 and 3.1; doc/hdiv.md, "DG mass
+ *  inverse").  W is block diagonal, one block W_K per cell.  DoFs are numbered as DGQ_k's:
+ *  n[d] = cells[d] n1 (n1 = k + 1), cell c owns the DoFs c_d n1 + a_d, a_d = 0..k, local
+ *  index a_0 + n1 (a_1 + n1 a_2) (n = n1^dim per cell).  With the tensor tables of n_q points
+ *  per direction, D_K = diag(point_weights of K) (w_q times the cell's Jacobian factor and
+ *  coefficient, computed by the library), U = (x)_d user_1d (the user's basis at the points)
+ *  and S = (x)_d solve_1d (the basis CG solves in), per cell K:
+ *    TS_L2_MASS_APPLY:    y_K = U^T D_K U x_K;
+ *    TS_L2_MASS_DENSE:    y_K = M_K x_K, M_K = matrices + K n^2 (n x n, row-major);
+ *    TS_L2_MASS_CHOLESKY: y_K solves L_K L_K^T y_K = x_K, L_K = matrices + K n^2 (lower
+ *                         triangular, row-major, zeros above the diagonal);
+ *    TS_L2_MASS_CG:       y_K = C z with C = (x)_d change_1d, z the solution of
+ *                         S^T D_K S z = C^T x_K by CG from z = 0 preconditioned by
+ *                         diag(inverse_diagonal of K) (1 / diag(S^T D_K S)), stopped when
+ *                         r^T P r <= tolerance^2 b^T P b (b = C^T x_K, r the residual, P the
+ *                         preconditioner) or after max_iterations; the number of iterations
+ *                         (applications of S^T D_K S) is written to iterations[K].
+ *  Every cell is independent: no reduction over cells.  point_weights, inverse_diagonal,
+ *  matrices, iterations, x and y are backend memory of the call's precision. */
+typedef struct ts_l2_mass_plan {
+  int dim;                 /* 2 or 3 */
+  int degree;              /* k = 0..TS_MAX_DEGREE - 1 */
+  int n_q;                 /* quadrature points per direction, k+1..TS_MAX_DEGREE + 2 */
+  int64_t cells[3];        /* cells per direction (1 beyond dim) */
+  int64_t n[3];            /* DoFs per direction, cells[d] (k+1) (1 beyond dim) */
+  int64_t n_dofs;          /* prod n[d] */
+  int action;              /* TS_L2_MASS_* */
+  const double *user_1d;   /* n_q x (k+1), row-major, host memory (APPLY) */
+  const double *solve_1d;  /* n_q x (k+1), row-major, host memory (CG) */
+  const double *change_1d; /* (k+1) x (k+1), row-major, host memory (CG): entry [i][j] is the
+                              user's DoF functional i of the solve basis function j */
+  const void *point_weights;    /* cells n_q^dim values (APPLY, CG) */
+  const void *inverse_diagonal; /* cells n values (CG) */
+  const void *matrices;         /* cells n^2 values (DENSE, CHOLESKY) */
+  double tolerance;        /* CG: relative, in (0, 1) */
+  int max_iterations;      /* CG: >= 1 */
+  void *iterations;        /* CG: cells values (iterations of the last application) */
+} ts_l2_mass_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -581,6 +632,11 @@ typedef struct ts_backend_ops {
    * (add = 1: y += ..), x of plan->n_cols and y of plan->n_rows entries of precision p */
   int (*kronecker_apply)(struct ts_backend_ops *ops, const ts_kronecker_plan *plan,
                          ts_precision p, const void *x, void *y, int add);
+  /* L2 mass and its inverse (ABI 14): y = W x or y = W^{-1} x as plan->action says
+   * (ts_l2_mass_plan), x and y of plan->n_dofs entries of precision p, x != y.  A backend
+   * refuses an action or a precision it lacks with TS_ERR_UNSUPPORTED. */
+  int (*l2_mass_apply)(struct ts_backend_ops *ops, const ts_l2_mass_plan *plan, ts_precision p,
+                       const void *x, void *y);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */
