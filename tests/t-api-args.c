@@ -404,12 +404,14 @@ static void sparse_matrices(fixture *f) {
   EXPECT_CREATE("'pressure' is NULL", M, ts_matrix_assemble_divergence(f->vel, NULL, &M));
   EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_divergence(f->vel, f->pres, &M));
   EXPECT(TS_ERR_ARG, "'D' is NULL", ts_matrix_assemble_divergence(f->vel, f->pres, NULL));
-  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_mass_diagonal(NULL, 1.0, NULL));
-  EXPECT(TS_ERR_ARG, "'diagonal' is NULL", ts_dofs_mass_diagonal(f->pres, 1.0, NULL));
-  EXPECT_CREATE("beta = nan", M, ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, NAN, 1, &M));
+  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_mass_diagonal(NULL, 1.0, NULL, NULL));
+  EXPECT(TS_ERR_ARG, "'diagonal' is NULL", ts_dofs_mass_diagonal(f->pres, 1.0, NULL, NULL));
+  const ts_hdiv_coefficients unit = {1.0, 1.0, NULL, NULL}, bad_beta = {1.0, NAN, NULL, NULL};
+  EXPECT_CREATE("beta = nan", M, ts_matrix_assemble_hdiv_schur(f->vel, f->pres, &bad_beta, 0, &M));
   EXPECT_CREATE("interpolation-histopolation", M,
-                ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, 1.0, 1, &M));
-  EXPECT(TS_ERR_ARG, "'S' is NULL", ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, 1.0, 1, NULL));
+                ts_matrix_assemble_hdiv_schur(f->vel, f->pres, &unit, 0, &M));
+  EXPECT_CREATE("'coefficients' is NULL", M, ts_matrix_assemble_hdiv_schur(f->vel, f->pres, NULL, 0, &M));
+  EXPECT(TS_ERR_ARG, "'S' is NULL", ts_matrix_assemble_hdiv_schur(f->vel, f->pres, &unit, 0, NULL));
   EXPECT_CREATE("'A' is NULL", M, ts_matrix_transpose(NULL, &M));
   EXPECT(TS_ERR_ARG, "'T' is NULL", ts_matrix_transpose(NULL, NULL));
   EXPECT_CREATE("'A' is NULL", M, ts_matrix_multiply(NULL, NULL, &M));
@@ -420,11 +422,11 @@ static void sparse_matrices(fixture *f) {
   EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_load_vector(NULL, NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_l2_error(f->vel, NULL, NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_kronecker(NULL, NULL, NULL));
-  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass(NULL, 1.0, &M));
-  EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_mass(f->pres, 1.0, &M));
-  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass(f->pres, 1.0, NULL));
-  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass_inverse(NULL, 1.0, &M));
-  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass_inverse(f->pres, 1.0, NULL));
+  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass(NULL, 1.0, NULL, &M));
+  EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_mass(f->pres, 1.0, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass(f->pres, 1.0, NULL, NULL));
+  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass_inverse(NULL, 1.0, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass_inverse(f->pres, 1.0, NULL, NULL));
   EXPECT(0, "", ts_matrix_destroy(NULL));
   EXPECT_MINUS_ONE(ts_matrix_rows(NULL));
   EXPECT_MINUS_ONE(ts_matrix_columns(NULL));

@@ -130,8 +130,7 @@ int ts_dofs_require_q(ts_dofs dofs, const char *what) {
   return 0;
 }
 
-/* The component block of index and its position (a_0, a_1, a_2) within the block. */
-static int dof_position(ts_dofs dofs, int64_t index, int64_t *a) {
+int ts_dof_position(ts_dofs dofs, int64_t index, int64_t *a) {
   int c = 0;
   while (index >= dofs->comp_offset[c + 1]) ++c;
   const int64_t local = index - dofs->comp_offset[c], *n = dofs->comp_n[c];
@@ -151,7 +150,7 @@ int ts_dofs_point(ts_dofs dofs, int64_t index, double *x) {
     for (int d = 0; d < dofs->dim; ++d) x[d] = dofs->nodes[index * dofs->dim + d];
     return 0;
   }
-  const int c = dof_position(dofs, index, a);
+  const int c = ts_dof_position(dofs, index, a);
   for (int d = 0; d < dofs->dim; ++d) {
     const int stride = cell_stride(dofs, c, d);
     /* the last DoF of a continuous direction is the right end of the last cell */
@@ -170,7 +169,7 @@ int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
   TS_GETTER_CHECK(index >= 0 && index < dofs->count, -1,
                   "ts_dofs_is_boundary: DoF index %lld out of range 0..%lld", (long long)index,
                   (long long)dofs->count - 1);
-  const int c = dof_position(dofs, index, a);
+  const int c = ts_dof_position(dofs, index, a);
   const int64_t *n = dofs->comp_n[c];
   switch (dofs->fe->family) {
   case TS_FE_Q:
@@ -183,6 +182,13 @@ int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
   default:
     return 0;
   }
+}
+
+unsigned ts_dofs_flux_face(ts_dofs dofs, int64_t index) {
+  int64_t a[3];
+  const int c = ts_dof_position(dofs, index, a);
+  if (a[c] == 0) return 1u << (2 * c);
+  return a[c] == dofs->comp_n[c][c] - 1 ? 1u << (2 * c + 1) : 0u;
 }
 
 /* The faces of the box that DoF position a (of a Q_k field with n per direction) lies on. */
@@ -202,7 +208,7 @@ int ts_dofs_is_dirichlet(ts_dofs dofs, int64_t index) {
                   "ts_dofs_is_dirichlet: DoF index %lld out of range 0..%lld", (long long)index,
                   (long long)dofs->count - 1);
   if (dofs->fe->family != TS_FE_Q || !dofs->neumann_faces) return ts_dofs_is_boundary(dofs, index);
-  const int c = dof_position(dofs, index, a);
+  const int c = ts_dof_position(dofs, index, a);
   return (q_faces_of(dofs, a, dofs->comp_n[c]) & ~dofs->neumann_faces) != 0;
 }
 
