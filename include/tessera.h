@@ -1216,6 +1216,15 @@ int ts_hdiv_system_solve(ts_hdiv_system system, ts_solver_type type, double rtol
  *  pressure DoFs'), for ts_hdiv_l2_error on the pressure DoFs. */
 int ts_hdiv_system_pressure(ts_hdiv_system system, const double *x, double *p);
 
+/** @brief The smooth solution of our Cartesian Darcy problem (doc/hdiv.md, paper 003 section
+ *  4.1): p = sin(2x + 1/2) cos(3y/2 + 1/4) [cos(z + 1/3)] and u = -grad p / beta for the
+ *  constant beta = *(const double *)ctx, so beta u + grad p = 0 and g = div u =
+ *  -Laplace(p) / beta, as ts_point_fn: the pressure (one value per point), the velocity (dim
+ *  values) and the divergence g (one value). */
+int ts_darcy_smooth_pressure(void *ctx, int dim, int64_t count, const double *x, double *p);
+int ts_darcy_smooth_velocity(void *ctx, int dim, int64_t count, const double *x, double *u);
+int ts_darcy_smooth_divergence(void *ctx, int dim, int64_t count, const double *x, double *g);
+
 /* ---------------------------------------------------------------- geometric multigrid */
 
 /** Geometric multigrid on the levels of a box mesh, for the Q_k Laplacian (paper 002,
@@ -1548,6 +1557,22 @@ typedef struct ts_coefficients {
  *          the component of a value that is not finite */
 int ts_cell_values_read(const char *path, int64_t count, int components, double *values);
 
+/** @brief A log-normal field per cell (a permeability like SPE10's, whose data is not
+ *  redistributable): K = exp(s (G - m)) with G a sum of 48 random cosine modes (wave numbers
+ *  up to 12 per direction, up to 24 along the last: layered) plus white noise per cell, s and
+ *  m chosen so that max K / min K = contrast and sqrt(max K min K) = 1.  Deterministic for a
+ *  seed (splitmix64).  Cells numbered c_0 + cells_0 (c_1 + cells_1 c_2), values[cells].
+ *  @return 0, or TS_ERR_ARG naming the argument (dim 2 or 3, cells >= 1, contrast > 1) */
+int ts_cell_values_lognormal(int dim, const int64_t *cells, double contrast, uint64_t seed,
+                             double *values);
+/** @brief Two materials of the crooked-pipe problems on a box level: `inside` in the cells
+ *  whose centre lies in the pipe, `outside` elsewhere.  Our pipe (the paper 003 / Graziani-
+ *  LeBlanc mesh is not public): in the box [0,7] x [0,2] (3D: x [0,1], the pipe in z < 1/2)
+ *  the pipe is y < 1/2 for x < 2.5 and x > 4.5, y < 3/2 for 2.5 <= x <= 3 and 4 <= x <= 4.5,
+ *  and 1 <= y < 3/2 for 3 < x < 4 (a pipe that rises, runs along the top and comes down);
+ *  its edges lie on a grid of spacing 1/2, so coarse cells of size 1/2 resolve it. */
+int ts_cell_values_crooked_pipe(ts_mesh mesh, int level, double inside, double outside,
+                                double *values);
 /** @brief The operator of -div(kappa grad u) + c u on Q_k over the cells of a mapped level,
  *  with homogeneous Dirichlet rows on the Dirichlet DoFs (the boundary less the DoFs' Neumann
  *  faces: ts_dofs_is_dirichlet) as ts_operator_create_laplace: its matrix is A_ij =
