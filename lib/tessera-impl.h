@@ -323,6 +323,9 @@ int ts_dof_position(ts_dofs dofs, int64_t index, int64_t *a);
 /** The face (one TS_FACE_* bit) of a boundary flux DoF of RT_k (ts_dofs_is_boundary), 0 for
  *  the other DoFs. */
 unsigned ts_dofs_flux_face(ts_dofs dofs, int64_t index);
+/** TS_ERR_ARG naming fn, the argument `name` and its value unless faces is a set of the
+ *  TS_FACE_* bits of a box of dimension dim (dofs.c). */
+int ts_check_faces(const char *fn, const char *name, int dim, unsigned faces);
 /** The names of the box's faces in the order of their TS_FACE_* bits (dofs.c). */
 extern const char *const ts_face_names[6];
 

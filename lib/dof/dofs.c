@@ -212,12 +212,17 @@ int ts_dofs_is_dirichlet(ts_dofs dofs, int64_t index) {
   return (q_faces_of(dofs, a, dofs->comp_n[c]) & ~dofs->neumann_faces) != 0;
 }
 
+int ts_check_faces(const char *fn, const char *name, int dim, unsigned faces) {
+  TS_CHECK_ARG((faces & ~TS_FACES_ALL(dim)) == 0, "%s: %s = %#x has bits beyond the %d faces of a "
+               "%dD box (allowed: TS_FACE_* bits within %#x)", fn, name, faces, 2 * dim, dim,
+               TS_FACES_ALL(dim));
+  return 0;
+}
+
 int ts_dofs_set_neumann_faces(ts_dofs dofs, unsigned faces) {
   TS_CHECK_NOT_NULL(dofs);
   TS_CALL(ts_dofs_require_q(dofs, "ts_dofs_set_neumann_faces"));
-  TS_CHECK_ARG((faces & ~TS_FACES_ALL(dofs->dim)) == 0, "ts_dofs_set_neumann_faces: faces = %#x "
-               "has bits beyond the %d faces of a %dD box (allowed: TS_FACE_* bits within %#x)",
-               faces, 2 * dofs->dim, dofs->dim, TS_FACES_ALL(dofs->dim));
+  TS_CALL(ts_check_faces("ts_dofs_set_neumann_faces", "faces", dofs->dim, faces));
   dofs->neumann_faces = faces;
   return 0;
 }

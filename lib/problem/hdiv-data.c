@@ -358,10 +358,7 @@ static int check_faces(const char *fn, ts_dofs u, unsigned faces, ts_point_fn f,
   TS_CHECK_ARG(u && f && a, "%s: NULL argument ('velocity', the function or the array)", fn);
   TS_CHECK_ARG(u->fe->family == TS_FE_RT_IH, "%s: argument 'velocity' is not of RT_k in the "
                "interpolation-histopolation basis (ts_fe_create_rt_ih)", fn);
-  TS_CHECK_ARG((faces & ~TS_FACES_ALL(u->dim)) == 0, "%s: faces = %#x has bits beyond the %d faces "
-               "of a %dD box (allowed: TS_FACE_* bits within %#x)", fn, faces, 2 * u->dim, u->dim,
-               TS_FACES_ALL(u->dim));
-  return 0;
+  return ts_check_faces(fn, "faces", u->dim, faces);
 }
 
 int ts_hdiv_boundary_fluxes(ts_dofs velocity, unsigned faces, ts_point_fn u, void *ctx,

@@ -99,10 +99,9 @@ int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure,
   TS_CALL(ts_hdiv_check_coefficients("ts_matrix_assemble_hdiv_schur", velocity, coefficients));
   ts_matrix D = NULL;
   int ierr = ts_matrix_assemble_divergence(velocity, pressure, &D);
-  if (!ierr && (fixed_flux_faces & ~TS_FACES_ALL(velocity->dim)))
-    ierr = TS_ERROR(TS_ERR_ARG, "ts_matrix_assemble_hdiv_schur: fixed_flux_faces = %#x has bits "
-                    "beyond the %d faces of a %dD box (allowed: TS_FACE_* bits within %#x)",
-                    fixed_flux_faces, 2 * velocity->dim, velocity->dim, TS_FACES_ALL(velocity->dim));
+  if (!ierr)
+    ierr = ts_check_faces("ts_matrix_assemble_hdiv_schur", "fixed_flux_faces", velocity->dim,
+                          fixed_flux_faces);
   double *m_inv = NULL, *w_inv = NULL;
   if (!ierr) ierr = ts_calloc((size_t)velocity->count, sizeof *m_inv, "1 / diag(M)", &m_inv);
   if (!ierr) ierr = ts_calloc((size_t)pressure->count, sizeof *w_inv, "1 / diag(W)", &w_inv);

@@ -108,10 +108,7 @@ int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure
   TS_CHECK_NOT_NULL(backend);
   TS_CALL(ts_hdiv_check_coefficients("ts_hdiv_system_create", velocity, coefficients));
   TS_CHECK_NOT_NULL(pressure);
-  TS_CHECK_ARG((flux_faces & ~TS_FACES_ALL(velocity->dim)) == 0, "ts_hdiv_system_create: "
-               "flux_faces = %#x has bits beyond the %d faces of a %dD box (allowed: TS_FACE_* "
-               "bits within %#x)", flux_faces, 2 * velocity->dim, velocity->dim,
-               TS_FACES_ALL(velocity->dim));
+  TS_CALL(ts_check_faces("ts_hdiv_system_create", "flux_faces", velocity->dim, flux_faces));
   ts_hdiv_system s;
   TS_CALL(ts_calloc(1, sizeof *s, "H(div) system", &s));
   s->backend = backend;
