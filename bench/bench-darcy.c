@@ -1,10 +1,10 @@
 /* bench-darcy.c -- MINRES iteration counts of paper 003's Darcy and grad-div test problems on
  * box meshes (doc/hdiv.md), with MINRES + diag(Jacobi(M_beta), BoomerAMG(S~)) to 1e-12 in the
  * preconditioned norm; prints markdown table rows.
- *   bench-darcy cartesian DIM KMIN-KMAX LEVELS   Figure 7: the smooth Darcy solution, every
- *                                                flux prescribed, 2^dim coarse cells, levels 0..LEVELS
- *   bench-darcy pipe DIM KMIN-KMAX LEVEL         Tables 2-3: the crooked-pipe grad-div problem
- *   bench-darcy spe10 KMIN-KMAX NX NY NZ         section 4.3: SPE10-like Darcy on NX x NY x NZ cells
+ *   bench-darcy cartesian DIM KMIN-KMAX LEVELS  Figure 7: the smooth Darcy solution, every
+ *                                 flux prescribed, 2^dim coarse cells, levels 0..LEVELS
+ *   bench-darcy pipe DIM KMIN-KMAX LEVEL        Tables 2-3: the crooked-pipe grad-div problem
+ *   bench-darcy spe10 KMIN-KMAX NX NY NZ        section 4.3: SPE10-like Darcy, NX x NY x NZ cells
  * KMIN-KMAX are RT degrees k (the paper's p = k + 1). */
 #include <math.h>
 #include <stdio.h>
@@ -159,7 +159,8 @@ int main(int argc, char **argv) {
   ts_backend b = NULL;
   int kmin = 0, kmax = 0;
   if (argc < 4) return usage();
-  if (ts_backend_open(getenv("TESSERA_BENCH_BACKEND") ? getenv("TESSERA_BENCH_BACKEND") : "omp", &b)) {
+  const char *backend = getenv("TESSERA_BENCH_BACKEND");
+  if (ts_backend_open(backend ? backend : "omp", &b)) {
     fprintf(stderr, "bench-darcy: %s\n", ts_error_message());
     return 1;
   }
@@ -170,7 +171,8 @@ int main(int argc, char **argv) {
     ierr = spe10(b, kmin, kmax, coarse);
   } else if (argc == 5) {
     bench_parse_degrees(argv[3], &kmin, &kmax);
-    if (!strcmp(argv[1], "cartesian")) ierr = cartesian(b, atoi(argv[2]), kmin, kmax, atoi(argv[4]));
+    if (!strcmp(argv[1], "cartesian"))
+      ierr = cartesian(b, atoi(argv[2]), kmin, kmax, atoi(argv[4]));
     if (!strcmp(argv[1], "pipe")) ierr = pipe(b, atoi(argv[2]), kmin, kmax, atoi(argv[4]));
   }
   ts_backend_destroy(&b);

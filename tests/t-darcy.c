@@ -112,6 +112,13 @@ static const ts_hdiv_data smooth_data = {.g = ts_darcy_smooth_divergence,
                                          .u_boundary = ts_darcy_smooth_velocity,
                                          .ctx = &beta_smooth};
 
+/* darcy_solve of the smooth solution to 1e-12 */
+static int smooth_solve(ts_backend b, ts_mesh mesh, int level, int k, unsigned flux_faces,
+                        ts_solver_type type, darcy_result *r) {
+  return darcy_solve(b, mesh, level, k, &darcy_smooth, flux_faces, &smooth_data,
+                     ts_darcy_smooth_velocity, ts_darcy_smooth_pressure, type, 1e-12, r);
+}
+
 /* L2 errors of u and p on levels 1..levels of [0,1]^dim (2 coarse cells per direction): both
  * rates approach k + 1 (within 0.25 on the finest levels) */
 static void test_convergence(ts_backend b, int dim, int k, int levels, unsigned flux_faces,
@@ -124,8 +131,7 @@ static void test_convergence(ts_backend b, int dim, int k, int levels, unsigned 
   char table[512] = "";
   for (int level = 1; !ierr && level <= levels; ++level) {
     darcy_result r = {0};
-    ierr = darcy_solve(b, mesh, level, k, &darcy_smooth, flux_faces, &smooth_data,
-                       ts_darcy_smooth_velocity, ts_darcy_smooth_pressure, TS_SOLVER_MINRES, 1e-12, &r);
+    ierr = smooth_solve(b, mesh, level, k, flux_faces, TS_SOLVER_MINRES, &r);
     if (ierr) break;
     if (level > 1) {
       rate[0] = log2(previous[0] / r.error_u);
@@ -142,24 +148,26 @@ static void test_convergence(ts_backend b, int dim, int k, int levels, unsigned 
   ts_mesh_destroy(&mesh);
 }
 
-/* GMRES + block-triangular against MINRES + block-diagonal: the same errors (to 1e-3
- * relative, both solved to 1e-12), in fewer iterations */
+/* GMRES and FGMRES + block-triangular against MINRES + block-diagonal: the same errors (to
+ * 1e-3 relative, all solved to 1e-12), in fewer iterations */
 static void test_triangular(ts_backend b) {
   static const double lower[2] = {0, 0}, upper[2] = {1, 1};
   static const int coarse[2] = {2, 2};
   ts_mesh mesh = NULL;
-  darcy_result m = {0}, g = {0};
+  darcy_result m = {0}, g = {0}, fg = {0};
   const unsigned faces = TS_FACE_LEFT | TS_FACE_TOP;
   int ierr = ts_mesh_create_box(2, lower, upper, coarse, 3, &mesh);
-  if (!ierr) ierr = darcy_solve(b, mesh, 3, 2, &darcy_smooth, faces, &smooth_data, ts_darcy_smooth_velocity, ts_darcy_smooth_pressure,
-                                TS_SOLVER_MINRES, 1e-12, &m);
-  if (!ierr) ierr = darcy_solve(b, mesh, 3, 2, &darcy_smooth, faces, &smooth_data, ts_darcy_smooth_velocity, ts_darcy_smooth_pressure,
-                                TS_SOLVER_GMRES, 1e-12, &g);
-  ok(!ierr && fabs(g.error_u / m.error_u - 1.0) < 1e-3 && fabs(g.error_p / m.error_p - 1.0) < 1e-3 &&
-         g.iterations < m.iterations,
-     "2D RT_2 Darcy: GMRES + block-triangular %d iterations, MINRES + block-diagonal %d; "
-     "errors u %.3e %.3e, p %.3e %.3e", g.iterations, m.iterations, g.error_u, m.error_u,
-     g.error_p, m.error_p);
+  if (!ierr) ierr = smooth_solve(b, mesh, 3, 2, faces, TS_SOLVER_MINRES, &m);
+  if (!ierr) ierr = smooth_solve(b, mesh, 3, 2, faces, TS_SOLVER_GMRES, &g);
+  if (!ierr) ierr = smooth_solve(b, mesh, 3, 2, faces, TS_SOLVER_FGMRES, &fg);
+  const int same = fabs(g.error_u / m.error_u - 1.0) < 1e-3 &&
+                   fabs(g.error_p / m.error_p - 1.0) < 1e-3 &&
+                   fabs(fg.error_u / m.error_u - 1.0) < 1e-3 &&
+                   fabs(fg.error_p / m.error_p - 1.0) < 1e-3;
+  ok(!ierr && same && g.iterations < m.iterations && fg.iterations < m.iterations,
+     "2D RT_2 Darcy: GMRES / FGMRES + block-triangular %d / %d iterations, MINRES + "
+     "block-diagonal %d; errors u %.3e %.3e, p %.3e %.3e", g.iterations, fg.iterations,
+     m.iterations, g.error_u, m.error_u, g.error_p, m.error_p);
   ts_mesh_destroy(&mesh);
 }
 
@@ -222,11 +230,11 @@ static void test_iterations(ts_backend b, int dim, int max_k, int levels) {
   int its[TS_MAX_DEGREE][8] = {{0}}, fewest = 1 << 30, most = 0, plateau = 1;
   char table[512] = "";
   for (int k = 1; !ierr && k <= max_k; ++k) {
-    snprintf(table + strlen(table), sizeof table - strlen(table), "%sp = %d:", k > 1 ? "; " : "", k + 1);
+    snprintf(table + strlen(table), sizeof table - strlen(table), "%sp = %d:", k > 1 ? "; " : "",
+             k + 1);
     for (int level = 0; !ierr && level <= levels; ++level) {
       darcy_result r = {0};
-      ierr = darcy_solve(b, mesh, level, k, &darcy_smooth, TS_FACES_ALL(dim), &smooth_data,
-                         ts_darcy_smooth_velocity, ts_darcy_smooth_pressure, TS_SOLVER_MINRES, 1e-12, &r);
+      ierr = smooth_solve(b, mesh, level, k, TS_FACES_ALL(dim), TS_SOLVER_MINRES, &r);
       its[k][level] = r.iterations;
       snprintf(table + strlen(table), sizeof table - strlen(table), " %d", r.iterations);
     }

@@ -164,7 +164,9 @@ static double inverse_error(ts_matrix Winv, ts_matrix W) {
 }
 
 /* The coefficient of cell c in the tests with coefficients per cell: 0.5 .. 1000, varied. */
-static double cell_coefficient(int64_t c, int which) { return 0.5 * pow(10.0, (double)((3 * c + which) % 4)); }
+static double cell_coefficient(int64_t c, int which) {
+  return 0.5 * pow(10.0, (double)((3 * c + which) % 4));
+}
 
 /* int (coefficient) (|u|^2 or q^2) over the box: the cells' integrals times their
  * coefficients (cells NULL: one coefficient) */
@@ -179,7 +181,8 @@ static double weighted_integral(const grid *g, const double *cells, double coeff
           lo[d] = g->lower[d] + g->h[d] * (double)cell[d];
           hi[d] = lo[d] + g->h[d];
         }
-        sum += (long double)coefficient * (cells ? cells[c] : 1.0) * integral(g, lo, hi, l2 ? -1 : -2, 1);
+        const double c_cell = coefficient * (cells ? cells[c] : 1.0);
+        sum += (long double)c_cell * integral(g, lo, hi, l2 ? -1 : -2, 1);
       }
   return (double)sum;
 }

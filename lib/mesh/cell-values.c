@@ -131,7 +131,8 @@ int ts_cell_values_lognormal(int dim, const int64_t *cells, double contrast, uin
         double t[3];
         for (int d = 0; d < dim; ++d) t[d] = ((double)a[d] + 0.5) / (double)cells[d];
         /* a standard normal per cell by Box-Muller */
-        const double noise = sqrt(-2.0 * log(1.0 - uniform(&state))) * cos(2.0 * M_PI * uniform(&state));
+        const double radius = sqrt(-2.0 * log(1.0 - uniform(&state)));
+        const double noise = radius * cos(2.0 * M_PI * uniform(&state));
         values[c] = gaussian_field(dim, t, (const double(*)[5])modes, noise);
         lo = fmin(lo, values[c]);
         hi = fmax(hi, values[c]);

@@ -148,7 +148,8 @@ static int for_cells(ts_dofs u, ts_point_fn f, void *ctx, dof_visit visit, cell_
   double *x = NULL, *w = NULL, *values = NULL;
   int ierr = ts_calloc((size_t)nq * u->dim, sizeof *x, "cell points", &x);
   if (!ierr) ierr = ts_calloc((size_t)nq, sizeof *w, "cell weights", &w);
-  if (!ierr) ierr = ts_calloc((size_t)nq * components(u), sizeof *values, "function values", &values);
+  if (!ierr)
+    ierr = ts_calloc((size_t)nq * components(u), sizeof *values, "function values", &values);
   c.x = x;
   c.w = w;
   for (c.cell[2] = 0; !ierr && c.cell[2] < u->cells[2]; ++c.cell[2])
@@ -295,8 +296,9 @@ static int for_faces_cells(ts_dofs u, const face_rule *r, face_cell *f, ts_point
       for (int a1 = 0; a1 < (f->tangents > 1 ? k1 : 1); ++a1)
         for (int a0 = 0; a0 < k1; ++a0) {
           const int a[2] = {a0, a1};
-          visit(u, r, f, a, f->first + a0 * f->stride[0] + (f->tangents > 1 ? a1 * f->stride[1] : 0),
-                values, data);
+          const int64_t index =
+              f->first + a0 * f->stride[0] + (f->tangents > 1 ? a1 * f->stride[1] : 0);
+          visit(u, r, f, a, index, values, data);
         }
     }
   return 0;
@@ -311,7 +313,8 @@ static int for_faces(ts_dofs u, unsigned faces, ts_point_fn fn, void *ctx, int v
   double *values = NULL;
   int ierr = ts_calloc((size_t)n * u->dim, sizeof *f.x, "face points", &f.x);
   if (!ierr) ierr = ts_calloc((size_t)n, sizeof *f.w, "face weights", &f.w);
-  if (!ierr) ierr = ts_calloc((size_t)n * values_per_point, sizeof *values, "function values", &values);
+  if (!ierr)
+    ierr = ts_calloc((size_t)n * values_per_point, sizeof *values, "function values", &values);
   for (int b = 0; !ierr && b < 2 * u->dim; ++b) {
     if (!(faces & (1u << b))) continue;
     f.normal = b / 2;

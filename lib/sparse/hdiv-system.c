@@ -158,8 +158,10 @@ int ts_hdiv_system_create_pc(ts_hdiv_system s, int triangular, ts_pc *pc) {
                "allowed 0 (block-diagonal, for MINRES) or 1 (block upper triangular, for GMRES "
                "and FGMRES)", triangular);
   ts_pc *schur = &s->schur[triangular];
-  if (!*schur) TS_CALL(ts_pc_create_schur_block(s->amg, triangular ? -1.0 : 1.0, s->singular, schur));
-  if (triangular) return ts_pc_create_block_triangular(TS_PC_UPPER, s->jacobi, s->blocks[1], *schur, pc);
+  if (!*schur)
+    TS_CALL(ts_pc_create_schur_block(s->amg, triangular ? -1.0 : 1.0, s->singular, schur));
+  if (triangular)
+    return ts_pc_create_block_triangular(TS_PC_UPPER, s->jacobi, s->blocks[1], *schur, pc);
   return ts_pc_create_block_diagonal(2, (ts_pc[]){s->jacobi, *schur}, pc);
 }
 
