@@ -146,23 +146,29 @@ int ts_hdiv_system_destroy(ts_hdiv_system *system) {
   return 0;
 }
 
-ts_operator ts_hdiv_system_operator(ts_hdiv_system s) { return s ? s->A : NULL; }
+ts_operator ts_hdiv_system_operator(ts_hdiv_system system) {
+  TS_GETTER_NOT_NULL(system, NULL);
+  return system->A;
+}
 
-int ts_hdiv_system_is_singular(ts_hdiv_system s) { return s ? s->singular : -1; }
+int ts_hdiv_system_is_singular(ts_hdiv_system system) {
+  TS_GETTER_NOT_NULL(system, -1);
+  return system->singular;
+}
 
-int ts_hdiv_system_create_pc(ts_hdiv_system s, int triangular, ts_pc *pc) {
+int ts_hdiv_system_create_pc(ts_hdiv_system system, int triangular, ts_pc *pc) {
   TS_CHECK_NOT_NULL(pc);
   *pc = NULL;
-  TS_CHECK_NOT_NULL(s);
+  TS_CHECK_NOT_NULL(system);
   TS_CHECK_ARG(triangular == 0 || triangular == 1, "ts_hdiv_system_create_pc: triangular = %d, "
                "allowed 0 (block-diagonal, for MINRES) or 1 (block upper triangular, for GMRES "
                "and FGMRES)", triangular);
-  ts_pc *schur = &s->schur[triangular];
-  if (!*schur)
-    TS_CALL(ts_pc_create_schur_block(s->amg, triangular ? -1.0 : 1.0, s->singular, schur));
+  ts_pc *schur = &system->schur[triangular], jacobi = system->jacobi;
+  const double sign = triangular ? -1.0 : 1.0; /* the Schur complement of Acal is -S */
+  if (!*schur) TS_CALL(ts_pc_create_schur_block(system->amg, sign, system->singular, schur));
   if (triangular)
-    return ts_pc_create_block_triangular(TS_PC_UPPER, s->jacobi, s->blocks[1], *schur, pc);
-  return ts_pc_create_block_diagonal(2, (ts_pc[]){s->jacobi, *schur}, pc);
+    return ts_pc_create_block_triangular(TS_PC_UPPER, jacobi, system->blocks[1], *schur, pc);
+  return ts_pc_create_block_diagonal(2, (ts_pc[]){jacobi, *schur}, pc);
 }
 
 /* the solve of ts_hdiv_system_solve on the vectors vb, vx */
@@ -242,20 +248,20 @@ static int pressure_data(ts_hdiv_system s, const ts_hdiv_data *data, double *bp)
   return ierr;
 }
 
-int ts_hdiv_system_rhs(ts_hdiv_system s, const ts_hdiv_data *data, double *b, double *x0) {
-  TS_CHECK_NOT_NULL(s);
+int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *b, double *x0) {
+  TS_CHECK_NOT_NULL(system);
   TS_CHECK_NOT_NULL(data);
   TS_CHECK_NOT_NULL(b);
   TS_CHECK_NOT_NULL(x0);
-  const int64_t nu = s->velocity->count, np = s->pressure->count;
+  const int64_t nu = system->velocity->count, np = system->pressure->count;
   for (int64_t i = 0; i < nu + np; ++i) b[i] = x0[i] = 0.0;
-  TS_CALL(velocity_data(s, data, b, x0));
-  TS_CALL(pressure_data(s, data, b + nu));
-  host_multiply_add(s->M_lift, -1.0, x0, b);      /* - M u_D */
-  host_multiply_add(s->D_lift, -1.0, x0, b + nu); /* - D u_D */
+  TS_CALL(velocity_data(system, data, b, x0));
+  TS_CALL(pressure_data(system, data, b + nu));
+  host_multiply_add(system->M_lift, -1.0, x0, b);      /* - M u_D */
+  host_multiply_add(system->D_lift, -1.0, x0, b + nu); /* - D u_D */
   for (int64_t j = 0; j < nu; ++j)
-    if (ts_dofs_flux_face(s->velocity, j) & s->flux_faces) b[j] = 0.0;
-  if (s->singular) { /* orthogonal to the null space x_p = 1 */
+    if (ts_dofs_flux_face(system->velocity, j) & system->flux_faces) b[j] = 0.0;
+  if (system->singular) { /* orthogonal to the null space x_p = 1 */
     long double sum = 0.0L;
     for (int64_t i = 0; i < np; ++i) sum += b[nu + i];
     for (int64_t i = 0; i < np; ++i) b[nu + i] -= (double)(sum / np);
@@ -263,11 +269,11 @@ int ts_hdiv_system_rhs(ts_hdiv_system s, const ts_hdiv_data *data, double *b, do
   return 0;
 }
 
-int ts_hdiv_system_pressure(ts_hdiv_system s, const double *x, double *p) {
-  TS_CHECK_NOT_NULL(s);
+int ts_hdiv_system_pressure(ts_hdiv_system system, const double *x, double *p) {
+  TS_CHECK_NOT_NULL(system);
   TS_CHECK_NOT_NULL(x);
   TS_CHECK_NOT_NULL(p);
-  for (int64_t i = 0; i < s->pressure->count; ++i) p[i] = 0.0;
-  host_multiply_add(s->Wunit_inv, -1.0, x + s->velocity->count, p);
+  for (int64_t i = 0; i < system->pressure->count; ++i) p[i] = 0.0;
+  host_multiply_add(system->Wunit_inv, -1.0, x + system->velocity->count, p);
   return 0;
 }
