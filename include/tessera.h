@@ -1184,6 +1184,7 @@ typedef struct ts_hdiv_system_s *ts_hdiv_system;
 int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                           const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
                           ts_hdiv_system *system);
+/** @brief Free the system and the preconditioner parts it owns (NULL or *system NULL: nothing). */
 int ts_hdiv_system_destroy(ts_hdiv_system *system);
 /** @brief Acal, of ts_dofs_count(velocity) + ts_dofs_count(pressure) rows (borrowed). */
 ts_operator ts_hdiv_system_operator(ts_hdiv_system system);

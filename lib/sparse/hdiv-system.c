@@ -26,7 +26,9 @@ struct ts_hdiv_system_s {
   ts_dofs velocity, pressure;   /* borrowed */
   unsigned flux_faces;
   int singular;
-  ts_matrix M, D, Dt, C, S, Wunit_inv; /* C = -W_alpha^{-1} (an empty matrix: alpha infinite) */
+  /* the blocks of Acal and S~ until the backend and hypre have copied them: M, D, D^T,
+   * C = -W_alpha^{-1} (an empty matrix: alpha infinite), S~; and W^{-1} for the data */
+  ts_matrix M, D, Dt, C, S, Wunit_inv;
   ts_matrix M_lift, D_lift;     /* M_beta and D restricted to the prescribed DoFs' columns */
   ts_operator blocks[4], A;
   ts_pc jacobi, amg, schur[2];  /* schur: the Schur blocks of the two preconditioner shapes */
@@ -52,11 +54,13 @@ static int prescribed_columns(ts_matrix A, const double *mask, int64_t n, ts_mat
 }
 
 /* M_beta with the prescribed rows and columns those of its diagonal; D with their columns 0;
- * the columns removed kept for the lifting */
+ * the columns removed kept for the lifting (when there are any) */
 static int constrain(ts_hdiv_system s, const double *mask) {
   const int64_t n = s->velocity->count;
-  TS_CALL(prescribed_columns(s->M, mask, n, &s->M_lift));
-  TS_CALL(prescribed_columns(s->D, mask, n, &s->D_lift));
+  if (s->flux_faces) {
+    TS_CALL(prescribed_columns(s->M, mask, n, &s->M_lift));
+    TS_CALL(prescribed_columns(s->D, mask, n, &s->D_lift));
+  }
   double *d = NULL;
   TS_CALL(ts_calloc((size_t)n, sizeof *d, "diag(M_beta)", &d));
   for (int64_t i = 0; i < n; ++i)
@@ -97,6 +101,8 @@ static int create_operators(ts_hdiv_system s) {
   TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->A));
   TS_CALL(ts_pc_create_jacobi(s->blocks[0], &s->jacobi));
   TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
+  ts_matrix *copied[5] = {&s->M, &s->D, &s->Dt, &s->C, &s->S};
+  for (int i = 0; i < 5; ++i) ts_matrix_destroy(copied[i]);
   return 0;
 }
 
@@ -257,8 +263,10 @@ int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *
   for (int64_t i = 0; i < nu + np; ++i) b[i] = x0[i] = 0.0;
   TS_CALL(velocity_data(system, data, b, x0));
   TS_CALL(pressure_data(system, data, b + nu));
-  host_multiply_add(system->M_lift, -1.0, x0, b);      /* - M u_D */
-  host_multiply_add(system->D_lift, -1.0, x0, b + nu); /* - D u_D */
+  if (system->flux_faces) {
+    host_multiply_add(system->M_lift, -1.0, x0, b);      /* - M u_D */
+    host_multiply_add(system->D_lift, -1.0, x0, b + nu); /* - D u_D */
+  }
   for (int64_t j = 0; j < nu; ++j)
     if (ts_dofs_flux_face(system->velocity, j) & system->flux_faces) b[j] = 0.0;
   if (system->singular) { /* orthogonal to the null space x_p = 1 */
