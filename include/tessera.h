@@ -617,36 +617,73 @@ int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A);
  *  whatever the degree and the cell sizes (paper 003, section 3.2).  All velocity DoFs are
  *  columns, the boundary ones included. */
 int ts_matrix_assemble_divergence(ts_dofs velocity, ts_dofs pressure, ts_matrix *D);
-/** @brief b_j = (f, phi_j) for the DoFs of RT_k in the interpolation-histopolation basis
- *  (ts_fe_create_rt_ih) on the box mesh's Cartesian cells, into the host array b
- *  (ts_dofs_count entries): f gives dim values per point and is called once per cell, from
- *  the calling thread, with the cell's (k+3)^dim Gauss points. */
-int ts_hdiv_load_vector(ts_dofs velocity, ts_point_fn f, void *ctx, double *b);
-/** @brief The L2 error ||u_h - u|| of the RT_k field (ts_fe_create_rt_ih) with the DoFs
- *  `values` (host array) against u (dim values per point; called as f above), by the Gauss
- *  rule of k+3 points per direction on every cell. */
-int ts_hdiv_l2_error(ts_dofs velocity, const double *values, ts_point_fn u, void *ctx,
+/** @brief b_j = (f, phi_j) for the DoFs of RT_k or DGQ_k in the interpolation-histopolation
+ *  bases (ts_fe_create_rt_ih, ts_fe_create_l2_ih) on the box mesh's Cartesian cells, into the
+ *  host array b (ts_dofs_count entries): f gives dim values per point for RT_k, one for
+ *  DGQ_k, and is called once per cell, from the calling thread, with the cell's (k+3)^dim
+ *  Gauss points. */
+int ts_hdiv_load_vector(ts_dofs dofs, ts_point_fn f, void *ctx, double *b);
+/** @brief The L2 error ||u_h - u|| of the RT_k or DGQ_k field (ts_fe_create_rt_ih,
+ *  ts_fe_create_l2_ih) with the DoFs `values` (host array) against u (dim values per point
+ *  for RT_k, one for DGQ_k; called as f above), by the Gauss rule of k+3 points per direction
+ *  on every cell. */
+int ts_hdiv_l2_error(ts_dofs dofs, const double *values, ts_point_fn u, void *ctx,
                      double *l2_error);
-/** @brief The diagonal of the mass matrix (coefficient u, v) of an interpolation-histopolation
+/** @brief The prescribed fluxes of RT_k (ts_fe_create_rt_ih): for every flux DoF j on the box
+ *  faces `faces` (TS_FACE_* bits) values[j] = the integral of u . e_i over its boundary
+ *  sub-face (e_i the face's normal direction, pointing to growing x_i, as every flux DoF),
+ *  the DoF of the interpolant of u; the other entries are left alone.  u gives dim values
+ *  per point and is called once per boundary cell face (from the calling thread) with the
+ *  Gauss rule of k+3 points on each of the face's sub-intervals.
+ *  @return 0; TS_ERR_ARG naming the argument, or the face and cell where u failed */
+int ts_hdiv_boundary_fluxes(ts_dofs velocity, unsigned faces, ts_point_fn u, void *ctx,
+                            double *values);
+/** @brief b_j += (p, phi_j . n) over the box faces `faces` (n the outward normal), for the
+ *  flux DoFs of RT_k there: the term of the natural (pressure) condition p = p_D in the
+ *  Darcy problem (ts_hdiv_system_rhs).  p gives one value per point and is called as u in
+ *  ts_hdiv_boundary_fluxes. */
+int ts_hdiv_boundary_pressure(ts_dofs velocity, unsigned faces, ts_point_fn p, void *ctx,
+                              double *b);
+/** @brief The diagonal of the mass matrix (c u, v) of an interpolation-histopolation
  *  element (ts_fe_create_rt_ih: the H(div) mass M_beta; ts_fe_create_l2_ih: the L2 mass
  *  W_alpha) on the box mesh's Cartesian cells, into the host array diagonal
- *  (ts_dofs_count(dofs) entries).  coefficient > 0, constant. */
-int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal);
+ *  (ts_dofs_count(dofs) entries).  c = coefficient x cell_coefficients[cell], constant per
+ *  cell (cells numbered c_0 + cells_0 (c_1 + cells_1 c_2) as ts_coefficients).
+ *  @param coefficient        > 0, finite
+ *  @param cell_coefficients  NULL (c = coefficient) or one value > 0 per cell of the level
+ *  @return 0, or TS_ERR_ARG naming the argument (and the cell) */
+int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, const double *cell_coefficients,
+                          double *diagonal);
+/** The coefficients of the H(div) saddle-point systems of paper 003 on a box level: alpha of
+ *  the L2 mass W_alpha = (alpha q, r) and beta of the H(div) mass M_beta = (beta u, v), each a
+ *  constant times a value per cell (NULL: 1; cells numbered as ts_coefficients).  The
+ *  grad-div problem beta u - grad(alpha div u) = f (eq. 1) has both positive; the Darcy
+ *  problem beta u + grad p = f, div u = g (eq. 2 with epsilon = 1/beta, gamma = 0) has no
+ *  (2,2) block: alpha = INFINITY (W_alpha^{-1} = 0, eq. 10), alpha_cells NULL. */
+typedef struct ts_hdiv_coefficients {
+  double alpha, beta;                     /**< > 0; alpha may be INFINITY */
+  const double *alpha_cells, *beta_cells; /**< NULL or > 0 per cell (the caller's arrays) */
+} ts_hdiv_coefficients;
 /** @brief S~ = diag(W_alpha)^{-1} + D diag(M_beta)^{-1} D^T, the approximate Schur complement
  *  of paper 003 (eqs. 15-16) for the grad-div and Darcy saddle-point systems in the
  *  interpolation-histopolation bases: an M-matrix with at most 2 dim off-diagonal entries
- *  per row, for AMG (ts_pc_create_boomeramg).  alpha, beta > 0 (constant);
- *  boundary_fluxes_fixed = 1 when the boundary fluxes are prescribed (not unknowns: their
- *  faces are left out of the sums), 0 when they are unknowns. */
-int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure, double alpha, double beta,
-                                  int boundary_fluxes_fixed, ts_matrix *S);
-/** @brief The mass matrix (coefficient u, v) of an interpolation-histopolation element
+ *  per row, for AMG (ts_pc_create_boomeramg).  The flux DoFs on the faces fixed_flux_faces
+ *  (TS_FACE_* bits) are prescribed, not unknowns: their terms are left out of the sums.
+ *  With alpha = INFINITY and every face fixed S~ is singular, the constants its null space.
+ *  @return 0, or TS_ERR_ARG naming the argument (and the cell) */
+int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure,
+                                  const ts_hdiv_coefficients *coefficients,
+                                  unsigned fixed_flux_faces, ts_matrix *S);
+/** @brief The mass matrix (c u, v) of an interpolation-histopolation element
  *  (ts_fe_create_rt_ih: M_beta; ts_fe_create_l2_ih: W_alpha) on the box mesh's Cartesian
- *  cells, coefficient > 0 constant: per component a Kronecker product of 1D mass matrices. */
-int ts_matrix_assemble_mass(ts_dofs dofs, double coefficient, ts_matrix *M);
+ *  cells, c constant per cell as in ts_dofs_mass_diagonal: per component a Kronecker product
+ *  of 1D mass matrices, its entries scaled by the cells' coefficients. */
+int ts_matrix_assemble_mass(ts_dofs dofs, double coefficient, const double *cell_coefficients,
+                            ts_matrix *M);
 /** @brief The inverse of W_alpha (ts_matrix_assemble_mass) of the discontinuous element
  *  ts_fe_create_l2_ih: block diagonal, one Kronecker product of 1D inverses per cell. */
-int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient, ts_matrix *M);
+int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient,
+                                    const double *cell_coefficients, ts_matrix *M);
 
 /* ---------------------------------------------------------------- the DG mass and its inverse */
 
@@ -1214,6 +1251,86 @@ int ts_pc_destroy(ts_pc *pc);
 /** @brief ts_solver_set_preconditioner(solver, ts_pc_operator(pc)); NULL pc for none. */
 int ts_solver_set_pc(ts_solver solver, ts_pc pc);
 
+/* ---------------------------------------------------------------- H(div) saddle-point systems */
+
+/** The data of an H(div) problem on a box (ts_hdiv_system_rhs), functions of the point
+ *  (ts_point_fn, context ctx, called from the calling thread); NULL: zero. */
+typedef struct ts_hdiv_data {
+  ts_point_fn f;          /**< the right side f, dim values per point */
+  ts_point_fn g;          /**< the right side g, one value per point */
+  ts_point_fn p_boundary; /**< the pressure p_D on the faces whose fluxes are unknowns */
+  ts_point_fn u_boundary; /**< a vector field (dim values) whose normal flux is prescribed on
+                               the flux faces */
+  void *ctx;
+} ts_hdiv_data;
+
+/** The grad-div and Darcy saddle-point systems of paper 003 on a box level, in the
+ *  interpolation-histopolation bases (doc/hdiv.md): the problem
+ *    beta u + grad p = f,  div u + p / alpha = g  in the box,
+ *    u . n = u_D . n on the flux faces,  p = p_D on the others (the natural condition),
+ *  alpha and beta constant per cell (ts_hdiv_coefficients; alpha = INFINITY: the Darcy problem
+ *  beta u + grad p = f, div u = g; the grad-div problem beta u - grad(alpha div u) = f is
+ *  g = 0, p = -alpha div u), solved in the transformed form (eqs. 11, 18, 20)
+ *    Acal [u; x_p] = [M_beta D^T; D -W_alpha^{-1}] [u; x_p] = b,  p = -W^{-1} x_p,
+ *  W the L2 mass without coefficient.  The prescribed fluxes are lifted: their rows and
+ *  columns of M_beta are those of its diagonal, their columns of D zero. */
+typedef struct ts_hdiv_system_s *ts_hdiv_system;
+
+/** @brief Assemble Acal (sparse matrices applied on the backend), diag(M_beta) for Jacobi and
+ *  S~ (ts_matrix_assemble_hdiv_schur) with its BoomerAMG V-cycle.
+ *  @param velocity, pressure  RT_k and DGQ_k DoFs (ts_fe_create_rt_ih, ts_fe_create_l2_ih) of
+ *                             one box level (borrowed: they must outlive the system)
+ *  @param coefficients        alpha, beta (read during the call only)
+ *  @param flux_faces          TS_FACE_* bits: the faces with prescribed fluxes.  Every face
+ *                             with alpha = INFINITY: p is defined up to a constant (S~
+ *                             singular), handled by orthogonalizing against the constants
+ *  @return 0; TS_ERR_ARG naming the argument (and the cell); TS_ERR_UNSUPPORTED without
+ *          hypre; TS_ERR_MEMORY */
+int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                          const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
+                          ts_hdiv_system *system);
+/** @brief Free the system and the preconditioner parts it owns (NULL or *system NULL: nothing). */
+int ts_hdiv_system_destroy(ts_hdiv_system *system);
+/** @brief Acal, of ts_dofs_count(velocity) + ts_dofs_count(pressure) rows (borrowed). */
+ts_operator ts_hdiv_system_operator(ts_hdiv_system system);
+/** @brief 1 when the pressure is defined up to a constant (every face a flux face, alpha =
+ *  INFINITY), 0 otherwise, -1 for NULL. */
+int ts_hdiv_system_is_singular(ts_hdiv_system system);
+/** @brief A preconditioner of Acal (paper 003, Figure 4): triangular = 0 the block-diagonal
+ *  diag(Jacobi(M_beta), AMG(S~)), symmetric positive definite, for MINRES (Proposition 5);
+ *  triangular = 1 the block upper triangular z_p = -AMG(S~) r_p, z_u = Jacobi(M_beta)(r_u -
+ *  D^T z_p) (Remark 2), for GMRES and FGMRES.  In the singular case the Schur block is
+ *  followed by z_p -= mean(z_p).  The preconditioner borrows the system's parts: destroy it
+ *  before the system. */
+int ts_hdiv_system_create_pc(ts_hdiv_system system, int triangular, ts_pc *pc);
+/** @brief The right side b and the lifting x0 (host arrays of the system's size) from data:
+ *  b = [F - P_D - M_beta u_D; W^{-1} G - D u_D] with F_j = (f, phi_j), P_D the pressure term
+ *  (ts_hdiv_boundary_pressure on the faces that are not flux faces), G_i = (g, psi_i), u_D the
+ *  prescribed fluxes (ts_hdiv_boundary_fluxes of u_boundary) and b zero at them; x0 = [u_D; 0].
+ *  Solve Acal x = b, then x += x0.  In the singular case b's pressure block is made
+ *  orthogonal to the constants (compatible data: int g = int u_D . n). */
+int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *b, double *x0);
+/** @brief Solve Acal x = b (host arrays of the system's size) from x = 0 to ||r|| <= rtol ||b||
+ *  in the solver's norm (TS_SOLVER_MINRES: the preconditioned norm ||r||_P) by MINRES with
+ *  the block-diagonal preconditioner, or by GMRES or FGMRES (restart 200) with the block
+ *  triangular one (ts_hdiv_system_create_pc); the iterations into *iterations (may be NULL).
+ *  @param type  TS_SOLVER_MINRES, TS_SOLVER_GMRES or TS_SOLVER_FGMRES
+ *  @return 0; TS_ERR_ARG naming the argument; TS_ERR_NOT_CONVERGED after max_iterations */
+int ts_hdiv_system_solve(ts_hdiv_system system, ts_solver_type type, double rtol,
+                         int max_iterations, const double *b, double *x, int *iterations);
+/** @brief The pressure's DoFs p = -W^{-1} x_p (host arrays: x of the system's size, p of the
+ *  pressure DoFs'), for ts_hdiv_l2_error on the pressure DoFs. */
+int ts_hdiv_system_pressure(ts_hdiv_system system, const double *x, double *p);
+
+/** @brief The smooth solution of our Cartesian Darcy problem (doc/hdiv.md, paper 003 section
+ *  4.1): p = sin(2x + 1/2) cos(3y/2 + 1/4) [cos(z + 1/3)] and u = -grad p / beta for the
+ *  constant beta = *(const double *)ctx, so beta u + grad p = 0 and g = div u =
+ *  -Laplace(p) / beta, as ts_point_fn: the pressure (one value per point), the velocity (dim
+ *  values) and the divergence g (one value). */
+int ts_darcy_smooth_pressure(void *ctx, int dim, int64_t count, const double *x, double *p);
+int ts_darcy_smooth_velocity(void *ctx, int dim, int64_t count, const double *x, double *u);
+int ts_darcy_smooth_divergence(void *ctx, int dim, int64_t count, const double *x, double *g);
+
 /* ---------------------------------------------------------------- geometric multigrid */
 
 /** Geometric multigrid on the levels of a box mesh, for the Q_k Laplacian (paper 002,
@@ -1546,6 +1663,22 @@ typedef struct ts_coefficients {
  *          the component of a value that is not finite */
 int ts_cell_values_read(const char *path, int64_t count, int components, double *values);
 
+/** @brief A log-normal field per cell (a permeability like SPE10's, whose data is not
+ *  redistributable): K = exp(s (G - m)) with G a sum of 48 random cosine modes (wave numbers
+ *  up to 12 per direction, up to 24 along the last: layered) plus white noise per cell, s and
+ *  m chosen so that max K / min K = contrast and sqrt(max K min K) = 1.  Deterministic for a
+ *  seed (splitmix64).  Cells numbered c_0 + cells_0 (c_1 + cells_1 c_2), values[cells].
+ *  @return 0, or TS_ERR_ARG naming the argument (dim 2 or 3, cells >= 1, contrast > 1) */
+int ts_cell_values_lognormal(int dim, const int64_t *cells, double contrast, uint64_t seed,
+                             double *values);
+/** @brief Two materials of the crooked-pipe problems on a box level: `inside` in the cells
+ *  whose centre lies in the pipe, `outside` elsewhere.  Our pipe (the paper 003 / Graziani-
+ *  LeBlanc mesh is not public): in the box [0,7] x [0,2] (3D: x [0,1], the pipe in z < 1/2)
+ *  the pipe is y < 1/2 for x < 2.5 and x > 4.5, y < 3/2 for 2.5 <= x <= 3 and 4 <= x <= 4.5,
+ *  and 1 <= y < 3/2 for 3 < x < 4 (a pipe that rises, runs along the top and comes down);
+ *  its edges lie on a grid of spacing 1/2, so coarse cells of size 1/2 resolve it. */
+int ts_cell_values_crooked_pipe(ts_mesh mesh, int level, double inside, double outside,
+                                double *values);
 /** @brief The operator of -div(kappa grad u) + c u on Q_k over the cells of a mapped level,
  *  with homogeneous Dirichlet rows on the Dirichlet DoFs (the boundary less the DoFs' Neumann
  *  faces: ts_dofs_is_dirichlet) as ts_operator_create_laplace: its matrix is A_ij =

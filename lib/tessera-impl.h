@@ -317,6 +317,17 @@ struct ts_dofs_s {
 /** TS_ERR_ARG naming `what` unless the DoFs are of a Q_k element (for the Q_k-only tools:
  *  ts_cell_dof_indices and its users, the Laplacian, right sides, errors, output). */
 int ts_dofs_require_q(ts_dofs dofs, const char *what);
+/** The Schur block of the H(div) preconditioners (lib/pc/schur-block.c): z = scale P r
+ *  (inner P borrowed; scale 1 or -1), then z -= mean(z) when orthogonalize. */
+int ts_pc_create_schur_block(ts_pc inner, double scale, int orthogonalize, ts_pc *pc);
+/** The component block of DoF index and its position (a_0, a_1, a_2) within the block. */
+int ts_dof_position(ts_dofs dofs, int64_t index, int64_t *a);
+/** The face (one TS_FACE_* bit) of a boundary flux DoF of RT_k (ts_dofs_is_boundary), 0 for
+ *  the other DoFs. */
+unsigned ts_dofs_flux_face(ts_dofs dofs, int64_t index);
+/** TS_ERR_ARG naming fn, the argument `name` and its value unless faces is a set of the
+ *  TS_FACE_* bits of a box of dimension dim (dofs.c). */
+int ts_check_faces(const char *fn, const char *name, int dim, unsigned faces);
 /** The names of the box's faces in the order of their TS_FACE_* bits (dofs.c). */
 extern const char *const ts_face_names[6];
 

@@ -60,7 +60,8 @@ static int make_matrix(const family *f, ts_mesh mesh, int level, ts_matrix *M) {
     if (!ierr) ierr = ts_fe_create_l2_ih(f->dim, f->k, &p_fe);
     if (!ierr) ierr = ts_dofs_create(mesh, u_fe, level, &u);
     if (!ierr) ierr = ts_dofs_create(mesh, p_fe, level, &p);
-    if (!ierr) ierr = ts_matrix_assemble_hdiv_schur(u, p, 1e-2, 3.0, 1, M);
+    const ts_hdiv_coefficients co = {.alpha = 1e-2, .beta = 3.0};
+    if (!ierr) ierr = ts_matrix_assemble_hdiv_schur(u, p, &co, TS_FACES_ALL(f->dim), M);
   } else {
     ierr = ts_fe_create_q(f->dim, f->k, &u_fe);
     if (!ierr) ierr = ts_dofs_create(mesh, u_fe, level, &u);

@@ -386,6 +386,41 @@ static void operators(fixture *f) {
   EXPECT_EMPTY(ts_operator_name(NULL));
 }
 
+/* the H(div) systems and their data (f->vel is RT_k of the Stokes operator, not the
+ * interpolation-histopolation element) */
+static void hdiv_systems(fixture *f) {
+  const ts_hdiv_coefficients unit = {1.0, 1.0, NULL, NULL};
+  const ts_hdiv_data none = {0};
+  const int64_t cells[3] = {2, 2, 2};
+  ts_hdiv_system s = NULL;
+  ts_pc pc = NULL;
+  double v[8];
+  EXPECT_CREATE("'backend' is NULL", s,
+                ts_hdiv_system_create(NULL, f->vel, f->pres, &unit, 0, &s));
+  EXPECT_CREATE("'coefficients' is NULL", s,
+                ts_hdiv_system_create(f->b, f->vel, f->pres, NULL, 0, &s));
+  EXPECT_CREATE("'velocity' is NULL", s,
+                ts_hdiv_system_create(f->b, NULL, f->pres, &unit, 0, &s));
+  EXPECT_CREATE("interpolation-histopolation", s,
+                ts_hdiv_system_create(f->b, f->vel, f->pres, &unit, 0, &s));
+  EXPECT(TS_ERR_ARG, "'system' is NULL",
+         ts_hdiv_system_create(f->b, f->vel, f->pres, &unit, 0, NULL));
+  EXPECT(0, "", ts_hdiv_system_destroy(NULL));
+  EXPECT_NULL(ts_hdiv_system_operator(NULL));
+  EXPECT_MINUS_ONE(ts_hdiv_system_is_singular(NULL));
+  EXPECT_CREATE("'system' is NULL", pc, ts_hdiv_system_create_pc(NULL, 0, &pc));
+  EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_hdiv_system_create_pc(NULL, 0, NULL));
+  EXPECT(TS_ERR_ARG, "'system' is NULL", ts_hdiv_system_rhs(NULL, &none, v, v));
+  EXPECT(TS_ERR_ARG, "'system' is NULL",
+         ts_hdiv_system_solve(NULL, TS_SOLVER_MINRES, 1e-8, 10, v, v, NULL));
+  EXPECT(TS_ERR_ARG, "'system' is NULL", ts_hdiv_system_pressure(NULL, v, v));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_boundary_fluxes(NULL, 0, NULL, NULL, v));
+  EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_boundary_pressure(f->vel, 0, NULL, NULL, v));
+  EXPECT(TS_ERR_ARG, "'values' is NULL", ts_cell_values_lognormal(3, cells, 1e7, 1, NULL));
+  EXPECT(TS_ERR_ARG, "dim = 4", ts_cell_values_lognormal(4, cells, 1e7, 1, v));
+  EXPECT(TS_ERR_ARG, "'mesh' is NULL", ts_cell_values_crooked_pipe(NULL, 0, 1.0, 2.0, v));
+}
+
 static void sparse_matrices(fixture *f) {
   const int64_t i[1] = {0}, j[1] = {1};
   const double v[1] = {2.0};
@@ -404,12 +439,14 @@ static void sparse_matrices(fixture *f) {
   EXPECT_CREATE("'pressure' is NULL", M, ts_matrix_assemble_divergence(f->vel, NULL, &M));
   EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_divergence(f->vel, f->pres, &M));
   EXPECT(TS_ERR_ARG, "'D' is NULL", ts_matrix_assemble_divergence(f->vel, f->pres, NULL));
-  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_mass_diagonal(NULL, 1.0, NULL));
-  EXPECT(TS_ERR_ARG, "'diagonal' is NULL", ts_dofs_mass_diagonal(f->pres, 1.0, NULL));
-  EXPECT_CREATE("beta = nan", M, ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, NAN, 1, &M));
+  EXPECT(TS_ERR_ARG, "'dofs' is NULL", ts_dofs_mass_diagonal(NULL, 1.0, NULL, NULL));
+  EXPECT(TS_ERR_ARG, "'diagonal' is NULL", ts_dofs_mass_diagonal(f->pres, 1.0, NULL, NULL));
+  const ts_hdiv_coefficients unit = {1.0, 1.0, NULL, NULL}, bad_beta = {1.0, NAN, NULL, NULL};
+  EXPECT_CREATE("beta = nan", M, ts_matrix_assemble_hdiv_schur(f->vel, f->pres, &bad_beta, 0, &M));
   EXPECT_CREATE("interpolation-histopolation", M,
-                ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, 1.0, 1, &M));
-  EXPECT(TS_ERR_ARG, "'S' is NULL", ts_matrix_assemble_hdiv_schur(f->vel, f->pres, 1.0, 1.0, 1, NULL));
+                ts_matrix_assemble_hdiv_schur(f->vel, f->pres, &unit, 0, &M));
+  EXPECT_CREATE("'coefficients' is NULL", M, ts_matrix_assemble_hdiv_schur(f->vel, f->pres, NULL, 0, &M));
+  EXPECT(TS_ERR_ARG, "'S' is NULL", ts_matrix_assemble_hdiv_schur(f->vel, f->pres, &unit, 0, NULL));
   EXPECT_CREATE("'A' is NULL", M, ts_matrix_transpose(NULL, &M));
   EXPECT(TS_ERR_ARG, "'T' is NULL", ts_matrix_transpose(NULL, NULL));
   EXPECT_CREATE("'A' is NULL", M, ts_matrix_multiply(NULL, NULL, &M));
@@ -420,11 +457,11 @@ static void sparse_matrices(fixture *f) {
   EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_load_vector(NULL, NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "NULL argument", ts_hdiv_l2_error(f->vel, NULL, NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_kronecker(NULL, NULL, NULL));
-  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass(NULL, 1.0, &M));
-  EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_mass(f->pres, 1.0, &M));
-  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass(f->pres, 1.0, NULL));
-  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass_inverse(NULL, 1.0, &M));
-  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass_inverse(f->pres, 1.0, NULL));
+  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass(NULL, 1.0, NULL, &M));
+  EXPECT_CREATE("interpolation-histopolation", M, ts_matrix_assemble_mass(f->pres, 1.0, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass(f->pres, 1.0, NULL, NULL));
+  EXPECT_CREATE("'dofs' is NULL", M, ts_matrix_assemble_mass_inverse(NULL, 1.0, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'M' is NULL", ts_matrix_assemble_mass_inverse(f->pres, 1.0, NULL, NULL));
   EXPECT(0, "", ts_matrix_destroy(NULL));
   EXPECT_MINUS_ONE(ts_matrix_rows(NULL));
   EXPECT_MINUS_ONE(ts_matrix_columns(NULL));
@@ -439,6 +476,7 @@ static void sparse_matrices(fixture *f) {
   EXPECT_CREATE("'A' is 2 x 3", op, ts_operator_create_boomeramg(f->b, rect, &op));
   EXPECT(TS_ERR_ARG, "'P' is NULL", ts_operator_create_boomeramg(f->b, rect, NULL));
   ts_matrix_destroy(&rect);
+  hdiv_systems(f);
 }
 
 static void preconditioners(fixture *f) {

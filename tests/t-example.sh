@@ -2,10 +2,10 @@
 # t-example.sh -- the example programs run and show the optimal rates on the finest pair of
 # levels, within 0.15: ex-poisson (Q2: L2 rate 3, H1 rate 2), ex-stokes (2D RT2 x DGQ2:
 # velocity and pressure L2 rates 3), ex-poisson-own (Q2 on Kershaw's mesh, epsilon 0.3:
-# L2 rate 3, H1 rate 2) and ex-stokes-th (2D Taylor-Hood Q2 x Q1: u L2 rate 3, u H1 and
-# p L2 rates 2).
+# L2 rate 3, H1 rate 2), ex-stokes-th (2D Taylor-Hood Q2 x Q1: u L2 rate 3, u H1 and
+# p L2 rates 2) and ex-darcy (2D RT2 x DGQ2 Darcy: velocity and pressure L2 rates 3).
 builddir=${TESSERA_BUILDDIR:-.}
-echo "1..9"
+echo "1..11"
 n=0
 
 # run_example NAME LOW1 HIGH1 LOW2 HIGH2 ARGS...: exit status and the two rates of the last line
@@ -30,6 +30,7 @@ run_example() {
 run_example ex-poisson 2.85 3.15 1.85 2.15 2 4
 run_example ex-stokes 2.85 3.15 2.85 3.15 2 2 4
 run_example ex-poisson-own 2.85 3.15 1.85 2.15 2 4
+run_example ex-darcy 2.85 3.15 2.85 3.15 2 2 4
 # Taylor-Hood: its last line has three rates (u L2, u H1, p L2); the first two are checked
 # above, the pressure's here
 run_example ex-stokes-th 2.85 3.15 1.85 2.2 2 4

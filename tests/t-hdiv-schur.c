@@ -251,7 +251,7 @@ static double mass_diagonal_error(const grid *g, ts_dofs dofs, int l2, double co
   double *diagonal = malloc((size_t)count * sizeof *diagonal), worst = INFINITY;
   double (*xi)[3] = malloc(216 * sizeof *xi), *w = malloc(216 * sizeof *w);
   const int n = reference_points(g->dim, xi, w);
-  if (diagonal && xi && w && !ts_dofs_mass_diagonal(dofs, coefficient, diagonal)) {
+  if (diagonal && xi && w && !ts_dofs_mass_diagonal(dofs, coefficient, NULL, diagonal)) {
     worst = 0.0;
     int64_t index = 0;
     for (int c = 0; c < (l2 ? 1 : g->dim); ++c) {
@@ -329,7 +329,7 @@ static double row_sum_error(ts_matrix S, ts_dofs p, double alpha) {
   const double *values;
   double *w = malloc((size_t)n * sizeof *w), worst = INFINITY;
   ts_matrix_csr(S, &offsets, &columns, &values);
-  if (w && !ts_dofs_mass_diagonal(p, alpha, w)) {
+  if (w && !ts_dofs_mass_diagonal(p, alpha, NULL, w)) {
     worst = 0.0;
     for (int64_t i = 0; i < n; ++i) {
       double s = 0.0, scale = 0.0;
@@ -375,6 +375,7 @@ static void test_schur(ts_backend b, int dim, int k, int levels) {
   static const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1};
   static const int coarse[3] = {1, 2, 1};
   const double alpha = 1e-2, beta = 3.0;
+  const ts_hdiv_coefficients k_ab = {alpha, beta, NULL, NULL};
   ts_mesh mesh = NULL;
   ts_fe rt = NULL, l2 = NULL;
   int ierr = ts_mesh_create_box(dim, lower, upper, coarse, levels, &mesh);
@@ -387,8 +388,8 @@ static void test_schur(ts_backend b, int dim, int k, int levels) {
     ts_matrix S = NULL, S_free = NULL;
     ierr = ts_dofs_create(mesh, rt, level, &u);
     if (!ierr) ierr = ts_dofs_create(mesh, l2, level, &p);
-    if (!ierr) ierr = ts_matrix_assemble_hdiv_schur(u, p, alpha, beta, 1, &S);
-    if (!ierr) ierr = ts_matrix_assemble_hdiv_schur(u, p, alpha, beta, 0, &S_free);
+    if (!ierr) ierr = ts_matrix_assemble_hdiv_schur(u, p, &k_ab, TS_FACES_ALL(dim), &S);
+    if (!ierr) ierr = ts_matrix_assemble_hdiv_schur(u, p, &k_ab, 0, &S_free);
     if (!ierr && level == levels) {
       ok(m_matrix(S, dim) && m_matrix(S_free, dim),
          "%dD RT_%d level %d: S~ symmetric, an M-matrix, at most %d off-diagonal entries per row "
@@ -441,15 +442,15 @@ static void test_bad_arguments(void) {
   if (!ierr) ierr = ts_dofs_create(mesh, l2, 0, &p);
   if (!ierr) ierr = ts_dofs_create(mesh, q, 0, &dq);
   ok(!ierr, "bad input: spaces made");
-  ok(ts_dofs_mass_diagonal(dq, 1.0, d) == TS_ERR_ARG &&
+  ok(ts_dofs_mass_diagonal(dq, 1.0, NULL, d) == TS_ERR_ARG &&
          strstr(ts_error_message(), "not of an interpolation-histopolation element"),
      "bad input: the mass diagonal of a Q_k space is refused");
-  ok(ts_dofs_mass_diagonal(p, -1.0, d) == TS_ERR_ARG && strstr(ts_error_message(), "'coefficient' is -1"),
+  ok(ts_dofs_mass_diagonal(p, -1.0, NULL, d) == TS_ERR_ARG && strstr(ts_error_message(), "'coefficient' is -1"),
      "bad input: a negative coefficient is refused, naming it");
-  ok(ts_matrix_assemble_hdiv_schur(u, p, 0.0, 1.0, 1, &S) == TS_ERR_ARG && S == NULL &&
+  ok(ts_matrix_assemble_hdiv_schur(u, p, &(ts_hdiv_coefficients){0.0, 1.0, NULL, NULL}, 0, &S) == TS_ERR_ARG && S == NULL &&
          strstr(ts_error_message(), "alpha = 0"),
      "bad input: alpha = 0 is refused, no matrix made");
-  ok(ts_matrix_assemble_hdiv_schur(p, u, 1.0, 1.0, 1, &S) == TS_ERR_ARG && S == NULL,
+  ok(ts_matrix_assemble_hdiv_schur(p, u, &(ts_hdiv_coefficients){1.0, 1.0, NULL, NULL}, 0, &S) == TS_ERR_ARG && S == NULL,
      "bad input: the spaces swapped are refused");
   ts_dofs_destroy(&u);
   ts_dofs_destroy(&p);

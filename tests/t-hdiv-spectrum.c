@@ -101,9 +101,9 @@ static int build(int dim, int k, const int *cells, int level, double alpha, doub
   if (!ierr) ierr = ts_fe_create_l2_ih(dim, k, &l2);
   if (!ierr) ierr = ts_dofs_create(mesh, rt, level, &u);
   if (!ierr) ierr = ts_dofs_create(mesh, l2, level, &p);
-  if (!ierr) ierr = ts_matrix_assemble_mass(u, beta, &M);
+  if (!ierr) ierr = ts_matrix_assemble_mass(u, beta, NULL, &M);
   if (!ierr) ierr = ts_matrix_assemble_divergence(u, p, &D);
-  if (!ierr) ierr = ts_matrix_assemble_mass_inverse(p, alpha, &Winv);
+  if (!ierr) ierr = ts_matrix_assemble_mass_inverse(p, alpha, NULL, &Winv);
   if (!ierr) {
     s->nu = (int)ts_dofs_count(u);
     s->np = (int)ts_dofs_count(p);

@@ -163,24 +163,56 @@ static double inverse_error(ts_matrix Winv, ts_matrix W) {
   return worst;
 }
 
-static void test_masses(int dim, int k) {
+/* The coefficient of cell c in the tests with coefficients per cell: 0.5 .. 1000, varied. */
+static double cell_coefficient(int64_t c, int which) {
+  return 0.5 * pow(10.0, (double)((3 * c + which) % 4));
+}
+
+/* int (coefficient) (|u|^2 or q^2) over the box: the cells' integrals times their
+ * coefficients (cells NULL: one coefficient) */
+static double weighted_integral(const grid *g, const double *cells, double coefficient, int l2) {
+  long double sum = 0.0L;
+  int64_t cell[3] = {0, 0, 0}, c = 0;
+  for (cell[2] = 0; cell[2] < (g->dim == 3 ? g->cells[2] : 1); ++cell[2])
+    for (cell[1] = 0; cell[1] < g->cells[1]; ++cell[1])
+      for (cell[0] = 0; cell[0] < g->cells[0]; ++cell[0], ++c) {
+        double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+        for (int d = 0; d < g->dim; ++d) {
+          lo[d] = g->lower[d] + g->h[d] * (double)cell[d];
+          hi[d] = lo[d] + g->h[d];
+        }
+        const double c_cell = coefficient * (cells ? cells[c] : 1.0);
+        sum += (long double)c_cell * integral(g, lo, hi, l2 ? -1 : -2, 1);
+      }
+  return (double)sum;
+}
+
+/* The masses with the coefficients alpha, beta, times a value per cell when per_cell. */
+static void test_masses(int dim, int k, int per_cell) {
   static const double lower[3] = {0.0, -1.0, 0.5}, upper[3] = {3.0, 1.0, 1.0};
   static const int coarse[3] = {2, 1, 2};
   const double alpha = 0.75, beta = 2.5;
+  const char *what = per_cell ? "coefficients per cell" : "constant coefficients";
   grid g;
   ts_mesh mesh = NULL;
   ts_fe rt = NULL, l2 = NULL;
   ts_dofs u = NULL, p = NULL;
   ts_matrix M = NULL, W = NULL, Winv = NULL;
+  double alpha_cells[32], beta_cells[32];
+  for (int c = 0; c < 32; ++c) {
+    alpha_cells[c] = cell_coefficient(c, 0);
+    beta_cells[c] = cell_coefficient(c, 1);
+  }
+  const double *ac = per_cell ? alpha_cells : NULL, *bc = per_cell ? beta_cells : NULL;
   int ierr = ts_mesh_create_box(dim, lower, upper, coarse, 1, &mesh);
   if (!ierr) ierr = ts_fe_create_rt_ih(dim, k, &rt);
   if (!ierr) ierr = ts_fe_create_l2_ih(dim, k, &l2);
   if (!ierr) ierr = ts_dofs_create(mesh, rt, 1, &u);
   if (!ierr) ierr = ts_dofs_create(mesh, l2, 1, &p);
-  if (!ierr) ierr = ts_matrix_assemble_mass(u, beta, &M);
-  if (!ierr) ierr = ts_matrix_assemble_mass(p, alpha, &W);
-  if (!ierr) ierr = ts_matrix_assemble_mass_inverse(p, alpha, &Winv);
-  if (!ok(!ierr, "%dD k = %d: M_beta, W_alpha and W_alpha^{-1} assembled", dim, k)) {
+  if (!ierr) ierr = ts_matrix_assemble_mass(u, beta, bc, &M);
+  if (!ierr) ierr = ts_matrix_assemble_mass(p, alpha, ac, &W);
+  if (!ierr) ierr = ts_matrix_assemble_mass_inverse(p, alpha, ac, &Winv);
+  if (!ok(!ierr, "%dD k = %d, %s: M_beta, W_alpha and W_alpha^{-1} assembled", dim, k, what)) {
     diag("%s", ts_error_message());
   } else {
     grid_init(&g, mesh, 1, dim, k, lower, upper);
@@ -188,27 +220,24 @@ static void test_masses(int dim, int k) {
     double *du = malloc((size_t)nu * sizeof *du), *dp = malloc((size_t)np * sizeof *dp);
     double *xu = malloc((size_t)nu * sizeof *xu), *xp = malloc((size_t)np * sizeof *xp);
     double asym_m, diag_m, asym_w, diag_w;
-    ts_dofs_mass_diagonal(u, beta, du);
-    ts_dofs_mass_diagonal(p, alpha, dp);
+    ts_dofs_mass_diagonal(u, beta, bc, du);
+    ts_dofs_mass_diagonal(p, alpha, ac, dp);
     symmetry_and_diagonal(M, du, &asym_m, &diag_m);
     symmetry_and_diagonal(W, dp, &asym_w, &diag_w);
     ok(asym_m < 1e-15 && diag_m < 1e-14 && asym_w < 1e-15 && diag_w < 1e-14,
-       "%dD k = %d: M_beta and W_alpha symmetric, their diagonals those of "
-       "ts_dofs_mass_diagonal (differences %.1e %.1e %.1e %.1e)", dim, k, asym_m, diag_m,
+       "%dD k = %d, %s: M_beta and W_alpha symmetric, their diagonals those of "
+       "ts_dofs_mass_diagonal (differences %.1e %.1e %.1e %.1e)", dim, k, what, asym_m, diag_m,
        asym_w, diag_w);
     field_dofs(&g, 0, xu);
     field_dofs(&g, 1, xp);
-    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (int d = 0; d < dim; ++d) {
-      lo[d] = lower[d];
-      hi[d] = upper[d];
-    }
-    const double eu = beta * integral(&g, lo, hi, -2, 1), ep = alpha * integral(&g, lo, hi, -1, 1);
+    const double eu = weighted_integral(&g, bc, beta, 0), ep = weighted_integral(&g, ac, alpha, 1);
     const double ru = fabs(energy(M, xu) - eu) / eu, rp = fabs(energy(W, xp) - ep) / ep;
-    ok(ru < 1e-13 && rp < 1e-13, "%dD k = %d: u^T M_beta u = beta int |u|^2 (relative error "
-       "%.1e), q^T W_alpha q = alpha int q^2 (%.1e) for u in RT_k, q in DGQ_k", dim, k, ru, rp);
+    ok(ru < 1e-13 && rp < 1e-13, "%dD k = %d, %s: u^T M_beta u = int beta |u|^2 (relative "
+       "error %.1e), q^T W_alpha q = int alpha q^2 (%.1e) for u in RT_k, q in DGQ_k", dim, k,
+       what, ru, rp);
     const double inv = inverse_error(Winv, W);
-    ok(inv < 1e-12, "%dD k = %d: W_alpha^{-1} W_alpha = I (max entry error %.1e)", dim, k, inv);
+    ok(inv < 1e-12, "%dD k = %d, %s: W_alpha^{-1} W_alpha = I (max entry error %.1e)", dim, k,
+       what, inv);
     free(du);
     free(dp);
     free(xu);
@@ -253,17 +282,17 @@ static void hdiv_system_free(hdiv_system *s) {
 
 /* the matrices of A = [M D^T; D -W^{-1}] and of S~ */
 static int hdiv_matrices(ts_dofs u, ts_dofs p, double alpha, double beta, hdiv_system *s) {
-  TS_CALL(ts_matrix_assemble_mass(u, beta, &s->M));
+  TS_CALL(ts_matrix_assemble_mass(u, beta, NULL, &s->M));
   TS_CALL(ts_matrix_assemble_divergence(u, p, &s->D));
   TS_CALL(ts_matrix_transpose(s->D, &s->Dt));
-  TS_CALL(ts_matrix_assemble_mass_inverse(p, alpha, &s->Winv));
+  TS_CALL(ts_matrix_assemble_mass_inverse(p, alpha, NULL, &s->Winv));
   const int64_t np = ts_dofs_count(p);
   double *minus = malloc((size_t)np * sizeof *minus);
   for (int64_t i = 0; minus && i < np; ++i) minus[i] = -1.0;
   const int ierr = minus ? ts_matrix_scale(s->Winv, minus, NULL) : TS_ERR_MEMORY;
   free(minus);
   TS_CALL(ierr);
-  TS_CALL(ts_matrix_assemble_hdiv_schur(u, p, alpha, beta, 0, &s->S));
+  TS_CALL(ts_matrix_assemble_hdiv_schur(u, p, &(ts_hdiv_coefficients){alpha, beta, NULL, NULL}, 0, &s->S));
   return 0;
 }
 
@@ -422,18 +451,20 @@ static void test_data_arguments(void) {
   static const double lower[2] = {0, 0}, upper[2] = {1, 1};
   static const int coarse[2] = {1, 1};
   ts_mesh mesh = NULL;
-  ts_fe l2 = NULL;
+  ts_fe q = NULL;
   ts_dofs p = NULL;
   double v[16], e = 0.0;
   int ierr = ts_mesh_create_box(2, lower, upper, coarse, 0, &mesh);
-  if (!ierr) ierr = ts_fe_create_l2_ih(2, 1, &l2);
-  if (!ierr) ierr = ts_dofs_create(mesh, l2, 0, &p);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &q);
+  if (!ierr) ierr = ts_dofs_create(mesh, q, 0, &p);
   ok(!ierr && ts_hdiv_load_vector(p, grad_div_rhs, NULL, v) == TS_ERR_ARG &&
-         strstr(ts_error_message(), "'velocity' is not of RT_k") &&
-         ts_hdiv_l2_error(NULL, v, exact_u, NULL, &e) == TS_ERR_ARG,
-     "grad-div data: a DGQ_k space or a NULL one is refused");
+         strstr(ts_error_message(), "'dofs' is not of RT_k or DGQ_k") &&
+         ts_hdiv_l2_error(NULL, v, exact_u, NULL, &e) == TS_ERR_ARG &&
+         ts_hdiv_boundary_fluxes(p, TS_FACE_LEFT, exact_u, NULL, v) == TS_ERR_ARG &&
+         strstr(ts_error_message(), "'velocity' is not of RT_k"),
+     "H(div) data: a Q_k space or a NULL one is refused");
   ts_dofs_destroy(&p);
-  ts_fe_destroy(&l2);
+  ts_fe_destroy(&q);
   ts_mesh_destroy(&mesh);
 }
 
@@ -445,8 +476,10 @@ int main(void) {
     return exit_status();
   }
   test_kronecker();
-  for (int k = 0; k <= 3; ++k) test_masses(2, k);
-  for (int k = 0; k <= 2; ++k) test_masses(3, k);
+  for (int per_cell = 0; per_cell <= 1; ++per_cell) {
+    for (int k = 0; k <= 3; ++k) test_masses(2, k, per_cell);
+    for (int k = 0; k <= 2; ++k) test_masses(3, k, per_cell);
+  }
   test_data_arguments();
   if (*ts_hypre_version()) {
     test_minres(b, 2, 3, 3);

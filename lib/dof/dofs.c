@@ -136,8 +136,7 @@ int ts_dofs_require_q(ts_dofs dofs, const char *what) {
   return 0;
 }
 
-/* The component block of index and its position (a_0, a_1, a_2) within the block. */
-static int dof_position(ts_dofs dofs, int64_t index, int64_t *a) {
+int ts_dof_position(ts_dofs dofs, int64_t index, int64_t *a) {
   int c = 0;
   while (index >= dofs->comp_offset[c + 1]) ++c;
   const int64_t local = index - dofs->comp_offset[c], *n = dofs->comp_n[c];
@@ -157,7 +156,7 @@ int ts_dofs_point(ts_dofs dofs, int64_t index, double *x) {
     for (int d = 0; d < dofs->dim; ++d) x[d] = dofs->nodes[index * dofs->dim + d];
     return 0;
   }
-  const int c = dof_position(dofs, index, a);
+  const int c = ts_dof_position(dofs, index, a);
   for (int d = 0; d < dofs->dim; ++d) {
     const int stride = cell_stride(dofs, c, d);
     /* the last DoF of a continuous direction is the right end of the last cell */
@@ -176,7 +175,7 @@ int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
   TS_GETTER_CHECK(index >= 0 && index < dofs->count, -1,
                   "ts_dofs_is_boundary: DoF index %lld out of range 0..%lld", (long long)index,
                   (long long)dofs->count - 1);
-  const int c = dof_position(dofs, index, a);
+  const int c = ts_dof_position(dofs, index, a);
   const int64_t *n = dofs->comp_n[c];
   switch (dofs->fe->family) {
   case TS_FE_Q:
@@ -189,6 +188,13 @@ int ts_dofs_is_boundary(ts_dofs dofs, int64_t index) {
   default:
     return 0;
   }
+}
+
+unsigned ts_dofs_flux_face(ts_dofs dofs, int64_t index) {
+  int64_t a[3];
+  const int c = ts_dof_position(dofs, index, a);
+  if (a[c] == 0) return 1u << (2 * c);
+  return a[c] == dofs->comp_n[c][c] - 1 ? 1u << (2 * c + 1) : 0u;
 }
 
 /* The faces of the box that DoF position a (of a Q_k field with n per direction) lies on. */
@@ -208,16 +214,21 @@ int ts_dofs_is_dirichlet(ts_dofs dofs, int64_t index) {
                   "ts_dofs_is_dirichlet: DoF index %lld out of range 0..%lld", (long long)index,
                   (long long)dofs->count - 1);
   if (dofs->fe->family != TS_FE_Q || !dofs->neumann_faces) return ts_dofs_is_boundary(dofs, index);
-  const int c = dof_position(dofs, index, a);
+  const int c = ts_dof_position(dofs, index, a);
   return (q_faces_of(dofs, a, dofs->comp_n[c]) & ~dofs->neumann_faces) != 0;
+}
+
+int ts_check_faces(const char *fn, const char *name, int dim, unsigned faces) {
+  TS_CHECK_ARG((faces & ~TS_FACES_ALL(dim)) == 0, "%s: %s = %#x has bits beyond the %d faces of a "
+               "%dD box (allowed: TS_FACE_* bits within %#x)", fn, name, faces, 2 * dim, dim,
+               TS_FACES_ALL(dim));
+  return 0;
 }
 
 int ts_dofs_set_neumann_faces(ts_dofs dofs, unsigned faces) {
   TS_CHECK_NOT_NULL(dofs);
   TS_CALL(ts_dofs_require_q(dofs, "ts_dofs_set_neumann_faces"));
-  TS_CHECK_ARG((faces & ~TS_FACES_ALL(dofs->dim)) == 0, "ts_dofs_set_neumann_faces: faces = %#x "
-               "has bits beyond the %d faces of a %dD box (allowed: TS_FACE_* bits within %#x)",
-               faces, 2 * dofs->dim, dofs->dim, TS_FACES_ALL(dofs->dim));
+  TS_CALL(ts_check_faces("ts_dofs_set_neumann_faces", "faces", dofs->dim, faces));
   dofs->neumann_faces = faces;
   return 0;
 }

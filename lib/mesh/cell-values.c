@@ -74,3 +74,100 @@ void ts_cell_values_coarsen(int dim, const int64_t *fine_cells, int components, 
     }
   }
 }
+
+/* ---------------------------------------------------------------- generated fields */
+
+/* splitmix64: the next pseudo-random 64 bits of the state, and a uniform double in [0, 1) */
+static uint64_t next_bits(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static double uniform(uint64_t *state) { return (double)(next_bits(state) >> 11) * 0x1.0p-53; }
+
+#define LOGNORMAL_MODES 48
+
+/* G at the cell centre t (in [0,1]^dim): the sum of the random cosine modes (wave numbers up
+ * to 12 across, up to 24 along the last direction: layered like SPE10's z), amplitude 1/|k|,
+ * plus white noise of weight 1/2 per cell */
+static double gaussian_field(int dim, const double *t, const double (*modes)[5], double noise) {
+  double g = 0.0;
+  for (int m = 0; m < LOGNORMAL_MODES; ++m) {
+    double phase = modes[m][4];
+    for (int d = 0; d < dim; ++d) phase += 2.0 * M_PI * modes[m][d] * t[d];
+    g += modes[m][3] * cos(phase);
+  }
+  return g + 0.5 * noise;
+}
+
+int ts_cell_values_lognormal(int dim, const int64_t *cells, double contrast, uint64_t seed,
+                             double *values) {
+  TS_CHECK_NOT_NULL(cells);
+  TS_CHECK_NOT_NULL(values);
+  TS_CHECK_ARG(dim == 2 || dim == 3, "ts_cell_values_lognormal: dim = %d, allowed 2 or 3", dim);
+  for (int d = 0; d < dim; ++d)
+    TS_CHECK_ARG(cells[d] >= 1, "ts_cell_values_lognormal: cells[%d] = %lld, at least 1 required",
+                 d, (long long)cells[d]);
+  TS_CHECK_ARG(isfinite(contrast) && contrast > 1.0, "ts_cell_values_lognormal: contrast = %g, a "
+               "finite number > 1 is required", contrast);
+  double modes[LOGNORMAL_MODES][5];
+  uint64_t state = seed;
+  for (int m = 0; m < LOGNORMAL_MODES; ++m) {
+    double k2 = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      modes[m][d] = d < dim ? floor(uniform(&state) * (d == dim - 1 ? 25.0 : 13.0)) : 0.0;
+      k2 += modes[m][d] * modes[m][d];
+    }
+    modes[m][3] = 1.0 / sqrt(1.0 + k2);
+    modes[m][4] = 2.0 * M_PI * uniform(&state);
+  }
+  const int64_t n = cells[0] * cells[1] * (dim == 3 ? cells[2] : 1);
+  double lo = INFINITY, hi = -INFINITY;
+  int64_t c = 0, a[3] = {0, 0, 0};
+  for (a[2] = 0; a[2] < (dim == 3 ? cells[2] : 1); ++a[2])
+    for (a[1] = 0; a[1] < cells[1]; ++a[1])
+      for (a[0] = 0; a[0] < cells[0]; ++a[0], ++c) {
+        double t[3];
+        for (int d = 0; d < dim; ++d) t[d] = ((double)a[d] + 0.5) / (double)cells[d];
+        /* a standard normal per cell by Box-Muller */
+        const double radius = sqrt(-2.0 * log(1.0 - uniform(&state)));
+        const double noise = radius * cos(2.0 * M_PI * uniform(&state));
+        values[c] = gaussian_field(dim, t, (const double(*)[5])modes, noise);
+        lo = fmin(lo, values[c]);
+        hi = fmax(hi, values[c]);
+      }
+  /* log K = s (G - mid): the extremes exactly contrast apart */
+  const double s = log(contrast) / (hi - lo), mid = 0.5 * (lo + hi);
+  for (c = 0; c < n; ++c) values[c] = exp(s * (values[c] - mid));
+  return 0;
+}
+
+/* Is the point in the crooked pipe (ts_cell_values_crooked_pipe's geometry)? */
+static int in_crooked_pipe(int dim, const double *x) {
+  if (dim == 3 && x[2] >= 0.5) return 0;
+  if (x[0] < 2.5 || x[0] > 4.5) return x[1] < 0.5;
+  if (x[0] <= 3.0 || x[0] >= 4.0) return x[1] < 1.5;
+  return x[1] >= 1.0 && x[1] < 1.5;
+}
+
+int ts_cell_values_crooked_pipe(ts_mesh mesh, int level, double inside, double outside,
+                                double *values) {
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(values);
+  int64_t cells[3] = {1, 1, 1};
+  double h[3] = {0, 0, 0};
+  TS_CALL(ts_mesh_cells(mesh, level, cells));
+  TS_CALL(ts_mesh_cell_size(mesh, level, h));
+  const int dim = ts_mesh_dim(mesh);
+  const double *lower = ts_mesh_lower(mesh);
+  int64_t c = 0, a[3] = {0, 0, 0};
+  for (a[2] = 0; a[2] < cells[2]; ++a[2])
+    for (a[1] = 0; a[1] < cells[1]; ++a[1])
+      for (a[0] = 0; a[0] < cells[0]; ++a[0], ++c) {
+        double x[3];
+        for (int d = 0; d < dim; ++d) x[d] = lower[d] + h[d] * ((double)a[d] + 0.5);
+        values[c] = in_crooked_pipe(dim, x) ? inside : outside;
+      }
+  return 0;
+}

@@ -260,9 +260,7 @@ int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o)
                "multigrid: coarse solver %d unknown, allowed TS_MG_COARSE_AUTO (%d), _DENSE "
                "(%d), _CG_JACOBI (%d) or _CG_AMG (%d)", (int)o->coarse_solver, TS_MG_COARSE_AUTO,
                TS_MG_COARSE_DENSE, TS_MG_COARSE_CG_JACOBI, TS_MG_COARSE_CG_AMG);
-  TS_CHECK_ARG((o->neumann_faces & ~TS_FACES_ALL(mesh->dim)) == 0, "multigrid: neumann_faces = "
-               "%#x has bits beyond the %d faces of a %dD box (allowed: TS_FACE_* bits within %#x)",
-               o->neumann_faces, 2 * mesh->dim, mesh->dim, TS_FACES_ALL(mesh->dim));
+  TS_CALL(ts_check_faces("multigrid", "neumann_faces", mesh->dim, o->neumann_faces));
   TS_CHECK_ARG(o->neumann_faces == 0 || mesh->map, "multigrid: Neumann faces (neumann_faces = "
                "%#x) are taken on mapped meshes only (a box is the mapped mesh of an affine map: "
                "ts_mesh_create_mapped)", o->neumann_faces);

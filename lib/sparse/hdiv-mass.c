@@ -1,6 +1,7 @@
 /* hdiv-mass.c -- the mass matrices of the interpolation-histopolation elements (paper 003)
- * on the box mesh's Cartesian cells with a constant coefficient, assembled: the H(div) mass
- * M_beta = (beta u, v) of RT_k, the L2 mass W_alpha = (alpha q, r) of DGQ_k and its inverse.
+ * on the box mesh's Cartesian cells with a coefficient constant per cell, assembled: the
+ * H(div) mass M_beta = (beta u, v) of RT_k, the L2 mass W_alpha = (alpha q, r) of DGQ_k and
+ * its inverse.
  *
  * On a Cartesian cell the basis functions are tensor products under the integral-preserving
  * maps (hdiv-schur.c), so each component block is a Kronecker product of 1D matrices:
@@ -9,7 +10,12 @@
  * direction i (neighbours share their end points), A_d (d != i) and H the block-diagonal
  * histopolation mass, one (k+1) x (k+1) block per cell.  W_alpha^{-1} is the same product of
  * the blocks' inverses (Cholesky, LAPACK).  The Kronecker factors are taken slowest
- * direction first, matching the DoF numbering a_0 + n_0 (a_1 + n_1 a_2). */
+ * direction first, matching the DoF numbering a_0 + n_0 (a_1 + n_1 a_2).
+ *
+ * A coefficient per cell scales every entry by the coefficient of the one cell both DoFs
+ * belong to (ts_ih_cell_factor); only the diagonal entry of a flux DoF on a face between two
+ * cells of its own direction sums two cells' parts, A_{e-1}[last][last] c_{e-1} +
+ * A_e[0][0] c_e, so it gets the average of the two coefficients weighted by those parts. */
 #include <math.h>
 #include <stdlib.h>
 #include "sparse-impl.h"
@@ -119,26 +125,77 @@ double ts_ih_piola_factor(ts_dofs dofs, int c) {
   return f;
 }
 
-int ts_ih_check_mass(const char *fn, ts_dofs dofs, double coefficient) {
+int64_t ts_ih_cell_count(ts_dofs dofs) { return dofs->cells[0] * dofs->cells[1] * dofs->cells[2]; }
+
+int ts_ih_check_cells(const char *fn, const char *name, ts_dofs dofs, const double *cells) {
+  for (int64_t c = 0; cells && c < ts_ih_cell_count(dofs); ++c)
+    TS_CHECK_ARG(isfinite(cells[c]) && cells[c] > 0.0,
+                 "%s: argument '%s': cell %lld (of %lld) has %g, a positive number is required",
+                 fn, name, (long long)c, (long long)ts_ih_cell_count(dofs), cells[c]);
+  return 0;
+}
+
+int ts_ih_check_mass(const char *fn, ts_dofs dofs, double coefficient, const double *cells) {
   TS_CHECK_ARG(dofs, "%s: argument 'dofs' is NULL, a valid pointer is required", fn);
   TS_CHECK_ARG(dofs->fe->family == TS_FE_RT_IH || dofs->fe->family == TS_FE_L2_IH,
                "%s: argument 'dofs' is not of an interpolation-histopolation element "
                "(ts_fe_create_rt_ih, ts_fe_create_l2_ih)", fn);
   TS_CHECK_ARG(isfinite(coefficient) && coefficient > 0.0,
                "%s: argument 'coefficient' is %g, a positive number is required", fn, coefficient);
-  return 0;
+  return ts_ih_check_cells(fn, "cell_coefficients", dofs, cells);
+}
+
+/* the coefficient of the cell with indices cell[] per direction */
+static double cell_value(ts_dofs dofs, const double *cells, const int64_t *cell) {
+  return cells[cell[0] + dofs->cells[0] * (cell[1] + dofs->cells[1] * cell[2])];
+}
+
+double ts_ih_cell_factor(ts_dofs dofs, const double *cells, const ts_ih_mass_1d *m, int c,
+                         const int64_t *a, const int64_t *b) {
+  const int64_t k1 = dofs->degree + 1;
+  const int normal = dofs->fe->family == TS_FE_RT_IH ? c : -1;
+  int64_t cell[3] = {0, 0, 0};
+  for (int d = 0; d < dofs->dim; ++d)
+    if (d != normal) cell[d] = a[d] / k1;
+  if (normal < 0) return cell_value(dofs, cells, cell);
+  const int64_t lo = a[normal] < b[normal] ? a[normal] : b[normal], n = dofs->cells[normal];
+  cell[normal] = lo / k1 < n ? lo / k1 : n - 1;
+  if (a[normal] != b[normal] || lo % k1 || lo == 0 || lo == n * k1)
+    return cell_value(dofs, cells, cell);
+  /* a face between the cells e - 1 and e of the normal direction */
+  const double right = m->interpolation[0], left = m->interpolation[k1 * (k1 + 2)];
+  const double c_right = cell_value(dofs, cells, cell);
+  --cell[normal];
+  return (left * cell_value(dofs, cells, cell) + right * c_right) / (left + right);
+}
+
+/* Every entry M_ij times the cell factor of DoFs i and j (inverse: its reciprocal; W_alpha's
+ * inverse is block diagonal per cell, so the factor is the cell's). */
+static void scale_by_cells(ts_dofs dofs, const double *cells, const ts_ih_mass_1d *m, int inverse,
+                           ts_matrix M) {
+  for (int64_t i = 0; i < M->rows; ++i) {
+    int64_t a[3], b[3];
+    const int c = ts_dof_position(dofs, i, a);
+    for (int64_t e = M->row_offsets[i]; e < M->row_offsets[i + 1]; ++e) {
+      ts_dof_position(dofs, M->columns[e], b);
+      const double f = ts_ih_cell_factor(dofs, cells, m, c, a, b);
+      M->values[e] *= inverse ? 1.0 / f : f;
+    }
+  }
 }
 
 /* ts_ih_check_mass, and the DoFs fit a sparse matrix */
-static int check_mass_arguments(const char *fn, ts_dofs dofs, double coefficient) {
-  TS_CALL(ts_ih_check_mass(fn, dofs, coefficient));
+static int check_mass_arguments(const char *fn, ts_dofs dofs, double coefficient,
+                                const double *cells) {
+  TS_CALL(ts_ih_check_mass(fn, dofs, coefficient, cells));
   TS_CHECK_ARG(dofs->count <= TS_MATRIX_MAX_SIZE, "%s: %lld DoFs, at most %d fit a sparse matrix",
                fn, (long long)dofs->count, TS_MATRIX_MAX_SIZE);
   return 0;
 }
 
 /* the mass matrix (inverse: of the L2 element only) */
-static int assemble(ts_dofs dofs, double coefficient, int inverse, ts_matrix *M) {
+static int assemble(ts_dofs dofs, double coefficient, const double *cells, int inverse,
+                    ts_matrix *M) {
   ts_ih_mass_1d b;
   TS_CALL(ts_ih_mass_blocks(dofs->fe, inverse, &b));
   const int l2 = dofs->fe->family == TS_FE_L2_IH;
@@ -151,25 +208,29 @@ static int assemble(ts_dofs dofs, double coefficient, int inverse, ts_matrix *M)
   if (!ierr) ierr = stack_diagonal(dofs->components, blocks, M);
   for (int c = 0; c < 3; ++c) ts_matrix_destroy(&blocks[c]);
   if (!ierr) (*M)->dim = dofs->dim;
+  if (!ierr && cells) scale_by_cells(dofs, cells, &b, inverse, *M);
   return ierr;
 }
 
-int ts_matrix_assemble_mass(ts_dofs dofs, double coefficient, ts_matrix *M) {
+int ts_matrix_assemble_mass(ts_dofs dofs, double coefficient, const double *cell_coefficients,
+                            ts_matrix *M) {
   TS_CHECK_NOT_NULL(M);
   *M = NULL;
-  TS_CALL(check_mass_arguments("ts_matrix_assemble_mass", dofs, coefficient));
-  const int ierr = assemble(dofs, coefficient, 0, M);
+  TS_CALL(check_mass_arguments("ts_matrix_assemble_mass", dofs, coefficient, cell_coefficients));
+  const int ierr = assemble(dofs, coefficient, cell_coefficients, 0, M);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "mass matrix") : 0;
 }
 
-int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient, ts_matrix *M) {
+int ts_matrix_assemble_mass_inverse(ts_dofs dofs, double coefficient,
+                                    const double *cell_coefficients, ts_matrix *M) {
   TS_CHECK_NOT_NULL(M);
   *M = NULL;
-  TS_CALL(check_mass_arguments("ts_matrix_assemble_mass_inverse", dofs, coefficient));
+  TS_CALL(check_mass_arguments("ts_matrix_assemble_mass_inverse", dofs, coefficient,
+                               cell_coefficients));
   TS_CHECK_ARG(dofs->fe->family == TS_FE_L2_IH,
                "ts_matrix_assemble_mass_inverse: argument 'dofs' is of RT_k, whose mass "
                "matrix couples the cells: only the discontinuous DGQ_k (ts_fe_create_l2_ih) "
                "has a block-diagonal inverse");
-  const int ierr = assemble(dofs, coefficient, 1, M);
+  const int ierr = assemble(dofs, coefficient, cell_coefficients, 1, M);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "inverse mass matrix") : 0;
 }

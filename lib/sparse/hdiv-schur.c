@@ -6,7 +6,8 @@
  * graph Laplacian of the sub-cells' face neighbours plus a positive diagonal (Proposition
  * 4), the matrix one AMG V-cycle preconditions in the paper's block-diagonal preconditioner.
  *
- * The diagonals on Cartesian cells of sizes h_d (box meshes; constant coefficients).  The
+ * The diagonals on Cartesian cells of sizes h_d (box meshes; coefficients constant per cell,
+ * ts_ih_cell_factor).  The
  * basis functions are the reference ones under the integral-preserving maps: an RT_k DoF of
  * component i (a flux) has u_i = l_a(xi_i) prod_{d != i} h_{b_d}(xi_d) / prod_{d != i} h_d,
  * an L2 DoF (an integral) q = prod_d h_{b_d}(xi_d) / prod_d h_d, where l are the Lagrange
@@ -29,10 +30,11 @@ static double diagonal_1d(ts_dofs dofs, const ts_ih_mass_1d *m, int c, int d, in
   return sum;
 }
 
-int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal) {
+int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, const double *cell_coefficients,
+                          double *diagonal) {
   TS_CHECK_NOT_NULL(dofs);
   TS_CHECK_NOT_NULL(diagonal);
-  TS_CALL(ts_ih_check_mass("ts_dofs_mass_diagonal", dofs, coefficient));
+  TS_CALL(ts_ih_check_mass("ts_dofs_mass_diagonal", dofs, coefficient, cell_coefficients));
   ts_ih_mass_1d m;
   TS_CALL(ts_ih_mass_blocks(dofs->fe, 0, &m));
   const int l2 = dofs->fe->family == TS_FE_L2_IH;
@@ -45,6 +47,7 @@ int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal) {
         for (a[0] = 0; a[0] < n[0]; ++a[0], ++index) {
           double v = scale;
           for (int d = 0; d < dofs->dim; ++d) v *= diagonal_1d(dofs, &m, l2 ? -1 : c, d, a[d]);
+          if (cell_coefficients) v *= ts_ih_cell_factor(dofs, cell_coefficients, &m, c, a, a);
           diagonal[index] = v;
         }
   }
@@ -52,13 +55,14 @@ int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, double *diagonal) {
 }
 
 /* 1 / M~ per velocity DoF, 0 where a boundary flux is prescribed (not an unknown);
- * 1 / W~ per pressure DoF */
-static int inverse_diagonals(ts_dofs u, ts_dofs p, double alpha, double beta,
-                             int boundary_fluxes_fixed, double *m_inv, double *w_inv) {
-  TS_CALL(ts_dofs_mass_diagonal(u, beta, m_inv));
-  TS_CALL(ts_dofs_mass_diagonal(p, alpha, w_inv));
+ * 1 / W~ per pressure DoF (0 for alpha = infinity) */
+static int inverse_diagonals(ts_dofs u, ts_dofs p, const ts_hdiv_coefficients *k,
+                             unsigned fixed_flux_faces, double *m_inv, double *w_inv) {
+  TS_CALL(ts_dofs_mass_diagonal(u, k->beta, k->beta_cells, m_inv));
   for (int64_t j = 0; j < u->count; ++j)
-    m_inv[j] = boundary_fluxes_fixed && ts_dofs_is_boundary(u, j) ? 0.0 : 1.0 / m_inv[j];
+    m_inv[j] = ts_dofs_flux_face(u, j) & fixed_flux_faces ? 0.0 : 1.0 / m_inv[j];
+  if (isinf(k->alpha)) return 0;
+  TS_CALL(ts_dofs_mass_diagonal(p, k->alpha, k->alpha_cells, w_inv));
   for (int64_t i = 0; i < p->count; ++i) w_inv[i] = 1.0 / w_inv[i];
   return 0;
 }
@@ -75,20 +79,34 @@ static int schur_product(ts_matrix D, const double *m_inv, const double *w_inv, 
   return ierr;
 }
 
-int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure, double alpha, double beta,
-                                  int boundary_fluxes_fixed, ts_matrix *S) {
+int ts_hdiv_check_coefficients(const char *fn, ts_dofs velocity, const ts_hdiv_coefficients *k) {
+  TS_CHECK_ARG(k, "%s: argument 'coefficients' is NULL, a valid pointer is required", fn);
+  TS_CHECK_ARG((isfinite(k->alpha) && k->alpha > 0.0) || (k->alpha == INFINITY && !k->alpha_cells),
+               "%s: alpha = %g: a positive number is required (or INFINITY without alpha_cells: "
+               "no (2,2) block)", fn, k->alpha);
+  TS_CHECK_ARG(isfinite(k->beta) && k->beta > 0.0,
+               "%s: beta = %g: a positive number is required", fn, k->beta);
+  TS_CHECK_ARG(velocity, "%s: argument 'velocity' is NULL, a valid pointer is required", fn);
+  TS_CALL(ts_ih_check_cells(fn, "alpha_cells", velocity, k->alpha_cells));
+  return ts_ih_check_cells(fn, "beta_cells", velocity, k->beta_cells);
+}
+
+int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure,
+                                  const ts_hdiv_coefficients *coefficients,
+                                  unsigned fixed_flux_faces, ts_matrix *S) {
   TS_CHECK_NOT_NULL(S);
   *S = NULL;
-  TS_CHECK_ARG(isfinite(alpha) && alpha > 0.0 && isfinite(beta) && beta > 0.0,
-               "ts_matrix_assemble_hdiv_schur: alpha = %g, beta = %g: both must be positive",
-               alpha, beta);
+  TS_CALL(ts_hdiv_check_coefficients("ts_matrix_assemble_hdiv_schur", velocity, coefficients));
   ts_matrix D = NULL;
-  TS_CALL(ts_matrix_assemble_divergence(velocity, pressure, &D));
+  int ierr = ts_matrix_assemble_divergence(velocity, pressure, &D);
+  if (!ierr)
+    ierr = ts_check_faces("ts_matrix_assemble_hdiv_schur", "fixed_flux_faces", velocity->dim,
+                          fixed_flux_faces);
   double *m_inv = NULL, *w_inv = NULL;
-  int ierr = ts_calloc((size_t)velocity->count, sizeof *m_inv, "1 / diag(M)", &m_inv);
+  if (!ierr) ierr = ts_calloc((size_t)velocity->count, sizeof *m_inv, "1 / diag(M)", &m_inv);
   if (!ierr) ierr = ts_calloc((size_t)pressure->count, sizeof *w_inv, "1 / diag(W)", &w_inv);
   if (!ierr)
-    ierr = inverse_diagonals(velocity, pressure, alpha, beta, boundary_fluxes_fixed, m_inv, w_inv);
+    ierr = inverse_diagonals(velocity, pressure, coefficients, fixed_flux_faces, m_inv, w_inv);
   if (!ierr) ierr = schur_product(D, m_inv, w_inv, S);
   ts_free(&m_inv);
   ts_free(&w_inv);

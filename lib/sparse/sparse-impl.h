@@ -38,7 +38,22 @@ int ts_ih_mass_blocks(ts_fe fe, int inverse, ts_ih_mass_1d *b);
  * L2 element). */
 double ts_ih_piola_factor(ts_dofs dofs, int c);
 /* fn's arguments of a mass matrix: dofs of an interpolation-histopolation element, a
- * positive finite coefficient; TS_ERR_ARG naming fn and the argument otherwise */
-int ts_ih_check_mass(const char *fn, ts_dofs dofs, double coefficient);
+ * positive finite coefficient, and NULL or positive finite cell coefficients; TS_ERR_ARG
+ * naming fn and the argument (and the cell) otherwise */
+int ts_ih_check_mass(const char *fn, ts_dofs dofs, double coefficient, const double *cells);
+/* NULL or a positive finite value per cell of the level (the argument `name` of fn) */
+int ts_ih_check_cells(const char *fn, const char *name, ts_dofs dofs, const double *cells);
+/* fn's coefficients argument of the H(div) systems: alpha and beta positive (alpha = INFINITY
+ * without alpha_cells allowed), the arrays NULL or positive per cell of velocity's level */
+int ts_hdiv_check_coefficients(const char *fn, ts_dofs velocity, const ts_hdiv_coefficients *k);
+/* The cells of the DoFs' level. */
+int64_t ts_ih_cell_count(ts_dofs dofs);
+/* The factor a coefficient per cell (cells numbered as ts_coefficients) puts on the mass
+ * entry of the DoFs at positions a and b of component c (ts_dof_position): the coefficient of
+ * the cell both lie in; for the diagonal entry of a flux on a face between two cells of its
+ * normal direction, the two cells' coefficients averaged with the weights of their parts of
+ * the 1D interpolation mass m (hdiv-mass.c). */
+double ts_ih_cell_factor(ts_dofs dofs, const double *cells, const ts_ih_mass_1d *m, int c,
+                         const int64_t *a, const int64_t *b);
 
 #endif

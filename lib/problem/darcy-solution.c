@@ -1,0 +1,39 @@
+/* darcy-solution.c -- the smooth solution of our Cartesian Darcy problem (doc/hdiv.md; paper
+ * 003, section 4.1 takes the one of its reference [30], which it does not state):
+ *   p = sin(2x + 1/2) cos(3y/2 + 1/4) [cos(z + 1/3)],  u = -grad p / beta,
+ * so beta u + grad p = 0 and g = div u = -Laplace(p) / beta = (25/4 [+ 1]) p / beta, for a
+ * constant beta = *(const double *)ctx. */
+#include <math.h>
+#include "problem-impl.h"
+
+static void pressure_and_gradient(int dim, const double *x, double *p, double *grad) {
+  const double a = 2.0 * x[0] + 0.5, b = 1.5 * x[1] + 0.25, c = dim == 3 ? x[2] + 1.0 / 3.0 : 0.0;
+  *p = sin(a) * cos(b) * cos(c);
+  grad[0] = 2.0 * cos(a) * cos(b) * cos(c);
+  grad[1] = -1.5 * sin(a) * sin(b) * cos(c);
+  if (dim == 3) grad[2] = -sin(a) * cos(b) * sin(c);
+}
+
+int ts_darcy_smooth_pressure(void *ctx, int dim, int64_t count, const double *x, double *p) {
+  (void)ctx;
+  double grad[3];
+  for (int64_t q = 0; q < count; ++q) pressure_and_gradient(dim, x + q * dim, &p[q], grad);
+  return 0;
+}
+
+int ts_darcy_smooth_velocity(void *ctx, int dim, int64_t count, const double *x, double *u) {
+  const double beta = *(const double *)ctx;
+  double p;
+  for (int64_t q = 0; q < count; ++q) {
+    pressure_and_gradient(dim, x + q * dim, &p, u + q * dim);
+    for (int d = 0; d < dim; ++d) u[q * dim + d] /= -beta;
+  }
+  return 0;
+}
+
+int ts_darcy_smooth_divergence(void *ctx, int dim, int64_t count, const double *x, double *g) {
+  const double beta = *(const double *)ctx;
+  ts_darcy_smooth_pressure(ctx, dim, count, x, g);
+  for (int64_t q = 0; q < count; ++q) g[q] *= (6.25 + (dim == 3 ? 1.0 : 0.0)) / beta;
+  return 0;
+}

@@ -1,0 +1,287 @@
+/* hdiv-system.c -- the grad-div and Darcy saddle-point systems of paper 003 on a box level,
+ * in the transformed form (eqs. 11, 18, 20)
+ *   Acal [u; x_p] = [M_beta D^T; D -W_alpha^{-1}] [u; x_p] = [F - P_D; W^{-1} G],
+ * the problem being  beta u + grad p = f,  div u + p / alpha = g  (alpha = INFINITY: no (2,2)
+ * block, the Darcy problem; the grad-div problem beta u - grad(alpha div u) = f is g = 0 with
+ * p = -alpha div u).  With q = -p the weak form (beta u, v) + (q, div v) = (f, v) - <p_D, v.n>,
+ * (div u, w) - (q / alpha, w) = (g, w) is [M B^T; B -W_{1/alpha}] [u; q] = [F - P_D; G] with
+ * B = W D (W the unweighted L2 mass), and the congruence diag(I, W^{-1}) turns it into Acal
+ * with x_p = W q, W^{-1} W_{1/alpha} W^{-1} = W_alpha^{-1} for alpha constant per cell (section
+ * 2.4).  So p = -W^{-1} x_p.
+ *
+ * Prescribed fluxes: the flux DoFs on the faces flux_faces are known (u . n = u_D . n).  Their
+ * rows and columns of M_beta become those of diag(M_beta), their columns of D zero, and the
+ * right side is lifted: b = [F - P_D - M u_D; W^{-1} G - D u_D] with zeros at the prescribed
+ * DoFs, x = x_solved + [u_D; 0].  The pressure condition p = p_D holds naturally on the other
+ * faces.  With every face prescribed and alpha = INFINITY the pressure is defined up to a
+ * constant: x_p = 1 spans the null space of Acal (D^T 1 = 0 once the boundary columns are
+ * gone), the right side's pressure block is made orthogonal to it and the preconditioner's
+ * Schur block orthogonalizes after every AMG V-cycle (section 4.3). */
+#include <math.h>
+#include <stdlib.h>
+#include "sparse-impl.h"
+
+struct ts_hdiv_system_s {
+  ts_backend backend;           /* borrowed */
+  ts_dofs velocity, pressure;   /* borrowed */
+  unsigned flux_faces;
+  int singular;
+  /* the blocks of Acal and S~ until the backend and hypre have copied them: M, D, D^T,
+   * C = -W_alpha^{-1} (an empty matrix: alpha infinite), S~; and W^{-1} for the data */
+  ts_matrix M, D, Dt, C, S, Wunit_inv;
+  ts_matrix M_lift, D_lift;     /* M_beta and D restricted to the prescribed DoFs' columns */
+  ts_operator blocks[4], A;
+  ts_pc jacobi, amg, schur[2];  /* schur: the Schur blocks of the two preconditioner shapes */
+};
+
+/* 1 for the unknown flux DoFs, 0 for the prescribed ones */
+static int unknown_mask(ts_hdiv_system s, double **mask) {
+  TS_CALL(ts_calloc((size_t)s->velocity->count, sizeof **mask, "prescribed-flux mask", mask));
+  for (int64_t j = 0; j < s->velocity->count; ++j)
+    (*mask)[j] = ts_dofs_flux_face(s->velocity, j) & s->flux_faces ? 0.0 : 1.0;
+  return 0;
+}
+
+/* A's columns of the prescribed DoFs, a new matrix (mask: 0 there) */
+static int prescribed_columns(ts_matrix A, const double *mask, int64_t n, ts_matrix *L) {
+  double *fixed = NULL;
+  TS_CALL(ts_calloc((size_t)n, sizeof *fixed, "prescribed columns", &fixed));
+  for (int64_t j = 0; j < n; ++j) fixed[j] = 1.0 - mask[j];
+  int ierr = ts_matrix_add(1.0, A, 0.0, A, L);
+  if (!ierr) ierr = ts_matrix_scale(*L, NULL, fixed);
+  ts_free(&fixed);
+  return ierr;
+}
+
+/* M_beta with the prescribed rows and columns those of its diagonal; D with their columns 0;
+ * the columns removed kept for the lifting (when there are any) */
+static int constrain(ts_hdiv_system s, const double *mask) {
+  const int64_t n = s->velocity->count;
+  if (s->flux_faces) {
+    TS_CALL(prescribed_columns(s->M, mask, n, &s->M_lift));
+    TS_CALL(prescribed_columns(s->D, mask, n, &s->D_lift));
+  }
+  double *d = NULL;
+  TS_CALL(ts_calloc((size_t)n, sizeof *d, "diag(M_beta)", &d));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t e = s->M->row_offsets[i]; e < s->M->row_offsets[i + 1]; ++e)
+      if (s->M->columns[e] == i) d[i] = mask[i] ? 0.0 : s->M->values[e];
+  int ierr = ts_matrix_scale(s->M, mask, mask);
+  if (!ierr) ierr = ts_matrix_add_diagonal(s->M, d);
+  if (!ierr) ierr = ts_matrix_scale(s->D, NULL, mask);
+  ts_free(&d);
+  return ierr;
+}
+
+static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
+  double *mask = NULL;
+  TS_CALL(ts_matrix_assemble_mass(s->velocity, k->beta, k->beta_cells, &s->M));
+  TS_CALL(ts_matrix_assemble_divergence(s->velocity, s->pressure, &s->D));
+  TS_CALL(ts_matrix_assemble_mass_inverse(s->pressure, 1.0, NULL, &s->Wunit_inv));
+  TS_CALL(unknown_mask(s, &mask));
+  int ierr = constrain(s, mask);
+  ts_free(&mask);
+  TS_CALL(ierr);
+  TS_CALL(ts_matrix_transpose(s->D, &s->Dt));
+  if (isinf(k->alpha)) { /* no (2,2) block; ts_operator_create_block needs its size known */
+    TS_CALL(ts_matrix_create_triplets(s->pressure->count, s->pressure->count, 0, NULL, NULL,
+                                      NULL, &s->C));
+  } else {
+    TS_CALL(ts_matrix_assemble_mass_inverse(s->pressure, k->alpha, k->alpha_cells, &s->C));
+    for (int64_t e = 0; e < s->C->nonzeros; ++e) s->C->values[e] = -s->C->values[e];
+  }
+  TS_CALL(ts_matrix_assemble_hdiv_schur(s->velocity, s->pressure, k, s->flux_faces, &s->S));
+  return 0;
+}
+
+static int create_operators(ts_hdiv_system s) {
+  const ts_matrix m[4] = {s->M, s->Dt, s->D, s->C};
+  for (int i = 0; i < 4; ++i)
+    TS_CALL(ts_operator_create_matrix(s->backend, m[i], TS_DOUBLE, &s->blocks[i]));
+  TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->A));
+  TS_CALL(ts_pc_create_jacobi(s->blocks[0], &s->jacobi));
+  TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
+  ts_matrix *copied[5] = {&s->M, &s->D, &s->Dt, &s->C, &s->S};
+  for (int i = 0; i < 5; ++i) ts_matrix_destroy(copied[i]);
+  return 0;
+}
+
+int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                          const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
+                          ts_hdiv_system *system) {
+  TS_CHECK_NOT_NULL(system);
+  *system = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CALL(ts_hdiv_check_coefficients("ts_hdiv_system_create", velocity, coefficients));
+  TS_CHECK_NOT_NULL(pressure);
+  TS_CALL(ts_check_faces("ts_hdiv_system_create", "flux_faces", velocity->dim, flux_faces));
+  ts_hdiv_system s;
+  TS_CALL(ts_calloc(1, sizeof *s, "H(div) system", &s));
+  s->backend = backend;
+  s->velocity = velocity;
+  s->pressure = pressure;
+  s->flux_faces = flux_faces;
+  s->singular = isinf(coefficients->alpha) && flux_faces == TS_FACES_ALL(velocity->dim);
+  int ierr = assemble(s, coefficients);
+  if (!ierr) ierr = create_operators(s);
+  if (ierr) {
+    ts_hdiv_system_destroy(&s);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "H(div) saddle-point system");
+  }
+  *system = s;
+  return 0;
+}
+
+int ts_hdiv_system_destroy(ts_hdiv_system *system) {
+  if (!system || !*system) return 0;
+  ts_hdiv_system s = *system;
+  for (int i = 0; i < 2; ++i) ts_pc_destroy(&s->schur[i]);
+  ts_pc_destroy(&s->jacobi);
+  ts_pc_destroy(&s->amg);
+  ts_operator_destroy(&s->A);
+  for (int i = 0; i < 4; ++i) ts_operator_destroy(&s->blocks[i]);
+  ts_matrix_destroy(&s->M);
+  ts_matrix_destroy(&s->D);
+  ts_matrix_destroy(&s->Dt);
+  ts_matrix_destroy(&s->C);
+  ts_matrix_destroy(&s->S);
+  ts_matrix_destroy(&s->Wunit_inv);
+  ts_matrix_destroy(&s->M_lift);
+  ts_matrix_destroy(&s->D_lift);
+  ts_free(system);
+  return 0;
+}
+
+ts_operator ts_hdiv_system_operator(ts_hdiv_system system) {
+  TS_GETTER_NOT_NULL(system, NULL);
+  return system->A;
+}
+
+int ts_hdiv_system_is_singular(ts_hdiv_system system) {
+  TS_GETTER_NOT_NULL(system, -1);
+  return system->singular;
+}
+
+int ts_hdiv_system_create_pc(ts_hdiv_system system, int triangular, ts_pc *pc) {
+  TS_CHECK_NOT_NULL(pc);
+  *pc = NULL;
+  TS_CHECK_NOT_NULL(system);
+  TS_CHECK_ARG(triangular == 0 || triangular == 1, "ts_hdiv_system_create_pc: triangular = %d, "
+               "allowed 0 (block-diagonal, for MINRES) or 1 (block upper triangular, for GMRES "
+               "and FGMRES)", triangular);
+  ts_pc *schur = &system->schur[triangular], jacobi = system->jacobi;
+  const double sign = triangular ? -1.0 : 1.0; /* the Schur complement of Acal is -S */
+  if (!*schur) TS_CALL(ts_pc_create_schur_block(system->amg, sign, system->singular, schur));
+  if (triangular)
+    return ts_pc_create_block_triangular(TS_PC_UPPER, jacobi, system->blocks[1], *schur, pc);
+  return ts_pc_create_block_diagonal(2, (ts_pc[]){jacobi, *schur}, pc);
+}
+
+/* the solve of ts_hdiv_system_solve on the vectors vb, vx */
+static int solve(ts_hdiv_system s, ts_solver_type type, double rtol, int max_iterations,
+                 ts_vec vb, ts_vec vx, int *iterations) {
+  ts_pc pc = NULL;
+  ts_solver solver = NULL;
+  int ierr = ts_hdiv_system_create_pc(s, type != TS_SOLVER_MINRES, &pc);
+  if (!ierr) ierr = ts_solver_create(type, &solver);
+  if (!ierr) ierr = ts_solver_set_operator(solver, s->A);
+  if (!ierr) ierr = ts_solver_set_pc(solver, pc);
+  if (!ierr && type != TS_SOLVER_MINRES) ierr = ts_solver_set_restart(solver, 200);
+  if (!ierr) ierr = ts_solver_set_tolerances(solver, rtol, max_iterations);
+  if (!ierr) ierr = ts_solver_solve(solver, vb, vx);
+  if (iterations) *iterations = solver ? ts_solver_iterations(solver) : 0;
+  ts_solver_destroy(&solver);
+  ts_pc_destroy(&pc);
+  return ierr;
+}
+
+int ts_hdiv_system_solve(ts_hdiv_system system, ts_solver_type type, double rtol,
+                         int max_iterations, const double *b, double *x, int *iterations) {
+  TS_CHECK_NOT_NULL(system);
+  TS_CHECK_NOT_NULL(b);
+  TS_CHECK_NOT_NULL(x);
+  TS_CHECK_ARG(type == TS_SOLVER_MINRES || type == TS_SOLVER_GMRES || type == TS_SOLVER_FGMRES,
+               "ts_hdiv_system_solve: type = %d, allowed TS_SOLVER_MINRES, TS_SOLVER_GMRES or "
+               "TS_SOLVER_FGMRES", (int)type);
+  const int64_t n = system->velocity->count + system->pressure->count;
+  ts_vec vb = NULL, vx = NULL;
+  int ierr = ts_vec_create(system->backend, n, TS_DOUBLE, &vb);
+  if (!ierr) ierr = ts_vec_create(system->backend, n, TS_DOUBLE, &vx);
+  if (!ierr) ierr = ts_vec_set_from_host(vb, b);
+  if (!ierr) ierr = solve(system, type, rtol, max_iterations, vb, vx, iterations);
+  if (!ierr) ierr = ts_vec_get_to_host(vx, x);
+  ts_vec_destroy(&vb);
+  ts_vec_destroy(&vx);
+  return ierr;
+}
+
+/* y += alpha A x on the host */
+static void host_multiply_add(ts_matrix A, double alpha, const double *x, double *y) {
+  for (int64_t i = 0; i < A->rows; ++i) {
+    double sum = 0.0;
+    for (int64_t e = A->row_offsets[i]; e < A->row_offsets[i + 1]; ++e)
+      sum += A->values[e] * x[A->columns[e]];
+    y[i] += alpha * sum;
+  }
+}
+
+/* F - P_D into b, u_D into x0 (the velocity blocks) */
+static int velocity_data(ts_hdiv_system s, const ts_hdiv_data *data, double *b, double *x0) {
+  ts_dofs u = s->velocity;
+  const unsigned natural = TS_FACES_ALL(u->dim) & ~s->flux_faces;
+  if (data->f) TS_CALL(ts_hdiv_load_vector(u, data->f, data->ctx, b));
+  if (data->p_boundary && natural) {
+    double *p = NULL;
+    TS_CALL(ts_calloc((size_t)u->count, sizeof *p, "pressure boundary term", &p));
+    int ierr = ts_hdiv_boundary_pressure(u, natural, data->p_boundary, data->ctx, p);
+    for (int64_t j = 0; !ierr && j < u->count; ++j) b[j] -= p[j];
+    ts_free(&p);
+    TS_CALL(ierr);
+  }
+  if (data->u_boundary && s->flux_faces)
+    TS_CALL(ts_hdiv_boundary_fluxes(u, s->flux_faces, data->u_boundary, data->ctx, x0));
+  return 0;
+}
+
+/* W^{-1} G into the pressure block bp */
+static int pressure_data(ts_hdiv_system s, const ts_hdiv_data *data, double *bp) {
+  if (!data->g) return 0;
+  double *g = NULL;
+  TS_CALL(ts_calloc((size_t)s->pressure->count, sizeof *g, "(g, psi)", &g));
+  const int ierr = ts_hdiv_load_vector(s->pressure, data->g, data->ctx, g);
+  if (!ierr) host_multiply_add(s->Wunit_inv, 1.0, g, bp);
+  ts_free(&g);
+  return ierr;
+}
+
+int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *b, double *x0) {
+  TS_CHECK_NOT_NULL(system);
+  TS_CHECK_NOT_NULL(data);
+  TS_CHECK_NOT_NULL(b);
+  TS_CHECK_NOT_NULL(x0);
+  const int64_t nu = system->velocity->count, np = system->pressure->count;
+  for (int64_t i = 0; i < nu + np; ++i) b[i] = x0[i] = 0.0;
+  TS_CALL(velocity_data(system, data, b, x0));
+  TS_CALL(pressure_data(system, data, b + nu));
+  if (system->flux_faces) {
+    host_multiply_add(system->M_lift, -1.0, x0, b);      /* - M u_D */
+    host_multiply_add(system->D_lift, -1.0, x0, b + nu); /* - D u_D */
+  }
+  for (int64_t j = 0; j < nu; ++j)
+    if (ts_dofs_flux_face(system->velocity, j) & system->flux_faces) b[j] = 0.0;
+  if (system->singular) { /* orthogonal to the null space x_p = 1 */
+    long double sum = 0.0L;
+    for (int64_t i = 0; i < np; ++i) sum += b[nu + i];
+    for (int64_t i = 0; i < np; ++i) b[nu + i] -= (double)(sum / np);
+  }
+  return 0;
+}
+
+int ts_hdiv_system_pressure(ts_hdiv_system system, const double *x, double *p) {
+  TS_CHECK_NOT_NULL(system);
+  TS_CHECK_NOT_NULL(x);
+  TS_CHECK_NOT_NULL(p);
+  for (int64_t i = 0; i < system->pressure->count; ++i) p[i] = 0.0;
+  host_multiply_add(system->Wunit_inv, -1.0, x + system->velocity->count, p);
+  return 0;
+}
