@@ -63,6 +63,8 @@ generic="$generic t-mapped t-mapped-mg t-expression t-mapped-neumann t-mapped-co
 generic="$generic t-patch-additive"
 # the DG mass and its inverse of paper 003 (explicit, CG-Legendre, CG-Lobatto; Cholesky refused)
 generic="$generic t-l2-mass-inverse"
+# the Darcy and grad-div solvers of paper 003 (ts_hdiv_system: cuSPARSE blocks, BoomerAMG on S~)
+generic="$generic t-darcy"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"

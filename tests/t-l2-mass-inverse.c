@@ -162,7 +162,7 @@ static void test_box(int dim, int k) {
   if (!ierr) ierr = ts_dofs_create(mesh, ih, 0, &dofs_ih);
   if (!ierr) ierr = ts_dofs_create(mesh, dgq, 0, &dofs_dgq);
   if (!ierr) ierr = ts_operator_create_l2_mass(backend, dofs_ih, NULL, &W);
-  if (!ierr) ierr = ts_matrix_assemble_mass(dofs_ih, 1.0, &M);
+  if (!ierr) ierr = ts_matrix_assemble_mass(dofs_ih, 1.0, NULL, &M);
   if (!ierr) ierr = ts_operator_create_matrix(backend, M, TS_DOUBLE, &A);
   const int64_t n = ierr ? 1 : ts_dofs_count(dofs_ih);
   ts_vec *vecs[] = {&x, &y, &z, &u};
