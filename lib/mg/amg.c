@@ -368,8 +368,7 @@ static int build_levels(ts_matrix A, const ts_amg_options *o, amg_setup *s) {
   const int64_t coarsest = ts_matrix_rows(s->M[s->levels - 1]);
   TS_CHECK_ARG(coarsest <= 8000, "ts_pc_create_amg: the coarsening stopped at %lld rows on "
                "level %d, more than the dense coarse solve takes (8000): lower "
-               "strength_threshold (rows without a strong coupling are not coarsened) or "
-               "raise max_levels", (long long)coarsest, s->levels - 1);
+               "strength_threshold (larger aggregates) or raise max_levels", (long long)coarsest, s->levels - 1);
   return 0;
 }
 
