@@ -1277,7 +1277,9 @@ typedef struct ts_hdiv_data {
 typedef struct ts_hdiv_system_s *ts_hdiv_system;
 
 /** @brief Assemble Acal (sparse matrices applied on the backend), diag(M_beta) for Jacobi and
- *  S~ (ts_matrix_assemble_hdiv_schur) with its BoomerAMG V-cycle.
+ *  S~ (ts_matrix_assemble_hdiv_schur) with an AMG V-cycle: hypre's BoomerAMG on the omp
+ *  backend and for a singular S~, else our smoothed aggregation (ts_pc_create_amg), which
+ *  keeps the vectors on a GPU and needs no hypre.
  *  @param velocity, pressure  RT_k and DGQ_k DoFs (ts_fe_create_rt_ih, ts_fe_create_l2_ih) of
  *                             one box level (borrowed: they must outlive the system)
  *  @param coefficients        alpha, beta (read during the call only)
@@ -1285,7 +1287,7 @@ typedef struct ts_hdiv_system_s *ts_hdiv_system;
  *                             with alpha = INFINITY: p is defined up to a constant (S~
  *                             singular), handled by orthogonalizing against the constants
  *  @return 0; TS_ERR_ARG naming the argument (and the cell); TS_ERR_UNSUPPORTED without
- *          hypre; TS_ERR_MEMORY */
+ *          hypre where BoomerAMG is taken; TS_ERR_MEMORY */
 int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                           const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
                           ts_hdiv_system *system);

@@ -19,6 +19,7 @@
  * Schur block orthogonalizes after every AMG V-cycle (section 4.3). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sparse-impl.h"
 
 struct ts_hdiv_system_s {
@@ -94,13 +95,24 @@ static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
   return 0;
 }
 
+/* The AMG V-cycle on S~: hypre's BoomerAMG on the omp backend (the reference, on the host) and
+ * for the singular pure-flux S~ (our AMG's coarse LU needs a regular matrix); elsewhere our
+ * smoothed aggregation (ts_pc_create_amg), whose V-cycle stays on the device instead of
+ * copying two vectors through the host per application, and in a build without hypre. */
+static int create_schur_amg(ts_hdiv_system s) {
+  const int host = !strcmp(ts_backend_name(s->backend), "omp") && ts_hypre_version()[0];
+  if (s->singular || host) TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
+  else TS_CALL(ts_pc_create_amg(s->backend, s->S, NULL, &s->amg, NULL));
+  return 0;
+}
+
 static int create_operators(ts_hdiv_system s) {
   const ts_matrix m[4] = {s->M, s->Dt, s->D, s->C};
   for (int i = 0; i < 4; ++i)
     TS_CALL(ts_operator_create_matrix(s->backend, m[i], TS_DOUBLE, &s->blocks[i]));
   TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->A));
   TS_CALL(ts_pc_create_jacobi(s->blocks[0], &s->jacobi));
-  TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
+  TS_CALL(create_schur_amg(s));
   ts_matrix *copied[5] = {&s->M, &s->D, &s->Dt, &s->C, &s->S};
   for (int i = 0; i < 5; ++i) ts_matrix_destroy(copied[i]);
   return 0;
