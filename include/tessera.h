@@ -1118,7 +1118,9 @@ typedef struct ts_amg_hierarchy {
  *  Jacobi step, Galerkin products P^T A P), then every level's matrix and prolongation is
  *  copied to the backend, smoothed by Chebyshev on D^{-1} A_l and the coarsest solved by LU
  *  (lib/mg/amg.c).  Symmetric positive definite: a preconditioner for CG and MINRES.  Unlike
- *  ts_pc_create_boomeramg it keeps the vectors on the device.  A may be destroyed afterwards.
+ *  ts_pc_create_boomeramg it keeps the levels' vectors on the device; only the coarsest's (at
+ *  most coarse_size entries) goes to the host and back for the LU.  A may be destroyed
+ *  afterwards.
  *  @param options    NULL for the defaults
  *  @param hierarchy  NULL, or filled with the levels' sizes
  *  @return 0, TS_ERR_ARG (NULL arguments, options out of range, A not square, not symmetric
@@ -1279,7 +1281,7 @@ typedef struct ts_hdiv_system_s *ts_hdiv_system;
 /** @brief Assemble Acal (sparse matrices applied on the backend), diag(M_beta) for Jacobi and
  *  S~ (ts_matrix_assemble_hdiv_schur) with an AMG V-cycle: hypre's BoomerAMG on the omp
  *  backend and for a singular S~, else our smoothed aggregation (ts_pc_create_amg), which
- *  keeps the vectors on a GPU and needs no hypre.
+ *  keeps all but the coarsest level's vectors on a GPU and needs no hypre.
  *  @param velocity, pressure  RT_k and DGQ_k DoFs (ts_fe_create_rt_ih, ts_fe_create_l2_ih) of
  *                             one box level (borrowed: they must outlive the system)
  *  @param coefficients        alpha, beta (read during the call only)

@@ -97,8 +97,9 @@ static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
 
 /* The AMG V-cycle on S~: hypre's BoomerAMG on the omp backend (the reference, on the host) and
  * for the singular pure-flux S~ (our AMG's coarse LU needs a regular matrix); elsewhere our
- * smoothed aggregation (ts_pc_create_amg), whose V-cycle stays on the device instead of
- * copying two vectors through the host per application, and in a build without hypre. */
+ * smoothed aggregation (ts_pc_create_amg), whose V-cycle copies only its coarsest level's
+ * vector through the host instead of the whole residual and correction, and in a build
+ * without hypre. */
 static int create_schur_amg(ts_hdiv_system s) {
   const int host = !strcmp(ts_backend_name(s->backend), "omp") && ts_hypre_version()[0];
   if (s->singular || host) TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
