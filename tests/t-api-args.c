@@ -419,6 +419,12 @@ static void hdiv_systems(fixture *f) {
   EXPECT(TS_ERR_ARG, "'values' is NULL", ts_cell_values_lognormal(3, cells, 1e7, 1, NULL));
   EXPECT(TS_ERR_ARG, "dim = 4", ts_cell_values_lognormal(4, cells, 1e7, 1, v));
   EXPECT(TS_ERR_ARG, "'mesh' is NULL", ts_cell_values_crooked_pipe(NULL, 0, 1.0, 2.0, v));
+  const double point[2] = {0.5, 0.5}, negative_beta = -1.0;
+  double out[2];
+  EXPECT(TS_ERR_ARG, "ctx is NULL", ts_darcy_smooth_velocity(NULL, 2, 1, point, out));
+  EXPECT(TS_ERR_ARG, "beta = *ctx = -1",
+         ts_darcy_smooth_divergence((void *)&negative_beta, 2, 1, point, out));
+  EXPECT(TS_ERR_ARG, "dim = 4", ts_darcy_smooth_pressure(NULL, 4, 1, point, out));
 }
 
 static void sparse_matrices(fixture *f) {
