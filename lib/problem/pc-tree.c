@@ -97,27 +97,31 @@ static int create_mg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, t
   return 0;
 }
 
-/* BoomerAMG on the sparse assembly of the operator at the node's place */
-static int create_boomeramg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
-                            ts_pc *pc) {
+/* An algebraic preconditioner (make) on the sparse assembly of the operator at the node's
+ * place; the matrix is dropped once the preconditioner holds its own copy */
+static int create_on_assembly(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                              int (*make)(ts_backend, ts_matrix, ts_pc *), ts_pc *pc) {
   ts_operator op = NULL;
   ts_matrix matrix = NULL;
   TS_CALL(place_operator(n, in, b, &op));
   TS_CALL(ts_operator_assemble(op, &matrix));
-  const int ierr = ts_pc_create_boomeramg(in->A->backend, matrix, pc);
+  const int ierr = make(in->A->backend, matrix, pc);
   ts_matrix_destroy(&matrix);
   return ierr;
 }
 
-/* our smoothed-aggregation AMG on the sparse assembly of the operator at the node's place */
+/* our smoothed aggregation with its defaults */
+static int amg_with_defaults(ts_backend backend, ts_matrix A, ts_pc *pc) {
+  return ts_pc_create_amg(backend, A, NULL, pc, NULL);
+}
+
+static int create_boomeramg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b,
+                            ts_pc *pc) {
+  return create_on_assembly(n, in, b, ts_pc_create_boomeramg, pc);
+}
+
 static int create_amg(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
-  ts_operator op = NULL;
-  ts_matrix matrix = NULL;
-  TS_CALL(place_operator(n, in, b, &op));
-  TS_CALL(ts_operator_assemble(op, &matrix));
-  const int ierr = ts_pc_create_amg(in->A->backend, matrix, NULL, pc, NULL);
-  ts_matrix_destroy(&matrix);
-  return ierr;
+  return create_on_assembly(n, in, b, amg_with_defaults, pc);
 }
 
 static int create_krylov(const ts_pc_node *n, const pc_inputs *in, ts_pc_built *b, ts_pc *pc) {
