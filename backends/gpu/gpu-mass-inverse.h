@@ -3,18 +3,22 @@
  * the degree K, in double precision.  Included by backends/cuda/mass-inverse-double.cu (and
  * hip/mass-inverse-double.cpp), which instantiate it (TS_GPU_MASS_INVERSE_INSTANTIATE).
  *
- * One thread block per cell: W is block diagonal, so every cell is solved by its own block
- * and nothing is reduced across blocks.
- *   CG (ts_gpu_l2_cg_kernel): the cell's N^DIM values (N = K+1) are gathered into shared
- *   memory with its point weights D (NQ^DIM, NQ = K+2) and its inverse diagonal; then the
- *   change of basis b = C^T x, the whole Jacobi-preconditioned CG on S^T D S z = b (the
- *   local mass by sum factorization: S in each direction to the points, D, S^T back; the two
- *   dot products of an iteration as block reductions in shared memory) and x = C z, and the
- *   scatter.  The iteration count goes to iterations[cell].
- *   Apply (the same kernel's mass step): y = U^T D U x with the user's table U.
- *   Dense (ts_gpu_l2_dense_kernel): y_K = M_K x_K, thread i forming row i; the explicit
- *   inverse is symmetric, so it reads column i (M_K[j][i], j = 0..n-1): consecutive threads
- *   read consecutive words.
+ * W is block diagonal, so every cell is solved on its own and nothing is reduced across cells
+ * (no global reduction).  A thread block holds several whole cells (about 128 threads): with
+ * N = K+1 values and NQ = K+2 points per direction, NQ^(DIM-1) threads per cell, each holding
+ * a column of values along the last direction in registers (ts_gpu_l2_shape); the last
+ * direction is contracted in registers, the others through shared memory.
+ *   CG (ts_gpu_l2_cg_kernel): the change of basis b = C^T x, then the Jacobi-preconditioned
+ *   CG on S^T D S z = b (the local mass by sum factorization, the two dot products of an
+ *   iteration as sums over the cell's threads in shared memory), each cell with its own
+ *   stopping test (the block iterates while one of its cells does), then y = C z.  The
+ *   iteration count goes to iterations[cell].
+ *   Apply (ts_gpu_l2_mass_kernel): y = U^T D U x with the user's table U.
+ *   Dense (ts_gpu_l2_dense_kernel): y_K = M_K x_K, thread i of a cell forming row i; the
+ *   explicit inverse is symmetric, so it reads column i (M_K[j][i], j = 0..n-1): consecutive
+ *   threads read consecutive words.
+ * Measured against one block per cell (bench/results/2026-11-27-h100-mass-inverse-blocks.md):
+ * CG 2 to 3 times faster, the dense product 2.7 times at k = 1.
  * Cholesky's triangular solves are sequential per cell and are left to omp (the library
  * documents the method as omp only); this backend refuses them. */
 #ifndef TESSERA_GPU_MASS_INVERSE_H
@@ -25,19 +29,20 @@
 #include "gpu-runtime.h"
 #include "tessera/backend.h"
 
-/* The smallest power of two >= n and >= 32 (a block of whole warps whose tree reduction
- * halves evenly). */
-__host__ __device__ constexpr int ts_gpu_l2_pow2(int n) { return n <= 32 ? 32 : 2 * ts_gpu_l2_pow2((n + 1) / 2); }
-
+/* Several cells per thread block, P = NQ^(DIM-1) threads per cell: thread t = t0 + NQ t1 of a
+ * cell (3D; 2D: t0 alone) holds the column of the cell's values along the last direction,
+ * x[i0 + E (i1 + E i2)] for i2 = 0..E-1 (E = N for DoF values, NQ for point values; threads with
+ * t0 or t1 >= E hold nothing), in registers.  The last direction is contracted in registers, the
+ * others through the cell's two shared buffers. */
 template <int DIM, int K>
 struct ts_gpu_l2_shape {
   static constexpr int N = K + 1, NQ = K + 2;
   static constexpr int NC = DIM == 3 ? N * N * N : N * N;     /* values per cell */
   static constexpr int NP = DIM == 3 ? NQ * NQ * NQ : NQ * NQ; /* points per cell */
-  static constexpr int NT = DIM == 3 ? N * NQ * NQ : N * NQ;   /* the sweeps' intermediates */
-  static constexpr int THREADS = ts_gpu_l2_pow2(NP) > 256 ? 256 : ts_gpu_l2_pow2(NP);
-  static constexpr int PER_C = (NC + THREADS - 1) / THREADS;   /* cell values per thread */
-  static constexpr int PER_P = (NP + THREADS - 1) / THREADS;   /* points per thread */
+  static constexpr int P = DIM == 3 ? NQ * NQ : NQ;            /* threads per cell */
+  static constexpr int CELLS = P >= 128 ? 1 : 128 / P;         /* cells per block */
+  static constexpr int THREADS = CELLS * P;
+  static constexpr int BUF = DIM == 3 ? N * NQ * NQ : N * NQ;  /* a shared buffer per cell */
 };
 
 /* The plan's 1D tables and sizes, passed by value (the launch's parameter space). */
@@ -45,87 +50,280 @@ template <int K>
 struct ts_gpu_l2_args {
   double B[(K + 2) * (K + 1)];   /* CG: the solve basis S; apply: the user's U (NQ x N) */
   double C[(K + 1) * (K + 1)];   /* CG: the change of basis (N x N) */
-  int64_t cells0, cells1, n0, n1;
+  int64_t n_cells, cells0, cells1, n0, n1;
   double tol2;                   /* CG: tolerance^2 */
   int max_iterations;            /* CG */
 };
 
-/* out = M applied along direction DIR of an array of extents (E0, E1, E2) (index 0 fastest),
- * M(o, i) = T ? A[i OUT + o] : A[o IN + i], IN = E_DIR, the output's extent OUT in DIR. */
-template <int DIM, int DIR, int IN, int OUT, int E0, int E1, int E2, bool T>
-__device__ __forceinline__ void ts_gpu_l2_sweep(const double *A, const double *in, double *out) {
-  constexpr int O0 = DIR == 0 ? OUT : E0, O1 = DIR == 1 ? OUT : E1, O2 = DIM == 3 ? (DIR == 2 ? OUT : E2) : 1;
-  constexpr int in_stride = DIR == 0 ? 1 : DIR == 1 ? E0 : E0 * E1;
-  for (int t = threadIdx.x; t < O0 * O1 * O2; t += blockDim.x) {
-    const int a0 = t % O0, a1 = t / O0 % O1, a2 = t / (O0 * O1);
-    const int o = DIR == 0 ? a0 : DIR == 1 ? a1 : a2;
-    const int i0 = DIR == 0 ? 0 : a0, i1 = DIR == 1 ? 0 : a1, i2 = DIR == 2 ? 0 : a2;
-    const double *line = in + i0 + E0 * (i1 + E1 * i2);
-    double s = 0.0;
+/* out = (x)_d M in, M(o, i) = T ? A[i OUT + o] : A[o IN + i] (A in shared memory), from the
+ * column form of extent IN to that of extent OUT (see ts_gpu_l2_shape).  3D: the last direction
+ * in registers, then direction 0 into sh2 and direction 1 back to registers; two barriers, after
+ * which sh1 and sh2 may be written again.  2D: direction 1 in registers, direction 0 through sh1;
+ * the closing barrier lets the next contraction write sh1. */
+template <int DIM, int IN, int OUT, bool T>
+__device__ __forceinline__ void ts_gpu_l2_contract(const double *A, const double (&in)[IN],
+                                                   double (&out)[OUT], double *sh1, double *sh2,
+                                                   int t0, int t1) {
+#define TS_L2_M(o, i) (T ? A[(i) * OUT + (o)] : A[(o) * IN + (i)])
+  if (DIM == 3) {
+    if (t0 < IN && t1 < IN) {
 #pragma unroll
-    for (int i = 0; i < IN; ++i) s += (T ? A[i * OUT + o] : A[o * IN + i]) * line[i * in_stride];
-    out[t] = s;
-  }
-  __syncthreads();
-}
-
-/* out (NQ^DIM) = (x)_d B in (N^DIM), or back with B^T (to_points = false). */
-template <int DIM, int K, bool TO_POINTS>
-__device__ __forceinline__ void ts_gpu_l2_tensor(const double *B, const double *in, double *out,
-                                                 double *t0, double *t1) {
-  constexpr int N = K + 1, NQ = K + 2, A = TO_POINTS ? N : NQ, Z = TO_POINTS ? NQ : N;
-  constexpr int A2 = DIM == 3 ? A : 1, Z1 = Z;
-  if (DIM == 2) {
-    ts_gpu_l2_sweep<2, 0, A, Z, A, A, 1, !TO_POINTS>(B, in, t0);
-    ts_gpu_l2_sweep<2, 1, A, Z, Z, A, 1, !TO_POINTS>(B, t0, out);
+      for (int o = 0; o < OUT; ++o) {
+        double s = 0.0;
+#pragma unroll
+        for (int i = 0; i < IN; ++i) s += TS_L2_M(o, i) * in[i];
+        sh1[t0 + IN * (t1 + IN * o)] = s;
+      }
+    }
+    __syncthreads();
+    if (t0 < OUT && t1 < IN) {
+      double m[IN];
+#pragma unroll
+      for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(t0, i);
+#pragma unroll
+      for (int o = 0; o < OUT; ++o) {
+        double s = 0.0;
+#pragma unroll
+        for (int i = 0; i < IN; ++i) s += m[i] * sh1[i + IN * (t1 + IN * o)];
+        sh2[t0 + OUT * (t1 + IN * o)] = s;
+      }
+    }
+    __syncthreads();
+    if (t0 >= OUT || t1 >= OUT) {
+#pragma unroll
+      for (int o = 0; o < OUT; ++o) out[o] = 0.0;
+    } else {
+      double m[IN];
+#pragma unroll
+      for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(t1, i);
+#pragma unroll
+      for (int o = 0; o < OUT; ++o) {
+        double s = 0.0;
+#pragma unroll
+        for (int i = 0; i < IN; ++i) s += m[i] * sh2[t0 + OUT * (i + IN * o)];
+        out[o] = s;
+      }
+    }
   } else {
-    ts_gpu_l2_sweep<3, 0, A, Z, A, A, A2, !TO_POINTS>(B, in, t0);
-    ts_gpu_l2_sweep<3, 1, A, Z, Z, A, A2, !TO_POINTS>(B, t0, t1);
-    ts_gpu_l2_sweep<3, 2, A, Z, Z, Z1, A2, !TO_POINTS>(B, t1, out);
-  }
-}
-
-/* The change of basis (x)_d C (T = false) or (x)_d C^T (T = true) on N^DIM values. */
-template <int DIM, int K, bool T>
-__device__ __forceinline__ void ts_gpu_l2_change(const double *C, const double *in, double *out,
-                                                 double *t0, double *t1) {
-  constexpr int N = K + 1, N2 = DIM == 3 ? N : 1;
-  if (DIM == 2) {
-    ts_gpu_l2_sweep<2, 0, N, N, N, N, 1, T>(C, in, t0);
-    ts_gpu_l2_sweep<2, 1, N, N, N, N, 1, T>(C, t0, out);
-  } else {
-    ts_gpu_l2_sweep<3, 0, N, N, N, N, N2, T>(C, in, t0);
-    ts_gpu_l2_sweep<3, 1, N, N, N, N, N2, T>(C, t0, t1);
-    ts_gpu_l2_sweep<3, 2, N, N, N, N, N2, T>(C, t1, out);
-  }
-}
-
-/* The sum over the block of each thread's v, returned to every thread; red: one value per
- * warp of shared memory, which the caller alternates between consecutive sums (the barriers
- * between two uses of one buffer keep its readers ahead of its next writers).  CUDA: the warps
- * reduce by shuffles, then every thread adds the warps' sums in one order (the result does not
- * vary by run); HIP: a tree in shared memory (red: blockDim values). */
-__device__ __forceinline__ double ts_gpu_l2_block_sum(double v, double *red) {
-#ifdef TS_GPU_HIP
-  red[threadIdx.x] = v;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half /= 2) {
-    if ((int)threadIdx.x < half) red[threadIdx.x] += red[threadIdx.x + half];
+    if (t0 < IN) {
+#pragma unroll
+      for (int o = 0; o < OUT; ++o) {
+        double s = 0.0;
+#pragma unroll
+        for (int i = 0; i < IN; ++i) s += TS_L2_M(o, i) * in[i];
+        sh1[t0 + IN * o] = s;
+      }
+    }
+    __syncthreads();
+    if (t0 >= OUT) {
+#pragma unroll
+      for (int o = 0; o < OUT; ++o) out[o] = 0.0;
+    } else {
+      double m[IN];
+#pragma unroll
+      for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(t0, i);
+#pragma unroll
+      for (int o = 0; o < OUT; ++o) {
+        double s = 0.0;
+#pragma unroll
+        for (int i = 0; i < IN; ++i) s += m[i] * sh1[i + IN * o];
+        out[o] = s;
+      }
+    }
     __syncthreads();
   }
-  return red[0];
-#else
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = v;
-  __syncthreads();
-  double s = 0.0;
-  for (int w = 0; w < (int)blockDim.x / 32; ++w) s += red[w];
-  return s;
-#endif
+#undef TS_L2_M
 }
 
-/* The cell's local index l = a0 + N (a1 + N a2) to its global DoF. */
+/* The sum of v over the P threads of the calling thread's cell, in one order (the result does
+ * not vary by run), returned to each of them; red holds a value per thread of the block and
+ * alternates between consecutive sums (the barrier of the sum in between keeps the readers of
+ * one ahead of its next writers). */
+template <int P>
+__device__ __forceinline__ double ts_gpu_l2_cell_sum(double v, double *red, int cell_first) {
+  red[threadIdx.x] = v;
+  __syncthreads();
+  double s[4] = {0.0, 0.0, 0.0, 0.0}; /* four chains of additions, not one */
+#pragma unroll
+  for (int i = 0; i < P; ++i) s[i % 4] += red[cell_first + i];
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* The block's cell (-1 past the last) and the thread's place (t0, t1) in it. */
+template <int DIM, int K>
+struct ts_gpu_l2_place {
+  int64_t cell;
+  int local, t0, t1;
+  __device__ __forceinline__ ts_gpu_l2_place(const ts_gpu_l2_args<K> &g) {
+    using Sh = ts_gpu_l2_shape<DIM, K>;
+    local = threadIdx.x / Sh::P;
+    const int t = threadIdx.x % Sh::P;
+    t0 = t % Sh::NQ;
+    t1 = DIM == 3 ? t / Sh::NQ : 0;
+    cell = (int64_t)blockIdx.x * Sh::CELLS + local;
+    if (cell >= g.n_cells) cell = -1;
+  }
+  /* whether the thread holds a column of DoF values */
+  __device__ __forceinline__ bool holds_dofs() const {
+    return cell >= 0 && t0 < K + 1 && (DIM == 2 || t1 < K + 1);
+  }
+};
+
+/* The global DoF of the thread's column entry 0 and the stride between its entries. */
+template <int DIM, int K>
+__device__ __forceinline__ int64_t ts_gpu_l2_column(const ts_gpu_l2_args<K> &g,
+                                                    const ts_gpu_l2_place<DIM, K> &at,
+                                                    int64_t *stride) {
+  constexpr int N = K + 1;
+  const int64_t c0 = at.cell % g.cells0, c1 = at.cell / g.cells0 % g.cells1;
+  if (DIM == 2) {
+    *stride = g.n0;
+    return c0 * N + at.t0 + g.n0 * (c1 * N);
+  }
+  const int64_t c2 = at.cell / g.cells0 / g.cells1;
+  *stride = g.n0 * g.n1;
+  return c0 * N + at.t0 + g.n0 * (c1 * N + at.t1 + g.n1 * (c2 * N));
+}
+
+/* The cell-local index of the thread's column entry j (a0 + N (a1 + N a2)). */
+template <int DIM, int K>
+__device__ __forceinline__ int ts_gpu_l2_local(const ts_gpu_l2_place<DIM, K> &at, int j) {
+  constexpr int N = K + 1;
+  return DIM == 3 ? at.t0 + N * (at.t1 + N * j) : at.t0 + N * j;
+}
+
+/* The 1D tables into shared memory (indexed by threads: the parameter space serializes
+ * divergent reads). */
+template <int K>
+__device__ __forceinline__ void ts_gpu_l2_tables(const ts_gpu_l2_args<K> &g, double *B, double *C,
+                                                 bool with_change) {
+  for (int i = threadIdx.x; i < (K + 2) * (K + 1); i += blockDim.x) B[i] = g.B[i];
+  if (with_change)
+    for (int i = threadIdx.x; i < (K + 1) * (K + 1); i += blockDim.x) C[i] = g.C[i];
+}
+
+/* q = S^T D S p on the thread's columns: to the points, D (the thread's point column), back. */
+template <int DIM, int K>
+__device__ __forceinline__ void ts_gpu_l2_local_mass(const double *B, const double (&D)[K + 2],
+                                                     const double (&p)[K + 1], double (&q)[K + 1],
+                                                     double *sh1, double *sh2, int t0, int t1) {
+  double w[K + 2];
+  ts_gpu_l2_contract<DIM, K + 1, K + 2, false>(B, p, w, sh1, sh2, t0, t1);
+#pragma unroll
+  for (int j = 0; j < K + 2; ++j) w[j] *= D[j];
+  ts_gpu_l2_contract<DIM, K + 2, K + 1, true>(B, w, q, sh1, sh2, t0, t1);
+}
+
+/* The thread's column of point weights (zeros where it holds no point column). */
+template <int DIM, int K>
+__device__ __forceinline__ void ts_gpu_l2_point_column(const double *__restrict__ weights,
+                                                       const ts_gpu_l2_place<DIM, K> &at,
+                                                       double (&D)[K + 2]) {
+  constexpr int NQ = K + 2, NP = ts_gpu_l2_shape<DIM, K>::NP, P = ts_gpu_l2_shape<DIM, K>::P;
+  const bool holds = at.cell >= 0 && at.t0 < NQ && at.t1 < NQ;
+#pragma unroll
+  for (int j = 0; j < NQ; ++j)
+    D[j] = holds ? weights[at.cell * NP + at.t0 + NQ * at.t1 + (int64_t)P * j] : 0.0;
+}
+
+/* y_K = U^T D_K U x_K on Sh::CELLS cells per block. */
+template <int DIM, int K>
+__global__ void __launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS), 4)
+ts_gpu_l2_mass_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weights,
+                      const double *__restrict__ x, double *__restrict__ y) {
+  using Sh = ts_gpu_l2_shape<DIM, K>;
+  constexpr int N = K + 1;
+  __shared__ double B[(K + 2) * N], buffers[2 * Sh::CELLS * Sh::BUF];
+  const ts_gpu_l2_place<DIM, K> at(g);
+  double *sh1 = buffers + 2 * at.local * Sh::BUF, *sh2 = sh1 + Sh::BUF;
+  ts_gpu_l2_tables<K>(g, B, nullptr, false);
+  double D[K + 2], u[N], v[N];
+  ts_gpu_l2_point_column<DIM, K>(weights, at, D);
+  int64_t stride = 0, first = at.holds_dofs() ? ts_gpu_l2_column<DIM, K>(g, at, &stride) : 0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) u[j] = at.holds_dofs() ? x[first + stride * j] : 0.0;
+  __syncthreads(); /* the table */
+  ts_gpu_l2_local_mass<DIM, K>(B, D, u, v, sh1, sh2, at.t0, at.t1);
+  if (at.holds_dofs())
+#pragma unroll
+    for (int j = 0; j < N; ++j) y[first + stride * j] = v[j];
+}
+
+/* y_K = C z, z = (S^T D_K S)^{-1} C^T x_K by Jacobi-preconditioned CG from 0 (the local CG of
+ * paper 003, section 3.1) on Sh::CELLS cells per block: z, r, p and the inverse diagonal live
+ * in the threads' columns; each cell stops on its own test, and the block iterates while one
+ * of its cells does (a stopped cell's updates are skipped). */
+template <int DIM, int K>
+__global__ void __launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS), 4)
+ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weights,
+                    const double *__restrict__ inverse_diagonal, const double *__restrict__ x,
+                    double *__restrict__ y, double *__restrict__ iterations) {
+  using Sh = ts_gpu_l2_shape<DIM, K>;
+  constexpr int N = K + 1;
+  __shared__ double B[(K + 2) * N], C[N * N], buffers[2 * Sh::CELLS * Sh::BUF];
+  __shared__ double red_pq[Sh::THREADS], red_rz[Sh::THREADS];
+  const ts_gpu_l2_place<DIM, K> at(g);
+  const int cell_first = at.local * Sh::P;
+  double *sh1 = buffers + 2 * at.local * Sh::BUF, *sh2 = sh1 + Sh::BUF;
+  ts_gpu_l2_tables<K>(g, B, C, true);
+  const bool holds = at.holds_dofs();
+  double D[K + 2], z[N], r[N], p[N], q[N], id[N];
+  ts_gpu_l2_point_column<DIM, K>(weights, at, D);
+  int64_t stride = 0, first = holds ? ts_gpu_l2_column<DIM, K>(g, at, &stride) : 0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    p[j] = holds ? x[first + stride * j] : 0.0;
+    id[j] = holds ? inverse_diagonal[at.cell * Sh::NC + ts_gpu_l2_local<DIM, K>(at, j)] : 0.0;
+  }
+  __syncthreads(); /* the tables */
+  ts_gpu_l2_contract<DIM, N, N, true>(C, p, r, sh1, sh2, at.t0, at.t1); /* b = C^T x */
+  double rz_local = 0.0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    if (!holds) r[j] = 0.0;
+    z[j] = 0.0;
+    p[j] = id[j] * r[j];
+    rz_local += p[j] * r[j];
+  }
+  double rz = ts_gpu_l2_cell_sum<Sh::P>(rz_local, red_rz, cell_first);
+  const double stop = g.tol2 * rz;
+  int it = 0;
+  bool active = at.cell >= 0 && rz > stop && it < g.max_iterations;
+  while (__syncthreads_or(active)) {
+    ts_gpu_l2_local_mass<DIM, K>(B, D, p, q, sh1, sh2, at.t0, at.t1);
+    double pq_local = 0.0;
+#pragma unroll
+    for (int j = 0; j < N; ++j) pq_local += holds ? p[j] * q[j] : 0.0;
+    const double pq = ts_gpu_l2_cell_sum<Sh::P>(pq_local, red_pq, cell_first);
+    rz_local = 0.0;
+    if (active) {
+      const double alpha = rz / pq;
+#pragma unroll
+      for (int j = 0; j < N; ++j) {
+        z[j] += alpha * p[j];
+        r[j] -= alpha * q[j];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < N; ++j) rz_local += id[j] * r[j] * r[j];
+    const double rz_new = ts_gpu_l2_cell_sum<Sh::P>(rz_local, red_rz, cell_first);
+    if (active) {
+      const double beta = rz_new / rz;
+#pragma unroll
+      for (int j = 0; j < N; ++j) p[j] = id[j] * r[j] + beta * p[j];
+      rz = rz_new;
+      ++it;
+      active = rz > stop && it < g.max_iterations;
+    }
+  }
+  ts_gpu_l2_contract<DIM, N, N, false>(C, z, q, sh1, sh2, at.t0, at.t1); /* y = C z */
+  if (holds)
+#pragma unroll
+    for (int j = 0; j < N; ++j) y[first + stride * j] = q[j];
+  if (at.cell >= 0 && at.t0 == 0 && at.t1 == 0) iterations[at.cell] = (double)it;
+}
+
+/* The global DoF of local index l = a0 + N (a1 + N a2) of cell. */
 template <int DIM, int K>
 __device__ __forceinline__ int64_t ts_gpu_l2_dof(const ts_gpu_l2_args<K> &g, int64_t cell, int l) {
   constexpr int N = K + 1;
@@ -134,115 +332,35 @@ __device__ __forceinline__ int64_t ts_gpu_l2_dof(const ts_gpu_l2_args<K> &g, int
   return c0 * N + a0 + g.n0 * (c1 * N + a1 + g.n1 * (c2 * N + a2));
 }
 
-/* y_K = U^T D_K U x_K, one block per cell. */
+/* y_K = M_K x_K with M_K symmetric (the explicit inverse), DENSE_CELLS cells per block: thread
+ * (cell, i) forms row i from column i, M_K[j][i], so that a warp reads consecutive words. */
 template <int DIM, int K>
-__global__ void __launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS))
-ts_gpu_l2_mass_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weights,
-                      const double *__restrict__ x, double *__restrict__ y) {
-  using Sh = ts_gpu_l2_shape<DIM, K>;
-  __shared__ double u[Sh::NC], v[Sh::NC], t0[Sh::NT], t1[Sh::NT], w[Sh::NP];
-  const int64_t cell = blockIdx.x;
-  for (int l = threadIdx.x; l < Sh::NC; l += blockDim.x) u[l] = x[ts_gpu_l2_dof<DIM, K>(g, cell, l)];
-  __syncthreads();
-  ts_gpu_l2_tensor<DIM, K, true>(g.B, u, w, t0, t1);
-  for (int l = threadIdx.x; l < Sh::NP; l += blockDim.x) w[l] *= weights[cell * Sh::NP + l];
-  __syncthreads();
-  ts_gpu_l2_tensor<DIM, K, false>(g.B, w, v, t0, t1);
-  for (int l = threadIdx.x; l < Sh::NC; l += blockDim.x) y[ts_gpu_l2_dof<DIM, K>(g, cell, l)] = v[l];
-}
+struct ts_gpu_l2_dense_shape {
+  static constexpr int NC = ts_gpu_l2_shape<DIM, K>::NC;
+  static constexpr int CELLS = NC >= 256 ? 1 : 256 / NC;
+  static constexpr int THREADS = CELLS * NC < 256 ? CELLS * NC : 256;
+};
 
-/* y_K = C z, z = (S^T D_K S)^{-1} C^T x_K by Jacobi-preconditioned CG from 0, one block per
- * cell (the local CG of paper 003, section 3.1).  Thread t holds the cell values t + j THREADS
- * (j < PER_C) of z, r and the inverse diagonal, and the point weights t + j THREADS (j <
- * PER_P), in registers; p, q and the sweeps' arrays are shared. */
-template <int DIM, int K>
-__global__ void __launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS))
-ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weights,
-                    const double *__restrict__ inverse_diagonal, const double *__restrict__ x,
-                    double *__restrict__ y, double *__restrict__ iterations) {
-  using Sh = ts_gpu_l2_shape<DIM, K>;
-  constexpr int NC = Sh::NC, NP = Sh::NP, T = Sh::THREADS;
-  __shared__ double p[NC], q[NC], t0[Sh::NT], t1[Sh::NT], w[NP], red_pq[T], red_rz[T];
-  double z[Sh::PER_C], r[Sh::PER_C], id[Sh::PER_C], D[Sh::PER_P];
-  const int64_t cell = blockIdx.x;
-  const int t = threadIdx.x;
-#pragma unroll
-  for (int j = 0; j < Sh::PER_P; ++j) D[j] = t + j * T < NP ? weights[cell * NP + t + j * T] : 0.0;
-#pragma unroll
-  for (int j = 0; j < Sh::PER_C; ++j) {
-    const int l = t + j * T;
-    id[j] = l < NC ? inverse_diagonal[cell * NC + l] : 0.0;
-    if (l < NC) p[l] = x[ts_gpu_l2_dof<DIM, K>(g, cell, l)];
-  }
-  __syncthreads();
-  ts_gpu_l2_change<DIM, K, true>(g.C, p, q, t0, t1); /* b = C^T x */
-  double rz_local = 0.0;
-#pragma unroll
-  for (int j = 0; j < Sh::PER_C; ++j) {
-    const int l = t + j * T;
-    r[j] = l < NC ? q[l] : 0.0;
-    z[j] = 0.0;
-    rz_local += id[j] * r[j] * r[j];
-  }
-  __syncthreads(); /* q read by all before p is written */
-#pragma unroll
-  for (int j = 0; j < Sh::PER_C; ++j)
-    if (t + j * T < NC) p[t + j * T] = id[j] * r[j];
-  double rz = ts_gpu_l2_block_sum(rz_local, red_rz); /* its barrier publishes p */
-  const double stop = g.tol2 * rz;
-  int it = 0;
-  while (rz > stop && it < g.max_iterations) {
-    ts_gpu_l2_tensor<DIM, K, true>(g.B, p, w, t0, t1); /* q = S^T D S p */
-#pragma unroll
-    for (int j = 0; j < Sh::PER_P; ++j)
-      if (t + j * T < NP) w[t + j * T] *= D[j];
-    __syncthreads();
-    ts_gpu_l2_tensor<DIM, K, false>(g.B, w, q, t0, t1);
-    double pq_local = 0.0;
-#pragma unroll
-    for (int j = 0; j < Sh::PER_C; ++j)
-      if (t + j * T < NC) pq_local += p[t + j * T] * q[t + j * T];
-    const double alpha = rz / ts_gpu_l2_block_sum(pq_local, red_pq);
-    rz_local = 0.0;
-#pragma unroll
-    for (int j = 0; j < Sh::PER_C; ++j)
-      if (t + j * T < NC) {
-        z[j] += alpha * p[t + j * T];
-        r[j] -= alpha * q[t + j * T];
-        rz_local += id[j] * r[j] * r[j];
-      }
-    const double rz_new = ts_gpu_l2_block_sum(rz_local, red_rz), beta = rz_new / rz;
-#pragma unroll
-    for (int j = 0; j < Sh::PER_C; ++j)
-      if (t + j * T < NC) p[t + j * T] = id[j] * r[j] + beta * p[t + j * T];
-    __syncthreads();
-    rz = rz_new;
-    ++it;
-  }
-#pragma unroll
-  for (int j = 0; j < Sh::PER_C; ++j)
-    if (t + j * T < NC) p[t + j * T] = z[j];
-  __syncthreads();
-  ts_gpu_l2_change<DIM, K, false>(g.C, p, q, t0, t1); /* y = C z */
-  for (int l = t; l < NC; l += T) y[ts_gpu_l2_dof<DIM, K>(g, cell, l)] = q[l];
-  if (t == 0) iterations[cell] = (double)it;
-}
-
-/* y_K = M_K x_K with M_K symmetric (the explicit inverse): thread i forms row i from column
- * i, M_K[j][i], so that a warp reads consecutive words; one block per cell. */
 template <int DIM, int K>
 __global__ void __launch_bounds__(256)
 ts_gpu_l2_dense_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ matrices,
                        const double *__restrict__ x, double *__restrict__ y) {
-  constexpr int NC = ts_gpu_l2_shape<DIM, K>::NC;
-  __shared__ double u[NC];
-  const int64_t cell = blockIdx.x;
-  for (int l = threadIdx.x; l < NC; l += blockDim.x) u[l] = x[ts_gpu_l2_dof<DIM, K>(g, cell, l)];
+  using Sh = ts_gpu_l2_dense_shape<DIM, K>;
+  constexpr int NC = Sh::NC;
+  __shared__ double u[Sh::CELLS * NC];
+  const int64_t first_cell = (int64_t)blockIdx.x * Sh::CELLS;
+  for (int l = threadIdx.x; l < Sh::CELLS * NC; l += blockDim.x) {
+    const int64_t cell = first_cell + l / NC;
+    u[l] = cell < g.n_cells ? x[ts_gpu_l2_dof<DIM, K>(g, cell, l % NC)] : 0.0;
+  }
   __syncthreads();
-  const double *M = matrices + cell * (int64_t)NC * NC;
-  for (int i = threadIdx.x; i < NC; i += blockDim.x) {
+  for (int l = threadIdx.x; l < Sh::CELLS * NC; l += blockDim.x) {
+    const int64_t cell = first_cell + l / NC;
+    if (cell >= g.n_cells) continue;
+    const int i = l % NC;
+    const double *M = matrices + cell * (int64_t)NC * NC, *v = u + (l / NC) * NC;
     double s = 0.0;
-    for (int j = 0; j < NC; ++j) s += M[(int64_t)j * NC + i] * u[j];
+    for (int j = 0; j < NC; ++j) s += M[(int64_t)j * NC + i] * v[j];
     y[ts_gpu_l2_dof<DIM, K>(g, cell, i)] = s;
   }
 }
@@ -251,18 +369,20 @@ ts_gpu_l2_dense_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ mat
 template <int DIM, int K>
 int ts_gpu_l2_cells(const ts_l2_mass_plan *pl, const double *x, double *y, char *err) {
   using Sh = ts_gpu_l2_shape<DIM, K>;
+  using Dense = ts_gpu_l2_dense_shape<DIM, K>;
   constexpr int N = K + 1, NQ = K + 2;
   ts_gpu_l2_args<K> g;
   const double *table = pl->action == TS_L2_MASS_CG ? pl->solve_1d : pl->user_1d;
   for (int i = 0; i < NQ * N; ++i) g.B[i] = table ? table[i] : 0.0;
   for (int i = 0; i < N * N; ++i) g.C[i] = pl->change_1d ? pl->change_1d[i] : 0.0;
+  g.n_cells = pl->cells[0] * pl->cells[1] * pl->cells[2];
   g.cells0 = pl->cells[0];
   g.cells1 = pl->cells[1];
   g.n0 = pl->n[0];
   g.n1 = pl->n[1];
   g.tol2 = pl->tolerance * pl->tolerance;
   g.max_iterations = pl->max_iterations;
-  const unsigned blocks = (unsigned)(pl->cells[0] * pl->cells[1] * pl->cells[2]);
+  const unsigned blocks = (unsigned)((g.n_cells + Sh::CELLS - 1) / Sh::CELLS);
   const double *weights = (const double *)pl->point_weights;
   switch (pl->action) {
     case TS_L2_MASS_APPLY:
@@ -270,8 +390,8 @@ int ts_gpu_l2_cells(const ts_l2_mass_plan *pl, const double *x, double *y, char 
       GPU_CHECK_LAUNCH(err, "ts_gpu_l2_mass_kernel");
       return 0;
     case TS_L2_MASS_DENSE:
-      ts_gpu_l2_dense_kernel<DIM, K><<<blocks, Sh::NC < 256 ? (Sh::NC + 31) / 32 * 32 : 256>>>(
-          g, (const double *)pl->matrices, x, y);
+      ts_gpu_l2_dense_kernel<DIM, K><<<(unsigned)((g.n_cells + Dense::CELLS - 1) / Dense::CELLS),
+                                      Dense::THREADS>>>(g, (const double *)pl->matrices, x, y);
       GPU_CHECK_LAUNCH(err, "ts_gpu_l2_dense_kernel");
       return 0;
     default:
