@@ -666,8 +666,8 @@ static void check_file_handling(void) {
 }
 
 static void remove_work(void) {
-  static const char *const files[] = {"poly-2d.vtu", "poly-3d.vtu", "jump.vtu", "paper000.vtu",
-                                      "safe.vtu",    "limited.vtu"};
+  static const char *const files[] = {"poly-2d.vtu", "poly-3d.vtu", "jump.vtu",  "paper000.vtu",
+                                      "safe.vtu",    "limited.vtu", "th-2d.vtu", "th-3d.vtu"};
   char path[512];
   for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
     snprintf(path, sizeof path, "%s/%s", work, files[i]);
