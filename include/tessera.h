@@ -1297,6 +1297,13 @@ int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure
 int ts_hdiv_system_destroy(ts_hdiv_system *system);
 /** @brief Acal, of ts_dofs_count(velocity) + ts_dofs_count(pressure) rows (borrowed). */
 ts_operator ts_hdiv_system_operator(ts_hdiv_system system);
+/** @brief Block (row, col) of Acal, row and col 0 (velocity) or 1 (pressure): M_beta, D^T, D
+ *  and -W_alpha^{-1} (an empty matrix for alpha = INFINITY), with the prescribed fluxes' rows
+ *  and columns as ts_hdiv_system_rhs describes (borrowed; NULL with the error set for a bad
+ *  block or a NULL system). */
+ts_operator ts_hdiv_system_block(ts_hdiv_system system, int row, int col);
+/** @brief The AMG V-cycle on S~ that the system's preconditioners use (borrowed). */
+ts_pc ts_hdiv_system_schur_pc(ts_hdiv_system system);
 /** @brief 1 when the pressure is defined up to a constant (every face a flux face, alpha =
  *  INFINITY), 0 otherwise, -1 for NULL. */
 int ts_hdiv_system_is_singular(ts_hdiv_system system);

@@ -170,6 +170,21 @@ ts_operator ts_hdiv_system_operator(ts_hdiv_system system) {
   return system->A;
 }
 
+ts_operator ts_hdiv_system_block(ts_hdiv_system system, int row, int col) {
+  TS_GETTER_NOT_NULL(system, NULL);
+  if (row < 0 || row > 1 || col < 0 || col > 1) {
+    TS_ERROR(TS_ERR_ARG, "ts_hdiv_system_block: block (%d, %d); the system has the blocks "
+               "(0..1, 0..1)", row, col);
+    return NULL;
+  }
+  return system->blocks[2 * row + col];
+}
+
+ts_pc ts_hdiv_system_schur_pc(ts_hdiv_system system) {
+  TS_GETTER_NOT_NULL(system, NULL);
+  return system->amg;
+}
+
 int ts_hdiv_system_is_singular(ts_hdiv_system system) {
   TS_GETTER_NOT_NULL(system, -1);
   return system->singular;
