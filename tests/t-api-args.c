@@ -407,6 +407,8 @@ static void hdiv_systems(fixture *f) {
          ts_hdiv_system_create(f->b, f->vel, f->pres, &unit, 0, NULL));
   EXPECT(0, "", ts_hdiv_system_destroy(NULL));
   EXPECT_NULL(ts_hdiv_system_operator(NULL));
+  EXPECT_NULL(ts_hdiv_system_block(NULL, 0, 0));
+  EXPECT_NULL(ts_hdiv_system_schur_pc(NULL));
   EXPECT_MINUS_ONE(ts_hdiv_system_is_singular(NULL));
   EXPECT_CREATE("'system' is NULL", pc, ts_hdiv_system_create_pc(NULL, 0, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_hdiv_system_create_pc(NULL, 0, NULL));

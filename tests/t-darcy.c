@@ -368,6 +368,15 @@ static void test_arguments(ts_backend b) {
      "Darcy system: a face bit beyond the 2D box's four is refused");
   ok(!ierr && ts_hdiv_system_create(b, p, u, &good, 0, &s) == TS_ERR_ARG && !s,
      "Darcy system: the spaces swapped are refused");
+  ierr = ierr ? ierr : ts_hdiv_system_create(b, u, p, &good, 0, &s);
+  const ts_operator Dt = ierr ? NULL : ts_hdiv_system_block(s, 0, 1);
+  ok(!ierr && Dt && ts_operator_size(Dt) == ts_dofs_count(u) &&
+         ts_operator_columns(Dt) == ts_dofs_count(p) && ts_hdiv_system_schur_pc(s) &&
+         !ts_hdiv_system_block(s, 1, 2) && strstr(ts_error_message(), "block (1, 2)"),
+     "Darcy system: block (0, 1) is D^T (%lld x %lld), the Schur block's AMG is there, and "
+     "block (1, 2) is refused by name", Dt ? (long long)ts_operator_size(Dt) : -1LL,
+     Dt ? (long long)ts_operator_columns(Dt) : -1LL);
+  ts_hdiv_system_destroy(&s);
   ts_dofs_destroy(&u);
   ts_dofs_destroy(&p);
   ts_fe_destroy(&rt);
