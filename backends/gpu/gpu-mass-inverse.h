@@ -135,18 +135,35 @@ __device__ __forceinline__ void ts_gpu_l2_contract(const double *A, const double
 #undef TS_L2_M
 }
 
-/* The sum of v over the P threads of the calling thread's cell, in one order (the result does
- * not vary by run), returned to each of them; red holds a value per thread of the block and
- * alternates between consecutive sums (the barrier of the sum in between keeps the readers of
- * one ahead of its next writers). */
-template <int P>
-__device__ __forceinline__ double ts_gpu_l2_cell_sum(double v, double *red, int cell_first) {
+/* The sum of v over the threads of the calling thread's cell, of which only those holding DoF
+ * values (t0, t1 < N) contribute, returned to each of them, in one order (the result does not
+ * vary by run).  red (a value per thread of the block) and rows (NQ per cell) alternate
+ * between consecutive sums: the barriers of the sum in between keep the readers of one ahead
+ * of its next writers.  3D: the first thread of each row of the cell adds the row's N values,
+ * then every thread the N row sums; 2D: the N values. */
+template <int DIM, int K>
+__device__ __forceinline__ double ts_gpu_l2_cell_sum(double v, double *red, double *rows,
+                                                     int local, int t0, int t1) {
+  constexpr int N = K + 1, NQ = K + 2, P = DIM == 3 ? NQ * NQ : NQ;
+  const int cell_first = local * P;
   red[threadIdx.x] = v;
   __syncthreads();
-  double s[4] = {0.0, 0.0, 0.0, 0.0}; /* four chains of additions, not one */
+  double s = 0.0;
+  if (DIM == 2) {
 #pragma unroll
-  for (int i = 0; i < P; ++i) s[i % 4] += red[cell_first + i];
-  return (s[0] + s[1]) + (s[2] + s[3]);
+    for (int i = 0; i < N; ++i) s += red[cell_first + i];
+    return s;
+  }
+  if (t0 == 0 && t1 < N) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) s += red[cell_first + NQ * t1 + i];
+    rows[local * NQ + t1] = s;
+  }
+  __syncthreads();
+  s = 0.0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) s += rows[local * NQ + j];
+  return s;
 }
 
 /* The block's cell (-1 past the last) and the thread's place (t0, t1) in it. */
@@ -262,8 +279,8 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
   constexpr int N = K + 1;
   __shared__ double B[(K + 2) * N], C[N * N], buffers[2 * Sh::CELLS * Sh::BUF];
   __shared__ double red_pq[Sh::THREADS], red_rz[Sh::THREADS];
+  __shared__ double rows_pq[Sh::CELLS * (K + 2)], rows_rz[Sh::CELLS * (K + 2)];
   const ts_gpu_l2_place<DIM, K> at(g);
-  const int cell_first = at.local * Sh::P;
   double *sh1 = buffers + 2 * at.local * Sh::BUF, *sh2 = sh1 + Sh::BUF;
   ts_gpu_l2_tables<K>(g, B, C, true);
   const bool holds = at.holds_dofs();
@@ -285,7 +302,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
     p[j] = id[j] * r[j];
     rz_local += p[j] * r[j];
   }
-  double rz = ts_gpu_l2_cell_sum<Sh::P>(rz_local, red_rz, cell_first);
+  double rz = ts_gpu_l2_cell_sum<DIM, K>(rz_local, red_rz, rows_rz, at.local, at.t0, at.t1);
   const double stop = g.tol2 * rz;
   int it = 0;
   bool active = at.cell >= 0 && rz > stop && it < g.max_iterations;
@@ -294,7 +311,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
     double pq_local = 0.0;
 #pragma unroll
     for (int j = 0; j < N; ++j) pq_local += holds ? p[j] * q[j] : 0.0;
-    const double pq = ts_gpu_l2_cell_sum<Sh::P>(pq_local, red_pq, cell_first);
+    const double pq = ts_gpu_l2_cell_sum<DIM, K>(pq_local, red_pq, rows_pq, at.local, at.t0, at.t1);
     rz_local = 0.0;
     if (active) {
       const double alpha = rz / pq;
@@ -306,7 +323,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
     }
 #pragma unroll
     for (int j = 0; j < N; ++j) rz_local += id[j] * r[j] * r[j];
-    const double rz_new = ts_gpu_l2_cell_sum<Sh::P>(rz_local, red_rz, cell_first);
+    const double rz_new = ts_gpu_l2_cell_sum<DIM, K>(rz_local, red_rz, rows_rz, at.local, at.t0, at.t1);
     if (active) {
       const double beta = rz_new / rz;
 #pragma unroll
