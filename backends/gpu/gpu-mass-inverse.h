@@ -18,7 +18,7 @@
  *   explicit inverse is symmetric, so it reads column i (M_K[j][i], j = 0..n-1): consecutive
  *   threads read consecutive words.
  * Measured against one block per cell (bench/results/2026-11-27-h100-mass-inverse-blocks.md):
- * CG 2 to 3 times faster, the dense product 2.7 times at k = 1.
+ * CG 2.3 to 3.5 times faster (k = 1..8), the dense product 2.7 times at k = 1.
  * Cholesky's triangular solves are sequential per cell and are left to omp (the library
  * documents the method as omp only); this backend refuses them. */
 #ifndef TESSERA_GPU_MASS_INVERSE_H
