@@ -21,18 +21,10 @@ static const check_entry checks[] = {
     {"hdiv apply_add", TS_DOUBLE, check_op_apply_add, NULL, NULL},
 };
 
-const check_equation check_darcy = {
-    .equation = "darcy",
-    .checks = checks,
-    .n_checks = sizeof checks / sizeof checks[0],
-    .solution_parts = {"solve velocity", "solve pressure"},
-    .print_discretization = print_hdiv,
-};
+/* the same checks for both equations */
+#define HDIV_CHECKS(NAME)                                                                 \
+  .equation = NAME, .checks = checks, .n_checks = sizeof checks / sizeof checks[0],       \
+  .solution_parts = {"solve velocity", "solve pressure"}, .print_discretization = print_hdiv
 
-const check_equation check_grad_div = {
-    .equation = "grad-div",
-    .checks = checks,
-    .n_checks = sizeof checks / sizeof checks[0],
-    .solution_parts = {"solve velocity", "solve pressure"},
-    .print_discretization = print_hdiv,
-};
+const check_equation check_darcy = {HDIV_CHECKS("darcy")};
+const check_equation check_grad_div = {HDIV_CHECKS("grad-div")};
