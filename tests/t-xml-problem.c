@@ -369,8 +369,8 @@ int main(void) {
 
   /* files 2, minimal 5, Taylor-Hood 2, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1,
    * overrides 6 + 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 +
-   * n_defaults, your own data's equation 1 */
-  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1 + 1 + 1;
+   * n_defaults, your own data's equation 1, Darcy and grad-div 3 */
+  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1 + 1 + 1 + 3;
   plan(n_good + n_bad + n_fixed + n_defaults);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);

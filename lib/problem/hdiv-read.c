@@ -17,10 +17,11 @@ static int read_cells(ts_reader *r, struct ts_problem_s *p, ts_xml_element e, co
   snprintf(attr, sizeof attr, "%s-cells", name);
   snprintf(file_attr, sizeof file_attr, "%s-file", name);
   cells[0] = 0;
+  file[0] = 0;
   TS_CALL(ts_reader_copy(r, e, attr, cells, cap));
-  TS_CALL(ts_read_cell_file(r, p, e, file_attr, 0, file, file_cap, &components));
   const int from_file = !strcmp(cells, "file");
-  if (from_file == (file[0] != 0)) return 0;
+  if (from_file == ts_reader_has(e, file_attr))
+    return from_file ? ts_read_cell_file(r, p, e, file_attr, 0, file, file_cap, &components) : 0;
   ts_reader_where(r, e, from_file ? attr : file_attr, loc, sizeof loc);
   return TS_ERROR(TS_ERR_INPUT, "%s: <%s %s=...>: %s%s", loc, p->equation->element,
                   from_file ? attr : file_attr,

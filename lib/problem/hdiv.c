@@ -191,7 +191,7 @@ static void print_cells(const char *name, const char *kind, const char *file, FI
 }
 
 static void print_faces(unsigned faces, int dim, FILE *log) {
-  fprintf(log, ",\n  flux faces");
+  fprintf(log, ", flux faces");
   if (!faces) fprintf(log, " none");
   for (int face = 0; face < 2 * dim; ++face)
     if (faces >> face & 1) fprintf(log, " %s", ts_face_names[face]);
@@ -381,9 +381,9 @@ static int hdiv_solution_settings(ts_problem p, ts_problem_settings *settings) {
   return 0;
 }
 
-/* The finest level's assembled matrices besides the vectors: M_beta (k+2)(k+1)^(dim-1)
- * entries per row at most per component... bounded by (2k+3)^dim 12 bytes per velocity DoF
- * (the CSR entries of M_beta, the largest block) and as many for S~, D, D^T and the AMG. */
+/* A bound of the finest level's assembled matrices besides its vectors: a row of M_beta
+ * (the largest block) has at most (2k+3)(k+1)^(dim-1) < (2k+3)^dim entries of 12 bytes
+ * (value and column), counted for every DoF, and as much again for D, D^T, S~ and the AMG. */
 static uint64_t hdiv_extra_bytes(const struct ts_problem_s *p) {
   uint64_t per_row = 1;
   for (int d = 0; d < p->dim; ++d) per_row *= (uint64_t)(2 * p->degree + 3);

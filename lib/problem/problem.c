@@ -1285,7 +1285,7 @@ static int equation_element_error(reader *r, const char **elements, int n, int n
   if (n_given)
     join_words(given, n_given, " and ", which, sizeof which);
   else
-    join_words(all, n, " nor ", which, sizeof which);
+    join_words(all, n, n == 2 ? " nor " : " or ", which, sizeof which);
   where(r, r->root, NULL, node_line(r->root), loc, sizeof loc);
   return TS_ERROR(TS_ERR_INPUT, "%s: <%s>: %s%s %s given; exactly one of %s is required", loc,
                   ROOT_NAME, n_given == 2 ? "both " : !n_given ? (n == 2 ? "neither " : "none of ")
