@@ -201,8 +201,11 @@ static void hdiv_print_problem(ts_problem p, FILE *log) {
   const int darcy = isinf(p->alpha);
   fprintf(log, "  %s (paper 003), ", darcy ? "Darcy" : "grad-div");
   if (strcmp(p->solution, "none")) fprintf(log, "exact solution '%s'", p->solution);
-  else fprintf(log, "your own data: f = %s, g = %s, u = %s, p = %s", p->f[0] ? p->f : "0",
-               p->g[0] ? p->g : "0", p->u[0] ? p->u : "0", p->pressure[0] ? p->pressure : "0");
+  else {
+    fprintf(log, "your own data: f = (%s)", p->f[0] ? p->f : "0");
+    if (darcy) fprintf(log, ", g = %s", p->g[0] ? p->g : "0");
+    fprintf(log, ", u = (%s), p = %s", p->u[0] ? p->u : "0", p->pressure[0] ? p->pressure : "0");
+  }
   fprintf(log, ",\n  beta = %g", p->beta);
   print_cells("beta", p->beta_cells, p->beta_file, log);
   if (!strcmp(p->beta_cells, "lognormal"))
@@ -220,7 +223,9 @@ static void hdiv_print_element(ts_problem p, FILE *log) {
 }
 
 static const char *amg_name(ts_hdiv_amg amg) {
-  return amg == TS_HDIV_AMG_OURS ? "amg" : amg == TS_HDIV_AMG_BOOMERAMG ? "boomeramg" : "auto";
+  return amg == TS_HDIV_AMG_OURS        ? "amg"
+         : amg == TS_HDIV_AMG_BOOMERAMG ? "boomeramg"
+                                        : "(BoomerAMG on omp and for a singular S~, else ours)";
 }
 
 static void hdiv_print_solver(ts_problem p, FILE *log) {
