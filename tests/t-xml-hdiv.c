@@ -12,11 +12,13 @@
  *     level 2;
  *   - the crooked pipe (grad-div, crooked-pipe coefficients, f = (1, 0)) and the SPE10-like
  *     Darcy problem (lognormal beta, pure flux boundary): the iterations of the C API's solve;
- *   - <preconditioner type="amg"> on S~ runs our AMG and converges.
+ *   - <preconditioner type="amg"> on S~ runs our AMG and converges;
+ *   - ts_hdiv_system_create_with_amg refuses what it cannot build, naming it.
  * omp; hypre builds only (BoomerAMG on S~). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "tessera.h"
 
@@ -221,6 +223,40 @@ static void test_our_amg(ts_backend b) {
      r.l2_error, r.iterations);
 }
 
+/* ts_hdiv_system_create_with_amg refuses an unknown AMG and ours on a singular S~ */
+static void test_amg_arguments(ts_backend b) {
+  static const double lower[2] = {0, 0}, upper[2] = {1, 1};
+  static const int coarse[2] = {2, 2};
+  const ts_hdiv_coefficients darcy = {INFINITY, 1.0, NULL, NULL};
+  ts_mesh mesh = NULL;
+  ts_fe rt = NULL, l2 = NULL;
+  ts_dofs u = NULL, p = NULL;
+  ts_hdiv_system s = NULL;
+  int ierr = ts_mesh_create_box(2, lower, upper, coarse, 0, &mesh);
+  if (!ierr) ierr = ts_fe_create_rt_ih(2, 0, &rt);
+  if (!ierr) ierr = ts_fe_create_l2_ih(2, 0, &l2);
+  if (!ierr) ierr = ts_dofs_create(mesh, rt, 0, &u);
+  if (!ierr) ierr = ts_dofs_create(mesh, l2, 0, &p);
+  const int unknown = ierr ? -1 : ts_hdiv_system_create_with_amg(b, u, p, &darcy, 0, (ts_hdiv_amg)7, &s);
+  const int named = strstr(ts_error_message(), "amg = 7") != NULL;
+  const int singular = ierr ? -1 : ts_hdiv_system_create_with_amg(b, u, p, &darcy, TS_FACES_ALL(2),
+                                                                  TS_HDIV_AMG_OURS, &s);
+  const int said = strstr(ts_error_message(), "S~ is singular") != NULL;
+  int ours = -1;
+  if (!ierr && !ts_hdiv_system_create_with_amg(b, u, p, &darcy, TS_FACE_LEFT, TS_HDIV_AMG_OURS, &s))
+    ours = ts_hdiv_system_amg(s) == TS_HDIV_AMG_OURS;
+  ts_hdiv_system_destroy(&s);
+  ok(unknown == TS_ERR_ARG && named && singular == TS_ERR_ARG && said && ours == 1 &&
+         ts_hdiv_system_amg(NULL) == TS_HDIV_AMG_AUTO,
+     "ts_hdiv_system_create_with_amg: amg = 7 refused naming it, ours on the singular S~ "
+     "refused, ours taken where S~ is regular (ts_hdiv_system_amg)");
+  ts_dofs_destroy(&u);
+  ts_dofs_destroy(&p);
+  ts_fe_destroy(&rt);
+  ts_fe_destroy(&l2);
+  ts_mesh_destroy(&mesh);
+}
+
 int main(void) {
   ts_backend b = NULL;
   if (ts_backend_open("omp", &b)) {
@@ -237,6 +273,7 @@ int main(void) {
     test_pipe(b);
     test_spe10(b);
     test_our_amg(b);
+    test_amg_arguments(b);
   }
   done_testing();
   ts_backend_destroy(&b);
