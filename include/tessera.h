@@ -1293,6 +1293,25 @@ typedef struct ts_hdiv_system_s *ts_hdiv_system;
 int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                           const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
                           ts_hdiv_system *system);
+/** Which AMG V-cycle preconditions S~ (ts_hdiv_system_create_with_amg). */
+typedef enum {
+  TS_HDIV_AMG_AUTO = 0,      /**< ts_hdiv_system_create's choice: BoomerAMG on omp (with hypre)
+                                  and for a singular S~, else ours */
+  TS_HDIV_AMG_BOOMERAMG = 1, /**< hypre's BoomerAMG (ts_pc_create_boomeramg), on the host */
+  TS_HDIV_AMG_OURS = 2       /**< our smoothed aggregation (ts_pc_create_amg); not for a
+                                  singular S~ */
+} ts_hdiv_amg;
+/** @brief ts_hdiv_system_create with the AMG on S~ chosen (problem files: the S~ node of the
+ *  preconditioner tree, doc/hdiv.md).
+ *  @return as ts_hdiv_system_create; TS_ERR_ARG for an unknown amg, or TS_HDIV_AMG_OURS on a
+ *          singular S~ */
+int ts_hdiv_system_create_with_amg(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                                   const ts_hdiv_coefficients *coefficients,
+                                   unsigned flux_faces, ts_hdiv_amg amg,
+                                   ts_hdiv_system *system);
+/** @brief The AMG the system built on S~ (TS_HDIV_AMG_BOOMERAMG or TS_HDIV_AMG_OURS; AUTO
+ *  for NULL). */
+ts_hdiv_amg ts_hdiv_system_amg(ts_hdiv_system system);
 /** @brief Free the system and the preconditioner parts it owns (NULL or *system NULL: nothing). */
 int ts_hdiv_system_destroy(ts_hdiv_system *system);
 /** @brief Acal, of ts_dofs_count(velocity) + ts_dofs_count(pressure) rows (borrowed). */

@@ -4,7 +4,8 @@
 #include "check.h"
 
 static const check_equation *const equations[] = {&check_poisson, &check_poisson_own,
-                                                  &check_stokes, &check_taylor_hood};
+                                                  &check_stokes, &check_taylor_hood,
+                                                  &check_darcy, &check_grad_div};
 
 const check_equation *check_equation_of(ts_problem problem) {
   const char *name = ts_problem_equation(problem);

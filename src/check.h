@@ -65,6 +65,8 @@ typedef struct check_equation {
 /* check-registry.c: the checks of the problem's equation, NULL if it has none */
 const check_equation *check_equation_of(ts_problem problem);
 extern const check_equation check_poisson, check_poisson_own, check_stokes, check_taylor_hood;
+/* check-hdiv.c: paper 003's Darcy and grad-div problems */
+extern const check_equation check_darcy, check_grad_div;
 
 /* cli-check.c: the checks every equation shares */
 /* the system operator: apply, apply_add, diagonal, apply_unconstrained */

@@ -11,7 +11,7 @@
  * system operator and hierarchy of its equation, made here on each backend and precision).
  * The checks are a table per equation (check.h): an operator is one function that computes
  * its result into a host array, and one line in its equation's table (check-poisson.c,
- * check-stokes.c, check-taylor-hood.c), found by the problem's equation in the registry
+ * check-stokes.c, check-taylor-hood.c, check-hdiv.c), found by the problem's equation in the registry
  * (check-registry.c); the checks the equations share are here.
  * The equations' files say which operators each compares. */
 #include <errno.h>
@@ -238,6 +238,8 @@ static void check_help(void) {
          "  vertex-patch smoother with each local solver (schur, direct; direct only for the\n"
          "  degrees it takes: 2D k <= 4, 3D k <= 1), the transfers, the V-cycle.  A check that\n"
          "  cannot run on the problem prints SKIP and why (no coarser level, degree too high).\n"
+         "  Darcy and grad-div: the assembled saddle-point operator (double); name the AMG on\n"
+         "  S~ (<preconditioner type=\"amg\">) for equal iteration counts across backends.\n"
          "  Then it solves on both as 'tessera run' does and compares the iteration counts\n"
          "  (equal within max(1, 2%%)) and the solutions (max-norm relative difference <=\n"
          "  max(1e-10, 1e3 rtol) in double, <= 1e-4 in single; Stokes: velocity and pressure\n"

@@ -4,13 +4,14 @@
 # operator kernel is deliberately wrong: the Stokes checks FAIL), its usage errors, and
 # your own problem (examples/poisson-kershaw.xml: the operator on mapped cells, Chebyshev,
 # transfers, the mapped V-cycle), Taylor-Hood (its operator and velocity V-cycles),
+# paper 003's Darcy problem (examples/darcy-3d.xml: the assembled operator, the solve),
 # `tessera bench` with the ceilings measured in the same run and the memory check that
 # refuses a size that does not fit; `tessera bench --problem mass-inverse` (paper 003, Table 1:
 # a row per method, each with W W^-1 x = x to the tolerance) and its usage errors.
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..20"
+echo "1..21"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -27,6 +28,10 @@ echo "$out" | grep '^PASS' | grep 'relative difference' | grep -qv 'difference 0
 out=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend omp --set mesh/levels=0 --set convergence/first-level=0 --set element/degree=2 2>&1); st=$?
 echo "$out" | sed 's/^/# /'
 [ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^SKIP .*has no coarser level')" -eq 6 ]; t "level 0: transfer and V-cycle checks print SKIP, the others pass"
+out=$("$tessera" check "$srcdir/examples/darcy-3d.xml" --backend omp --set mesh/levels=1 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS  \(hdiv apply\|hdiv apply_add\|solve\)')" -eq 5 ] &&
+  ! echo "$out" | grep -q '^FAIL'; t "darcy-3d.xml: operator (apply, apply_add) and solve (iterations, velocity, pressure) PASS"
 "$tessera" check "$srcdir/examples/poisson-2d.xml" >/dev/null 2>&1; [ $? -eq 2 ]; t "check without --backend is a usage error (exit 2)"
 err=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend nosuch 2>&1); st=$?
 echo "$err" | sed 's/^/# /'

@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 38 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 41 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -219,6 +219,30 @@ ok $? "JSON of a Poisson study: the first level's rates null, the next one's num
 grep -q '"level": 1, [^}]*"l2_rate": null, "pressure_l2_rate": null' "$work/stokes.json" &&
   grep -q '"pressure_l2_error": [0-9]' "$work/stokes.json" && ! grep -q h1 "$work/stokes.json" && json_valid "$work/stokes.json"
 ok $? "JSON of a Stokes study: pressure errors, no H1 fields, the first level's rates null"
+# paper 003's problems from their files: tests/t-darcy.c's errors (3D RT_1, beta = 2, fluxes on
+# left and back: 4.086e-03 / 3.800e-03 on level 1, 1.019e-03 / 9.497e-04 on level 2), and
+# iteration bounds of doc/hdiv.md's tables (the pipe, p = 2, 56 x 16 cells: 69; SPE10-like: 90
+# on 6 x 22 x 9 cells)
+summary_row() { # summary_row LOG LEVEL: the summary table's row of LEVEL
+  awk -v l="$2" '$1 == l && $2 ~ /^[0-9]+$/ && NF >= 8' "$1"
+}
+"$tessera" run "$top_srcdir/examples/darcy-3d.xml" >"$work/darcy.log" 2>&1
+set -- $(summary_row "$work/darcy.log" 1) x x x x x x x x
+u1=$5 p1=$7
+set -- $(summary_row "$work/darcy.log" 2) x x x x x x x x
+awk -v u1="$u1" -v p1="$p1" -v u2="$5" -v p2="$7" 'function near(a, b) { return a / b > 0.998 && a / b < 1.002 }
+  BEGIN { exit !(near(u1, 4.086e-3) && near(p1, 3.800e-3) && near(u2, 1.019e-3) && near(p2, 9.497e-4)) }'
+ok $? "darcy-3d.xml: L2 errors u/p $u1/$p1, $5/$7 (tests/t-darcy.c: 4.086e-03/3.800e-03, 1.019e-03/9.497e-04)"
+"$tessera" run "$top_srcdir/examples/graddiv-pipe.xml" >"$work/pipe.log" 2>&1
+set -- $(summary_row "$work/pipe.log" 2) x x x
+its=${3%\*}
+[ "$its" -ge 60 ] 2>/dev/null && [ "$its" -le 80 ] && grep -q "crooked-pipe" "$work/pipe.log"
+ok $? "graddiv-pipe.xml: $its MINRES iterations on 56 x 16 cells (doc/hdiv.md: 69; allowed 60..80)"
+"$tessera" run "$top_srcdir/examples/darcy-spe10.xml" >"$work/spe10.log" 2>&1
+set -- $(summary_row "$work/spe10.log" 1) x x x
+its=${3%\*}
+[ "$its" -ge 50 ] 2>/dev/null && [ "$its" -le 120 ]
+ok $? "darcy-spe10.xml: $its MINRES iterations on 6 x 22 x 10 cells (doc/hdiv.md: about 90; allowed 50..120)"
 printf '{"a": [1, -2.5e-3, null, {"b": "x\\"y"}], "c": nan}' >"$work/bad.json"
 ! json_valid "$work/bad.json"; ok $? "the JSON check rejects nan"
 

@@ -305,7 +305,7 @@ static int has_attribute(const char *text, const char *element, const char *attr
   return found && found < strchr(start, '>');
 }
 
-/* For each default: a base problem without the attribute (the first of four that accepts
+/* For each default: a base problem without the attribute (the first of six that accepts
  * it) read as it is and with the attribute set to the default must fill the same values. */
 static void test_schema_defaults(const schema_default *d, int n) {
   static const char *const bases[] = {
@@ -319,6 +319,11 @@ static void test_schema_defaults(const schema_default *d, int n) {
       "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
       "<element family=\"taylor-hood\" degree=\"2\"/><stokes solution=\"paper004\"/>"
       "<solver type=\"fgmres\" preconditioner=\"mg\"/></tessera-problem>",
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element family=\"RT\" degree=\"1\"/><darcy beta-cells=\"lognormal\"/></tessera-problem>",
+      "<tessera-problem name=\"d\"><mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>"
+      "<element family=\"RT\" degree=\"1\"/><grad-div beta-cells=\"lognormal\"/>"
+      "</tessera-problem>",
   };
   for (int i = 0; i < n; i++) {
     char override[200];
@@ -364,8 +369,8 @@ int main(void) {
 
   /* files 2, minimal 5, Taylor-Hood 2, full 2D 4, destroy 1, 3D 2, long values 1, stderr 1,
    * overrides 6 + 10, API 5, memory 2, box 1, local files 6, attributes 1, defaults 1 +
-   * n_defaults, your own data's equation 1 */
-  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1 + 1 + 1;
+   * n_defaults, your own data's equation 1, Darcy and grad-div 3 */
+  const int n_fixed = 2 + 5 + 2 + 4 + 1 + 2 + 1 + 1 + 6 + 10 + 5 + 2 + 1 + 6 + 1 + 1 + 1 + 1 + 3;
   plan(n_good + n_bad + n_fixed + n_defaults);
   ok(n_good >= 3 && n_bad >= 18, "found %d good files and %d bad ones in %s", n_good, n_bad,
      xml_dir);
@@ -438,6 +443,31 @@ int main(void) {
   p = read_ok("own-box-3d.xml", 0, NULL);
   ok(p && !strcmp(ts_problem_equation(p), "poisson-own"),
      "<poisson f=...>: the equation is poisson-own (your own data)");
+  ts_problem_destroy(&p);
+
+  /* paper 003's problems: the equation, the data, the tree's S~ node, the default trees */
+  p = read_ok("darcy-3d-smooth.xml", 0, NULL);
+  ok(p && !strcmp(ts_problem_equation(p), "darcy") && p->hdiv && isinf(p->alpha) &&
+         p->beta == 2 && !strcmp(p->solution, "smooth") &&
+         p->flux_faces == (TS_FACE_LEFT | TS_FACE_BACK) && p->solver == TS_SOLVER_MINRES &&
+         !p->triangular && p->schur_amg == TS_HDIV_AMG_OURS && p->pc_nodes == 3,
+     "<darcy solution=\"smooth\" beta=\"2\" flux-faces=\"left back\">: equation darcy, "
+     "alpha infinite, MINRES, block-diagonal with amg on S~");
+  ts_problem_destroy(&p);
+  p = read_ok("graddiv-gmres.xml", 0, NULL);
+  ok(p && !strcmp(ts_problem_equation(p), "grad-div") && p->alpha == 2 && p->beta == 1 &&
+         !strcmp(p->alpha_cells, "crooked-pipe") && !strcmp(p->beta_cells, "crooked-pipe") &&
+         !strcmp(p->f, "1, 0") && p->solver == TS_SOLVER_GMRES && p->triangular &&
+         !strcmp(p->preconditioner, "block-triangular") && p->schur_amg == TS_HDIV_AMG_AUTO &&
+         !strcmp(p->solution, "none"),
+     "<grad-div alpha=\"2\" alpha-cells beta-cells=\"crooked-pipe\"> with GMRES: the "
+     "block-triangular default tree, S~'s AMG left to the system");
+  ts_problem_destroy(&p);
+  p = read_ok("darcy-own-data.xml", 0, NULL);
+  ok(p && !strcmp(p->beta_cells, "lognormal") && p->contrast == 100 && p->seed == 7 &&
+         !strcmp(p->u, "0, x") && !strcmp(p->pressure, "x*y") && !strcmp(p->g, "1") &&
+         !strcmp(p->preconditioner, "block-diagonal"),
+     "<darcy beta-cells=\"lognormal\" contrast seed f g u p>: your own data");
   ts_problem_destroy(&p);
 
   p = read_ok("poisson-3d-mg-full.xml", 0, NULL);

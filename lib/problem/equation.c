@@ -5,7 +5,8 @@
 #include "equation.h"
 
 const ts_equation *const ts_equations[] = {&ts_equation_poisson_own, &ts_equation_poisson,
-                                           &ts_equation_stokes, &ts_equation_taylor_hood};
+                                           &ts_equation_stokes, &ts_equation_taylor_hood,
+                                           &ts_equation_darcy, &ts_equation_grad_div};
 const size_t ts_equations_count = sizeof ts_equations / sizeof ts_equations[0];
 
 const ts_equation *ts_equation_of(ts_problem p) { return p->equation; }

@@ -37,6 +37,7 @@ typedef struct ts_level_objects {
   ts_pc_built pcs;              /* the problem's preconditioner tree */
   ts_solver solver;             /* NULL for full multigrid */
   double *host;                 /* the solution on the host, once solved */
+  ts_hdiv_system hdiv;          /* <darcy>, <grad-div>: the system (owns A; hdiv.c) */
 } ts_level_objects;
 
 /* The public ts_system: a study of one level. */
@@ -126,6 +127,9 @@ typedef struct ts_equation {
   /* o->level's DoF handlers, operator (and hierarchy), right side b, vectors x (and lift),
    * and the form the solver is given; the seconds of each phase into phase_seconds */
   int (*setup)(const ts_study *s, ts_level_objects *o, double *phase_seconds);
+  /* the preconditioner tree into o->pcs.pc[0] from the equation's own objects (H(div): the
+   * parts of its ts_hdiv_system); NULL: pc-tree.c builds it (ts_pc_built_create) */
+  int (*pc_create)(const ts_study *s, ts_level_objects *o);
   /* after the solve: o->x into the solution reported (boundary values, pressure mean) */
   int (*complete)(const ts_study *s, ts_level_objects *o);
   /* the errors of the solution in o->host against s->exact into r */
@@ -171,6 +175,31 @@ int ts_taylor_hood_read(ts_reader *r, struct ts_problem_s *p, ts_xml_element sto
 int ts_stokes_check_solver(ts_reader *r, struct ts_problem_s *p);
 /* stokes.c, shared with stokes-taylor-hood.c: the manufactured solution into settings */
 int ts_stokes_solution_settings(ts_problem p, ts_problem_settings *settings);
+/* stokes.c, shared with hdiv.c: the DoFs of RT_k x DGQ_k and their bound on the finest level */
+int64_t ts_stokes_dofs(int dim, int degree, const int64_t *cells);
+uint64_t ts_stokes_dofs_bound(const struct ts_problem_s *p);
+
+/* hdiv.c: paper 003's Darcy and grad-div problems (doc/hdiv.md) */
+extern const ts_equation ts_equation_darcy;
+extern const ts_equation ts_equation_grad_div;
+/* hdiv-read.c: <darcy> and <grad-div> (read), the solvers and preconditioners they take */
+int ts_hdiv_read(ts_reader *r, struct ts_problem_s *p, ts_xml_element element);
+int ts_hdiv_check_solver(ts_reader *r, struct ts_problem_s *p);
+
+/* poisson-read.c, shared with hdiv-read.c: the attribute of the equation's element parsed as
+ * an expression of p->dim variables with components values into out (TS_EXPRESSION_TEXT_MAX
+ * bytes; "" if absent), its error naming the file, line and attribute */
+int ts_read_expression(ts_reader *r, const struct ts_problem_s *p, ts_xml_element element,
+                       const char *attr, int components, char *out);
+/* the element's attribute NAME-file="PATH": PATH (relative: from the problem file's folder)
+ * into out, and the components per cell its size gives for the finest level's cells (1, or
+ * with tensor also dim(dim+1)/2); "" without the attribute */
+int ts_read_cell_file(ts_reader *r, const struct ts_problem_s *p, ts_xml_element element,
+                      const char *attr, int tensor, char *out, size_t cap, int *components);
+/* poisson-own.c, shared with hdiv.c: the finest level's values per cell from path
+ * (components each), averaged down to level into a new array *out */
+int ts_study_file_coefficients(const ts_study *s, const char *path, int components, int level,
+                               double **out);
 
 /* study.c: the study's shared objects for p (mesh, elements, exact solution); on error
  * nothing is left */

@@ -171,24 +171,29 @@ static int create_block_triangular(const ts_pc_node *n, const pc_inputs *in, ts_
 #define STOKES_BLOCKS {TS_PC_PLACE_VELOCITY, TS_PC_PLACE_PRESSURE}
 
 /* The kinds a problem file names (all of ts_pc_type_names but "operator", which user code
- * composes); a krylov node's child stands at its own place (TS_PC_PLACES). */
+ * composes); a krylov node's child stands at its own place (TS_PC_PLACES).  The H(div)
+ * places (<darcy>, <grad-div>) take block-diagonal or block-triangular on the system, jacobi
+ * on M_beta and boomeramg or amg on S~: the equation builds them from its ts_hdiv_system
+ * (hdiv.c), not the create functions here. */
 static const struct {
   ts_pc_rule rule;
   pc_create create;
 } kinds[] = {
-    {{"jacobi", SPD_PLACES, "", 0, 0, {0}}, create_jacobi},
+    {{"jacobi", SPD_PLACES | ON(TS_PC_PLACE_HDIV_VELOCITY), "", 0, 0, {0}}, create_jacobi},
     {{"chebyshev", SPD_PLACES, "degree", 0, 0, {0}}, create_chebyshev},
     {{"mg", ALL_PLACES, "smoother weight smoothing-steps", 0, 0, {0}}, create_mg},
     {{"richardson", SPD_PLACES | ON(TS_PC_PLACE_PRESSURE), "iterations", 1, 1, {TS_PC_PLACES}},
      create_richardson},
-    {{"boomeramg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY), "", 0, 0, {0}},
+    {{"boomeramg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY) | ON(TS_PC_PLACE_HDIV_SCHUR), "", 0, 0, {0}},
      create_boomeramg},
-    {{"amg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY), "", 0, 0, {0}}, create_amg},
+    {{"amg", ON(TS_PC_PLACE_POISSON) | ON(TS_PC_PLACE_VELOCITY) | ON(TS_PC_PLACE_HDIV_SCHUR), "",
+      0, 0, {0}},
+     create_amg},
     {{"krylov", SPD_PLACES, "solver tolerance max-iterations", 0, 1, {TS_PC_PLACES}},
      create_krylov},
     {{"pressure-mass", ON(TS_PC_PLACE_PRESSURE), "", 0, 0, {0}}, create_pressure_mass},
-    {{"block-diagonal", ON(TS_PC_PLACE_STOKES), "", 2, 2, STOKES_BLOCKS}, create_block_diagonal},
-    {{"block-triangular", ON(TS_PC_PLACE_STOKES), "form", 2, 2, STOKES_BLOCKS},
+    {{"block-diagonal", ON(TS_PC_PLACE_STOKES) | ON(TS_PC_PLACE_HDIV), "", 2, 2, STOKES_BLOCKS}, create_block_diagonal},
+    {{"block-triangular", ON(TS_PC_PLACE_STOKES) | ON(TS_PC_PLACE_HDIV), "form", 2, 2, STOKES_BLOCKS},
      create_block_triangular},
 };
 enum { n_kinds = sizeof kinds / sizeof kinds[0] };
@@ -197,6 +202,13 @@ static int kind_index(const char *kind) {
   for (int i = 0; kind && i < n_kinds; ++i)
     if (!strcmp(kind, kinds[i].rule.kind)) return i;
   return -1;
+}
+
+ts_pc_place ts_pc_child_place(const ts_pc_rule *rule, ts_pc_place place, int k) {
+  static const ts_pc_place hdiv_blocks[2] = {TS_PC_PLACE_HDIV_VELOCITY, TS_PC_PLACE_HDIV_SCHUR};
+  if (place == TS_PC_PLACE_HDIV && k < 2) return hdiv_blocks[k];
+  const ts_pc_place child = rule->child_place[k];
+  return child == TS_PC_PLACES ? place : child;
 }
 
 const ts_pc_rule *ts_pc_rule_find(const char *kind) {
@@ -217,7 +229,10 @@ void ts_pc_place_kinds(ts_pc_place place, char *out, size_t cap) {
 const char *ts_pc_place_name(ts_pc_place place) {
   static const char *const names[TS_PC_PLACES] = {
       "the Laplacian of <poisson>", "the Stokes system of <stokes>",
-      "the velocity block A of <stokes>", "the pressure block (Schur complement) of <stokes>"};
+      "the velocity block A of <stokes>", "the pressure block (Schur complement) of <stokes>",
+      "the H(div) system of <darcy> or <grad-div>",
+      "the velocity block M_beta of <darcy> or <grad-div>",
+      "the approximate Schur complement S~ of <darcy> or <grad-div>"};
   return place < TS_PC_PLACES ? names[place] : "(no place)";
 }
 

@@ -118,9 +118,7 @@ static void own_mg_options(ts_problem p, ts_mg_options *options) {
   options->neumann_faces = p->neumann_faces;
 }
 
-/* The finest level's values per cell from path (components each), averaged down to level
- * into a new array *out. */
-static int file_coefficients(const ts_study *s, const char *path, int components, int level,
+int ts_study_file_coefficients(const ts_study *s, const char *path, int components, int level,
                              double **out) {
   const ts_mesh mesh = s->mesh;
   const int finest = s->p->levels;
@@ -153,8 +151,8 @@ static int cell_coefficients(const ts_study *s, int level, double **kappa, doubl
   int64_t cells[3] = {1, 1, 1};
   *kappa = *c = NULL;
   ts_problem p = s->p;
-  if (p->kappa_file[0]) TS_CALL(file_coefficients(s, p->kappa_file, p->kappa_file_components, level, kappa));
-  const int ierr_c = p->c_file[0] ? file_coefficients(s, p->c_file, 1, level, c) : 0;
+  if (p->kappa_file[0]) TS_CALL(ts_study_file_coefficients(s, p->kappa_file, p->kappa_file_components, level, kappa));
+  const int ierr_c = p->c_file[0] ? ts_study_file_coefficients(s, p->c_file, 1, level, c) : 0;
   if (ierr_c) {
     ts_free(kappa);
     return ierr_c;

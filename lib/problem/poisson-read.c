@@ -9,11 +9,10 @@
 #include <string.h>
 #include "equation.h"
 
-/* The attribute of <poisson> parsed as an expression of dim variables with components values;
- * its error with the file, line and attribute. */
-static int check_expression(ts_reader *r, ts_xml_element poisson, const char *attr, int dim,
-                            int components, char *out) {
-  TS_CALL(ts_reader_copy(r, poisson, attr, out, TS_EXPRESSION_TEXT_MAX));
+int ts_read_expression(ts_reader *r, const struct ts_problem_s *p, ts_xml_element element,
+                       const char *attr, int components, char *out) {
+  const int dim = p->dim;
+  TS_CALL(ts_reader_copy(r, element, attr, out, TS_EXPRESSION_TEXT_MAX));
   if (!out[0]) return 0;
   ts_expression e = NULL;
   const int ierr = ts_expression_create(out, dim, components, &e);
@@ -21,9 +20,10 @@ static int check_expression(ts_reader *r, ts_xml_element poisson, const char *at
   if (!ierr) return 0;
   char loc[1200], why[1024]; /* copied: TS_ERROR writes the message it would read */
   snprintf(why, sizeof why, "%s", ts_error_message());
-  ts_reader_where(r, poisson, attr, loc, sizeof loc);
+  ts_reader_where(r, element, attr, loc, sizeof loc);
   const char *colon = strstr(why, ": "); /* past "ts_expression_create" */
-  return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...>: %s", loc, attr, colon ? colon + 2 : why);
+  return TS_ERROR(TS_ERR_INPUT, "%s: <%s %s=...>: %s", loc, p->equation->element, attr,
+                  colon ? colon + 2 : why);
 }
 
 /* <poisson neumann="...">: the Neumann faces (default none), and h only with some */
@@ -48,35 +48,32 @@ static int fill_neumann(ts_reader *r, struct ts_problem_s *p, ts_xml_element poi
   return 0;
 }
 
-/* <poisson NAME-file="PATH">: PATH (relative: from the problem file's folder) into out, and
- * the components per cell its size gives for the finest level's cells (kappa: 1 or the
- * tensor's dim(dim+1)/2, c: 1); "" without the attribute. */
-static int fill_cell_file(ts_reader *r, struct ts_problem_s *p, ts_xml_element poisson,
-                          const char *attr, int tensor, char *out, size_t cap,
-                          int *components) {
+int ts_read_cell_file(ts_reader *r, const struct ts_problem_s *p, ts_xml_element element,
+                      const char *attr, int tensor, char *out, size_t cap, int *components) {
   char loc[1200], given[1024] = "";
-  TS_CALL(ts_reader_copy(r, poisson, attr, given, sizeof given));
+  const char *name = p->equation->element;
+  TS_CALL(ts_reader_copy(r, element, attr, given, sizeof given));
   out[0] = 0;
   if (!given[0]) return 0;
   const char *slash = strrchr(ts_reader_path(r), '/');
   const int folder = given[0] != '/' && slash ? (int)(slash - ts_reader_path(r)) + 1 : 0;
-  ts_reader_where(r, poisson, attr, loc, sizeof loc);
+  ts_reader_where(r, element, attr, loc, sizeof loc);
   if ((size_t)snprintf(out, cap, "%.*s%s", folder, ts_reader_path(r), given) >= cap)
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=...>: the path is too long", loc, attr);
+    return TS_ERROR(TS_ERR_INPUT, "%s: <%s %s=...>: the path is too long", loc, name, attr);
   int64_t cells = 1;
   for (int d = 0; d < p->dim; ++d) cells *= (int64_t)p->coarse[d] << p->levels;
   FILE *f = fopen(out, "rb");
   long size = -1;
   if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
   if (f) fclose(f);
-  if (!f) return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=\"%s\">: cannot open '%s': %s", loc,
+  if (!f) return TS_ERROR(TS_ERR_INPUT, "%s: <%s %s=\"%s\">: cannot open '%s': %s", loc, name,
                           attr, given, out, strerror(errno));
   const int n_tensor = p->dim * (p->dim + 1) / 2;
   *components = size == cells * 8 ? 1 : tensor && size == cells * 8 * n_tensor ? n_tensor : 0;
   if (!*components)
-    return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=\"%s\">: '%s' holds %ld bytes; the finest "
+    return TS_ERROR(TS_ERR_INPUT, "%s: <%s %s=\"%s\">: '%s' holds %ld bytes; the finest "
                     "level (%d) has %lld cells, so it must hold %lld bytes (one raw little-endian "
-                    "double per cell)%s", loc, attr, given, out, size, p->levels, (long long)cells,
+                    "double per cell)%s", loc, name, attr, given, out, size, p->levels, (long long)cells,
                     (long long)(cells * 8), tensor ? " or 8 x dim(dim+1)/2 per cell (a tensor)" : "");
   return 0;
 }
@@ -85,9 +82,10 @@ static int fill_cell_file(ts_reader *r, struct ts_problem_s *p, ts_xml_element p
 static int fill_cell_files(ts_reader *r, struct ts_problem_s *p, ts_xml_element poisson) {
   char loc[1200];
   int c_components = 0;
-  TS_CALL(fill_cell_file(r, p, poisson, "kappa-file", 1, p->kappa_file, sizeof p->kappa_file,
-                         &p->kappa_file_components));
-  TS_CALL(fill_cell_file(r, p, poisson, "c-file", 0, p->c_file, sizeof p->c_file, &c_components));
+  TS_CALL(ts_read_cell_file(r, p, poisson, "kappa-file", 1, p->kappa_file,
+                            sizeof p->kappa_file, &p->kappa_file_components));
+  TS_CALL(ts_read_cell_file(r, p, poisson, "c-file", 0, p->c_file, sizeof p->c_file,
+                            &c_components));
   ts_reader_where(r, poisson, NULL, loc, sizeof loc);
   if ((p->kappa_file[0] && p->kappa[0]) || (p->c_file[0] && p->c[0]))
     return TS_ERROR(TS_ERR_INPUT, "%s: <poisson %s=... %s-file=...>: give the coefficient as an "
@@ -104,7 +102,7 @@ static int fill_own(ts_reader *r, struct ts_problem_s *p, ts_xml_element poisson
   char *const fields[] = {p->f, p->g, p->kappa, p->c, p->u, p->grad_u, p->h};
   for (int i = 0; i < 7; ++i) {
     fields[i][0] = 0;
-    TS_CALL(check_expression(r, poisson, attrs[i], p->dim, i == 5 ? p->dim : 1, fields[i]));
+    TS_CALL(ts_read_expression(r, p, poisson, attrs[i], i == 5 ? p->dim : 1, fields[i]));
   }
   p->own = p->f[0] != 0;
   int given = -1;

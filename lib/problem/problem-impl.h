@@ -19,6 +19,9 @@ typedef enum {
   TS_PC_PLACE_STOKES,           /* the Stokes system of <stokes> */
   TS_PC_PLACE_VELOCITY,         /* its velocity block A */
   TS_PC_PLACE_PRESSURE,         /* its Schur complement B A^{-1} B^T (the pressure block) */
+  TS_PC_PLACE_HDIV,             /* the H(div) system Acal of <darcy> and <grad-div> */
+  TS_PC_PLACE_HDIV_VELOCITY,    /* its velocity block M_beta (Jacobi) */
+  TS_PC_PLACE_HDIV_SCHUR,       /* its approximate Schur complement S~ (an AMG V-cycle) */
   TS_PC_PLACES
 } ts_pc_place;
 
@@ -48,6 +51,9 @@ typedef struct ts_pc_rule {
   ts_pc_place child_place[TS_PC_CHILDREN_MAX];
 } ts_pc_rule;
 
+/* pc-tree.c: where child k of a node of rule at place stands (the block kinds' children are
+ * the blocks of the system at place) */
+ts_pc_place ts_pc_child_place(const ts_pc_rule *rule, ts_pc_place place, int k);
 /* pc-tree.c: the rule of kind, NULL if a problem file cannot name it */
 const ts_pc_rule *ts_pc_rule_find(const char *kind);
 /* pc-tree.c: the kinds a problem file may name at place, ", "-separated into out */
@@ -95,6 +101,7 @@ struct ts_problem_s {
   char preconditioner[24];      /* for the log: "none", or the root kind of pc_tree */
   ts_pc_node pc_tree[TS_PC_TREE_MAX]; /* <preconditioner> or preconditioner="..." */
   int pc_nodes;                 /* 0: no preconditioner */
+  int pc_element;               /* 1: the tree is a <preconditioner> element's */
   double rtol;
   int max_iterations;
   int restart;
@@ -136,6 +143,24 @@ struct ts_problem_s {
   int taylor_hood;              /* <element family="taylor-hood">: Q_k x Q_{k-1} */
   double penalty;               /* eta of doc/stokes.md section 3 */
   int stokes_direct;            /* <multigrid local-solver="direct">: pseudo-inverse */
+  /* <darcy> and <grad-div> (hdiv.c, hdiv-read.c; doc/hdiv.md): beta u + grad p = f, div u +
+   * p / alpha = g (alpha infinite: Darcy), the fluxes u . n = u_D . n on flux_faces, p = p_D
+   * on the others.  f (dim components), g, the flux field u (dim components, in p->u) and
+   * p_D (pressure) are expressions ("": zero); solution names a built-in exact solution
+   * ("smooth": Darcy, "sine": grad-div; "none": none).  alpha and beta are a constant times
+   * a value per cell: "" (1), "file" (alpha_file, beta_file: the finest level's values),
+   * "lognormal" (beta = 1/K, K of ts_cell_values_lognormal with contrast and seed),
+   * "crooked-pipe" (the two materials of ts_cell_values_crooked_pipe). */
+  int hdiv;
+  double alpha, beta;
+  char alpha_cells[16], beta_cells[16];
+  char alpha_file[1024], beta_file[1024];
+  double contrast;
+  uint64_t seed;
+  unsigned flux_faces;
+  char pressure[TS_EXPRESSION_TEXT_MAX];
+  ts_hdiv_amg schur_amg;        /* the S~ node of the preconditioner tree (auto: none) */
+  int triangular;               /* the root is block-triangular (GMRES, FGMRES) */
 };
 
 /* problem.c: what a problem file may hold (doc/xml-reference.md): problem files are a few

@@ -1285,7 +1285,7 @@ static int equation_element_error(reader *r, const char **elements, int n, int n
   if (n_given)
     join_words(given, n_given, " and ", which, sizeof which);
   else
-    join_words(all, n, " nor ", which, sizeof which);
+    join_words(all, n, n == 2 ? " nor " : " or ", which, sizeof which);
   where(r, r->root, NULL, node_line(r->root), loc, sizeof loc);
   return TS_ERROR(TS_ERR_INPUT, "%s: <%s>: %s%s %s given; exactly one of %s is required", loc,
                   ROOT_NAME, n_given == 2 ? "both " : !n_given ? (n == 2 ? "neither " : "none of ")
@@ -1505,8 +1505,7 @@ static int read_pc_node(reader *r, struct ts_problem_s *p, xmlNodePtr e, ts_pc_p
   TS_CALL(check_pc_fits(r, p, e, n));
   for (xmlNodePtr c = e->children; c; c = c->next) {
     if (!is_pc_element(c)) continue;
-    const ts_pc_place child = rule->child_place[n->n_children];
-    TS_CALL(read_pc_node(r, p, c, child == TS_PC_PLACES ? place : child,
+    TS_CALL(read_pc_node(r, p, c, ts_pc_child_place(rule, place, n->n_children),
                          &n->children[n->n_children]));
     n->n_children++;
   }
@@ -1641,6 +1640,7 @@ static int fill_preconditioner(reader *r, struct ts_problem_s *p) {
     return 0;
   }
   int root;
+  p->pc_element = 1;
   TS_CALL(read_pc_node(r, p, element, p->equation->pc_place, &root));
   snprintf(p->preconditioner, sizeof p->preconditioner, "%s", p->pc_tree[root].kind);
   return 0;

@@ -7,7 +7,7 @@
 
 /* DoFs of RT_k x DGQ_k (doc/stokes.md section 2): per velocity component
  * prod_d (cells_d (k+1) + [d == i]), and prod_d cells_d (k+1) pressure DoFs. */
-static int64_t stokes_dofs(int dim, int degree, const int64_t *cells) {
+int64_t ts_stokes_dofs(int dim, int degree, const int64_t *cells) {
   int64_t pressure = 1, total = 0;
   for (int d = 0; d < dim; ++d) pressure *= cells[d] * (degree + 1);
   for (int i = 0; i < dim; ++i) {
@@ -130,7 +130,7 @@ static void stokes_print_errors(const ts_study *s, const ts_level_report *r, cha
 
 /* An upper bound of the DoFs on the finest level: (dim + 1) prod_d (cells_d (k+1) + 1)
  * (section 2: dim velocity components and the pressure, each at most that size). */
-static uint64_t stokes_dofs_bound(const struct ts_problem_s *p) {
+uint64_t ts_stokes_dofs_bound(const struct ts_problem_s *p) {
   return ts_reader_grid_dofs(p, (uint64_t)p->degree + 1, (uint64_t)p->dim + 1);
 }
 
@@ -153,11 +153,11 @@ const ts_equation ts_equation_stokes = {
     .pc_place = TS_PC_PLACE_STOKES,
     .stokes_patch_mg = 1,
     .output_degree_extra = 1,
-    .dofs_bound = stokes_dofs_bound,
+    .dofs_bound = ts_stokes_dofs_bound,
     .solution_settings = ts_stokes_solution_settings,
     .fe_create = ts_fe_create_rt,
     .error_heading = "   u L2 error  rate   p L2 error  rate",
-    .dofs = stokes_dofs,
+    .dofs = ts_stokes_dofs,
     .study_create = stokes_study_create,
     .check_output = stokes_check_output,
     .print_problem = stokes_print_problem,

@@ -28,6 +28,10 @@ void ts_study_free(ts_study *s) {
 void ts_level_free(ts_level_objects *o) {
   ts_solver_destroy(&o->solver);
   ts_pc_built_destroy(&o->pcs);
+  if (o->hdiv) { /* its operator is the system's */
+    if (o->A == ts_hdiv_system_operator(o->hdiv)) o->A = NULL;
+    ts_hdiv_system_destroy(&o->hdiv);
+  }
   ts_operator_destroy(&o->form);
   ts_vec_destroy(&o->b);
   ts_vec_destroy(&o->x);
@@ -61,7 +65,8 @@ int ts_level_setup(const ts_study *s, int level, ts_level_objects *o, double *ph
   TS_CALL(s->eq->setup(s, o, phase_seconds));
   if (s->p->fmg) return 0; /* full multigrid is the hierarchy's own solve */
   TS_CALL_TIMED(&phase_seconds[TS_SETUP_SMOOTHERS],
-                ts_pc_built_create(s->p, o->A, o->dofs, o->mg, &o->pcs));
+                s->eq->pc_create ? s->eq->pc_create(s, o)
+                                 : ts_pc_built_create(s->p, o->A, o->dofs, o->mg, &o->pcs));
   TS_CALL(solver_create(s->p, o));
   return 0;
 }
@@ -263,7 +268,7 @@ int ts_problem_solve(ts_problem p, ts_backend backend, FILE *log, ts_report *rep
   TS_CHECK_ARG(p && backend && report, "ts_problem_solve: NULL argument");
   memset(report, 0, sizeof *report);
   report->threads = omp_get_max_threads();
-  report->stokes = p->stokes;
+  report->stokes = p->equation->fields == 2; /* the pressure errors are reported */
   TS_CALL(ts_backend_memory_available(backend, &available));
   TS_CALL(ts_problem_check_memory(p, available));
   TS_CHECK_ARG(p->levels - p->first_level < 32, "convergence study: at most 32 levels");

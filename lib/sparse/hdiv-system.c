@@ -27,6 +27,7 @@ struct ts_hdiv_system_s {
   ts_dofs velocity, pressure;   /* borrowed */
   unsigned flux_faces;
   int singular;
+  ts_hdiv_amg amg_kind;         /* the AMG on S~: boomeramg or ours (never auto once made) */
   /* the blocks of Acal and S~ until the backend and hypre have copied them: M, D, D^T,
    * C = -W_alpha^{-1} (an empty matrix: alpha infinite), S~; and W^{-1} for the data */
   ts_matrix M, D, Dt, C, S, Wunit_inv;
@@ -102,7 +103,10 @@ static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
  * without hypre. */
 static int create_schur_amg(ts_hdiv_system s) {
   const int host = !strcmp(ts_backend_name(s->backend), "omp") && ts_hypre_version()[0];
-  if (s->singular || host) TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
+  if (s->amg_kind == TS_HDIV_AMG_AUTO)
+    s->amg_kind = s->singular || host ? TS_HDIV_AMG_BOOMERAMG : TS_HDIV_AMG_OURS;
+  if (s->amg_kind == TS_HDIV_AMG_BOOMERAMG)
+    TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
   else TS_CALL(ts_pc_create_amg(s->backend, s->S, NULL, &s->amg, NULL));
   return 0;
 }
@@ -122,19 +126,36 @@ static int create_operators(ts_hdiv_system s) {
 int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                           const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
                           ts_hdiv_system *system) {
+  return ts_hdiv_system_create_with_amg(backend, velocity, pressure, coefficients, flux_faces,
+                                        TS_HDIV_AMG_AUTO, system);
+}
+
+int ts_hdiv_system_create_with_amg(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
+                                   const ts_hdiv_coefficients *coefficients,
+                                   unsigned flux_faces, ts_hdiv_amg amg,
+                                   ts_hdiv_system *system) {
   TS_CHECK_NOT_NULL(system);
   *system = NULL;
   TS_CHECK_NOT_NULL(backend);
   TS_CALL(ts_hdiv_check_coefficients("ts_hdiv_system_create", velocity, coefficients));
   TS_CHECK_NOT_NULL(pressure);
   TS_CALL(ts_check_faces("ts_hdiv_system_create", "flux_faces", velocity->dim, flux_faces));
+  TS_CHECK_ARG(amg == TS_HDIV_AMG_AUTO || amg == TS_HDIV_AMG_BOOMERAMG || amg == TS_HDIV_AMG_OURS,
+               "ts_hdiv_system_create_with_amg: amg = %d, allowed TS_HDIV_AMG_AUTO, "
+               "TS_HDIV_AMG_BOOMERAMG or TS_HDIV_AMG_OURS", (int)amg);
+  const int singular = isinf(coefficients->alpha) && flux_faces == TS_FACES_ALL(velocity->dim);
+  TS_CHECK_ARG(!(singular && amg == TS_HDIV_AMG_OURS), "ts_hdiv_system_create_with_amg: amg = "
+               "TS_HDIV_AMG_OURS with every flux prescribed and no (2,2) block: S~ is singular "
+               "and our AMG's coarsest LU needs a regular matrix; allowed TS_HDIV_AMG_AUTO or "
+               "TS_HDIV_AMG_BOOMERAMG");
   ts_hdiv_system s;
   TS_CALL(ts_calloc(1, sizeof *s, "H(div) system", &s));
   s->backend = backend;
   s->velocity = velocity;
   s->pressure = pressure;
   s->flux_faces = flux_faces;
-  s->singular = isinf(coefficients->alpha) && flux_faces == TS_FACES_ALL(velocity->dim);
+  s->singular = singular;
+  s->amg_kind = amg;
   int ierr = assemble(s, coefficients);
   if (!ierr) ierr = create_operators(s);
   if (ierr) {
@@ -188,6 +209,11 @@ ts_pc ts_hdiv_system_schur_pc(ts_hdiv_system system) {
 int ts_hdiv_system_is_singular(ts_hdiv_system system) {
   TS_GETTER_NOT_NULL(system, -1);
   return system->singular;
+}
+
+ts_hdiv_amg ts_hdiv_system_amg(ts_hdiv_system system) {
+  TS_GETTER_NOT_NULL(system, TS_HDIV_AMG_AUTO);
+  return system->amg_kind;
 }
 
 int ts_hdiv_system_create_pc(ts_hdiv_system system, int triangular, ts_pc *pc) {
