@@ -246,7 +246,8 @@ int ts_gpu_csr_apply(void *handle, const void *x, void *y, int add, char *err) {
 }
 
 /* record the first failure of kernel's teardown in rc and err */
-static void keep_first(int *rc, char *err, const char *kernel, const char *call, const char *message) {
+static void keep_first(int *rc, char *err, const char *kernel, const char *call,
+                       const char *message) {
   if (*rc) return;
   snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: %s: %s failed: %s", TS_GPU_NAME, kernel, call, message);
   *rc = TS_ERR_BACKEND;
@@ -327,7 +328,8 @@ static int spgemm_upload_indices(const int64_t *host, int64_t n, int32_t **devic
   }
   for (int64_t i = 0; i < n; ++i) narrow[i] = (int32_t)host[i];
   gpuError_t e = spgemm_malloc((void **)device, n, sizeof(int32_t));
-  if (e == gpuSuccess) e = gpuMemcpy(*device, narrow, (size_t)n * sizeof(int32_t), gpuMemcpyHostToDevice);
+  if (e == gpuSuccess)
+    e = gpuMemcpy(*device, narrow, (size_t)n * sizeof(int32_t), gpuMemcpyHostToDevice);
   free(narrow);
   GPU_CHECK(err, "csr_multiply (indices to the device)", e);
   return 0;
@@ -370,7 +372,9 @@ static int spgemm_compute(gpu_spgemm *s, int64_t rows, int64_t cols, char *err) 
                                                    m[SPGEMM_B], &zero, m[SPGEMM_C], GPU_R_64F,
                                                    GPUSPARSE_SPGEMM_DEFAULT, s->descr, &bytes[0],
                                                    s->buffer[0]));
-    if (!pass) GPU_CHECK(err, "csr_multiply (SpGEMM buffer 1)", spgemm_malloc(&s->buffer[0], (int64_t)bytes[0], 1));
+    if (!pass)
+      GPU_CHECK(err, "csr_multiply (SpGEMM buffer 1)",
+                spgemm_malloc(&s->buffer[0], (int64_t)bytes[0], 1));
   }
   for (int pass = 0; pass < 2; ++pass) {
     GPUSPARSE_CHECK(err, "csr_multiply (SpGEMM compute)",
@@ -378,7 +382,9 @@ static int spgemm_compute(gpu_spgemm *s, int64_t rows, int64_t cols, char *err) 
                                             &zero, m[SPGEMM_C], GPU_R_64F,
                                             GPUSPARSE_SPGEMM_DEFAULT, s->descr, &bytes[1],
                                             s->buffer[1]));
-    if (!pass) GPU_CHECK(err, "csr_multiply (SpGEMM buffer 2)", spgemm_malloc(&s->buffer[1], (int64_t)bytes[1], 1));
+    if (!pass)
+      GPU_CHECK(err, "csr_multiply (SpGEMM buffer 2)",
+                spgemm_malloc(&s->buffer[1], (int64_t)bytes[1], 1));
   }
   return 0;
 }
@@ -388,7 +394,8 @@ static int spgemm_copy(gpu_spgemm *s, int64_t *nonzeros, char *err) {
   const double one = 1.0, zero = 0.0;
   const gpusparseOperation_t n = GPUSPARSE_OPERATION_NON_TRANSPOSE;
   int64_t rows = 0, cols = 0;
-  GPUSPARSE_CHECK(err, "csr_multiply", gpusparseSpMatGetSize(s->matrix[SPGEMM_C], &rows, &cols, nonzeros));
+  GPUSPARSE_CHECK(err, "csr_multiply",
+                  gpusparseSpMatGetSize(s->matrix[SPGEMM_C], &rows, &cols, nonzeros));
   if (*nonzeros < 0 || *nonzeros > INT32_MAX) {
     snprintf(err, TS_BACKEND_ERROR_SIZE,
              "%s: csr_multiply: the product has %lld entries: the sparse library's SpGEMM takes "
@@ -417,7 +424,8 @@ static int spgemm_download_indices(const int32_t *device, int64_t n, int64_t *to
              TS_GPU_NAME, (long long)n);
     return TS_ERR_MEMORY;
   }
-  const gpuError_t e = gpuMemcpy(narrow, device, (size_t)n * sizeof(int32_t), gpuMemcpyDeviceToHost);
+  const gpuError_t e =
+      gpuMemcpy(narrow, device, (size_t)n * sizeof(int32_t), gpuMemcpyDeviceToHost);
   for (int64_t i = 0; e == gpuSuccess && i < n; ++i) to[i] = narrow[i];
   free(narrow);
   GPU_CHECK(err, "csr_multiply (indices to the host)", e);
@@ -439,7 +447,8 @@ static int spgemm_sort_rows(ts_csr_product *C, char *err) {
   for (int64_t i = 0; i < C->rows; ++i) {
     const int64_t start = C->row_offsets[i], count = C->row_offsets[i + 1] - start;
     if (std::is_sorted(C->columns + start, C->columns + start + count)) continue;
-    for (int64_t e = 0; e < count; ++e) row[e] = std::make_pair(C->columns[start + e], C->values[start + e]);
+    for (int64_t e = 0; e < count; ++e)
+      row[e] = std::make_pair(C->columns[start + e], C->values[start + e]);
     std::sort(row, row + count); /* columns are distinct: the values never decide */
     for (int64_t e = 0; e < count; ++e) {
       C->columns[start + e] = row[e].first;
@@ -489,13 +498,15 @@ static int spgemm_run(gpu_spgemm *s, const ts_csr_plan *A, const ts_csr_plan *B,
 static void spgemm_release(gpu_spgemm *s, int *rc, char *err) {
   gpusparseStatus_t st;
   if (s->descr && (st = gpusparseSpGEMM_destroyDescr(s->descr)) != GPUSPARSE_STATUS_SUCCESS)
-    keep_first(rc, err, "csr_multiply", "gpusparseSpGEMM_destroyDescr", gpusparseGetErrorString(st));
+    keep_first(rc, err, "csr_multiply", "gpusparseSpGEMM_destroyDescr",
+               gpusparseGetErrorString(st));
   for (int m = 0; m < 3; ++m)
     if (s->matrix[m] && (st = gpusparseDestroySpMat(s->matrix[m])) != GPUSPARSE_STATUS_SUCCESS)
       keep_first(rc, err, "csr_multiply", "gpusparseDestroySpMat", gpusparseGetErrorString(st));
   if (s->sparse && (st = gpusparseDestroy(s->sparse)) != GPUSPARSE_STATUS_SUCCESS)
     keep_first(rc, err, "csr_multiply", "gpusparseDestroy", gpusparseGetErrorString(st));
-  for (int b = 0; b < 2; ++b) free_device("csr_multiply", s->buffer[b], "gpuFree (SpGEMM buffer)", rc, err);
+  for (int b = 0; b < 2; ++b)
+    free_device("csr_multiply", s->buffer[b], "gpuFree (SpGEMM buffer)", rc, err);
   for (int m = 0; m < 3; ++m) {
     free_device("csr_multiply", s->offsets[m], "gpuFree (row offsets)", rc, err);
     free_device("csr_multiply", s->columns[m], "gpuFree (columns)", rc, err);
