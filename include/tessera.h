@@ -784,6 +784,15 @@ int ts_operator_assemble(ts_operator op, ts_matrix *A);
 /** @brief C = A B (a new matrix; A's columns must be B's rows).  Entries that cancel to zero
  *  stay stored. */
 int ts_matrix_multiply(ts_matrix A, ts_matrix B, ts_matrix *C);
+/** @brief C = A B as ts_matrix_multiply, computed by the backend where it has a sparse
+ *  product (cuda, hip: the sparse library's SpGEMM; the operands go to the device and C comes
+ *  back to the host), else on the host (omp, NULL backend).  The same pattern as
+ *  ts_matrix_multiply's (entries that cancel stay stored); the values agree to rounding, the
+ *  device summing in another order.
+ *  @return 0, TS_ERR_ARG (NULL A, B or C, sizes that do not fit), TS_ERR_UNSUPPORTED (a
+ *          product beyond the backend's indices: cuSPARSE's SpGEMM takes 32-bit ones),
+ *          TS_ERR_BACKEND, TS_ERR_MEMORY */
+int ts_matrix_multiply_on(ts_backend backend, ts_matrix A, ts_matrix B, ts_matrix *C);
 /** @brief A = diag(row_scale) A diag(column_scale) in place: row_scale has A's rows entries,
  *  column_scale its columns, all finite; either may be NULL (no scaling). */
 int ts_matrix_scale(ts_matrix A, const double *row_scale, const double *column_scale);
@@ -1102,6 +1111,9 @@ typedef struct ts_amg_options {
                                   there), default 200 */
   int max_levels;            /**< 1..32, default 32 */
   int smooth_prolongation;   /**< 1: smoothed aggregation (default), 0: plain aggregation */
+  int host_products;         /**< 0 (default): the setup's sparse products (A T, P^T A P)
+                                  on the backend where it has them (cuda, hip: SpGEMM,
+                                  ts_matrix_multiply_on); 1: on the host */
 } ts_amg_options;
 /** @brief The defaults of ts_amg_options. */
 void ts_amg_options_default(ts_amg_options *options);
@@ -1115,7 +1127,8 @@ typedef struct ts_amg_hierarchy {
  *  Mandel, Brezina) for the symmetric positive definite matrix A, as a preconditioner on any
  *  backend with sparse kernels (omp, cuda, hip): the hierarchy is built on the host once
  *  (strength of coupling, aggregates, the constant on each aggregate smoothed by one damped
- *  Jacobi step, Galerkin products P^T A P), then every level's matrix and prolongation is
+ *  Jacobi step, Galerkin products P^T A P; the products on the backend where it has them,
+ *  options->host_products), then every level's matrix and prolongation is
  *  copied to the backend, smoothed by Chebyshev on D^{-1} A_l and the coarsest solved by LU
  *  (lib/mg/amg.c).  Symmetric positive definite: a preconditioner for CG and MINRES.  Unlike
  *  ts_pc_create_boomeramg it keeps the levels' vectors on the device; only the coarsest's (at

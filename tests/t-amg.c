@@ -211,6 +211,11 @@ static void test_refusals(ts_backend b) {
   ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "smoother_degree = 0, allowed 1..20"),
      "smoother_degree 0 is refused (%s)", ts_error_message());
   ts_amg_options_default(&o);
+  o.host_products = 2;
+  ierr = ts_pc_create_amg(b, D, &o, &P, NULL);
+  ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "host_products = 2"),
+     "host_products 2 is refused (%s)", ts_error_message());
+  ts_amg_options_default(&o);
   o.coarse_size = 9000;
   ierr = ts_pc_create_amg(b, D, &o, &P, NULL);
   ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "coarse_size = 9000"),

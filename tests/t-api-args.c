@@ -459,6 +459,8 @@ static void sparse_matrices(fixture *f) {
   EXPECT(TS_ERR_ARG, "'T' is NULL", ts_matrix_transpose(NULL, NULL));
   EXPECT_CREATE("'A' is NULL", M, ts_matrix_multiply(NULL, NULL, &M));
   EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_multiply(NULL, NULL, NULL));
+  EXPECT_CREATE("'A' is NULL", M, ts_matrix_multiply_on(NULL, NULL, NULL, &M));
+  EXPECT(TS_ERR_ARG, "'C' is NULL", ts_matrix_multiply_on(NULL, NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_scale(NULL, NULL, NULL));
   EXPECT(TS_ERR_ARG, "'A' is NULL", ts_matrix_add_diagonal(NULL, NULL));
   EXPECT_CREATE("'A' is NULL", M, ts_matrix_kronecker(NULL, NULL, &M));

@@ -29,6 +29,9 @@
 int ts_gpu_csr_create(const ts_csr_plan *plan, ts_precision p, void **handle, char *err);
 int ts_gpu_csr_apply(void *handle, const void *x, void *y, int add, char *err);
 int ts_gpu_csr_destroy(void *handle, char *err);
+/* C = A B of two host CSR matrices by the sparse library's SpGEMM (gpu-csr.h): C's host
+ * arrays allocated with malloc, rows sorted (ts_csr_product) */
+int ts_gpu_csr_multiply(const ts_csr_plan *A, const ts_csr_plan *B, ts_csr_product *C, char *err);
 
 /* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
 template <typename R>
@@ -516,6 +519,11 @@ static int gpu_csr_destroy(ts_backend_ops *ops, void *handle) {
   return ts_gpu_csr_destroy(handle, ops->error);
 }
 
+static int gpu_csr_multiply(ts_backend_ops *ops, const ts_csr_plan *A, const ts_csr_plan *B,
+                            ts_csr_product *C) {
+  return ts_gpu_csr_multiply(A, B, C, ops->error);
+}
+
 TS_BACKEND_DEFINE_ABI;
 
 extern "C" int tessera_backend_register(ts_backend_ops *ops);
@@ -556,5 +564,6 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->csr_create = gpu_csr_create;
   ops->csr_apply = gpu_csr_apply;
   ops->csr_destroy = gpu_csr_destroy;
+  ops->csr_multiply = gpu_csr_multiply;
   return 0;
 }

@@ -3,8 +3,9 @@
  * offsets, column indices (64-bit) and values made once by ts_gpu_csr_create, and y = A x
  * by the generic SpMV (CSR descriptor, the SPMV_CSR_ALG2 algorithm: on cuSPARSE bit-wise
  * the same result on every run, where the default CSR_ALG1 is not guaranteed to be) on the
- * default stream, in double or single precision.  Every runtime and sparse-library call is
- * checked.  The gpusparse names map to cusparse or hipsparse as gpu-runtime.h's gpu names
+ * default stream, in double or single precision; the product C = A B of two host matrices
+ * by the generic SpGEMM (ts_gpu_csr_multiply, at the end).  Every runtime and sparse-library
+ * call is checked.  The gpusparse names map to cusparse or hipsparse as gpu-runtime.h's gpu names
  * do (TS_GPU_HIP). */
 #ifndef TESSERA_GPU_CSR_H
 #define TESSERA_GPU_CSR_H
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <algorithm>
 #include "gpu-runtime.h"
 #include "tessera/backend.h"
 
@@ -31,6 +33,17 @@
 #define gpusparseDestroyDnVec hipsparseDestroyDnVec
 #define gpusparseSpMV_bufferSize hipsparseSpMV_bufferSize
 #define gpusparseSpMV hipsparseSpMV
+#define gpusparseOperation_t hipsparseOperation_t
+#define gpusparseSpGEMMDescr_t hipsparseSpGEMMDescr_t
+#define gpusparseSpGEMM_createDescr hipsparseSpGEMM_createDescr
+#define gpusparseSpGEMM_destroyDescr hipsparseSpGEMM_destroyDescr
+#define gpusparseSpGEMM_workEstimation hipsparseSpGEMM_workEstimation
+#define gpusparseSpGEMM_compute hipsparseSpGEMM_compute
+#define gpusparseSpGEMM_copy hipsparseSpGEMM_copy
+#define gpusparseSpMatGetSize hipsparseSpMatGetSize
+#define gpusparseCsrSetPointers hipsparseCsrSetPointers
+#define GPUSPARSE_SPGEMM_DEFAULT HIPSPARSE_SPGEMM_DEFAULT
+#define GPUSPARSE_INDEX_32I HIPSPARSE_INDEX_32I
 #define GPUSPARSE_OPERATION_NON_TRANSPOSE HIPSPARSE_OPERATION_NON_TRANSPOSE
 #define GPUSPARSE_INDEX_64I HIPSPARSE_INDEX_64I
 #define GPUSPARSE_INDEX_BASE_ZERO HIPSPARSE_INDEX_BASE_ZERO
@@ -66,6 +79,17 @@ static inline const char *gpusparseGetErrorString(hipsparseStatus_t s) {
 #define gpusparseDestroyDnVec cusparseDestroyDnVec
 #define gpusparseSpMV_bufferSize cusparseSpMV_bufferSize
 #define gpusparseSpMV cusparseSpMV
+#define gpusparseOperation_t cusparseOperation_t
+#define gpusparseSpGEMMDescr_t cusparseSpGEMMDescr_t
+#define gpusparseSpGEMM_createDescr cusparseSpGEMM_createDescr
+#define gpusparseSpGEMM_destroyDescr cusparseSpGEMM_destroyDescr
+#define gpusparseSpGEMM_workEstimation cusparseSpGEMM_workEstimation
+#define gpusparseSpGEMM_compute cusparseSpGEMM_compute
+#define gpusparseSpGEMM_copy cusparseSpGEMM_copy
+#define gpusparseSpMatGetSize cusparseSpMatGetSize
+#define gpusparseCsrSetPointers cusparseCsrSetPointers
+#define GPUSPARSE_SPGEMM_DEFAULT CUSPARSE_SPGEMM_DEFAULT
+#define GPUSPARSE_INDEX_32I CUSPARSE_INDEX_32I
 #define GPUSPARSE_OPERATION_NON_TRANSPOSE CUSPARSE_OPERATION_NON_TRANSPOSE
 #define GPUSPARSE_INDEX_64I CUSPARSE_INDEX_64I
 #define GPUSPARSE_INDEX_BASE_ZERO CUSPARSE_INDEX_BASE_ZERO
@@ -221,17 +245,18 @@ int ts_gpu_csr_apply(void *handle, const void *x, void *y, int add, char *err) {
   return 0;
 }
 
-/* record the first failure of the teardown in rc and err */
-static void keep_first(int *rc, char *err, const char *call, const char *message) {
+/* record the first failure of kernel's teardown in rc and err */
+static void keep_first(int *rc, char *err, const char *kernel, const char *call,
+                       const char *message) {
   if (*rc) return;
-  snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: csr_destroy: %s failed: %s", TS_GPU_NAME, call, message);
+  snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: %s: %s failed: %s", TS_GPU_NAME, kernel, call, message);
   *rc = TS_ERR_BACKEND;
 }
 
-static void free_device(void *ptr, const char *what, int *rc, char *err) {
+static void free_device(const char *kernel, void *ptr, const char *what, int *rc, char *err) {
   if (!ptr) return;
   const gpuError_t e = gpuFree(ptr);
-  if (e != gpuSuccess) keep_first(rc, err, what, gpuGetErrorString(e));
+  if (e != gpuSuccess) keep_first(rc, err, kernel, what, gpuGetErrorString(e));
 }
 
 int ts_gpu_csr_destroy(void *handle, char *err) {
@@ -240,18 +265,282 @@ int ts_gpu_csr_destroy(void *handle, char *err) {
   int rc = 0;
   gpusparseStatus_t s;
   if (a->x && (s = gpusparseDestroyDnVec(a->x)) != GPUSPARSE_STATUS_SUCCESS)
-    keep_first(&rc, err, "gpusparseDestroyDnVec", gpusparseGetErrorString(s));
+    keep_first(&rc, err, "csr_destroy", "gpusparseDestroyDnVec", gpusparseGetErrorString(s));
   if (a->y && (s = gpusparseDestroyDnVec(a->y)) != GPUSPARSE_STATUS_SUCCESS)
-    keep_first(&rc, err, "gpusparseDestroyDnVec", gpusparseGetErrorString(s));
+    keep_first(&rc, err, "csr_destroy", "gpusparseDestroyDnVec", gpusparseGetErrorString(s));
   if (a->matrix && (s = gpusparseDestroySpMat(a->matrix)) != GPUSPARSE_STATUS_SUCCESS)
-    keep_first(&rc, err, "gpusparseDestroySpMat", gpusparseGetErrorString(s));
+    keep_first(&rc, err, "csr_destroy", "gpusparseDestroySpMat", gpusparseGetErrorString(s));
   if (a->sparse && (s = gpusparseDestroy(a->sparse)) != GPUSPARSE_STATUS_SUCCESS)
-    keep_first(&rc, err, "gpusparseDestroy", gpusparseGetErrorString(s));
-  free_device(a->buffer, "gpuFree (SpMV work space)", &rc, err);
-  free_device(a->values, "gpuFree (values)", &rc, err);
-  free_device(a->columns, "gpuFree (columns)", &rc, err);
-  free_device(a->row_offsets, "gpuFree (row offsets)", &rc, err);
+    keep_first(&rc, err, "csr_destroy", "gpusparseDestroy", gpusparseGetErrorString(s));
+  free_device("csr_destroy", a->buffer, "gpuFree (SpMV work space)", &rc, err);
+  free_device("csr_destroy", a->values, "gpuFree (values)", &rc, err);
+  free_device("csr_destroy", a->columns, "gpuFree (columns)", &rc, err);
+  free_device("csr_destroy", a->row_offsets, "gpuFree (row offsets)", &rc, err);
   free(a);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- C = A B (SpGEMM, ABI 15)
+ * The generic SpGEMM in double: work estimation and compute, each called once for its buffer
+ * size and once with the buffer, C's size read from its descriptor, C's columns and values
+ * allocated and filled by SpGEMM_copy.  cuSPARSE's SpGEMM is documented for 32-bit indices
+ * (CUSPARSE_INDEX_32I) only, so A's and B's indices go to the device as int32_t (their sizes
+ * and C's checked) and C's come back widened to int64_t.  Neither library promises C's rows
+ * sorted by column: they are sorted on the host, the form ts_csr_product asks for.  The
+ * pattern is the symbolic product's: entries that cancel to zero stay stored. */
+
+enum { SPGEMM_A = 0, SPGEMM_B = 1, SPGEMM_C = 2 };
+
+/* everything one product holds on the device, released by spgemm_release on every path */
+typedef struct gpu_spgemm {
+  gpusparseHandle_t sparse;
+  gpusparseSpMatDescr_t matrix[3]; /* A, B, C */
+  gpusparseSpGEMMDescr_t descr;
+  int32_t *offsets[3], *columns[3]; /* device */
+  double *values[3];                /* device */
+  void *buffer[2];                  /* work estimation, compute */
+} gpu_spgemm;
+
+static int spgemm_fits(const ts_csr_plan *m, const char *name, char *err) {
+  if (m->rows <= INT32_MAX && m->cols <= INT32_MAX && m->nonzeros <= INT32_MAX) return 0;
+  snprintf(err, TS_BACKEND_ERROR_SIZE,
+           "%s: csr_multiply: %s is %lld x %lld with %lld entries: the sparse library's SpGEMM "
+           "takes 32-bit indices (at most %d each)", TS_GPU_NAME, name, (long long)m->rows,
+           (long long)m->cols, (long long)m->nonzeros, (int)INT32_MAX);
+  return TS_ERR_UNSUPPORTED;
+}
+
+/* n entries (at least one) of device memory into *ptr (NULL on failure) */
+static gpuError_t spgemm_malloc(void **ptr, int64_t n, size_t size) {
+  void *p = NULL;
+  const gpuError_t e = gpuMalloc(&p, (size_t)(n > 0 ? n : 1) * size);
+  *ptr = e == gpuSuccess ? p : NULL;
+  return e;
+}
+
+/* the n 64-bit indices as int32_t on the device (they fit: spgemm_fits) */
+static int spgemm_upload_indices(const int64_t *host, int64_t n, int32_t **device, char *err) {
+  int32_t *narrow = (int32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+  if (!narrow) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: csr_multiply: out of host memory (%lld indices)",
+             TS_GPU_NAME, (long long)n);
+    return TS_ERR_MEMORY;
+  }
+  for (int64_t i = 0; i < n; ++i) narrow[i] = (int32_t)host[i];
+  gpuError_t e = spgemm_malloc((void **)device, n, sizeof(int32_t));
+  if (e == gpuSuccess)
+    e = gpuMemcpy(*device, narrow, (size_t)n * sizeof(int32_t), gpuMemcpyHostToDevice);
+  free(narrow);
+  GPU_CHECK(err, "csr_multiply (indices to the device)", e);
+  return 0;
+}
+
+/* operand m (A or B) on the device and its descriptor */
+static int spgemm_upload(gpu_spgemm *s, int which, const ts_csr_plan *m, char *err) {
+  int rc = spgemm_upload_indices(m->row_offsets, m->rows + 1, &s->offsets[which], err);
+  if (!rc) rc = spgemm_upload_indices(m->columns, m->nonzeros, &s->columns[which], err);
+  if (rc) return rc;
+  GPU_CHECK(err, "csr_multiply (values)",
+            spgemm_malloc((void **)&s->values[which], m->nonzeros, sizeof(double)));
+  GPU_CHECK(err, "csr_multiply (values)",
+            gpuMemcpy(s->values[which], m->values, (size_t)m->nonzeros * sizeof(double),
+                      gpuMemcpyHostToDevice));
+  GPUSPARSE_CHECK(err, "csr_multiply",
+                  gpusparseCreateCsr(&s->matrix[which], m->rows, m->cols, m->nonzeros,
+                                     s->offsets[which], s->columns[which], s->values[which],
+                                     GPUSPARSE_INDEX_32I, GPUSPARSE_INDEX_32I,
+                                     GPUSPARSE_INDEX_BASE_ZERO, GPU_R_64F));
+  return 0;
+}
+
+/* the symbolic and numeric product into the SpGEMM descriptor; C's row offsets on the device */
+static int spgemm_compute(gpu_spgemm *s, int64_t rows, int64_t cols, char *err) {
+  const double one = 1.0, zero = 0.0;
+  const gpusparseOperation_t n = GPUSPARSE_OPERATION_NON_TRANSPOSE;
+  GPU_CHECK(err, "csr_multiply (row offsets of C)",
+            spgemm_malloc((void **)&s->offsets[SPGEMM_C], rows + 1, sizeof(int32_t)));
+  GPUSPARSE_CHECK(err, "csr_multiply",
+                  gpusparseCreateCsr(&s->matrix[SPGEMM_C], rows, cols, 0, s->offsets[SPGEMM_C],
+                                     NULL, NULL, GPUSPARSE_INDEX_32I, GPUSPARSE_INDEX_32I,
+                                     GPUSPARSE_INDEX_BASE_ZERO, GPU_R_64F));
+  GPUSPARSE_CHECK(err, "csr_multiply", gpusparseSpGEMM_createDescr(&s->descr));
+  gpusparseSpMatDescr_t *m = s->matrix;
+  size_t bytes[2] = {0, 0};
+  for (int pass = 0; pass < 2; ++pass) { /* the size, then the work with a buffer of it */
+    GPUSPARSE_CHECK(err, "csr_multiply (SpGEMM work estimation)",
+                    gpusparseSpGEMM_workEstimation(s->sparse, n, n, &one, m[SPGEMM_A],
+                                                   m[SPGEMM_B], &zero, m[SPGEMM_C], GPU_R_64F,
+                                                   GPUSPARSE_SPGEMM_DEFAULT, s->descr, &bytes[0],
+                                                   s->buffer[0]));
+    if (!pass)
+      GPU_CHECK(err, "csr_multiply (SpGEMM buffer 1)",
+                spgemm_malloc(&s->buffer[0], (int64_t)bytes[0], 1));
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    GPUSPARSE_CHECK(err, "csr_multiply (SpGEMM compute)",
+                    gpusparseSpGEMM_compute(s->sparse, n, n, &one, m[SPGEMM_A], m[SPGEMM_B],
+                                            &zero, m[SPGEMM_C], GPU_R_64F,
+                                            GPUSPARSE_SPGEMM_DEFAULT, s->descr, &bytes[1],
+                                            s->buffer[1]));
+    if (!pass)
+      GPU_CHECK(err, "csr_multiply (SpGEMM buffer 2)",
+                spgemm_malloc(&s->buffer[1], (int64_t)bytes[1], 1));
+  }
+  return 0;
+}
+
+/* C's columns and values on the device (SpGEMM_copy); its entry count in *nonzeros */
+static int spgemm_copy(gpu_spgemm *s, int64_t *nonzeros, char *err) {
+  const double one = 1.0, zero = 0.0;
+  const gpusparseOperation_t n = GPUSPARSE_OPERATION_NON_TRANSPOSE;
+  int64_t rows = 0, cols = 0;
+  GPUSPARSE_CHECK(err, "csr_multiply",
+                  gpusparseSpMatGetSize(s->matrix[SPGEMM_C], &rows, &cols, nonzeros));
+  if (*nonzeros < 0 || *nonzeros > INT32_MAX) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE,
+             "%s: csr_multiply: the product has %lld entries: the sparse library's SpGEMM takes "
+             "32-bit indices (at most %d)", TS_GPU_NAME, (long long)*nonzeros, (int)INT32_MAX);
+    return TS_ERR_UNSUPPORTED;
+  }
+  GPU_CHECK(err, "csr_multiply (columns of C)",
+            spgemm_malloc((void **)&s->columns[SPGEMM_C], *nonzeros, sizeof(int32_t)));
+  GPU_CHECK(err, "csr_multiply (values of C)",
+            spgemm_malloc((void **)&s->values[SPGEMM_C], *nonzeros, sizeof(double)));
+  GPUSPARSE_CHECK(err, "csr_multiply",
+                  gpusparseCsrSetPointers(s->matrix[SPGEMM_C], s->offsets[SPGEMM_C],
+                                          s->columns[SPGEMM_C], s->values[SPGEMM_C]));
+  GPUSPARSE_CHECK(err, "csr_multiply (SpGEMM copy)",
+                  gpusparseSpGEMM_copy(s->sparse, n, n, &one, s->matrix[SPGEMM_A],
+                                       s->matrix[SPGEMM_B], &zero, s->matrix[SPGEMM_C], GPU_R_64F,
+                                       GPUSPARSE_SPGEMM_DEFAULT, s->descr));
+  return 0;
+}
+
+/* n int32_t of the device into the int64_t array `to` (host) */
+static int spgemm_download_indices(const int32_t *device, int64_t n, int64_t *to, char *err) {
+  int32_t *narrow = (int32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+  if (!narrow) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: csr_multiply: out of host memory (%lld indices)",
+             TS_GPU_NAME, (long long)n);
+    return TS_ERR_MEMORY;
+  }
+  const gpuError_t e =
+      gpuMemcpy(narrow, device, (size_t)n * sizeof(int32_t), gpuMemcpyDeviceToHost);
+  for (int64_t i = 0; e == gpuSuccess && i < n; ++i) to[i] = narrow[i];
+  free(narrow);
+  GPU_CHECK(err, "csr_multiply (indices to the host)", e);
+  return 0;
+}
+
+/* each row of C ascending by column (values moved with their columns) */
+static int spgemm_sort_rows(ts_csr_product *C, char *err) {
+  int64_t longest = 0;
+  for (int64_t i = 0; i < C->rows; ++i)
+    longest = std::max(longest, C->row_offsets[i + 1] - C->row_offsets[i]);
+  std::pair<int64_t, double> *row =
+      (std::pair<int64_t, double> *)malloc((size_t)(longest > 0 ? longest : 1) * sizeof *row);
+  if (!row) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: csr_multiply: out of host memory (row of %lld)",
+             TS_GPU_NAME, (long long)longest);
+    return TS_ERR_MEMORY;
+  }
+  for (int64_t i = 0; i < C->rows; ++i) {
+    const int64_t start = C->row_offsets[i], count = C->row_offsets[i + 1] - start;
+    if (std::is_sorted(C->columns + start, C->columns + start + count)) continue;
+    for (int64_t e = 0; e < count; ++e)
+      row[e] = std::make_pair(C->columns[start + e], C->values[start + e]);
+    std::sort(row, row + count); /* columns are distinct: the values never decide */
+    for (int64_t e = 0; e < count; ++e) {
+      C->columns[start + e] = row[e].first;
+      C->values[start + e] = row[e].second;
+    }
+  }
+  free(row);
+  return 0;
+}
+
+/* C's host arrays from the device, rows sorted */
+static int spgemm_download(gpu_spgemm *s, ts_csr_product *C, char *err) {
+  const size_t entries = (size_t)(C->nonzeros > 0 ? C->nonzeros : 1);
+  C->row_offsets = (int64_t *)malloc(((size_t)C->rows + 1) * sizeof(int64_t));
+  C->columns = (int64_t *)malloc(entries * sizeof(int64_t));
+  C->values = (double *)malloc(entries * sizeof(double));
+  if (!C->row_offsets || !C->columns || !C->values) {
+    snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: csr_multiply: out of host memory (a %lld x %lld "
+             "product with %lld entries)", TS_GPU_NAME, (long long)C->rows, (long long)C->cols,
+             (long long)C->nonzeros);
+    return TS_ERR_MEMORY;
+  }
+  int rc = spgemm_download_indices(s->offsets[SPGEMM_C], C->rows + 1, C->row_offsets, err);
+  if (!rc) rc = spgemm_download_indices(s->columns[SPGEMM_C], C->nonzeros, C->columns, err);
+  if (rc) return rc;
+  GPU_CHECK(err, "csr_multiply (values to the host)",
+            gpuMemcpy(C->values, s->values[SPGEMM_C], (size_t)C->nonzeros * sizeof(double),
+                      gpuMemcpyDeviceToHost));
+  return spgemm_sort_rows(C, err);
+}
+
+static int spgemm_run(gpu_spgemm *s, const ts_csr_plan *A, const ts_csr_plan *B,
+                      ts_csr_product *C, char *err) {
+  int rc = spgemm_fits(A, "A", err);
+  if (!rc) rc = spgemm_fits(B, "B", err);
+  if (!rc) rc = spgemm_upload(s, SPGEMM_A, A, err);
+  if (!rc) rc = spgemm_upload(s, SPGEMM_B, B, err);
+  if (rc) return rc;
+  GPUSPARSE_CHECK(err, "csr_multiply", gpusparseCreate(&s->sparse));
+  rc = spgemm_compute(s, A->rows, B->cols, err);
+  if (!rc) rc = spgemm_copy(s, &C->nonzeros, err);
+  if (!rc) rc = spgemm_download(s, C, err);
+  return rc;
+}
+
+/* free everything s holds; the first failure into rc and err */
+static void spgemm_release(gpu_spgemm *s, int *rc, char *err) {
+  gpusparseStatus_t st;
+  if (s->descr && (st = gpusparseSpGEMM_destroyDescr(s->descr)) != GPUSPARSE_STATUS_SUCCESS)
+    keep_first(rc, err, "csr_multiply", "gpusparseSpGEMM_destroyDescr",
+               gpusparseGetErrorString(st));
+  for (int m = 0; m < 3; ++m)
+    if (s->matrix[m] && (st = gpusparseDestroySpMat(s->matrix[m])) != GPUSPARSE_STATUS_SUCCESS)
+      keep_first(rc, err, "csr_multiply", "gpusparseDestroySpMat", gpusparseGetErrorString(st));
+  if (s->sparse && (st = gpusparseDestroy(s->sparse)) != GPUSPARSE_STATUS_SUCCESS)
+    keep_first(rc, err, "csr_multiply", "gpusparseDestroy", gpusparseGetErrorString(st));
+  for (int b = 0; b < 2; ++b)
+    free_device("csr_multiply", s->buffer[b], "gpuFree (SpGEMM buffer)", rc, err);
+  for (int m = 0; m < 3; ++m) {
+    free_device("csr_multiply", s->offsets[m], "gpuFree (row offsets)", rc, err);
+    free_device("csr_multiply", s->columns[m], "gpuFree (columns)", rc, err);
+    free_device("csr_multiply", s->values[m], "gpuFree (values)", rc, err);
+  }
+}
+
+/* C = A B on the device.  A product without entries (A or B empty) needs no library call. */
+int ts_gpu_csr_multiply(const ts_csr_plan *A, const ts_csr_plan *B, ts_csr_product *C, char *err) {
+  memset(C, 0, sizeof *C);
+  C->rows = A->rows;
+  C->cols = B->cols;
+  gpu_spgemm s;
+  memset(&s, 0, sizeof s);
+  int rc = 0;
+  if (A->nonzeros == 0 || B->nonzeros == 0) {
+    C->row_offsets = (int64_t *)calloc((size_t)C->rows + 1, sizeof(int64_t));
+    C->columns = (int64_t *)calloc(1, sizeof(int64_t));
+    C->values = (double *)calloc(1, sizeof(double));
+    if (!C->row_offsets || !C->columns || !C->values) {
+      snprintf(err, TS_BACKEND_ERROR_SIZE, "%s: csr_multiply: out of host memory", TS_GPU_NAME);
+      rc = TS_ERR_MEMORY;
+    }
+  } else {
+    rc = spgemm_run(&s, A, B, C, err);
+    spgemm_release(&s, &rc, err); /* a failure's own message stays (keep_first) */
+  }
+  if (rc) {
+    free(C->row_offsets);
+    free(C->columns);
+    free(C->values);
+    C->row_offsets = C->columns = NULL;
+    C->values = NULL;
+  }
   return rc;
 }
 

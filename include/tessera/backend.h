@@ -42,8 +42,9 @@ extern "C" {
  * ABI 12: Vanka relaxation of Taylor-Hood Q2 x Q1 (vanka_apply, ts_vanka_plan); Kronecker
  *        products of banded 1D matrices (kronecker_apply, ts_kronecker_plan);
  * ABI 13: ts_laplace_plan.centro_symmetric and the even-odd forms of its 1D matrices;
- * ABI 14: the L2 (DGQ_k) mass and its inverse on mapped cells (l2_mass_apply, ts_l2_mass_plan) */
-#define TS_BACKEND_ABI_VERSION 14
+ * ABI 14: the L2 (DGQ_k) mass and its inverse on mapped cells (l2_mass_apply, ts_l2_mass_plan);
+ * ABI 15: the sparse product C = A B (csr_multiply, ts_csr_product) */
+#define TS_BACKEND_ABI_VERSION 15
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -538,6 +539,23 @@ typedef struct ts_l2_mass_plan {
   void *iterations;        /* CG: cells values (iterations of the last application) */
 } ts_l2_mass_plan;
 
+/* ---------------------------------------------------------------- sparse products (ABI 15) */
+
+/** The product C = A B of two ts_csr_plan matrices as csr_multiply returns it: rows = A's
+ *  rows, cols = B's cols, the CSR form of ts_csr_plan (row i holds row_offsets[i] ..
+ *  row_offsets[i+1]-1, columns ascending within a row, no duplicates).  The pattern is the
+ *  structural one: every (i, j) with some A_ik B_kj stored, also where the sum cancels to
+ *  zero (as lib/sparse/algebra.c's ts_matrix_multiply keeps it).  Ownership: the backend
+ *  allocates the three arrays with malloc or calloc (columns and values at least one element
+ *  each, also for nonzeros = 0) and hands them over; the caller releases them with free().
+ *  On failure the backend leaves all three NULL (it frees what it allocated). */
+typedef struct ts_csr_product {
+  int64_t rows, cols, nonzeros;
+  int64_t *row_offsets;         /* rows + 1, host memory */
+  int64_t *columns;             /* nonzeros, host memory */
+  double *values;               /* nonzeros, host memory */
+} ts_csr_product;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -637,6 +655,13 @@ typedef struct ts_backend_ops {
    * refuses an action or a precision it lacks with TS_ERR_UNSUPPORTED. */
   int (*l2_mass_apply)(struct ts_backend_ops *ops, const ts_l2_mass_plan *plan, ts_precision p,
                        const void *x, void *y);
+  /* optional (ABI 15): C = A B in double (ts_csr_product: the result's host arrays become
+   * the caller's, released with free()); A and B are host arrays of the caller read during
+   * the call only, A->cols == B->rows (the library checks).  A backend refuses sizes it
+   * cannot index (e.g. beyond 32-bit indices) with TS_ERR_UNSUPPORTED, naming them.  NULL:
+   * the library multiplies on the host (lib/sparse/algebra.c). */
+  int (*csr_multiply)(struct ts_backend_ops *ops, const ts_csr_plan *A, const ts_csr_plan *B,
+                      ts_csr_product *C);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

@@ -21,6 +21,9 @@
  *     largest eigenvalue of D^{-1} A (power iteration); with smooth_prolongation = 0, P = T
  *     (plain aggregation).
  *  5. The coarse matrix P^T A P (Galerkin), symmetric positive definite again.
+ * The sparse products (A T in step 4, A P and P^T (A P) in step 5) run on the backend the AMG
+ * is built for when it has csr_multiply (cuda, hip: SpGEMM; ts_matrix_multiply_on), the rest
+ * of the setup on the host.
  * The levels end when a coarse matrix has at most coarse_size rows (or max_levels are made,
  * or an aggregation reduces the rows by less than a tenth); there the LU of the coarsest
  * matrix (coarse-dense.c).  Smoothers: Chebyshev of degree smoother_degree on D^{-1} A_l
@@ -58,6 +61,9 @@ static int check_options(const ts_amg_options *o) {
   TS_CHECK_ARG(o->max_levels >= 1 && o->max_levels <= TS_MG_PARTS_MAX_LEVELS,
                "ts_pc_create_amg: max_levels = %d, allowed 1..%d", o->max_levels,
                TS_MG_PARTS_MAX_LEVELS);
+  TS_CHECK_ARG(o->host_products == 0 || o->host_products == 1,
+               "ts_pc_create_amg: host_products = %d, allowed 0 (the backend's sparse products "
+               "where it has them) or 1 (the host's)", o->host_products);
   TS_CHECK_ARG(o->smooth_prolongation == 0 || o->smooth_prolongation == 1,
                "ts_pc_create_amg: smooth_prolongation = %d, allowed 0 or 1",
                o->smooth_prolongation);
@@ -123,6 +129,11 @@ static int check_symmetric(ts_matrix A) {
 
 /* ---------------------------------------------------------------- aggregation */
 
+/* Couplings that differ by rounding only (a coarse matrix's sums taken in another order, as
+ * a GPU's SpGEMM takes them) must give the same aggregates: the comparisons of |a_ij| below
+ * take values within this relative margin as equal. */
+#define AMG_TIE 1e-10
+
 /* strong[e] for every stored entry e: 1 when it couples its row to another row strongly */
 static void strong_couplings(const csr_view *a, double theta, unsigned char *strong) {
   for (int64_t i = 0; i < a->n; ++i) {
@@ -131,7 +142,7 @@ static void strong_couplings(const csr_view *a, double theta, unsigned char *str
       if (a->columns[e] != i) largest = fmax(largest, fabs(a->values[e]));
     for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
       strong[e] = a->columns[e] != i && a->values[e] != 0.0 &&
-                  fabs(a->values[e]) >= theta * largest;
+                  fabs(a->values[e]) >= theta * largest * (1.0 - AMG_TIE);
   }
 }
 
@@ -160,7 +171,7 @@ static int64_t aggregate_roots(const csr_view *a, const unsigned char *strong, i
 }
 
 /* pass 2: a free row joins the aggregate of its most strongly coupled neighbour among those
- * aggregated in pass 1 (aggregates 0..count1-1) */
+ * aggregated in pass 1 (aggregates 0..count1-1; the first of those equally strong) */
 static void aggregate_attach(const csr_view *a, const unsigned char *strong, int64_t count1,
                              int64_t *agg) {
   for (int64_t i = 0; i < a->n; ++i) {
@@ -169,7 +180,8 @@ static void aggregate_attach(const csr_view *a, const unsigned char *strong, int
     int64_t to = -1;
     for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
       const int64_t j = a->columns[e];
-      if (strong[e] && agg[j] >= 0 && agg[j] < count1 && fabs(a->values[e]) > best) {
+      if (strong[e] && agg[j] >= 0 && agg[j] < count1 &&
+          fabs(a->values[e]) > best * (1.0 + AMG_TIE)) {
         best = fabs(a->values[e]);
         to = agg[j];
       }
@@ -263,8 +275,10 @@ static int largest_eigenvalue(const csr_view *a, const double *d, double *rho) {
   return ierr;
 }
 
-/* P = (I - omega D^{-1} A) T, omega = 4 / (3 rho(D^{-1} A)) */
-static int smoothed_prolongation(ts_matrix A, const double *d, ts_matrix T, ts_matrix *P) {
+/* P = (I - omega D^{-1} A) T, omega = 4 / (3 rho(D^{-1} A)); the product A T on `products`
+ * (ts_matrix_multiply_on: the backend's SpGEMM, or the host for NULL) */
+static int smoothed_prolongation(ts_backend products, ts_matrix A, const double *d, ts_matrix T,
+                                 ts_matrix *P) {
   const csr_view a = view_of(A);
   double rho, *scale = NULL;
   TS_CALL(largest_eigenvalue(&a, d, &rho));
@@ -272,7 +286,7 @@ static int smoothed_prolongation(ts_matrix A, const double *d, ts_matrix T, ts_m
   ts_matrix AT = NULL;
   int ierr = ts_calloc((size_t)a.n, sizeof *scale, "AMG prolongation smoothing", &scale);
   for (int64_t i = 0; i < a.n && !ierr; ++i) scale[i] = -omega / d[i];
-  if (!ierr) ierr = ts_matrix_multiply(A, T, &AT);
+  if (!ierr) ierr = ts_matrix_multiply_on(products, A, T, &AT);
   if (!ierr) ierr = ts_matrix_scale(AT, scale, NULL);
   if (!ierr) ierr = ts_matrix_add(1.0, T, 1.0, AT, P);
   ts_matrix_destroy(&AT);
@@ -280,12 +294,12 @@ static int smoothed_prolongation(ts_matrix A, const double *d, ts_matrix T, ts_m
   return ierr;
 }
 
-/* Ac = P^T A P */
-static int galerkin(ts_matrix A, ts_matrix P, ts_matrix *Ac) {
+/* Ac = P^T A P, the two products on `products` */
+static int galerkin(ts_backend products, ts_matrix A, ts_matrix P, ts_matrix *Ac) {
   ts_matrix AP = NULL, R = NULL;
-  int ierr = ts_matrix_multiply(A, P, &AP);
+  int ierr = ts_matrix_multiply_on(products, A, P, &AP);
   if (!ierr) ierr = ts_matrix_transpose(P, &R);
-  if (!ierr) ierr = ts_matrix_multiply(R, AP, Ac);
+  if (!ierr) ierr = ts_matrix_multiply_on(products, R, AP, Ac);
   ts_matrix_destroy(&AP);
   ts_matrix_destroy(&R);
   return ierr;
@@ -293,7 +307,8 @@ static int galerkin(ts_matrix A, ts_matrix P, ts_matrix *Ac) {
 
 /* One coarsening of A: P and Ac = P^T A P; *P stays NULL when the aggregation would
  * not reduce the rows by a tenth (or leaves no aggregate). */
-static int coarsen(ts_matrix A, const ts_amg_options *o, ts_matrix *P, ts_matrix *Ac) {
+static int coarsen(ts_backend products, ts_matrix A, const ts_amg_options *o, ts_matrix *P,
+                   ts_matrix *Ac) {
   const int64_t n = ts_matrix_rows(A);
   const csr_view a = view_of(A);
   double *d = NULL;
@@ -306,13 +321,13 @@ static int coarsen(ts_matrix A, const ts_amg_options *o, ts_matrix *P, ts_matrix
   const int worth = count > 0 && (double)count <= 0.9 * (double)n;
   if (!ierr && worth) ierr = tentative_prolongation(n, agg, count, &T);
   if (!ierr && worth) {
-    if (o->smooth_prolongation) ierr = smoothed_prolongation(A, d, T, P);
+    if (o->smooth_prolongation) ierr = smoothed_prolongation(products, A, d, T, P);
     else {
       *P = T;
       T = NULL;
     }
   }
-  if (!ierr && worth) ierr = galerkin(A, *P, Ac);
+  if (!ierr && worth) ierr = galerkin(products, A, *P, Ac);
   ts_matrix_destroy(&T);
   ts_free(&d);
   ts_free(&agg);
@@ -350,12 +365,13 @@ static void setup_free(amg_setup *s) {
   }
 }
 
-static int build_levels(ts_matrix A, const ts_amg_options *o, amg_setup *s) {
+static int build_levels(ts_backend products, ts_matrix A, const ts_amg_options *o,
+                        amg_setup *s) {
   s->M[0] = A;
   s->levels = 1;
   while (s->levels < o->max_levels && ts_matrix_rows(s->M[s->levels - 1]) > o->coarse_size) {
     ts_matrix P = NULL, Ac = NULL;
-    const int ierr = coarsen(s->M[s->levels - 1], o, &P, &Ac);
+    const int ierr = coarsen(products, s->M[s->levels - 1], o, &P, &Ac);
     if (ierr) {
       ts_matrix_destroy(&P);
       ts_matrix_destroy(&Ac);
@@ -416,7 +432,7 @@ int ts_pc_create_amg(ts_backend backend, ts_matrix A, const ts_amg_options *opti
   TS_CALL(check_options(&o));
   TS_CALL(check_symmetric(A));
   amg_setup s = {0};
-  int ierr = build_levels(A, &o, &s);
+  int ierr = build_levels(o.host_products ? NULL : backend, A, &o, &s);
   ts_mg_parts *v = NULL;
   if (!ierr) ierr = ts_calloc(1, sizeof *v, "AMG parts", &v);
   if (!ierr) ierr = make_parts(backend, &s, &o, v);

@@ -3,7 +3,9 @@
  * assembled Schur complements of paper 003 are made of (S~ = W~^{-1} + D M~^{-1} D^T, eq. 16)
  * and the tensor-product mass matrices of Cartesian cells (hdiv-mass.c).
  * The product is Gustavson's row-by-row algorithm; every sum is taken in the order of the
- * rows' entries, so the same inputs give the same matrix bit for bit. */
+ * rows' entries, so the same inputs give the same matrix bit for bit.  ts_matrix_multiply_on
+ * hands the product to a backend's csr_multiply where it has one (cuSPARSE's or hipSPARSE's
+ * SpGEMM): the same pattern, the sums in the library's order. */
 #include <math.h>
 #include <stdlib.h>
 #include "sparse-impl.h"
@@ -95,15 +97,20 @@ static int multiply(ts_matrix A, ts_matrix B, ts_matrix C, product_work *w) {
   return 0;
 }
 
+/* fn's A and B can be multiplied */
+static int check_product_sizes(const char *fn, ts_matrix A, ts_matrix B) {
+  TS_CHECK_ARG(A->cols == B->rows,
+               "%s: A is %lld x %lld and B %lld x %lld: A's columns must be B's rows", fn,
+               (long long)A->rows, (long long)A->cols, (long long)B->rows, (long long)B->cols);
+  return 0;
+}
+
 int ts_matrix_multiply(ts_matrix A, ts_matrix B, ts_matrix *C) {
   TS_CHECK_NOT_NULL(C);
   *C = NULL;
   TS_CHECK_NOT_NULL(A);
   TS_CHECK_NOT_NULL(B);
-  TS_CHECK_ARG(A->cols == B->rows,
-               "ts_matrix_multiply: A is %lld x %lld and B %lld x %lld: A's columns must be "
-               "B's rows", (long long)A->rows, (long long)A->cols, (long long)B->rows,
-               (long long)B->cols);
+  TS_CALL(check_product_sizes("ts_matrix_multiply", A, B));
   product_work w = {0};
   ts_matrix c = NULL;
   int ierr = ts_matrix_alloc(A->rows, B->cols, &c);
@@ -124,6 +131,51 @@ int ts_matrix_multiply(ts_matrix A, ts_matrix B, ts_matrix *C) {
   c->dim = A->dim;
   *C = c;
   return 0;
+}
+
+/* The backend's product of A and B into *C: the host arrays csr_multiply hands over become
+ * C's (ts_csr_product), after a check of their sizes. */
+static int backend_multiply(ts_backend backend, ts_matrix A, ts_matrix B, ts_matrix *C) {
+  ts_csr_plan a, b;
+  ts_matrix_csr_plan(A, &a);
+  ts_matrix_csr_plan(B, &b);
+  ts_csr_product p = {0};
+  TS_BACKEND_CALL(backend, csr_multiply, &a, &b, &p);
+  int ierr = p.rows == A->rows && p.cols == B->cols && p.nonzeros >= 0 && p.row_offsets &&
+                     p.columns && p.values && p.row_offsets[p.rows] == p.nonzeros
+                 ? 0
+                 : TS_ERROR(TS_ERR_BACKEND, "backend '%s': csr_multiply returned a %lld x %lld "
+                            "product with %lld entries for a %lld x %lld matrix", backend->name,
+                            (long long)p.rows, (long long)p.cols, (long long)p.nonzeros,
+                            (long long)A->rows, (long long)B->cols);
+  ts_matrix c = NULL;
+  if (!ierr) ierr = ts_calloc(1, sizeof *c, "sparse matrix", &c);
+  if (ierr) {
+    free(p.row_offsets);
+    free(p.columns);
+    free(p.values);
+    return ierr;
+  }
+  c->rows = p.rows;
+  c->cols = p.cols;
+  c->nonzeros = p.nonzeros;
+  c->row_offsets = p.row_offsets;
+  c->columns = p.columns;
+  c->values = p.values;
+  c->dim = A->dim;
+  *C = c;
+  return 0;
+}
+
+int ts_matrix_multiply_on(ts_backend backend, ts_matrix A, ts_matrix B, ts_matrix *C) {
+  TS_CHECK_NOT_NULL(C);
+  *C = NULL;
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(B);
+  TS_CALL(check_product_sizes("ts_matrix_multiply_on", A, B));
+  if (!backend || !backend->ops.csr_multiply) return ts_matrix_multiply(A, B, C);
+  const int ierr = backend_multiply(backend, A, B, C);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "sparse product on a backend") : 0;
 }
 
 /* every entry of the n values finite */

@@ -67,12 +67,13 @@ static int inverse_diagonals(ts_dofs u, ts_dofs p, const ts_hdiv_coefficients *k
   return 0;
 }
 
-/* S = D diag(m_inv) D^T + diag(w_inv) */
-static int schur_product(ts_matrix D, const double *m_inv, const double *w_inv, ts_matrix *S) {
+/* S = D diag(m_inv) D^T + diag(w_inv), the product on `products` (ts_matrix_multiply_on) */
+static int schur_product(ts_backend products, ts_matrix D, const double *m_inv,
+                         const double *w_inv, ts_matrix *S) {
   ts_matrix Dt = NULL;
   TS_CALL(ts_matrix_transpose(D, &Dt));
   int ierr = ts_matrix_scale(Dt, m_inv, NULL);
-  if (!ierr) ierr = ts_matrix_multiply(D, Dt, S);
+  if (!ierr) ierr = ts_matrix_multiply_on(products, D, Dt, S);
   if (!ierr) ierr = ts_matrix_add_diagonal(*S, w_inv);
   ts_matrix_destroy(&Dt);
   if (ierr) ts_matrix_destroy(S);
@@ -94,6 +95,12 @@ int ts_hdiv_check_coefficients(const char *fn, ts_dofs velocity, const ts_hdiv_c
 int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure,
                                   const ts_hdiv_coefficients *coefficients,
                                   unsigned fixed_flux_faces, ts_matrix *S) {
+  return ts_hdiv_schur_assemble_on(NULL, velocity, pressure, coefficients, fixed_flux_faces, S);
+}
+
+int ts_hdiv_schur_assemble_on(ts_backend products, ts_dofs velocity, ts_dofs pressure,
+                              const ts_hdiv_coefficients *coefficients,
+                              unsigned fixed_flux_faces, ts_matrix *S) {
   TS_CHECK_NOT_NULL(S);
   *S = NULL;
   TS_CALL(ts_hdiv_check_coefficients("ts_matrix_assemble_hdiv_schur", velocity, coefficients));
@@ -107,7 +114,7 @@ int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure,
   if (!ierr) ierr = ts_calloc((size_t)pressure->count, sizeof *w_inv, "1 / diag(W)", &w_inv);
   if (!ierr)
     ierr = inverse_diagonals(velocity, pressure, coefficients, fixed_flux_faces, m_inv, w_inv);
-  if (!ierr) ierr = schur_product(D, m_inv, w_inv, S);
+  if (!ierr) ierr = schur_product(products, D, m_inv, w_inv, S);
   ts_free(&m_inv);
   ts_free(&w_inv);
   ts_matrix_destroy(&D);

@@ -92,7 +92,8 @@ static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
     TS_CALL(ts_matrix_assemble_mass_inverse(s->pressure, k->alpha, k->alpha_cells, &s->C));
     for (int64_t e = 0; e < s->C->nonzeros; ++e) s->C->values[e] = -s->C->values[e];
   }
-  TS_CALL(ts_matrix_assemble_hdiv_schur(s->velocity, s->pressure, k, s->flux_faces, &s->S));
+  TS_CALL(ts_hdiv_schur_assemble_on(s->backend, s->velocity, s->pressure, k, s->flux_faces,
+                                    &s->S));
   return 0;
 }
 

@@ -23,6 +23,11 @@ int ts_matrix_alloc(int64_t rows, int64_t cols, ts_matrix *A);
 int ts_matrix_alloc_entries(ts_matrix A);
 /* The plan a backend's csr_create reads (borrowing A's arrays). */
 void ts_matrix_csr_plan(ts_matrix A, ts_csr_plan *plan);
+/* ts_matrix_assemble_hdiv_schur with the product D M~^{-1} D^T on `products`
+ * (ts_matrix_multiply_on: the backend's SpGEMM where it has one; NULL: the host) */
+int ts_hdiv_schur_assemble_on(ts_backend products, ts_dofs velocity, ts_dofs pressure,
+                              const ts_hdiv_coefficients *coefficients,
+                              unsigned fixed_flux_faces, ts_matrix *S);
 
 /* ---- the interpolation-histopolation elements on Cartesian cells (hdiv-mass.c) */
 #define TS_IH_N (TS_MAX_DEGREE + 2) /* Gauss-Lobatto points per direction, at most */
