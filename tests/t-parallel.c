@@ -1,10 +1,10 @@
 /* t-parallel.c -- the MPI domain decomposition (doc/parallel.md) against the one-process run,
- * on however many processes it is started (tests/t-parallel.sh: mpirun -np 1, 2, 3 and 4, 3
- * an uneven split, 4 a 2x2 one): random vectors, the distributed Laplacian and its diagonal equal the
- * one-process ones (gathered), and CG with the Chebyshev-Jacobi preconditioner takes the same
- * iterations to the same solution and the same error against a manufactured solution, 2D and
- * 3D, Q_1..Q_4, with MPI_Dims_create's split and a split fixed along the last direction.
- * Every process checks; rank 0 prints. */
+ * on however many processes it is started (tests/t-parallel.sh: mpirun -np 1, 2, 3 and 4;
+ * 3 is an uneven split, 4 a 2x2 one): random vectors, the distributed Laplacian and its
+ * diagonal equal the one-process ones (gathered), GMRES with Jacobi takes the same
+ * iterations, and CG with the Chebyshev-Jacobi preconditioner the same iterations to the same
+ * solution and the same error against a manufactured solution, 2D and 3D, Q_1..Q_4, with MPI_Dims_create's split and a split
+ * fixed along the last direction.  Every process checks; rank 0 prints. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "tessera.h"
 
 static const double pi = 3.14159265358979323846;
+enum { TESTS_PER_CASE = 6 };
 
 /* the condition on every process */
 static int everywhere(int cond) {
@@ -123,12 +124,13 @@ static int manufactured(ts_backend be, problem *p, double *u, ts_vec b) {
   return ierr;
 }
 
-/* CG + Chebyshev(Jacobi) of degree 3 from zero to rtol 1e-10: iterations into *its */
-static int solve(ts_operator A, ts_vec b, ts_vec x, int *its) {
+/* CG + Chebyshev(Jacobi) of degree 3, or GMRES + Jacobi, from zero to rtol 1e-10:
+ * iterations into *its */
+static int solve(ts_solver_type type, ts_operator A, ts_vec b, ts_vec x, int *its) {
   ts_solver s = NULL;
   ts_pc pc = NULL;
-  int ierr = ts_solver_create(TS_SOLVER_CG, &s);
-  if (!ierr) ierr = ts_pc_create_chebyshev(A, 3, &pc);
+  int ierr = ts_solver_create(type, &s);
+  if (!ierr) ierr = type == TS_SOLVER_CG ? ts_pc_create_chebyshev(A, 3, &pc) : ts_pc_create_jacobi(A, &pc);
   if (!ierr) ierr = ts_solver_set_operator(s, A);
   if (!ierr) ierr = ts_solver_set_pc(s, pc);
   if (!ierr) ierr = ts_solver_set_tolerances(s, 1e-10, 500);
@@ -150,8 +152,12 @@ static void check_solve(ts_backend be, problem *p, const char *name) {
   if (!ierr) ierr = manufactured(be, p, u, bs);
   if (!ierr) ierr = ts_vec_get_to_host(bs, b);
   if (!ierr) ierr = ts_parallel_vec_scatter(b, bd);
-  if (!ierr) ierr = solve(p->A, bs, p->x, &its);
-  if (!ierr) ierr = solve(p->Ad, bd, p->xd, &its_d);
+  if (!ierr) ierr = solve(TS_SOLVER_GMRES, p->A, bs, p->x, &its);
+  if (!ierr) ierr = solve(TS_SOLVER_GMRES, p->Ad, bd, p->xd, &its_d);
+  ok(everywhere(!ierr && its == its_d), "%s: GMRES + Jacobi: %d iterations, one process %d%s%s",
+     name, its_d, its, ierr ? ": " : "", ierr ? ts_error_message() : "");
+  if (!ierr) ierr = solve(TS_SOLVER_CG, p->A, bs, p->x, &its);
+  if (!ierr) ierr = solve(TS_SOLVER_CG, p->Ad, bd, p->xd, &its_d);
   if (!ierr) ierr = fetch(p, p->xd, p->x);
   ok(everywhere(!ierr && its == its_d), "%s: CG + Chebyshev-Jacobi: %d iterations, one process %d%s%s",
      name, its_d, its, ierr ? ": " : "", ierr ? ts_error_message() : "");
@@ -184,7 +190,7 @@ static void run_case(ts_backend be, int dim, int k, int fixed_split, int size) {
   else snprintf(name, sizeof name, "2D Q%d on %dx%d", k, procs[0], procs[1]);
   if (!everywhere(!ierr)) {
     ok(0, "%s: setup: %s", name, ts_error_message());
-    skip(4, "no setup");
+    skip(TESTS_PER_CASE - 1, "no setup");
   } else {
     check_operator(&p, name);
     check_solve(be, &p, name);
@@ -201,9 +207,9 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  plan(2 * 4 * 2 * 5);
+  plan(2 * 4 * 2 * TESTS_PER_CASE);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
-    skip(2 * 4 * 2 * 5, "no backend");
+    skip(2 * 4 * 2 * TESTS_PER_CASE, "no backend");
   } else {
     diag("%d processes", size);
     for (int dim = 2; dim <= 3; ++dim)
