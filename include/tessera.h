@@ -2098,6 +2098,90 @@ int ts_system_operator_create(ts_system system, ts_backend backend, ts_precision
 int ts_system_mg_create(ts_system system, ts_backend backend, const ts_mg_options *options,
                         ts_mg *mg);
 
+/* ---------------------------------------------------------------- MPI domain decomposition */
+
+/** The box split into px x py (x pz) blocks of cells over the processes of an MPI
+ *  communicator (doc/parallel.md): a Cartesian communicator, one process per GPU or core
+ *  group.  Each process keeps the ordinary objects of its own block (its local mesh, Q_k
+ *  DoFs and operator plan); a DoF on an interface between blocks is owned by the process on
+ *  its lower side and is a ghost on the others.  Distributed vectors are ts_vec of the
+ *  local block's DoFs (owned and ghost) whose layout (ts_vec_layout) names the processes:
+ *  ts_vec_dot and ts_vec_norm sum over the owned DoFs and reduce in rank order (the same
+ *  bits on every process), ts_vec_set_random draws the entries of the one-process vector,
+ *  so that CG, GMRES, Jacobi and Chebyshev work on them unchanged.  Distributed vectors are
+ *  "consistent": a ghost holds its owner's value.  Double precision only.  mpi.h is not
+ *  needed: communicators are passed as their Fortran handle (MPI_Fint, an int), from
+ *  MPI_Comm_c2f(comm).  Built without MPI (configure --without-mpi), every function below
+ *  reports TS_ERR_UNSUPPORTED (the getters -1 or NULL) and ts_parallel_available is 0. */
+typedef struct ts_parallel_s *ts_parallel;
+/** A Q_k space on a box mesh, split among the processes of a ts_parallel. */
+typedef struct ts_parallel_dofs_s *ts_parallel_dofs;
+
+/** @brief 1 if Tessera was built with MPI (configure --with-mpi), else 0. */
+int ts_parallel_available(void);
+/** @brief The Cartesian split of the processes of comm into procs[0] x ... x procs[dim-1]
+ *  blocks (collective over comm; MPI must be initialized).
+ *  @param comm   the communicator's Fortran handle: MPI_Comm_c2f(MPI_COMM_WORLD)
+ *  @param dim    2 or 3
+ *  @param procs  processes per direction, their product the communicator's size; NULL:
+ *                MPI_Dims_create chooses
+ *  @return 0; TS_ERR_ARG naming the argument (dim, procs[d] < 1, a product other than the
+ *          size, MPI not initialized); TS_ERR_UNSUPPORTED without MPI; TS_ERR_BACKEND naming
+ *          the MPI call that failed */
+int ts_parallel_create(int comm, int dim, const int *procs, ts_parallel *par);
+/** @brief Free the split (collective) and set *par to NULL (NULL is allowed). */
+int ts_parallel_destroy(ts_parallel *par);
+/** @brief This process's rank in the split's communicator (-1 for NULL). */
+int ts_parallel_rank(ts_parallel par);
+/** @brief The number of processes (-1 for NULL). */
+int ts_parallel_size(ts_parallel par);
+/** @brief The processes per direction into procs[0..dim-1]. */
+int ts_parallel_procs(ts_parallel par, int *procs);
+/** @brief This process's rank among the processes of its node (MPI_COMM_TYPE_SHARED): the
+ *  GPU a process should use is this rank modulo the node's GPUs (-1 for NULL). */
+int ts_parallel_node_rank(ts_parallel par);
+
+/** @brief The Q_k DoFs of mesh's level split into blocks of cells (collective).  Per
+ *  direction the cells are dealt out as evenly as possible (the first blocks one more).
+ *  @param backend  where the distributed vectors and operators live
+ *  @param mesh     a box mesh (ts_mesh_create_box; mapped meshes are not yet distributed)
+ *  @param fe       a Q_k element (ts_fe_create_q) of the mesh's dimension
+ *  @return 0; TS_ERR_ARG naming the argument (a dimension other than the split's, not Q_k,
+ *          a mapped mesh, fewer cells than processes in a direction); TS_ERR_UNSUPPORTED
+ *          without MPI; TS_ERR_MEMORY */
+int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                            int level, ts_parallel_dofs *pd);
+/** @brief Free the distributed DoFs (after the vectors and operators made on them). */
+int ts_parallel_dofs_destroy(ts_parallel_dofs *pd);
+/** @brief The ordinary DoF handler of this process's block (owned and ghost DoFs, numbered
+ *  lexicographically in the block), borrowed: for ts_dofs_point and friends. */
+ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd);
+/** @brief The DoFs of the whole mesh (-1 for NULL). */
+int64_t ts_parallel_dofs_global_count(ts_parallel_dofs pd);
+/** @brief The index that local DoF `local` of this process has in the one-process numbering
+ *  (ts_dofs_create on the whole mesh), or -1 (TS_ERR_ARG recorded) out of range. */
+int64_t ts_parallel_dofs_global_index(ts_parallel_dofs pd, int64_t local);
+/** @brief A distributed vector of zeros on pd (double precision; destroy with ts_vec_destroy). */
+int ts_parallel_vec_create(ts_parallel_dofs pd, ts_vec *v);
+/** @brief Sum the entries that processes hold of each shared DoF and give every process the
+ *  sum: what makes a vector assembled cell by cell on each block (a right side) the
+ *  distributed vector of the whole mesh.  Collective.
+ *  @return 0, or TS_ERR_ARG if v is not a distributed vector of pd */
+int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v);
+/** @brief The whole vector in the one-process numbering, on every process (global: host array
+ *  of ts_parallel_dofs_global_count entries): for tests and small problems.  Collective. */
+int ts_parallel_vec_gather(ts_vec v, double *global);
+/** @brief Each process takes its entries (owned and ghost) of the one-process vector global. */
+int ts_parallel_vec_scatter(const double *global, ts_vec v);
+/** @brief The Laplacian of ts_operator_create_laplace on the whole mesh, applied block by
+ *  block: each process applies the local kernel to its block, the interface rows are summed
+ *  over the processes (ts_parallel_vec_sum_shared) and the Dirichlet rows are those of the
+ *  box's boundary (identity rows and columns).  Its diagonal (ts_operator_diagonal, so
+ *  Jacobi and Chebyshev) is distributed alike.  Input and output: distributed vectors of pd.
+ *  @return 0; TS_ERR_ARG (NULL); TS_ERR_UNSUPPORTED without MPI or without the backend
+ *          kernel; TS_ERR_MEMORY */
+int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op);
+
 /* ---------------------------------------------------------------- timers */
 
 /** @brief Wall-clock seconds since an arbitrary origin. */

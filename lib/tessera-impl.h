@@ -386,6 +386,9 @@ struct ts_layout_s {
   int processes;
   int standalone;               /* 1: from ts_layout_create_serial (ts_layout_destroy frees it);
                                    0: part of a vector (freed with it) */
+  /* the distributed DoFs of a vector of lib/parallel (its entries: the block's owned and
+   * ghost DoFs); NULL: serial */
+  struct ts_parallel_dofs_s *dist;
 };
 /** Fill *l as the serial layout of n entries of a vector: [0, n) of n, one process. */
 void ts_layout_serial_init(struct ts_layout_s *l, int64_t n);
@@ -394,7 +397,8 @@ void ts_layout_serial_init(struct ts_layout_s *l, int64_t n);
 
 struct ts_vec_s {
   ts_backend backend;           /* borrowed */
-  int64_t n;                    /* the local entries: layout.end - layout.begin */
+  int64_t n;                    /* the local entries: layout.end - layout.begin, and the
+                                   ghosts of a distributed vector (layout.dist) */
   ts_precision precision;
   void *data;                   /* backend memory */
   int is_view;                  /* 1: data lies in another vector's memory (not freed) */
@@ -404,6 +408,12 @@ struct ts_vec_s {
 /** Make *view a view of entries offset .. offset+n-1 of x in place (no allocation: for
  *  views that live on the stack for one operation); the caller checks the range. */
 void ts_vec_view_init(struct ts_vec_s *view, ts_vec x, int64_t offset, int64_t n);
+/** A new vector of zeros like x: its backend, size, precision and layout (distributed or not). */
+int ts_vec_create_like(ts_vec x, ts_vec *y);
+/** The distributed forms of ts_vec_dot and ts_vec_set_random (lib/parallel/dofs.c): the
+ *  vectors' layout has `dist`. */
+int ts_parallel_dot(ts_vec x, ts_vec y, double *result);
+int ts_parallel_random(ts_vec v, uint64_t seed);
 
 /* ---------------------------------------------------------------- operators */
 
@@ -450,7 +460,12 @@ struct ts_operator_s {
   int64_t cols;                 /* entries of the input (= n for a square operator) */
   ts_precision precision;
   void *data;                   /* owned by the implementation */
+  /* the layout of its vectors when they are distributed (lib/parallel), borrowed; NULL:
+   * serial.  ts_operator_vec_create makes vectors of it. */
+  const struct ts_layout_s *layout;
 };
+/** A new vector of zeros that fits op's output (rows), distributed like op's vectors. */
+int ts_operator_vec_create(ts_operator op, ts_vec *v);
 
 /** Allocate an operator shell; ops->destroy frees data. */
 int ts_operator_create_shell(ts_backend backend, const ts_operator_ops *ops, int64_t n,
@@ -493,6 +508,8 @@ int ts_operator_create_kronecker(ts_backend backend, int dim, const ts_band_1d *
 /** Fill a Laplacian plan for a DoF handler (the 1D matrices live in storage, 2 (k+1)^2
  *  doubles that must outlive the plan). */
 int ts_laplace_plan_init(ts_dofs dofs, ts_laplace_plan *plan, double *storage);
+/** The flops the backends count for one application of the plan (lib/op/laplace.c). */
+double ts_laplace_plan_flops(const ts_laplace_plan *plan);
 /** The CSR matrix of a Laplacian plan (lib/sparse/assemble-laplace.c). */
 int ts_matrix_assemble_laplace_plan(const ts_laplace_plan *plan, ts_matrix *A);
 /** The CSR matrix of a Stokes plan, constrained rows and columns those of the identity

@@ -30,6 +30,13 @@ int ts_vec_create(ts_backend backend, int64_t n, ts_precision p, ts_vec *v) {
   return 0;
 }
 
+int ts_vec_create_like(ts_vec x, ts_vec *y) {
+  TS_CALL(ts_vec_create(x->backend, x->n, x->precision, y));
+  (*y)->layout = x->layout;
+  (*y)->layout.standalone = 0;
+  return 0;
+}
+
 int ts_vec_destroy(ts_vec *v) {
   if (!v || !*v) return 0;
   ts_backend b = (*v)->backend;
@@ -112,6 +119,7 @@ int ts_vec_set(ts_vec v, double alpha) {
 
 int ts_vec_set_random(ts_vec v, uint64_t seed) {
   TS_CHECK_NOT_NULL(v);
+  if (v->layout.dist) return ts_parallel_random(v, seed); /* the one-process vector's entries */
   TS_BACKEND_CALL(v->backend, vec_random, v->precision, v->n, seed, v->data);
   return 0;
 }
@@ -156,6 +164,7 @@ int ts_vec_set_tensor(ts_vec x, int dim, const int64_t *n, const double *const *
 int ts_vec_dot(ts_vec x, ts_vec y, double *result) {
   TS_CALL(check_same_precision(x, y, "ts_vec_dot"));
   TS_CHECK_NOT_NULL(result);
+  if (x->layout.dist || y->layout.dist) return ts_parallel_dot(x, y, result);
   TS_BACKEND_CALL(x->backend, vec_dot, x->precision, x->n, x->data, y->data, result);
   return 0;
 }

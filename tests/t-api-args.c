@@ -818,6 +818,38 @@ static void problems(fixture *f) {
   EXPECT(TS_ERR_ARG, "NULL", ts_problem_solve_finest(f->problem, f->b, NULL, NULL));
 }
 
+/* the MPI domain decomposition: without MPI_Init (with MPI) or without MPI (then every call
+ * reports TS_ERR_UNSUPPORTED) */
+static void parallel(fixture *f) {
+  ts_parallel par;
+  ts_parallel_dofs pd;
+  ts_vec v;
+  ts_operator op;
+  int procs[3];
+  const int mpi = ts_parallel_available(), code = mpi ? TS_ERR_ARG : TS_ERR_UNSUPPORTED;
+  const char *without = "built without MPI";
+  EXPECT(code, mpi ? "dim = 4, allowed 2 or 3" : without, ts_parallel_create(0, 4, NULL, &par));
+  par = (void *)&par;
+  EXPECT(code, mpi ? "MPI is not initialized" : without, ts_parallel_create(0, 2, NULL, &par));
+  ok(par == NULL, "ts_parallel_create leaves the handle NULL");
+  EXPECT(code, mpi ? "'par' is NULL" : without,
+         ts_parallel_dofs_create(f->b, NULL, f->mesh, f->q, 0, &pd));
+  EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_vec_create(NULL, &v));
+  EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_operator_create_laplace(NULL, &op));
+  EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_vec_sum_shared(NULL, f->x));
+  EXPECT(code, mpi ? "not distributed" : without, ts_parallel_vec_gather(f->x, f->host));
+  EXPECT(code, mpi ? "not distributed" : without, ts_parallel_vec_scatter(f->host, f->x));
+  EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_procs(NULL, procs));
+  EXPECT(0, "", ts_parallel_destroy(NULL));
+  EXPECT(0, "", ts_parallel_dofs_destroy(NULL));
+  EXPECT_MINUS_ONE(ts_parallel_rank(NULL));
+  EXPECT_MINUS_ONE(ts_parallel_size(NULL));
+  EXPECT_MINUS_ONE(ts_parallel_node_rank(NULL));
+  EXPECT_MINUS_ONE(ts_parallel_dofs_global_count(NULL));
+  EXPECT_MINUS_ONE(ts_parallel_dofs_global_index(NULL, 0));
+  EXPECT_NULL(ts_parallel_dofs_local(NULL));
+}
+
 int main(void) {
   fixture f;
   memset(&f, 0, sizeof f);
@@ -842,6 +874,7 @@ int main(void) {
   manufactured(&f);
   output(&f);
   problems(&f);
+  parallel(&f);
   fixture_destroy(&f);
   done_testing();
   return exit_status();

@@ -22,7 +22,7 @@ static inline unsigned ts_gpu_blocks(int64_t n) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < (n);                \
        i += (int64_t)gridDim.x * blockDim.x)
 
-/* splitmix64 of (seed, index): the same formula as backends/omp/omp.c, so that every
+/* splitmix64 of (seed, index): the same formula as ts_random_entry (tessera/backend.h), so that every
  * backend draws the same vectors. */
 __device__ __forceinline__ double ts_gpu_random_entry(uint64_t seed, uint64_t i) {
   uint64_t z = seed * 0x9E3779B97F4A7C15ull + i + 1;

@@ -34,7 +34,7 @@ static void VEC(tensor)(const int64_t *n, const double *f0, const double *f1, co
 
 static void VEC(random)(int64_t n, uint64_t seed, REAL *x) {
 #pragma omp parallel for schedule(static) num_threads(omp_vector_threads(n))
-  for (int64_t i = 0; i < n; ++i) x[i] = (REAL)random_entry(seed, (uint64_t)i);
+  for (int64_t i = 0; i < n; ++i) x[i] = (REAL)ts_random_entry(seed, (uint64_t)i);
 }
 
 static void VEC(axpby)(int64_t n, double alpha, const REAL *x, double beta, REAL *y) {

@@ -82,15 +82,6 @@ static int omp_mem_available(ts_backend_ops *ops, size_t *bytes) {
   return 0;
 }
 
-/* splitmix64 of (seed, index): the same values for any thread count and on every backend. */
-static inline double random_entry(uint64_t seed, uint64_t i) {
-  uint64_t z = seed * 0x9E3779B97F4A7C15ull + i + 1;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return 2.0 * (double)(z >> 11) * 0x1.0p-53 - 1.0;
-}
-
 #define REAL double
 #define VEC(name) vec_##name##_double
 #include "omp-vec.h"

@@ -48,6 +48,18 @@ extern "C" {
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
+/** Entry i of the random vector of `seed` (vec_random): splitmix64 of (seed, i), uniform in
+ *  [-1, 1); the same values for any thread count, on every backend, and for a distributed
+ *  vector at its one-process indices (lib/parallel).  A host function: GPU backends keep a
+ *  device copy of it. */
+static inline double ts_random_entry(uint64_t seed, uint64_t i) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ull + i + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return 2.0 * (double)(z >> 11) * 0x1.0p-53 - 1.0;
+}
+
 /** The even-odd form of a centro-symmetric (k+1)x(k+1) 1D matrix A (A[a][b] = A[k-a][k-b],
  *  as the mass and stiffness matrices on Gauss-Lobatto nodes are), prepared by lib/
  *  (ts_even_odd_form) so that a backend's sweep does half the multiplications.  With

@@ -110,8 +110,8 @@ static int estimate_max_eigenvalue(ts_smoother s, double *lambda) {
   ts_vec x = NULL, q = NULL;
   double diag[LANCZOS_STEPS], off[LANCZOS_STEPS], alpha_old = 1.0, beta_old = 0.0, rz, pq;
   int m = 0;
-  int ierr = ts_vec_create(s->A->backend, s->A->n, s->A->precision, &x);
-  if (!ierr) ierr = ts_vec_create(s->A->backend, s->A->n, s->A->precision, &q);
+  int ierr = ts_operator_vec_create(s->A, &x);
+  if (!ierr) ierr = ts_operator_vec_create(s->A, &q);
   if (!ierr) ierr = ts_vec_set_random(c->r, 42);                    /* r = b, x = 0 */
   if (!ierr) ierr = precondition(c);
   if (!ierr) ierr = ts_vec_copy(c->z, c->d);                        /* d: search direction */
@@ -164,7 +164,7 @@ static int chebyshev_create(ts_operator A, ts_operator P, int owns_p, int degree
     return ts_error_trace(ierr, __FILE__, __LINE__, "Chebyshev setup");
   }
   ts_vec *v[] = {&c->r, &c->z, &c->d, &c->inverse_diagonal};
-  for (int i = 0; !ierr && i < (P ? 3 : 4); ++i) ierr = ts_vec_create(A->backend, A->n, A->precision, v[i]);
+  for (int i = 0; !ierr && i < (P ? 3 : 4); ++i) ierr = ts_operator_vec_create(A, v[i]);
   if (!ierr && !P) { /* D^{-1} through the Jacobi operator's checks (zero or non-finite entries) */
     ts_operator jacobi = NULL;
     ierr = ts_operator_create_jacobi(A, &jacobi);

@@ -92,11 +92,12 @@ int ts_operator_create_jacobi_weighted(ts_operator A, double weight, ts_operator
                weight);
   jacobi_data *data;
   TS_CALL(ts_calloc(1, sizeof *data, "Jacobi preconditioner", &data));
-  int ierr = ts_vec_create(A->backend, A->n, A->precision, &data->inverse_diagonal);
-  if (!ierr) ierr = ts_vec_create(A->backend, A->n, A->precision, &data->scratch);
+  int ierr = ts_operator_vec_create(A, &data->inverse_diagonal);
+  if (!ierr) ierr = ts_operator_vec_create(A, &data->scratch);
   if (!ierr) ierr = ts_operator_diagonal(A, data->inverse_diagonal);
   if (!ierr) ierr = invert_diagonal(data->inverse_diagonal, weight);
   if (!ierr) ierr = ts_operator_create_shell(A->backend, &jacobi_ops, A->n, A->precision, data, jacobi);
+  if (!ierr) (*jacobi)->layout = A->layout; /* pointwise: distributed as A */
   if (ierr) {
     ts_vec_destroy(&data->inverse_diagonal);
     ts_vec_destroy(&data->scratch);

@@ -91,9 +91,7 @@ static int laplace_assemble(ts_operator op, ts_matrix *M) {
 
 /* Counted operations of the backends' sum factorization: per cell, the seven 1D sweeps of
  * (k+1)^(dim+1) multiply-adds in 3D (five in 2D) without the even-odd decomposition. */
-static double laplace_flops(ts_operator op) {
-  const laplace_data *data = op->data;
-  const ts_laplace_plan *p = &data->plan;
+double ts_laplace_plan_flops(const ts_laplace_plan *p) {
   const double n1 = p->degree + 1;
   double cells = 1.0, per_cell = 1.0;
   for (int d = 0; d < p->dim; ++d) {
@@ -102,6 +100,11 @@ static double laplace_flops(ts_operator op) {
   }
   const double sweeps = p->dim == 3 ? 7.0 : 4.0;
   return cells * (2.0 * sweeps * per_cell * n1 + (p->dim + 1.0) * per_cell);
+}
+
+static double laplace_flops(ts_operator op) {
+  const laplace_data *data = op->data;
+  return ts_laplace_plan_flops(&data->plan);
 }
 
 static void laplace_destroy(ts_operator op) { ts_free(&op->data); }

@@ -22,6 +22,15 @@ int ts_operator_create_shell_rect(ts_backend backend, const ts_operator_ops *ops
   return 0;
 }
 
+int ts_operator_vec_create(ts_operator op, ts_vec *v) {
+  TS_CALL(ts_vec_create(op->backend, op->n, op->precision, v));
+  if (op->layout) {
+    (*v)->layout = *op->layout;
+    (*v)->layout.standalone = 0;
+  }
+  return 0;
+}
+
 int ts_operator_destroy(ts_operator *op) {
   if (!op || !*op) return 0;
   if ((*op)->ops->destroy) (*op)->ops->destroy(*op);

@@ -45,5 +45,6 @@ int ts_pc_create_chebyshev(ts_operator A, int degree, ts_pc *pc) {
   c->A = A;
   c->degree = degree;
   TS_CALL(ts_pc_create_shell(&ts_pc_chebyshev_ops, A->backend, A->n, A->precision, c, pc));
+  (*pc)->op->layout = A->layout; /* its vectors are distributed as A's (lib/parallel) */
   return 0;
 }

@@ -48,5 +48,6 @@ int ts_pc_create_jacobi_weighted(ts_operator A, double weight, ts_pc *pc) {
   j->A = A;
   j->weight = weight;
   TS_CALL(ts_pc_create_shell(&ts_pc_jacobi_ops, A->backend, A->n, A->precision, j, pc));
+  (*pc)->op->layout = A->layout; /* its vectors are distributed as A's (lib/parallel) */
   return 0;
 }

@@ -50,7 +50,7 @@ int ts_pc_type_check(const char *name) {
 static int pc_operator_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   ts_pc pc = op->data;
   if (!add) return pc->ops->apply(pc, x, y);
-  if (!pc->scratch) TS_CALL(ts_vec_create(op->backend, op->n, op->precision, &pc->scratch));
+  if (!pc->scratch) TS_CALL(ts_operator_vec_create(op, &pc->scratch));
   TS_CALL(pc->ops->apply(pc, x, pc->scratch));
   TS_CALL(ts_vec_axpby(1.0, pc->scratch, 1.0, y));
   return 0;

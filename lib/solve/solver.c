@@ -99,12 +99,13 @@ int ts_solver_set_monitor(ts_solver s, ts_monitor_fn fn, void *ctx) {
 
 int ts_solver_work(ts_solver s, ts_vec b, int count) {
   if (s->n_work && (s->work[0]->n != b->n || s->work[0]->precision != b->precision ||
-                    s->work[0]->backend != b->backend || s->n_work < count))
+                    s->work[0]->backend != b->backend || s->n_work < count ||
+                    s->work[0]->layout.dist != b->layout.dist))
     free_work(s);
   if (s->n_work) return 0;
   TS_CALL(ts_calloc((size_t)count, sizeof *s->work, "solver work vectors", &s->work));
   for (; s->n_work < count; ++s->n_work)
-    TS_CALL(ts_vec_create(b->backend, b->n, b->precision, &s->work[s->n_work]));
+    TS_CALL(ts_vec_create_like(b, &s->work[s->n_work])); /* distributed like b */
   return 0;
 }
 

@@ -1,0 +1,301 @@
+/* dofs.c -- ts_parallel_dofs: the Q_k DoFs of a box split into blocks of cells, one block per
+ * process (doc/parallel.md).  Each process numbers its block's DoFs lexicographically, as a
+ * one-process run of the block would (ts_dofs_create on the block's box); the DoFs on an
+ * interface belong to both blocks, owned by the lower one and ghosts of the upper one.
+ * Here: the split, the masks (owned, Dirichlet), the distributed vectors, their dot product,
+ * random entries, gather and scatter. */
+#include <limits.h>
+#include <string.h>
+#include "parallel-impl.h"
+
+/* lexicographic index of position i in a box of n[] DoFs */
+static int64_t box_index(const int64_t *n, const int64_t *i) {
+  return i[0] + n[0] * (i[1] + n[1] * i[2]);
+}
+
+/* the block's box of cells at `level`, numbered as the whole mesh's cells [start, end) per
+ * direction; its DoFs with the whole mesh's cell size */
+static int create_block(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level,
+                        const int64_t *start, const int64_t *end) {
+  double lower[3], upper[3], h[3];
+  int cells[3] = {1, 1, 1};
+  const int dim = mesh->dim;
+  TS_CALL(ts_mesh_cell_size(mesh, level, h));
+  for (int d = 0; d < dim; ++d) {
+    TS_CHECK_ARG(end[d] - start[d] <= INT_MAX, "ts_parallel_dofs_create: %lld cells in direction "
+                 "%d on one process, allowed %d", (long long)(end[d] - start[d]), d, INT_MAX);
+    cells[d] = (int)(end[d] - start[d]);
+    lower[d] = mesh->lower[d] + h[d] * (double)start[d];
+    upper[d] = mesh->lower[d] + h[d] * (double)end[d];
+  }
+  TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, 0, &pd->mesh));
+  TS_CALL(ts_dofs_create(pd->mesh, fe, 0, &pd->dofs));
+  /* the whole mesh's cell size, not the block's recomputed one: every block's operator plan
+   * then has the bits of the one-process plan */
+  for (int d = 0; d < dim; ++d) pd->dofs->h[d] = h[d];
+  return 0;
+}
+
+/* the mask that is 1 where keep(pd, i) holds, as a vector on pd's backend */
+static int create_mask(ts_parallel_dofs pd, int (*keep)(ts_parallel_dofs, const int64_t *),
+                       ts_vec *mask) {
+  int64_t i[3];
+  for (i[2] = 0; i[2] < pd->n[2]; ++i[2])
+    for (i[1] = 0; i[1] < pd->n[1]; ++i[1])
+      for (i[0] = 0; i[0] < pd->n[0]; ++i[0]) pd->host[box_index(pd->n, i)] = keep(pd, i);
+  TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, mask));
+  TS_CALL(ts_vec_set_from_host(*mask, pd->host));
+  return 0;
+}
+
+static int is_owned(ts_parallel_dofs pd, const int64_t *i) {
+  for (int d = 0; d < 3; ++d)
+    if (i[d] < pd->first_owned[d]) return 0;
+  return 1;
+}
+
+/* on the box's boundary: an end of the whole mesh in some direction */
+static int is_dirichlet(ts_parallel_dofs pd, const int64_t *i) {
+  for (int d = 0; d < pd->par->dim; ++d) {
+    const int64_t g = pd->offset[d] + i[d];
+    if (g == 0 || g == pd->global_n[d] - 1) return 1;
+  }
+  return 0;
+}
+
+static int is_free(ts_parallel_dofs pd, const int64_t *i) { return !is_dirichlet(pd, i); }
+
+/* the layout of pd's vectors: the owned DoFs numbered process after process */
+static int init_layout(ts_parallel_dofs pd) {
+  long long owned = 1, before = 0, total = 0;
+  for (int d = 0; d < 3; ++d) owned *= pd->n[d] - pd->first_owned[d];
+  TS_MPI_CALL("MPI_Exscan", MPI_Exscan(&owned, &before, 1, MPI_LONG_LONG, MPI_SUM, pd->par->cart));
+  TS_MPI_CALL("MPI_Allreduce", MPI_Allreduce(&owned, &total, 1, MPI_LONG_LONG, MPI_SUM,
+                                             pd->par->cart));
+  if (pd->par->rank == 0) before = 0; /* MPI_Exscan leaves rank 0's undefined */
+  pd->layout = (struct ts_layout_s){.global_size = total, .begin = before, .end = before + owned,
+                                    .processes = pd->par->size, .dist = pd};
+  return 0;
+}
+
+static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
+  int64_t cells[3] = {1, 1, 1}, start[3] = {0, 0, 0}, end[3] = {1, 1, 1};
+  const ts_parallel par = pd->par;
+  const int k = fe->degree;
+  TS_CALL(ts_mesh_cells(mesh, level, cells));
+  for (int d = 0; d < par->dim; ++d) {
+    TS_CHECK_ARG(cells[d] >= par->procs[d],
+                 "ts_parallel_dofs_create: %lld cells in direction %d on level %d for %d "
+                 "processes, allowed at least one cell per process",
+                 (long long)cells[d], d, level, par->procs[d]);
+    ts_parallel_split(cells[d], par->procs[d], par->coords[d], &start[d], &end[d]);
+  }
+  TS_CALL(create_block(pd, mesh, fe, level, start, end));
+  size_t plane = 1;
+  for (int d = 0; d < 3; ++d) {
+    pd->n[d] = pd->dofs->n[d];
+    pd->global_n[d] = d < par->dim ? cells[d] * k + 1 : 1;
+    pd->offset[d] = d < par->dim ? start[d] * k : 0;
+    pd->first_owned[d] = par->lower[d] != MPI_PROC_NULL;
+    for (int e = 0; e < 3; ++e) /* the largest plane of the block */
+      if (e != d && plane < (size_t)(pd->n[d] * pd->n[e])) plane = (size_t)(pd->n[d] * pd->n[e]);
+  }
+  TS_CALL(ts_calloc((size_t)pd->dofs->count, sizeof *pd->host, "halo staging", &pd->host));
+  TS_CALL(ts_calloc(plane, sizeof *pd->send, "halo send buffer", &pd->send));
+  TS_CALL(ts_calloc(plane, sizeof *pd->recv, "halo receive buffer", &pd->recv));
+  TS_CALL(create_mask(pd, is_owned, &pd->owned_mask));
+  TS_CALL(create_mask(pd, is_free, &pd->free_mask));
+  TS_CALL(create_mask(pd, is_dirichlet, &pd->dirichlet_mask));
+  TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, &pd->work));
+  TS_CALL(init_layout(pd));
+  return 0;
+}
+
+int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                            int level, ts_parallel_dofs *pd) {
+  TS_CHECK_NOT_NULL(pd);
+  *pd = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(par);
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(fe);
+  TS_CHECK_ARG(mesh->dim == par->dim, "ts_parallel_dofs_create: the mesh is %dD, the split %dD",
+               mesh->dim, par->dim);
+  TS_CHECK_ARG(fe->dim == par->dim, "ts_parallel_dofs_create: the element is %dD, the split %dD",
+               fe->dim, par->dim);
+  TS_CHECK_ARG(fe->family == TS_FE_Q, "ts_parallel_dofs_create: the element is not Q_k "
+               "(only Q_k is distributed yet)");
+  TS_CHECK_ARG(!ts_mesh_is_mapped(mesh), "ts_parallel_dofs_create: the mesh is mapped (only box "
+               "meshes, ts_mesh_create_box, are distributed yet)");
+  TS_CHECK_ARG(level >= 0 && level <= mesh->levels,
+               "ts_parallel_dofs_create: level = %d, the mesh has 0..%d", level, mesh->levels);
+  ts_parallel_dofs p;
+  TS_CALL(ts_calloc(1, sizeof *p, "distributed DoFs", &p));
+  p->par = par;
+  p->backend = backend;
+  p->degree = fe->degree;
+  const int ierr = setup(p, mesh, fe, level);
+  if (ierr) {
+    ts_parallel_dofs_destroy(&p);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed DoFs");
+  }
+  *pd = p;
+  return 0;
+}
+
+int ts_parallel_dofs_destroy(ts_parallel_dofs *pd) {
+  if (!pd || !*pd) return 0;
+  ts_parallel_dofs p = *pd;
+  ts_vec *vecs[] = {&p->owned_mask, &p->free_mask, &p->dirichlet_mask, &p->work};
+  for (size_t v = 0; v < sizeof vecs / sizeof *vecs; ++v) ts_vec_destroy(vecs[v]);
+  ts_free(&p->host);
+  ts_free(&p->send);
+  ts_free(&p->recv);
+  ts_dofs_destroy(&p->dofs);
+  ts_mesh_destroy(&p->mesh);
+  ts_free(pd);
+  return 0;
+}
+
+ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd) {
+  TS_GETTER_NOT_NULL(pd, NULL);
+  return pd->dofs;
+}
+
+int64_t ts_parallel_dofs_global_count(ts_parallel_dofs pd) {
+  TS_GETTER_NOT_NULL(pd, -1);
+  return pd->layout.global_size;
+}
+
+/* the one-process index of local DoF `local` (in range) */
+static int64_t global_index(ts_parallel_dofs pd, int64_t local) {
+  const int64_t i[3] = {pd->offset[0] + local % pd->n[0],
+                        pd->offset[1] + (local / pd->n[0]) % pd->n[1],
+                        pd->offset[2] + local / (pd->n[0] * pd->n[1])};
+  return box_index(pd->global_n, i);
+}
+
+int64_t ts_parallel_dofs_global_index(ts_parallel_dofs pd, int64_t local) {
+  TS_GETTER_NOT_NULL(pd, -1);
+  TS_GETTER_CHECK(local >= 0 && local < pd->dofs->count, -1,
+                  "ts_parallel_dofs_global_index: local = %lld, allowed 0..%lld",
+                  (long long)local, (long long)pd->dofs->count - 1);
+  return global_index(pd, local);
+}
+
+int ts_parallel_vec_create(ts_parallel_dofs pd, ts_vec *v) {
+  TS_CHECK_NOT_NULL(v);
+  *v = NULL;
+  TS_CHECK_NOT_NULL(pd);
+  TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, v));
+  (*v)->layout = pd->layout;
+  return 0;
+}
+
+int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller) {
+  TS_CHECK_ARG(v, "%s: the vector is NULL", caller);
+  TS_CHECK_ARG(v->layout.dist == pd && v->n == pd->dofs->count,
+               "%s: the vector is not a distributed vector of these DoFs (ts_parallel_vec_create)",
+               caller);
+  return 0;
+}
+
+/* sum over the owned DoFs of x_i y_i, then over the processes in rank order */
+int ts_parallel_dot(ts_vec x, ts_vec y, double *result) {
+  ts_parallel_dofs pd = x->layout.dist ? x->layout.dist : y->layout.dist;
+  double local;
+  TS_CALL(ts_parallel_check_vec(pd, x, "ts_vec_dot"));
+  TS_CALL(ts_parallel_check_vec(pd, y, "ts_vec_dot"));
+  TS_CALL(ts_vec_pointwise_mult(x, pd->owned_mask, pd->work));
+  TS_BACKEND_CALL(x->backend, vec_dot, TS_DOUBLE, x->n, pd->work->data, y->data, &local);
+  TS_CALL(ts_parallel_sum(pd->par, local, result));
+  return 0;
+}
+
+/* the entries the backends' vec_random draws at the one-process indices */
+int ts_parallel_random(ts_vec v, uint64_t seed) {
+  ts_parallel_dofs pd = v->layout.dist;
+  for (int64_t i = 0; i < v->n; ++i) pd->host[i] = ts_random_entry(seed, (uint64_t)global_index(pd, i));
+  TS_CALL(ts_vec_set_from_host(v, pd->host));
+  return 0;
+}
+
+int ts_parallel_vec_scatter(const double *global, ts_vec v) {
+  TS_CHECK_NOT_NULL(global);
+  TS_CHECK_NOT_NULL(v);
+  ts_parallel_dofs pd = v->layout.dist;
+  TS_CHECK_ARG(pd, "ts_parallel_vec_scatter: the vector is not distributed (ts_parallel_vec_create)");
+  for (int64_t i = 0; i < v->n; ++i) pd->host[i] = global[global_index(pd, i)];
+  TS_CALL(ts_vec_set_from_host(v, pd->host));
+  return 0;
+}
+
+/* The owned DoFs of the block at coordinates c, as ranges of one-process indices per
+ * direction [lo, hi): what process c sends in a gather. */
+static void owned_box(ts_parallel_dofs pd, const int *c, int64_t *lo, int64_t *hi) {
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = 0;
+    hi[d] = 1;
+  }
+  for (int d = 0; d < pd->par->dim; ++d) {
+    int64_t start, end;
+    ts_parallel_split((pd->global_n[d] - 1) / pd->degree, pd->par->procs[d], c[d], &start, &end);
+    lo[d] = start * pd->degree + (c[d] > 0);
+    hi[d] = end * pd->degree + 1;
+  }
+}
+
+/* the owned box [lo, hi) from the packed array into the global vector */
+static void unpack_box(ts_parallel_dofs pd, const int64_t *lo, const int64_t *hi,
+                          const double *packed, double *global) {
+  int64_t i[3], count = 0;
+  for (i[2] = lo[2]; i[2] < hi[2]; ++i[2])
+    for (i[1] = lo[1]; i[1] < hi[1]; ++i[1])
+      for (i[0] = lo[0]; i[0] < hi[0]; ++i[0]) global[box_index(pd->global_n, i)] = packed[count++];
+}
+
+/* every process's owned values, packed in its block's lexicographic order, to every process */
+static int gather_packed(ts_parallel_dofs pd, ts_vec v, double *all, int *counts, int *displs) {
+  int64_t i[3], count = 0;
+  TS_CALL(ts_vec_get_to_host(v, pd->host));
+  for (i[2] = pd->first_owned[2]; i[2] < pd->n[2]; ++i[2])
+    for (i[1] = pd->first_owned[1]; i[1] < pd->n[1]; ++i[1])
+      for (i[0] = pd->first_owned[0]; i[0] < pd->n[0]; ++i[0])
+        pd->host[count++] = pd->host[box_index(pd->n, i)]; /* in place: count <= index */
+  const int mine = (int)count;
+  TS_MPI_CALL("MPI_Allgather", MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, pd->par->cart));
+  for (int r = 0; r < pd->par->size; ++r) displs[r] = r ? displs[r - 1] + counts[r - 1] : 0;
+  TS_MPI_CALL("MPI_Allgatherv", MPI_Allgatherv(pd->host, mine, MPI_DOUBLE, all, counts, displs,
+                                               MPI_DOUBLE, pd->par->cart));
+  return 0;
+}
+
+int ts_parallel_vec_gather(ts_vec v, double *global) {
+  TS_CHECK_NOT_NULL(v);
+  TS_CHECK_NOT_NULL(global);
+  ts_parallel_dofs pd = v->layout.dist;
+  TS_CHECK_ARG(pd, "ts_parallel_vec_gather: the vector is not distributed (ts_parallel_vec_create)");
+  TS_CHECK_ARG(pd->layout.global_size <= INT_MAX, "ts_parallel_vec_gather: %lld DoFs, allowed "
+               "at most %d (gather is for tests and small problems)",
+               (long long)pd->layout.global_size, INT_MAX);
+  const int size = pd->par->size;
+  int *counts = NULL, *displs = NULL, ierr;
+  double *all = NULL;
+  ierr = ts_calloc((size_t)size, sizeof *counts, "gather counts", &counts);
+  if (!ierr) ierr = ts_calloc((size_t)size, sizeof *displs, "gather offsets", &displs);
+  if (!ierr) ierr = ts_calloc((size_t)pd->layout.global_size, sizeof *all, "gather", &all);
+  if (!ierr) ierr = gather_packed(pd, v, all, counts, displs);
+  for (int r = 0; !ierr && r < size; ++r) {
+    int c[3] = {0, 0, 0};
+    int64_t lo[3], hi[3];
+    ierr = MPI_Cart_coords(pd->par->cart, r, pd->par->dim, c) != MPI_SUCCESS
+               ? TS_ERROR(TS_ERR_BACKEND, "MPI: MPI_Cart_coords failed")
+               : 0;
+    owned_box(pd, c, lo, hi);
+    if (!ierr) unpack_box(pd, lo, hi, all + displs[r], global);
+  }
+  ts_free(&counts);
+  ts_free(&displs);
+  ts_free(&all);
+  return ierr;
+}

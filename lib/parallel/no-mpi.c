@@ -1,0 +1,111 @@
+/* no-mpi.c -- the ts_parallel_* functions of a build without MPI (configure --without-mpi, or
+ * no MPI found): each reports TS_ERR_UNSUPPORTED, the getters -1 or NULL.  No vector is ever
+ * distributed here, so ts_parallel_dot and ts_parallel_random are never reached. */
+#include "../tessera-impl.h"
+
+#define TS_NO_MPI(what) \
+  TS_ERROR(TS_ERR_UNSUPPORTED, "%s: Tessera was built without MPI (configure --with-mpi)", what)
+
+int ts_parallel_available(void) { return 0; }
+
+int ts_parallel_create(int comm, int dim, const int *procs, ts_parallel *par) {
+  (void)comm, (void)dim, (void)procs;
+  if (par) *par = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_destroy(ts_parallel *par) {
+  (void)par;
+  return 0;
+}
+
+int ts_parallel_rank(ts_parallel par) {
+  TS_GETTER_NOT_NULL(par, -1); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return -1;
+}
+
+int ts_parallel_size(ts_parallel par) {
+  TS_GETTER_NOT_NULL(par, -1); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return -1;
+}
+
+int ts_parallel_node_rank(ts_parallel par) {
+  TS_GETTER_NOT_NULL(par, -1); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return -1;
+}
+
+int ts_parallel_procs(ts_parallel par, int *procs) {
+  (void)par, (void)procs;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                            int level, ts_parallel_dofs *pd) {
+  (void)backend, (void)par, (void)mesh, (void)fe, (void)level;
+  if (pd) *pd = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_dofs_destroy(ts_parallel_dofs *pd) {
+  (void)pd;
+  return 0;
+}
+
+ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd) {
+  TS_GETTER_NOT_NULL(pd, NULL); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return NULL;
+}
+
+int64_t ts_parallel_dofs_global_count(ts_parallel_dofs pd) {
+  TS_GETTER_NOT_NULL(pd, -1); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return -1;
+}
+
+int64_t ts_parallel_dofs_global_index(ts_parallel_dofs pd, int64_t local) {
+  (void)local;
+  TS_GETTER_NOT_NULL(pd, -1);
+  TS_NO_MPI(__func__);
+  return -1;
+}
+
+int ts_parallel_vec_create(ts_parallel_dofs pd, ts_vec *v) {
+  (void)pd;
+  if (v) *v = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {
+  (void)pd, (void)v;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_vec_gather(ts_vec v, double *global) {
+  (void)v, (void)global;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_vec_scatter(const double *global, ts_vec v) {
+  (void)global, (void)v;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op) {
+  (void)pd;
+  if (op) *op = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_dot(ts_vec x, ts_vec y, double *result) {
+  (void)x, (void)y, (void)result;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_random(ts_vec v, uint64_t seed) {
+  (void)v, (void)seed;
+  return TS_NO_MPI(__func__);
+}
