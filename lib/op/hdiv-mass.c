@@ -121,8 +121,9 @@ typedef struct tensors_ctx {
 static void cell_tensors(const tensors_ctx *t, int64_t cell) {
   const int dim = t->dofs->dim, nq = t->nq, np = dim == 3 ? nq * nq * nq : nq * nq;
   const int entries = tensor_entries(dim);
-  static const int rows[6] = {0, 1, 2, 0, 0, 1}, cols2[3] = {0, 1, 1}, cols3[6] = {0, 1, 2, 1, 2, 2};
-  const int *cols = dim == 3 ? cols3 : cols2;
+  static const int rows2[3] = {0, 1, 0}, cols2[3] = {0, 1, 1};
+  static const int rows3[6] = {0, 1, 2, 0, 0, 1}, cols3[6] = {0, 1, 2, 1, 2, 2};
+  const int *rows = dim == 3 ? rows3 : rows2, *cols = dim == 3 ? cols3 : cols2;
   double J[MAX_POINTS * 9], inverse[9];
   ts_cell_geometry(t->geometry, cell, nq, t->shape, t->grad, NULL, J);
   double *out = t->out + cell * entries * np;
