@@ -1297,8 +1297,8 @@ typedef struct ts_hdiv_data {
  *  columns of M_beta are those of its diagonal, their columns of D zero. */
 typedef struct ts_hdiv_system_s *ts_hdiv_system;
 
-/** @brief Acal (M_beta matrix-free, ts_operator_create_hdiv_mass; D, D^T and W_alpha^{-1}
- *  sparse matrices applied on the backend), diag(M_beta) for Jacobi and
+/** @brief Acal (M_beta matrix-free from k = 2, ts_operator_create_hdiv_mass, assembled below;
+ *  D, D^T and W_alpha^{-1} sparse matrices applied on the backend), diag(M_beta) for Jacobi and
  *  S~ (ts_matrix_assemble_hdiv_schur) with an AMG V-cycle: hypre's BoomerAMG on the omp
  *  backend and for a singular S~, else our smoothed aggregation (ts_pc_create_amg), which
  *  keeps all but the coarsest level's vectors on a GPU and needs no hypre.
@@ -1314,8 +1314,8 @@ int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure
                           const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
                           ts_hdiv_system *system);
 /** @brief Apply M_beta as the assembled CSR matrix (assembled = 1; (k+2)(k+1)^(dim-1) entries
- *  per row) instead of matrix-free (0, the default: ts_operator_create_hdiv_mass), for
- *  comparison.  Rebuilds Acal's (1,1) block and the Jacobi part of the preconditioners: call
+ *  per row; the default for k = 0, 1) or matrix-free (0: ts_operator_create_hdiv_mass; the
+ *  default from k = 2, where it is as fast or faster on omp), for comparison.  Rebuilds Acal's (1,1) block and the Jacobi part of the preconditioners: call
  *  it before ts_hdiv_system_create_pc (preconditioners made before borrow the old block).
  *  @return 0; TS_ERR_ARG naming the argument; TS_ERR_MEMORY */
 int ts_hdiv_system_set_assembled_mass(ts_hdiv_system system, int assembled);

@@ -18,11 +18,13 @@
  * gone), the right side's pressure block is made orthogonal to it and the preconditioner's
  * Schur block orthogonalizes after every AMG V-cycle (section 4.3).
  *
- * M_beta is applied matrix-free (ts_operator_create_hdiv_mass: sum factorization, its exact
- * diagonal for Jacobi), its prescribed rows and columns by the mask m (1 unknown, 0
- * prescribed): M' x = m .* M (m .* x) + (1 - m) .* diag(M) .* x; the assembled CSR matrix,
- * whose (k+2)(k+1)^(dim-1) entries per row limit the 3D degrees, is kept for comparison
- * (ts_hdiv_system_set_assembled_mass). */
+ * M_beta is applied matrix-free from k = 2 on (ts_operator_create_hdiv_mass: sum
+ * factorization, its exact diagonal for Jacobi), its prescribed rows and columns by the mask
+ * m (1 unknown, 0 prescribed): M' x = m .* M (m .* x) + (1 - m) .* diag(M) .* x.  For k = 0, 1
+ * the assembled CSR matrix (3-16 entries per row) applies faster on omp (doc/hdiv.md, "The
+ * matrix-free H(div) mass"); from k = 2 the matrix-free one is as fast or faster and its
+ * memory does not grow like the matrix's (k+2)(k+1)^(dim-1) entries per row, which limited
+ * the 3D degrees.  ts_hdiv_system_set_assembled_mass chooses either for comparison. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,7 +217,7 @@ static int create_schur_amg(ts_hdiv_system s) {
 }
 
 static int create_operators(ts_hdiv_system s) {
-  TS_CALL(create_mass_block(s, 0));
+  TS_CALL(create_mass_block(s, s->velocity->degree <= 1));
   const ts_matrix m[3] = {s->Dt, s->D, s->C};
   for (int i = 1; i < 4; ++i)
     TS_CALL(ts_operator_create_matrix(s->backend, m[i - 1], TS_DOUBLE, &s->blocks[i]));
