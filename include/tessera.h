@@ -755,6 +755,25 @@ int ts_operator_l2_mass_inverse_method(ts_operator W_inv, ts_mass_inverse_method
  *  methods).  Copies one value per cell from the backend. */
 int ts_operator_l2_mass_inverse_iterations(ts_operator W_inv, int *max_iterations,
                                            double *mean_iterations);
+/** @brief M_beta = (beta u, v), the H(div) mass of RT_k (paper 003, sections 2-3), matrix-free
+ *  on the cells of a box or a mapped mesh, in double precision: per cell the components are
+ *  interpolated to the Gauss points (k+2 per direction: exact on affine cells) by sum
+ *  factorization, multiplied by G_q = w_q beta J^T J / det J (the contravariant Piola map
+ *  u = J u^ / det J, which keeps normal fluxes, so the face DoFs shared by two cells stay
+ *  H(div)-conforming on any mapped mesh) and integrated back; on the box's Cartesian cells G
+ *  is diagonal and constant per cell.  ts_fe_create_rt_ih's DoFs are fluxes (the map of
+ *  ts_matrix_assemble_mass, which the box case reproduces); ts_fe_create_rt's are the
+ *  coefficients of the reference field u^.  Symmetric positive definite; its exact diagonal
+ *  (ts_operator_diagonal, so Jacobi) is computed once here.  The cells' geometry is that of
+ *  Q_k on a mapped mesh, as for ts_operator_create_l2_mass.
+ *  @param dofs  RT_k DoFs (ts_fe_create_rt or ts_fe_create_rt_ih) of a box or mapped mesh
+ *               (borrowed: must outlive the operator)
+ *  @param beta  per cell beta > 0 and finite (ts_mesh_cells' numbering, copied), NULL for 1
+ *  @return 0; TS_ERR_ARG naming the argument, or the cell whose beta is not allowed or whose
+ *          Jacobian determinant is not positive; TS_ERR_UNSUPPORTED if the backend lacks the
+ *          kernel 'hdiv_mass_apply'; TS_ERR_MEMORY */
+int ts_operator_create_hdiv_mass(ts_backend backend, ts_dofs dofs, const double *beta,
+                                 ts_operator *M);
 /** @brief C = A (x) B, the Kronecker product: C[ia rows(B) + ib][ja cols(B) + jb] =
  *  A[ia][ja] B[ib][jb] (a new matrix). */
 int ts_matrix_kronecker(ts_matrix A, ts_matrix B, ts_matrix *C);
@@ -1291,7 +1310,8 @@ typedef struct ts_hdiv_data {
  *  columns of M_beta are those of its diagonal, their columns of D zero. */
 typedef struct ts_hdiv_system_s *ts_hdiv_system;
 
-/** @brief Assemble Acal (sparse matrices applied on the backend), diag(M_beta) for Jacobi and
+/** @brief Acal (M_beta matrix-free from k = 2, ts_operator_create_hdiv_mass, assembled below;
+ *  D, D^T and W_alpha^{-1} sparse matrices applied on the backend), diag(M_beta) for Jacobi and
  *  S~ (ts_matrix_assemble_hdiv_schur) with an AMG V-cycle: hypre's BoomerAMG on the omp
  *  backend and for a singular S~, else our smoothed aggregation (ts_pc_create_amg), which
  *  keeps all but the coarsest level's vectors on a GPU and needs no hypre.
@@ -1325,6 +1345,12 @@ int ts_hdiv_system_create_with_amg(ts_backend backend, ts_dofs velocity, ts_dofs
 /** @brief The AMG the system built on S~ (TS_HDIV_AMG_BOOMERAMG or TS_HDIV_AMG_OURS; AUTO
  *  for NULL). */
 ts_hdiv_amg ts_hdiv_system_amg(ts_hdiv_system system);
+/** @brief Apply M_beta as the assembled CSR matrix (assembled = 1; (k+2)(k+1)^(dim-1) entries
+ *  per row; the default for k = 0, 1) or matrix-free (0: ts_operator_create_hdiv_mass; the
+ *  default from k = 2, where it is as fast or faster on omp), for comparison.  Rebuilds Acal's (1,1) block and the Jacobi part of the preconditioners: call
+ *  it before ts_hdiv_system_create_pc (preconditioners made before borrow the old block).
+ *  @return 0; TS_ERR_ARG naming the argument; TS_ERR_MEMORY */
+int ts_hdiv_system_set_assembled_mass(ts_hdiv_system system, int assembled);
 /** @brief Free the system and the preconditioner parts it owns (NULL or *system NULL: nothing). */
 int ts_hdiv_system_destroy(ts_hdiv_system *system);
 /** @brief Acal, of ts_dofs_count(velocity) + ts_dofs_count(pressure) rows (borrowed). */

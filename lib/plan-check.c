@@ -460,6 +460,47 @@ static int stokes_patch_plan_check(const ts_stokes_patch_plan *pl) {
   return stokes_patch_solver_check(pl);
 }
 
+/* ---------------------------------------------------------------- H(div) mass */
+
+static int hdiv_mass_plan_check(const ts_hdiv_mass_plan *pl) {
+  TS_CHECK_ARG(pl, "hdiv mass plan is NULL");
+  TS_CHECK_ARG(pl->dim == 2 || pl->dim == 3, "hdiv mass plan: plan->dim = %d, expected 2 or 3",
+               pl->dim);
+  TS_CHECK_ARG(pl->degree >= 0 && pl->degree < TS_MAX_DEGREE,
+               "hdiv mass plan: plan->degree = %d, expected 0..%d", pl->degree, TS_MAX_DEGREE - 1);
+  TS_CHECK_ARG(pl->n_q >= pl->degree + 2 && pl->n_q <= TS_MAX_DEGREE + 1,
+               "hdiv mass plan: plan->n_q = %d, expected degree+2..%d", pl->n_q, TS_MAX_DEGREE + 1);
+  int64_t first = 0;
+  for (int i = 0; i < pl->dim; ++i) {
+    TS_CHECK_ARG(pl->offset[i] == first, "hdiv mass plan: plan->offset[%d] = %lld, expected %lld",
+                 i, (long long)pl->offset[i], (long long)first);
+    int64_t count = 1;
+    for (int d = 0; d < 3; ++d) {
+      TS_CHECK_ARG(d < pl->dim ? pl->cells[d] >= 1 && pl->cells[d] <= LARGEST_CELL_COUNT
+                               : pl->cells[d] == 1,
+                   "hdiv mass plan: plan->cells[%d] = %lld, expected %s", d,
+                   (long long)pl->cells[d], d < pl->dim ? "1..2^40" : "1 beyond dim");
+      const int64_t want = d < pl->dim ? pl->cells[d] * (pl->degree + 1) + (d == i) : 1;
+      TS_CHECK_ARG(pl->n_u[i][d] == want, "hdiv mass plan: plan->n_u[%d][%d] = %lld, expected "
+                   "%lld", i, d, (long long)pl->n_u[i][d], (long long)want);
+      count *= want;
+    }
+    first += count;
+  }
+  TS_CHECK_ARG(pl->n_dofs == first, "hdiv mass plan: plan->n_dofs = %lld, expected %lld",
+               (long long)pl->n_dofs, (long long)first);
+  const double *tables[3] = {pl->normal_1d, pl->tangential_1d, pl->weights_1d};
+  const char *names[3] = {"normal_1d", "tangential_1d", "weights_1d"};
+  const int sizes[3] = {pl->n_q * (pl->degree + 2), pl->n_q * (pl->degree + 1), pl->n_q};
+  for (int t = 0; t < 3; ++t)
+    TS_CHECK_ARG(tables[t] && finite_array(tables[t], sizes[t]), "hdiv mass plan: plan->%s is "
+                 "%s", names[t], tables[t] ? "not finite" : "NULL");
+  TS_CHECK_ARG(pl->cartesian == 0 || pl->cartesian == 1, "hdiv mass plan: plan->cartesian = %d, "
+               "expected 0 or 1", pl->cartesian);
+  TS_CHECK_ARG(pl->tensors, "hdiv mass plan: plan->tensors is NULL");
+  return 0;
+}
+
 /* ---------------------------------------------------------------- the hand-over */
 
 /* Check the plan, then call the kernel (the plan is the kernel's first argument). */
@@ -507,6 +548,11 @@ int ts_backend_kronecker_apply(ts_backend b, const ts_kronecker_plan *plan, ts_p
 int ts_backend_l2_mass_apply(ts_backend b, const ts_l2_mass_plan *plan, ts_precision p,
                              const void *x, void *y) {
   HAND_OVER(b, l2_mass_plan_check, l2_mass_apply, plan, p, x, y);
+}
+
+int ts_backend_hdiv_mass_apply(ts_backend b, const ts_hdiv_mass_plan *plan, ts_precision p,
+                               const void *x, void *y, int add) {
+  HAND_OVER(b, hdiv_mass_plan_check, hdiv_mass_apply, plan, p, x, y, add);
 }
 
 int ts_backend_patch_smooth(ts_backend b, const ts_patch_plan *plan, ts_precision p,

@@ -222,6 +222,8 @@ int ts_backend_stokes_apply(ts_backend b, const ts_stokes_plan *plan, ts_precisi
                             const void *x, void *y, int add);
 int ts_backend_l2_mass_apply(ts_backend b, const ts_l2_mass_plan *plan, ts_precision p,
                              const void *x, void *y);
+int ts_backend_hdiv_mass_apply(ts_backend b, const ts_hdiv_mass_plan *plan, ts_precision p,
+                               const void *x, void *y, int add);
 int ts_backend_stokes_patch_smooth(ts_backend b, const ts_stokes_patch_plan *plan, ts_precision p,
                                    const void *rhs, void *x, void *r);
 
@@ -282,6 +284,11 @@ void ts_tensor_to_points(int dim, int n1, int n_q, const double *const *tables, 
                          double *out);
 /** det J and J^{-1} (row-major, dim x dim) of a Jacobian. */
 double ts_jacobian_inverse(int dim, const double *J, double *inverse);
+/** The Q_g DoFs whose nodes are the cells' geometry on a mapped mesh, for the masses of the
+ *  discontinuous and H(div) elements (lib/op/l2-mass.c, hdiv-mass.c), which have no nodes of
+ *  their own: g = 1 for multilinear cells, max(k, 1) for curved ones (TS_GEOMETRY_QK,
+ *  isoparametric as the Q_k operator); *fe is the Q_g element (the caller destroys both). */
+int ts_mass_geometry_dofs(ts_dofs dofs, ts_fe *fe, ts_dofs *geometry);
 
 /* ---------------------------------------------------------------- fe/ */
 

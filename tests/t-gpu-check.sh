@@ -62,7 +62,8 @@ generic="$generic t-operator-algebra t-operator-assemble t-vec-layout"
 generic="$generic t-mapped t-mapped-mg t-expression t-mapped-neumann t-mapped-convergence t-cell-values"
 generic="$generic t-patch-additive"
 # the DG mass and its inverse of paper 003 (explicit, CG-Legendre, CG-Lobatto; Cholesky refused)
-generic="$generic t-l2-mass-inverse"
+# and the matrix-free H(div) mass (box against the assembled matrix, mapped cells)
+generic="$generic t-l2-mass-inverse t-hdiv-mass"
 # the Darcy and grad-div solvers of paper 003 (ts_hdiv_system: cuSPARSE blocks, BoomerAMG on S~)
 generic="$generic t-darcy"
 

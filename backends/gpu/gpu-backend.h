@@ -60,6 +60,9 @@ template <typename R>
 int ts_gpu_mapped_apply(const ts_mapped_plan *pl, const R *x, R *y, int add, char *err);
 /* the L2 mass and its inverse (gpu-mass-inverse.h, instantiated in mass-inverse-double) */
 int ts_gpu_l2_mass_apply_double(const ts_l2_mass_plan *pl, const double *x, double *y, char *err);
+/* the H(div) mass (gpu-hdiv-mass.h, instantiated in hdiv-mass-double) */
+int ts_gpu_hdiv_mass_apply_double(const ts_hdiv_mass_plan *pl, const double *x, double *y, int add,
+                                  char *err);
 /* the additive vertex-patch pass (gpu-patch-additive.h, instantiated in patch-additive-{double,float}) */
 template <typename R>
 int ts_gpu_patch_additive(const ts_patch_additive_plan *pl, const R *r, R *y, char *err);
@@ -381,6 +384,16 @@ static int gpu_l2_mass_apply(ts_backend_ops *ops, const ts_l2_mass_plan *plan, t
   return ts_gpu_l2_mass_apply_double(plan, (const double *)x, (double *)y, ops->error);
 }
 
+static int gpu_hdiv_mass_apply(ts_backend_ops *ops, const ts_hdiv_mass_plan *plan, ts_precision p,
+                               const void *x, void *y, int add) {
+  if (p != TS_DOUBLE) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s hdiv mass: precision %d, the kernels are "
+             "compiled for TS_DOUBLE (0) only", TS_GPU_NAME, (int)p);
+    return TS_ERR_UNSUPPORTED;
+  }
+  return ts_gpu_hdiv_mass_apply_double(plan, (const double *)x, (double *)y, add, ops->error);
+}
+
 static int gpu_patch_additive(ts_backend_ops *ops, const ts_patch_additive_plan *plan,
                               ts_precision p, const void *r, void *y) {
   if (p == TS_SINGLE)
@@ -561,6 +574,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->vanka_apply = gpu_vanka_apply;
   ops->kronecker_apply = gpu_kronecker_apply;
   ops->l2_mass_apply = gpu_l2_mass_apply;
+  ops->hdiv_mass_apply = gpu_hdiv_mass_apply;
   ops->csr_create = gpu_csr_create;
   ops->csr_apply = gpu_csr_apply;
   ops->csr_destroy = gpu_csr_destroy;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "omp-l2-mass.h"
+#include "omp-sweep.h"
 #include "omp-threads.h"
 
 #define L2_INLINE static inline __attribute__((always_inline))
@@ -64,42 +65,18 @@ static void tables_init(const ts_l2_mass_plan *pl, l2_tables *t) {
   }
 }
 
-/* out[a][r][b] = sum_j B[r][j] in[a][j][b] (B rows x cols, row-major): one direction of a
- * tensor contraction; before = 1 (direction 0) as dot products along the contiguous index. */
-L2_INLINE void sweep(int before, const int cols, int after, const double *B, const int rows,
-                     const double *in, double *out) {
-  if (before == 1) {
-    for (int a = 0; a < after; ++a)
-      for (int r = 0; r < rows; ++r) {
-        double s = 0.0;
-        for (int j = 0; j < cols; ++j) s += B[r * cols + j] * in[a * cols + j];
-        out[a * rows + r] = s;
-      }
-    return;
-  }
-  for (int a = 0; a < after; ++a)
-    for (int r = 0; r < rows; ++r) {
-      double *o = out + (size_t)(a * rows + r) * before;
-      for (int b = 0; b < before; ++b) o[b] = 0.0;
-      for (int j = 0; j < cols; ++j) {
-        const double c = B[r * cols + j], *i = in + (size_t)(a * cols + j) * before;
-        for (int b = 0; b < before; ++b) o[b] += c * i[b];
-      }
-    }
-}
-
 /* out = (x)_d B in: from cols^dim to rows^dim values (index 0 fastest), B rows x cols
  * row-major, direction by direction. */
 L2_INLINE void tensor_apply(const int dim, const int cols, const int rows, const double *B,
                             const double *in, double *out, double *t0, double *t1) {
   if (dim == 2) {
-    sweep(1, cols, cols, B, rows, in, t0);
-    sweep(rows, cols, 1, B, rows, t0, out);
+    omp_sweep(1, cols, cols, B, rows, in, t0);
+    omp_sweep(rows, cols, 1, B, rows, t0, out);
     return;
   }
-  sweep(1, cols, cols * cols, B, rows, in, t0);
-  sweep(rows, cols, cols, B, rows, t0, t1);
-  sweep(rows * rows, cols, 1, B, rows, t1, out);
+  omp_sweep(1, cols, cols * cols, B, rows, in, t0);
+  omp_sweep(rows, cols, cols, B, rows, t0, t1);
+  omp_sweep(rows * rows, cols, 1, B, rows, t1, out);
 }
 
 /* y = B^T D B x on one cell: the mass in the basis of the table B (n_q x n1) and Bt. */

@@ -17,6 +17,7 @@
 #include "omp-vanka.h"
 #include "omp-kronecker.h"
 #include "omp-l2-mass.h"
+#include "omp-hdiv-mass.h"
 #include "omp-threads.h"
 #include "tessera/backend.h"
 
@@ -267,6 +268,12 @@ static int omp_l2_mass_apply(ts_backend_ops *ops, const ts_l2_mass_plan *plan, t
   return ts_omp_l2_mass_apply(plan, p, x, y, ops->error, TS_BACKEND_ERROR_SIZE);
 }
 
+/* the H(div) mass (hdiv-mass.c) */
+static int omp_hdiv_mass_apply(ts_backend_ops *ops, const ts_hdiv_mass_plan *plan, ts_precision p,
+                               const void *x, void *y, int add) {
+  return ts_omp_hdiv_mass_apply(plan, p, x, y, add, ops->error, TS_BACKEND_ERROR_SIZE);
+}
+
 /* Kronecker products of banded 1D matrices (kronecker.c) */
 static int omp_kronecker_apply(ts_backend_ops *ops, const ts_kronecker_plan *plan, ts_precision p,
                                const void *x, void *y, int add) {
@@ -313,5 +320,6 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->vanka_apply = omp_vanka_apply;       /* Vanka patches of Taylor-Hood */
   ops->kronecker_apply = omp_kronecker_apply; /* Kronecker products (Taylor-Hood coupling) */
   ops->l2_mass_apply = omp_l2_mass_apply;     /* the L2 mass and its inverse */
+  ops->hdiv_mass_apply = omp_hdiv_mass_apply; /* the H(div) mass */
   return 0;
 }

@@ -43,7 +43,8 @@ extern "C" {
  *        products of banded 1D matrices (kronecker_apply, ts_kronecker_plan);
  * ABI 13: ts_laplace_plan.centro_symmetric and the even-odd forms of its 1D matrices;
  * ABI 14: the L2 (DGQ_k) mass and its inverse on mapped cells (l2_mass_apply, ts_l2_mass_plan);
- * ABI 15: the sparse product C = A B (csr_multiply, ts_csr_product) */
+ * ABI 15: the sparse product C = A B (csr_multiply, ts_csr_product); the H(div) (RT_k)
+ *         mass on box and mapped cells (hdiv_mass_apply, ts_hdiv_mass_plan) */
 #define TS_BACKEND_ABI_VERSION 15
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
@@ -568,6 +569,42 @@ typedef struct ts_csr_product {
   double *values;               /* nonzeros, host memory */
 } ts_csr_product;
 
+/* ---------------------------------------------------------------- H(div) mass (ABI 15) */
+
+/** Plan for the H(div) mass M_beta = (beta u, v) of RT_k (either basis) on the cells of a box
+ *  or a mapped level (lib/op/hdiv-mass.c; paper 003, sections 2-3; doc/hdiv.md, "The
+ *  matrix-free H(div) mass").  DoFs are numbered as RT_k's (doc/stokes.md section 2, the
+ *  velocity block only): component i has n_u[i][d] = cells[d] (k+1) + (d == i) DoFs in
+ *  direction d, DoF (a_0, a_1, a_2) at offset[i] + a_0 + n_u[i][0] (a_1 + n_u[i][1] a_2);
+ *  cell c owns a_d = c_d (k+1) + r, r = 0..k+1 in direction i (the last one shared with the
+ *  cell c_i + 1), r = 0..k across.  Local index of component i in a cell: r_0 + m_0 (r_1 +
+ *  m_1 r_2), m_d = k+2 for d == i, k+1 otherwise.  With B_i = (x)_d (d == i ? normal_1d :
+ *  tangential_1d) (the reference basis of component i at the n_q^dim Gauss points, index 0
+ *  fastest) and the symmetric dim x dim tensors G_K,q, per cell K
+ *    y_K,i = sum_j B_i^T diag_q(G_K,q[i][j]) B_j x_K,j,
+ *  summed into y over the cells (face DoFs receive two cells' parts: no two cells that
+ *  share a DoF may write at once).  The tensors (backend memory, precision of the call):
+ *    cartesian = 0: tensors + (K s_count + s) np + q, s_count = dim (dim+1) / 2, np = n_q^dim,
+ *                   the entries s = 0..dim-1 the diagonal G[s][s], then G[0][1] (2D); G[0][1],
+ *                   G[0][2], G[1][2] (3D): G_K,q = w_q beta_K J^T J / det J (weights in);
+ *    cartesian = 1: tensors + K dim + i = the cell's constant c_K,i, and G_K,q = diag(c_K,i)
+ *                   prod_d weights_1d[q_d] (the Gauss weights applied by the backend).
+ *  The tables are host memory: normal_1d n_q x (k+2), tangential_1d n_q x (k+1), row-major. */
+typedef struct ts_hdiv_mass_plan {
+  int dim;                 /* 2 or 3 */
+  int degree;              /* k = 0..TS_MAX_DEGREE - 1 */
+  int n_q;                 /* Gauss points per direction, k+2 */
+  int64_t cells[3];        /* cells per direction (1 beyond dim) */
+  int64_t n_u[3][3];       /* n_u[i][d] (1 beyond dim, rows i >= dim unused) */
+  int64_t offset[3];       /* first index of component i */
+  int64_t n_dofs;          /* offset[dim - 1] + prod_d n_u[dim - 1][d] */
+  const double *normal_1d;     /* n_q x (k+2): interpolation, the component's own direction */
+  const double *tangential_1d; /* n_q x (k+1): across */
+  const double *weights_1d;    /* n_q Gauss weights on [0,1] (cartesian) */
+  int cartesian;           /* 1: diagonal, constant G per cell (box); 0: full G per point */
+  const void *tensors;     /* see above */
+} ts_hdiv_mass_plan;
+
 /** The backend table. */
 typedef struct ts_backend_ops {
   int abi_version;         /* TS_BACKEND_ABI_VERSION */
@@ -674,6 +711,10 @@ typedef struct ts_backend_ops {
    * the library multiplies on the host (lib/sparse/algebra.c). */
   int (*csr_multiply)(struct ts_backend_ops *ops, const ts_csr_plan *A, const ts_csr_plan *B,
                       ts_csr_product *C);
+  /* H(div) mass (ABI 15): y = M x (add = 1: y += M x), ts_hdiv_mass_plan, x and y of
+   * plan->n_dofs entries of precision p, x != y; TS_ERR_UNSUPPORTED for a precision it lacks */
+  int (*hdiv_mass_apply)(struct ts_backend_ops *ops, const ts_hdiv_mass_plan *plan,
+                         ts_precision p, const void *x, void *y, int add);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

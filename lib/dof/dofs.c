@@ -23,14 +23,14 @@ static const char *family_name(ts_fe_family family) {
   }
 }
 
-/* DGQ_k in either basis: on a mapped mesh without nodes of its own (the L2 mass takes the
- * cells' geometry from Q_k DoFs, lib/op/l2-mass.c) */
-static int is_discontinuous(ts_fe_family family) {
-  return family == TS_FE_DGQ || family == TS_FE_L2_IH;
-}
-
 /* RT_k in either basis: the same DoFs, numbered alike */
 static int is_rt(ts_fe_family family) { return family == TS_FE_RT || family == TS_FE_RT_IH; }
+
+/* DGQ_k and RT_k in either basis: on a mapped mesh without nodes of their own (the L2 and
+ * H(div) masses take the cells' geometry from Q_k DoFs, lib/op/l2-mass.c, hdiv-mass.c) */
+static int has_no_nodes(ts_fe_family family) {
+  return family == TS_FE_DGQ || family == TS_FE_L2_IH || is_rt(family);
+}
 
 /* Is direction d of component i continuous (shared cell ends): every direction of Q_k, the
  * component's own direction of RT_k, none of DGQ_k. */
@@ -99,7 +99,7 @@ int ts_dofs_create(ts_mesh mesh, ts_fe fe, int level, ts_dofs *dofs) {
     }
     ierr = number_components(h);
   }
-  if (!ierr && mesh->map && !is_discontinuous(fe->family)) {
+  if (!ierr && mesh->map && !has_no_nodes(fe->family)) {
     ierr = ts_dofs_require_q(h, "DoFs on a mapped mesh");
     if (!ierr) ierr = ts_geometry_nodes_init(h);
   }

@@ -203,9 +203,7 @@ static void cell_weights(const weights_ctx *w, int64_t cell) {
   }
 }
 
-/* The Q_g DoFs whose nodes are the cells' geometry on a mapped mesh: g = 1 for multilinear
- * cells, max(k, 1) for curved ones (TS_GEOMETRY_QK, isoparametric as the Q_k operator). */
-static int geometry_dofs(ts_dofs dofs, ts_fe *fe, ts_dofs *geometry) {
+int ts_mass_geometry_dofs(ts_dofs dofs, ts_fe *fe, ts_dofs *geometry) {
   const int g = dofs->mesh->geometry == TS_GEOMETRY_QK && dofs->degree > 1 ? dofs->degree : 1;
   TS_CALL(ts_fe_create_q(dofs->dim, g, fe));
   const int ierr = ts_dofs_create(dofs->mesh, *fe, dofs->level, geometry);
@@ -223,7 +221,7 @@ static int compute_point_weights(ts_dofs dofs, const double *alpha, int nq, doub
                      .integral = dofs->fe->family == TS_FE_L2_IH};
   ts_fe fe = NULL;
   int ierr = ts_gauss_rule(nq, w->points, w->weights);
-  if (!ierr && dofs->mesh->map) ierr = geometry_dofs(dofs, &fe, &w->geometry);
+  if (!ierr && dofs->mesh->map) ierr = ts_mass_geometry_dofs(dofs, &fe, &w->geometry);
   if (!ierr && w->geometry)
     ts_lagrange_tabulate(w->geometry->degree + 1, fe->points, nq, w->points, w->shape, w->grad);
   const int64_t cells = ts_cell_count(dofs);

@@ -16,7 +16,15 @@
  * faces.  With every face prescribed and alpha = INFINITY the pressure is defined up to a
  * constant: x_p = 1 spans the null space of Acal (D^T 1 = 0 once the boundary columns are
  * gone), the right side's pressure block is made orthogonal to it and the preconditioner's
- * Schur block orthogonalizes after every AMG V-cycle (section 4.3). */
+ * Schur block orthogonalizes after every AMG V-cycle (section 4.3).
+ *
+ * M_beta is applied matrix-free from k = 2 on (ts_operator_create_hdiv_mass: sum
+ * factorization, its exact diagonal for Jacobi), its prescribed rows and columns by the mask
+ * m (1 unknown, 0 prescribed): M' x = m .* M (m .* x) + (1 - m) .* diag(M) .* x.  For k = 0, 1
+ * the assembled CSR matrix (3-16 entries per row) applies faster on omp (doc/hdiv.md, "The
+ * matrix-free H(div) mass"); from k = 2 the matrix-free one is as fast or faster and its
+ * memory does not grow like the matrix's (k+2)(k+1)^(dim-1) entries per row, which limited
+ * the 3D degrees.  ts_hdiv_system_set_assembled_mass chooses either for comparison. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +39,11 @@ struct ts_hdiv_system_s {
   /* the blocks of Acal and S~ until the backend and hypre have copied them: M, D, D^T,
    * C = -W_alpha^{-1} (an empty matrix: alpha infinite), S~; and W^{-1} for the data */
   ts_matrix M, D, Dt, C, S, Wunit_inv;
-  ts_matrix M_lift, D_lift;     /* M_beta and D restricted to the prescribed DoFs' columns */
+  ts_matrix M_lift, D_lift;     /* M_beta (assembled) and D restricted to the prescribed DoFs'
+                                   columns */
+  double *beta, *mask;          /* beta per cell (beta beta_cells); 1 unknown flux, 0 prescribed */
+  ts_operator mass;             /* the matrix-free M_beta, unconstrained (owned by blocks[0]);
+                                   NULL when M_beta is assembled */
   ts_operator blocks[4], A;
   ts_pc jacobi, amg, schur[2];  /* schur: the Schur blocks of the two preconditioner shapes */
 };
@@ -55,35 +67,132 @@ static int prescribed_columns(ts_matrix A, const double *mask, int64_t n, ts_mat
   return ierr;
 }
 
-/* M_beta with the prescribed rows and columns those of its diagonal; D with their columns 0;
- * the columns removed kept for the lifting (when there are any) */
-static int constrain(ts_hdiv_system s, const double *mask) {
+/* The assembled M_beta with the prescribed rows and columns those of its diagonal, the
+ * columns removed kept for the lifting (when there are any). */
+static int assemble_mass(ts_hdiv_system s) {
   const int64_t n = s->velocity->count;
-  if (s->flux_faces) {
-    TS_CALL(prescribed_columns(s->M, mask, n, &s->M_lift));
-    TS_CALL(prescribed_columns(s->D, mask, n, &s->D_lift));
-  }
+  TS_CALL(ts_matrix_assemble_mass(s->velocity, 1.0, s->beta, &s->M));
+  if (s->flux_faces) TS_CALL(prescribed_columns(s->M, s->mask, n, &s->M_lift));
   double *d = NULL;
   TS_CALL(ts_calloc((size_t)n, sizeof *d, "diag(M_beta)", &d));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t e = s->M->row_offsets[i]; e < s->M->row_offsets[i + 1]; ++e)
-      if (s->M->columns[e] == i) d[i] = mask[i] ? 0.0 : s->M->values[e];
-  int ierr = ts_matrix_scale(s->M, mask, mask);
+      if (s->M->columns[e] == i) d[i] = s->mask[i] ? 0.0 : s->M->values[e];
+  int ierr = ts_matrix_scale(s->M, s->mask, s->mask);
   if (!ierr) ierr = ts_matrix_add_diagonal(s->M, d);
-  if (!ierr) ierr = ts_matrix_scale(s->D, NULL, mask);
   ts_free(&d);
   return ierr;
 }
 
-static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
-  double *mask = NULL;
-  TS_CALL(ts_matrix_assemble_mass(s->velocity, k->beta, k->beta_cells, &s->M));
+/* ---------------------------------------------------------------- the constrained mass */
+
+/* M' x = m .* M (m .* x) + fixed .* x, fixed = (1 - m) .* diag(M) */
+typedef struct constrained_mass {
+  ts_operator M;                /* owned */
+  ts_vec mask, fixed, t0, t1;
+} constrained_mass;
+
+static int constrained_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  constrained_mass *c = op->data;
+  TS_CALL(ts_vec_pointwise_mult(c->mask, x, c->t0));
+  TS_CALL(ts_operator_apply(c->M, c->t0, c->t1));
+  TS_CALL(ts_vec_pointwise_mult(c->mask, c->t1, c->t0));
+  TS_CALL(ts_vec_pointwise_mult(c->fixed, x, c->t1));
+  TS_CALL(ts_vec_axpby(1.0, c->t1, 1.0, c->t0));
+  return add ? ts_vec_axpby(1.0, c->t0, 1.0, y) : ts_vec_copy(c->t0, y);
+}
+
+/* diag(M') = diag(M) */
+static int constrained_diagonal(ts_operator op, ts_vec d) {
+  return ts_operator_diagonal(((constrained_mass *)op->data)->M, d);
+}
+
+static double constrained_flops(ts_operator op) {
+  return ts_operator_flops(((constrained_mass *)op->data)->M) + 4.0 * (double)op->n;
+}
+
+static void constrained_free(constrained_mass **c) {
+  if (!*c) return;
+  ts_operator_destroy(&(*c)->M);
+  ts_vec *v[] = {&(*c)->mask, &(*c)->fixed, &(*c)->t0, &(*c)->t1};
+  for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
+  ts_free(c);
+}
+
+static void constrained_destroy(ts_operator op) {
+  constrained_mass *c = op->data;
+  constrained_free(&c);
+  op->data = NULL;
+}
+
+static const ts_operator_ops constrained_mass_ops = {
+    .name = "hdiv-mass-constrained",
+    .apply = constrained_apply,
+    .diagonal = constrained_diagonal,
+    .flops = constrained_flops,
+    .destroy = constrained_destroy,
+    .apply_transpose = constrained_apply, /* symmetric */
+};
+
+/* M' around the matrix-free M (taken over: destroyed with M', or here on failure) */
+static int create_constrained(ts_hdiv_system s, ts_operator M, ts_operator *op) {
+  const int64_t n = s->velocity->count;
+  constrained_mass *c = NULL;
+  double *fixed = NULL;
+  int ierr = ts_calloc(1, sizeof *c, "constrained M_beta", &c);
+  if (ierr) {
+    ts_operator_destroy(&M);
+    return ierr;
+  }
+  c->M = M;
+  ts_vec *v[] = {&c->mask, &c->fixed, &c->t0, &c->t1};
+  for (int i = 0; i < 4 && !ierr; ++i) ierr = ts_vec_create(s->backend, n, TS_DOUBLE, v[i]);
+  if (!ierr) ierr = ts_vec_set_from_host(c->mask, s->mask);
+  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *fixed, "prescribed diag(M_beta)", &fixed);
+  if (!ierr) ierr = ts_operator_diagonal(M, c->fixed);
+  if (!ierr) ierr = ts_vec_get_to_host(c->fixed, fixed);
+  for (int64_t i = 0; !ierr && i < n; ++i) fixed[i] *= 1.0 - s->mask[i];
+  if (!ierr) ierr = ts_vec_set_from_host(c->fixed, fixed);
+  ts_free(&fixed);
+  if (!ierr) ierr = ts_operator_create_shell(s->backend, &constrained_mass_ops, n, TS_DOUBLE, c, op);
+  if (ierr) constrained_free(&c);
+  return ierr;
+}
+
+/* blocks[0] = M' (matrix-free, or the assembled matrix) */
+static int create_mass_block(ts_hdiv_system s, int assembled) {
+  if (assembled) {
+    TS_CALL(assemble_mass(s));
+    const int ierr = ts_operator_create_matrix(s->backend, s->M, TS_DOUBLE, &s->blocks[0]);
+    ts_matrix_destroy(&s->M);
+    return ierr;
+  }
+  ts_operator M = NULL;
+  TS_CALL(ts_operator_create_hdiv_mass(s->backend, s->velocity, s->beta, &M));
+  s->mass = M;
+  if (!s->flux_faces) {
+    s->blocks[0] = M;
+    return 0;
+  }
+  const int ierr = create_constrained(s, M, &s->blocks[0]);
+  if (ierr) s->mass = NULL;
+  return ierr;
+}
+
+/* beta per cell and the unknown mask; D with the prescribed columns 0 (kept for the lifting) */
+static int prepare(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
+  const int64_t cells = ts_ih_cell_count(s->velocity);
+  TS_CALL(ts_calloc((size_t)cells, sizeof *s->beta, "beta per cell", &s->beta));
+  for (int64_t c = 0; c < cells; ++c) s->beta[c] = k->beta * (k->beta_cells ? k->beta_cells[c] : 1.0);
+  TS_CALL(unknown_mask(s, &s->mask));
   TS_CALL(ts_matrix_assemble_divergence(s->velocity, s->pressure, &s->D));
+  if (s->flux_faces) TS_CALL(prescribed_columns(s->D, s->mask, s->velocity->count, &s->D_lift));
+  return ts_matrix_scale(s->D, NULL, s->mask);
+}
+
+static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
+  TS_CALL(prepare(s, k));
   TS_CALL(ts_matrix_assemble_mass_inverse(s->pressure, 1.0, NULL, &s->Wunit_inv));
-  TS_CALL(unknown_mask(s, &mask));
-  int ierr = constrain(s, mask);
-  ts_free(&mask);
-  TS_CALL(ierr);
   TS_CALL(ts_matrix_transpose(s->D, &s->Dt));
   if (isinf(k->alpha)) { /* no (2,2) block; ts_operator_create_block needs its size known */
     TS_CALL(ts_matrix_create_triplets(s->pressure->count, s->pressure->count, 0, NULL, NULL,
@@ -113,15 +222,31 @@ static int create_schur_amg(ts_hdiv_system s) {
 }
 
 static int create_operators(ts_hdiv_system s) {
-  const ts_matrix m[4] = {s->M, s->Dt, s->D, s->C};
-  for (int i = 0; i < 4; ++i)
-    TS_CALL(ts_operator_create_matrix(s->backend, m[i], TS_DOUBLE, &s->blocks[i]));
+  TS_CALL(create_mass_block(s, s->velocity->degree <= 1));
+  const ts_matrix m[3] = {s->Dt, s->D, s->C};
+  for (int i = 1; i < 4; ++i)
+    TS_CALL(ts_operator_create_matrix(s->backend, m[i - 1], TS_DOUBLE, &s->blocks[i]));
   TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->A));
   TS_CALL(ts_pc_create_jacobi(s->blocks[0], &s->jacobi));
   TS_CALL(create_schur_amg(s));
-  ts_matrix *copied[5] = {&s->M, &s->D, &s->Dt, &s->C, &s->S};
-  for (int i = 0; i < 5; ++i) ts_matrix_destroy(copied[i]);
+  ts_matrix *copied[4] = {&s->D, &s->Dt, &s->C, &s->S};
+  for (int i = 0; i < 4; ++i) ts_matrix_destroy(copied[i]);
   return 0;
+}
+
+int ts_hdiv_system_set_assembled_mass(ts_hdiv_system system, int assembled) {
+  TS_CHECK_NOT_NULL(system);
+  TS_CHECK_ARG(assembled == 0 || assembled == 1, "ts_hdiv_system_set_assembled_mass: assembled "
+               "= %d, allowed 0 (matrix-free) or 1 (the assembled CSR matrix)", assembled);
+  ts_hdiv_system s = system;
+  ts_pc_destroy(&s->jacobi);
+  ts_operator_destroy(&s->A);
+  ts_operator_destroy(&s->blocks[0]);
+  ts_matrix_destroy(&s->M_lift);
+  s->mass = NULL;
+  TS_CALL(create_mass_block(s, assembled));
+  TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->A));
+  return ts_pc_create_jacobi(s->blocks[0], &s->jacobi);
 }
 
 int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
@@ -183,6 +308,8 @@ int ts_hdiv_system_destroy(ts_hdiv_system *system) {
   ts_matrix_destroy(&s->Wunit_inv);
   ts_matrix_destroy(&s->M_lift);
   ts_matrix_destroy(&s->D_lift);
+  ts_free(&s->beta);
+  ts_free(&s->mask);
   ts_free(system);
   return 0;
 }
@@ -309,6 +436,29 @@ static int pressure_data(ts_hdiv_system s, const ts_hdiv_data *data, double *bp)
   return ierr;
 }
 
+/* b -= M_beta u_D (x0: u_D at the prescribed DoFs, zero elsewhere): the assembled columns, or
+ * the matrix-free M_beta on the backend */
+static int subtract_mass_lift(ts_hdiv_system s, const double *x0, double *b) {
+  if (s->M_lift) {
+    host_multiply_add(s->M_lift, -1.0, x0, b);
+    return 0;
+  }
+  const int64_t n = s->velocity->count;
+  ts_vec u = NULL, Mu = NULL;
+  double *host = NULL;
+  int ierr = ts_vec_create(s->backend, n, TS_DOUBLE, &u);
+  if (!ierr) ierr = ts_vec_create(s->backend, n, TS_DOUBLE, &Mu);
+  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *host, "M_beta u_D", &host);
+  if (!ierr) ierr = ts_vec_set_from_host(u, x0);
+  if (!ierr) ierr = ts_operator_apply(s->mass, u, Mu);
+  if (!ierr) ierr = ts_vec_get_to_host(Mu, host);
+  for (int64_t j = 0; !ierr && j < n; ++j) b[j] -= host[j];
+  ts_free(&host);
+  ts_vec_destroy(&u);
+  ts_vec_destroy(&Mu);
+  return ierr;
+}
+
 int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *b, double *x0) {
   TS_CHECK_NOT_NULL(system);
   TS_CHECK_NOT_NULL(data);
@@ -319,7 +469,7 @@ int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *
   TS_CALL(velocity_data(system, data, b, x0));
   TS_CALL(pressure_data(system, data, b + nu));
   if (system->flux_faces) {
-    host_multiply_add(system->M_lift, -1.0, x0, b);      /* - M u_D */
+    TS_CALL(subtract_mass_lift(system, x0, b));           /* - M u_D */
     host_multiply_add(system->D_lift, -1.0, x0, b + nu); /* - D u_D */
   }
   for (int64_t j = 0; j < nu; ++j)
