@@ -55,6 +55,43 @@ struct ts_gpu_l2_args {
   int max_iterations;            /* CG */
 };
 
+#define TS_L2_M(o, i) (T ? A[(i) * OUT + (o)] : A[(o) * IN + (i)])
+/* The last direction in registers: buf[first + stride o] = sum_i M(o, i) in[i], o < OUT. */
+template <int IN, int OUT, bool T>
+__device__ __forceinline__ void ts_gpu_l2_to_shared(const double *A, const double (&in)[IN],
+                                                    double *buf, int first, int stride) {
+#pragma unroll
+  for (int o = 0; o < OUT; ++o) {
+    double s = 0.0;
+#pragma unroll
+    for (int i = 0; i < IN; ++i) s += TS_L2_M(o, i) * in[i];
+    buf[first + stride * o] = s;
+  }
+}
+
+/* Back to a register column: out[o] = sum_i M(row, i) buf[first + si i + so o] where the thread
+ * holds a column (holds), zeros elsewhere. */
+template <int IN, int OUT, bool T>
+__device__ __forceinline__ void ts_gpu_l2_from_shared(const double *A, const double *buf, int row,
+                                                      int first, int si, int so, bool holds,
+                                                      double (&out)[OUT]) {
+  if (!holds) {
+#pragma unroll
+    for (int o = 0; o < OUT; ++o) out[o] = 0.0;
+    return;
+  }
+  double m[IN];
+#pragma unroll
+  for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(row, i);
+#pragma unroll
+  for (int o = 0; o < OUT; ++o) {
+    double s = 0.0;
+#pragma unroll
+    for (int i = 0; i < IN; ++i) s += m[i] * buf[first + si * i + so * o];
+    out[o] = s;
+  }
+}
+
 /* out = (x)_d M in, M(o, i) = T ? A[i OUT + o] : A[o IN + i] (A in shared memory), from the
  * column form of extent IN to that of extent OUT (see ts_gpu_l2_shape).  3D: the last direction
  * in registers, then direction 0 into sh2 and direction 1 back to registers; two barriers, after
@@ -64,17 +101,8 @@ template <int DIM, int IN, int OUT, bool T>
 __device__ __forceinline__ void ts_gpu_l2_contract(const double *A, const double (&in)[IN],
                                                    double (&out)[OUT], double *sh1, double *sh2,
                                                    int t0, int t1) {
-#define TS_L2_M(o, i) (T ? A[(i) * OUT + (o)] : A[(o) * IN + (i)])
   if (DIM == 3) {
-    if (t0 < IN && t1 < IN) {
-#pragma unroll
-      for (int o = 0; o < OUT; ++o) {
-        double s = 0.0;
-#pragma unroll
-        for (int i = 0; i < IN; ++i) s += TS_L2_M(o, i) * in[i];
-        sh1[t0 + IN * (t1 + IN * o)] = s;
-      }
-    }
+    if (t0 < IN && t1 < IN) ts_gpu_l2_to_shared<IN, OUT, T>(A, in, sh1, t0 + IN * t1, IN * IN);
     __syncthreads();
     if (t0 < OUT && t1 < IN) {
       double m[IN];
@@ -89,51 +117,15 @@ __device__ __forceinline__ void ts_gpu_l2_contract(const double *A, const double
       }
     }
     __syncthreads();
-    if (t0 >= OUT || t1 >= OUT) {
-#pragma unroll
-      for (int o = 0; o < OUT; ++o) out[o] = 0.0;
-    } else {
-      double m[IN];
-#pragma unroll
-      for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(t1, i);
-#pragma unroll
-      for (int o = 0; o < OUT; ++o) {
-        double s = 0.0;
-#pragma unroll
-        for (int i = 0; i < IN; ++i) s += m[i] * sh2[t0 + OUT * (i + IN * o)];
-        out[o] = s;
-      }
-    }
+    ts_gpu_l2_from_shared<IN, OUT, T>(A, sh2, t1, t0, OUT, OUT * IN, t0 < OUT && t1 < OUT, out);
   } else {
-    if (t0 < IN) {
-#pragma unroll
-      for (int o = 0; o < OUT; ++o) {
-        double s = 0.0;
-#pragma unroll
-        for (int i = 0; i < IN; ++i) s += TS_L2_M(o, i) * in[i];
-        sh1[t0 + IN * o] = s;
-      }
-    }
+    if (t0 < IN) ts_gpu_l2_to_shared<IN, OUT, T>(A, in, sh1, t0, IN);
     __syncthreads();
-    if (t0 >= OUT) {
-#pragma unroll
-      for (int o = 0; o < OUT; ++o) out[o] = 0.0;
-    } else {
-      double m[IN];
-#pragma unroll
-      for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(t0, i);
-#pragma unroll
-      for (int o = 0; o < OUT; ++o) {
-        double s = 0.0;
-#pragma unroll
-        for (int i = 0; i < IN; ++i) s += m[i] * sh1[i + IN * o];
-        out[o] = s;
-      }
-    }
+    ts_gpu_l2_from_shared<IN, OUT, T>(A, sh1, t0, 0, 1, IN, t0 < OUT, out);
     __syncthreads();
   }
-#undef TS_L2_M
 }
+#undef TS_L2_M
 
 /* The sum of v over the threads of the calling thread's cell, of which only those holding DoF
  * values (t0, t1 < N) contribute, returned to each of them, in one order (the result does not
