@@ -49,7 +49,7 @@ void ts_cell_name(ts_dofs dofs, int64_t cell, char *buf, size_t len) {
 }
 
 int ts_dofs_require_mapped(ts_dofs dofs, int need, const char *what) {
-  const int mapped = dofs->mesh->map != NULL;
+  const int mapped = dofs->mesh && dofs->mesh->map; /* DoFs built without a mesh are Cartesian */
   if (need && !mapped)
     return TS_ERROR(TS_ERR_ARG, "%s: the DoFs are on a box mesh; it takes a mapped mesh "
                     "(ts_mesh_create_mapped, _vertices, _kershaw, _sine, _shell)", what);

@@ -28,6 +28,8 @@ static int check_stokes_spaces(ts_dofs velocity, ts_dofs pressure) {
                "Stokes: velocity on level %d and pressure on level %d%s: they must share mesh "
                "and level", velocity->level, pressure->level,
                velocity->mesh == pressure->mesh ? "" : " of different meshes");
+  /* RT_k DoFs exist on mapped meshes (for ts_operator_create_hdiv_mass); Stokes is box-only */
+  TS_CALL(ts_dofs_require_mapped(velocity, 0, "Stokes"));
   TS_CHECK_ARG(velocity->dim == 2 || velocity->dim == 3, "Stokes: dim = %d, allowed 2 or 3",
                velocity->dim);
   return 0;

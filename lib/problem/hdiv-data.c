@@ -132,7 +132,7 @@ static int check_space(const char *fn, ts_dofs u, ts_point_fn f, const double *a
   TS_CHECK_ARG(u->fe->family == TS_FE_RT_IH || u->fe->family == TS_FE_L2_IH,
                "%s: argument 'dofs' is not of RT_k or DGQ_k in the interpolation-histopolation "
                "bases (ts_fe_create_rt_ih, ts_fe_create_l2_ih)", fn);
-  return 0;
+  return ts_dofs_require_mapped(u, 0, fn); /* Cartesian cells only */
 }
 
 /* Visits every cell: its points, f there (components values per point), then the visitor per DoF,
@@ -361,6 +361,7 @@ static int check_faces(const char *fn, ts_dofs u, unsigned faces, ts_point_fn f,
   TS_CHECK_ARG(u && f && a, "%s: NULL argument ('velocity', the function or the array)", fn);
   TS_CHECK_ARG(u->fe->family == TS_FE_RT_IH, "%s: argument 'velocity' is not of RT_k in the "
                "interpolation-histopolation basis (ts_fe_create_rt_ih)", fn);
+  TS_CALL(ts_dofs_require_mapped(u, 0, fn)); /* Cartesian cells only */
   return ts_check_faces(fn, "faces", u->dim, faces);
 }
 

@@ -8,6 +8,7 @@ int ts_stokes_check_dofs(ts_dofs velocity, ts_dofs pressure, const char *fn) {
   TS_CHECK_ARG(velocity && pressure && velocity->fe && pressure->fe,
                "%s: NULL velocity or pressure DoFs", fn);
   const int dim = velocity->dim, k = velocity->degree;
+  TS_CALL(ts_dofs_require_mapped(velocity, 0, fn)); /* Cartesian cells only */
   TS_CHECK_ARG(velocity->components == dim && pressure->components == 1,
                "%s: components = %d (velocity) and %d (pressure); allowed %d (RT_k) and 1 (DGQ_k)",
                fn, velocity->components, pressure->components, dim);
