@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "expect-error.h"
 #include "tessera.h"
 
 static ts_backend backend;
@@ -230,13 +231,6 @@ static void test_iterations(int k) {
 }
 
 /* ---------------------------------------------------------------- arguments */
-
-static void expect_error(int rc, int code, const char *words, const char *what) {
-  const char *msg = ts_error_message();
-  const int matched = rc == code && msg && strstr(msg, words);
-  ok(matched, "%s is refused (code %d, '%s')", what, rc, words);
-  if (!matched) diag("message: %s", msg ? msg : "(none)");
-}
 
 static void test_arguments(void) {
   ts_mesh mesh = NULL;
