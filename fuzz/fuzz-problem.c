@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tessera.h"
+#include "problem/equation.h"
 #include "problem/problem-impl.h"
 
 #define NAME "fuzz.xml"
@@ -19,11 +20,13 @@ static void fail(const char *what, int code) {
   abort();
 }
 
-/* What fill_problem promises about a problem it returns. */
+/* What fill_problem promises about a problem it returns: among others, a degree its
+ * equation allows (RT_0 for Stokes, Darcy and grad-div; Q_1 and up for Poisson). */
 static int in_range(ts_problem p) {
-  const int lowest = p->stokes ? 0 : 1, highest = p->stokes ? TS_MAX_DEGREE - 1 : TS_MAX_DEGREE;
-  int good = (p->dim == 2 || p->dim == 3) && p->levels >= 0 && p->levels <= 30 &&
-             p->first_level >= 0 && p->first_level <= p->levels && p->degree >= lowest &&
+  if (!p->equation) return 0;
+  const int lowest = p->equation->lowest_degree, highest = p->equation->highest_degree;
+  int good = lowest >= 0 && highest <= TS_MAX_DEGREE && (p->dim == 2 || p->dim == 3) &&
+             p->levels >= 0 && p->levels <= 30 && p->first_level >= 0 && p->first_level <= p->levels && p->degree >= lowest &&
              p->degree <= highest && p->rtol > 0 && p->rtol < 1 && p->max_iterations >= 1 &&
              p->restart >= 1 && (!p->stokes || p->penalty > 0) &&
              (!p->use_mg || (p->mg.coarse_level >= 0 && p->mg.coarse_level <= p->first_level));
