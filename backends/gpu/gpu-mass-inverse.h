@@ -4,10 +4,13 @@
  * hip/mass-inverse-double.cpp), which instantiate it (TS_GPU_MASS_INVERSE_INSTANTIATE).
  *
  * W is block diagonal, so every cell is solved on its own and nothing is reduced across cells
- * (no global reduction).  A thread block holds several whole cells (about 128 threads): with
- * N = K+1 values and NQ = K+2 points per direction, NQ^(DIM-1) threads per cell, each holding
- * a column of values along the last direction in registers (ts_gpu_l2_shape); the last
- * direction is contracted in registers, the others through shared memory.
+ * (no global reduction).  A thread block holds several whole cells (about 128 threads),
+ * NQ^(DIM-1) threads per cell (N = K+1 values and NQ = K+2 points per direction).  Every 1D
+ * contraction is done by threads that each hold a whole line of the direction in registers
+ * ("line" stages, ts_gpu_l2_line): a thread reads its line from shared memory once, and the
+ * 1D matrix entries, the same for every thread at every step, come from the launch's
+ * parameter space (constant-bank operands of the multiply-adds, no shared-memory reads).
+ * Between stages the values are handed over through the cell's two shared buffers.
  *   CG (ts_gpu_l2_cg_kernel): the change of basis b = C^T x, then the Jacobi-preconditioned
  *   CG on S^T D S z = b (the local mass by sum factorization, the two dot products of an
  *   iteration as sums over the cell's threads in shared memory), each cell with its own
@@ -17,8 +20,8 @@
  *   Dense (ts_gpu_l2_dense_kernel): y_K = M_K x_K, thread i of a cell forming row i; the
  *   explicit inverse is symmetric, so it reads column i (M_K[j][i], j = 0..n-1): consecutive
  *   threads read consecutive words.
- * Measured against one block per cell (bench/results/2026-11-27-h100-mass-inverse-blocks.md):
- * CG 2.3 to 3.5 times faster (k = 1..8), the dense product 2.7 times at k = 1.
+ * Measured against the previous kernel (each thread one row of the 1D matrix, its entries and
+ * the lines in shared memory): bench/results/2026-11-27-h100-mass-inverse-lines.md.
  * Cholesky's triangular solves are sequential per cell and are left to omp (the library
  * documents the method as omp only); this backend refuses them. */
 #ifndef TESSERA_GPU_MASS_INVERSE_H
@@ -29,20 +32,31 @@
 #include "gpu-runtime.h"
 #include "tessera/backend.h"
 
-/* Several cells per thread block, P = NQ^(DIM-1) threads per cell: thread t = t0 + NQ t1 of a
- * cell (3D; 2D: t0 alone) holds the column of the cell's values along the last direction,
- * x[i0 + E (i1 + E i2)] for i2 = 0..E-1 (E = N for DoF values, NQ for point values; threads with
- * t0 or t1 >= E hold nothing), in registers.  The last direction is contracted in registers, the
- * others through the cell's two shared buffers. */
+#ifndef __grid_constant__
+#define __grid_constant__
+#endif
+
+/* Several cells per thread block, P = NQ^(DIM-1) threads per cell; thread t of a cell (0..P-1)
+ * takes a different line at each stage.  Between stages, shared values are laid out with odd
+ * strides SN (for N) and S (for NQ), so that the threads of a warp reading or writing 8-byte
+ * words at those strides hit distinct banks.  The CG's vectors live in the DoF column layout:
+ * thread t = a0 + N a1 < N^(DIM-1) holds x[a0 + N (a1 + N a2)], a2 = 0..N-1 (2D: t = a0,
+ * x[a0 + N a1], a1 = 0..N-1). */
 template <int DIM, int K>
 struct ts_gpu_l2_shape {
   static constexpr int N = K + 1, NQ = K + 2;
-  static constexpr int NC = DIM == 3 ? N * N * N : N * N;     /* values per cell */
-  static constexpr int NP = DIM == 3 ? NQ * NQ * NQ : NQ * NQ; /* points per cell */
-  static constexpr int P = DIM == 3 ? NQ * NQ : NQ;            /* threads per cell */
-  static constexpr int CELLS = P >= 128 ? 1 : 128 / P;         /* cells per block */
+  static constexpr int SN = N | 1, S = NQ | 1;                   /* padded strides */
+  static constexpr int NC = DIM == 3 ? N * N * N : N * N;       /* values per cell */
+  static constexpr int NP = DIM == 3 ? NQ * NQ * NQ : NQ * NQ;  /* points per cell */
+  static constexpr int P = DIM == 3 ? NQ * NQ : NQ;             /* threads per cell */
+  static constexpr int COLUMNS = DIM == 3 ? N * N : N;          /* threads holding DoFs */
+  static constexpr int CELLS = P >= 128 ? 1 : 128 / P;          /* cells per block */
   static constexpr int THREADS = CELLS * P;
-  static constexpr int BUF = DIM == 3 ? N * NQ * NQ : N * NQ;  /* a shared buffer per cell */
+  static constexpr int BUF = DIM == 3 ? S * N * NQ : S * NQ;    /* a shared buffer per cell */
+  /* blocks per multiprocessor the registers must allow: the compiler keeps the NQ x N table
+   * in registers across the CG loop; at K = 8 (3D: 254 registers) 2 blocks beat 3 and 4,
+   * which spill (16.0, 14.9 and 10.9 GDoF/s; 2026-11-27-h100-mass-inverse-lines.md) */
+  static constexpr int MIN_BLOCKS = K >= 8 ? 2 : 4;
 };
 
 /* The plan's 1D tables and sizes, passed by value (the launch's parameter space). */
@@ -55,132 +69,203 @@ struct ts_gpu_l2_args {
   int max_iterations;            /* CG */
 };
 
-#define TS_L2_M(o, i) (T ? A[(i) * OUT + (o)] : A[(o) * IN + (i)])
-/* The last direction in registers: buf[first + stride o] = sum_i M(o, i) in[i], o < OUT. */
+/* A line in registers: out[o] = sum_i M(o, i) in[i], M(o, i) = T ? A[i OUT + o] : A[o IN + i].
+ * A is a table of the launch's parameters: the indices are the same for all threads and
+ * known at compile time, so the entries are constant-bank operands. */
 template <int IN, int OUT, bool T>
-__device__ __forceinline__ void ts_gpu_l2_to_shared(const double *A, const double (&in)[IN],
-                                                    double *buf, int first, int stride) {
+__device__ __forceinline__ void ts_gpu_l2_line(const double *A, const double (&in)[IN],
+                                               double (&out)[OUT]) {
 #pragma unroll
   for (int o = 0; o < OUT; ++o) {
     double s = 0.0;
 #pragma unroll
-    for (int i = 0; i < IN; ++i) s += TS_L2_M(o, i) * in[i];
-    buf[first + stride * o] = s;
-  }
-}
-
-/* Back to a register column: out[o] = sum_i M(row, i) buf[first + si i + so o] where the thread
- * holds a column (holds), zeros elsewhere. */
-template <int IN, int OUT, bool T>
-__device__ __forceinline__ void ts_gpu_l2_from_shared(const double *A, const double *buf, int row,
-                                                      int first, int si, int so, bool holds,
-                                                      double (&out)[OUT]) {
-  if (!holds) {
-#pragma unroll
-    for (int o = 0; o < OUT; ++o) out[o] = 0.0;
-    return;
-  }
-  double m[IN];
-#pragma unroll
-  for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(row, i);
-#pragma unroll
-  for (int o = 0; o < OUT; ++o) {
-    double s = 0.0;
-#pragma unroll
-    for (int i = 0; i < IN; ++i) s += m[i] * buf[first + si * i + so * o];
+    for (int i = 0; i < IN; ++i) s += (T ? A[i * OUT + o] : A[o * IN + i]) * in[i];
     out[o] = s;
   }
 }
 
-/* out = (x)_d M in, M(o, i) = T ? A[i OUT + o] : A[o IN + i] (A in shared memory), from the
- * column form of extent IN to that of extent OUT (see ts_gpu_l2_shape).  3D: the last direction
- * in registers, then direction 0 into sh2 and direction 1 back to registers; two barriers, after
- * which sh1 and sh2 may be written again.  2D: direction 1 in registers, direction 0 through sh1;
- * the closing barrier lets the next contraction write sh1. */
-template <int DIM, int IN, int OUT, bool T>
-__device__ __forceinline__ void ts_gpu_l2_contract(const double *A, const double (&in)[IN],
-                                                   double (&out)[OUT], double *sh1, double *sh2,
-                                                   int t0, int t1) {
+/* v[i] = buf[first + stride i], i < E. */
+template <int E>
+__device__ __forceinline__ void ts_gpu_l2_read(const double *buf, int first, int stride,
+                                               double (&v)[E]) {
+#pragma unroll
+  for (int i = 0; i < E; ++i) v[i] = buf[first + stride * i];
+}
+
+/* buf[first + stride i] = v[i], i < E. */
+template <int E>
+__device__ __forceinline__ void ts_gpu_l2_write(const double (&v)[E], double *buf, int first,
+                                                int stride) {
+#pragma unroll
+  for (int i = 0; i < E; ++i) buf[first + stride * i] = v[i];
+}
+
+/* out = (x)_d M in for N x N tables (the change of basis), from the column layout back to
+ * it: the last direction in registers, then direction 0, then 1, then the columns read back;
+ * three barriers.  The buffers may be written again after the caller's next barrier. */
+template <int DIM, int K, bool T>
+__device__ __forceinline__ void ts_gpu_l2_change(const double *C, const double (&in)[K + 1],
+                                                 double (&out)[K + 1], double *sh1, double *sh2,
+                                                 int t) {
+  using Sh = ts_gpu_l2_shape<DIM, K>;
+  constexpr int N = Sh::N, SN = Sh::SN;
+  double u[N], w[N];
   if (DIM == 3) {
-    if (t0 < IN && t1 < IN) ts_gpu_l2_to_shared<IN, OUT, T>(A, in, sh1, t0 + IN * t1, IN * IN);
-    __syncthreads();
-    if (t0 < OUT && t1 < IN) {
-      double m[IN];
-#pragma unroll
-      for (int i = 0; i < IN; ++i) m[i] = TS_L2_M(t0, i);
-#pragma unroll
-      for (int o = 0; o < OUT; ++o) {
-        double s = 0.0;
-#pragma unroll
-        for (int i = 0; i < IN; ++i) s += m[i] * sh1[i + IN * (t1 + IN * o)];
-        sh2[t0 + OUT * (t1 + IN * o)] = s;
-      }
+    const int a = t % N, b = t / N; /* every stage: line (a, b) of the N x N lines */
+    if (t < N * N) {
+      ts_gpu_l2_line<N, N, T>(C, in, w);
+      ts_gpu_l2_write<N>(w, sh1, a + SN * b, SN * N); /* (a0, a1, b2) */
     }
     __syncthreads();
-    ts_gpu_l2_from_shared<IN, OUT, T>(A, sh2, t1, t0, OUT, OUT * IN, t0 < OUT && t1 < OUT, out);
+    if (t < N * N) { /* the lines along direction 0: (a1, b2) = (a, b) */
+      ts_gpu_l2_read<N>(sh1, SN * t, 1, u);
+      ts_gpu_l2_line<N, N, T>(C, u, w);
+      ts_gpu_l2_write<N>(w, sh2, SN * t, 1); /* (b0, a1, b2) */
+    }
+    __syncthreads();
+    if (t < N * N) { /* along direction 1: (b0, b2) = (a, b) */
+      ts_gpu_l2_read<N>(sh2, a + SN * N * b, SN, u);
+      ts_gpu_l2_line<N, N, T>(C, u, w);
+      ts_gpu_l2_write<N>(w, sh1, a + SN * N * b, SN); /* (b0, b1, b2) */
+    }
+    __syncthreads();
+    if (t < N * N) ts_gpu_l2_read<N>(sh1, a + SN * b, SN * N, out); /* the column (b0, b1) */
   } else {
-    if (t0 < IN) ts_gpu_l2_to_shared<IN, OUT, T>(A, in, sh1, t0, IN);
+    if (t < N) {
+      ts_gpu_l2_line<N, N, T>(C, in, w);
+      ts_gpu_l2_write<N>(w, sh1, t, SN); /* (a0, b1) */
+    }
     __syncthreads();
-    ts_gpu_l2_from_shared<IN, OUT, T>(A, sh1, t0, 0, 1, IN, t0 < OUT, out);
+    if (t < N) { /* the line along direction 0 at b1 = t */
+      ts_gpu_l2_read<N>(sh1, SN * t, 1, u);
+      ts_gpu_l2_line<N, N, T>(C, u, w);
+      ts_gpu_l2_write<N>(w, sh2, t, SN); /* (b0, b1) at b1 + SN b0 */
+    }
     __syncthreads();
+    if (t < N) ts_gpu_l2_read<N>(sh2, SN * t, 1, out); /* the column b0 = t */
   }
+  if (t >= Sh::COLUMNS)
+#pragma unroll
+    for (int i = 0; i < N; ++i) out[i] = 0.0;
 }
-#undef TS_L2_M
 
-/* The sum of v over the threads of the calling thread's cell, of which only those holding DoF
- * values (t0, t1 < N) contribute, returned to each of them, in one order (the result does not
- * vary by run).  red (a value per thread of the block) and rows (NQ per cell) alternate
- * between consecutive sums: the barriers of the sum in between keep the readers of one ahead
- * of its next writers.  3D: the first thread of each row of the cell adds the row's N values,
- * then every thread the N row sums (k = 1: the four values at once); 2D: the N values.
- * Against every thread adding all of the cell's values: 8-16 % faster for k >= 2 on an H100. */
+/* q = B^T D B p from the column layout back to it, B = (x)_d the NQ x N table.  3D: the last
+ * direction in registers; direction 0 by the lines (a1, q2); direction 1 by the lines (q0, q2),
+ * which multiply by the point weights D (the thread's line, D[q1]) and go back along direction
+ * 1 at once; direction 0 back by the lines (a1, q2); the last direction back by the columns.
+ * Four barriers (2D: two).  Before the next call writes a buffer, the reads of it have passed
+ * one of the call's barriers, so consecutive calls need none in between. */
+template <int DIM, int K>
+__device__ __forceinline__ void ts_gpu_l2_local_mass(const double *B, const double (&D)[K + 2],
+                                                     const double (&p)[K + 1], double (&q)[K + 1],
+                                                     double *sh1, double *sh2, int t) {
+  using Sh = ts_gpu_l2_shape<DIM, K>;
+  constexpr int N = Sh::N, NQ = Sh::NQ, SN = Sh::SN, S = Sh::S;
+  double u[NQ], w[NQ], v[N];
+  if (DIM == 3) {
+    if (t < N * N) { /* the column (a0, a1) = (t % N, t / N) to the points q2 */
+      ts_gpu_l2_line<N, NQ, false>(B, p, w);
+      ts_gpu_l2_write<NQ>(w, sh1, t % N + SN * (t / N), SN * N); /* (a0, a1, q2) */
+    }
+    __syncthreads();
+    if (t < N * NQ) { /* the line along direction 0 at (a1, q2) = (t % N, t / N) */
+      ts_gpu_l2_read<N>(sh1, SN * t, 1, v);
+      ts_gpu_l2_line<N, NQ, false>(B, v, w);
+      ts_gpu_l2_write<NQ>(w, sh2, S * t, 1); /* (q0, a1, q2) at q0 + S (a1 + N q2) */
+    }
+    __syncthreads();
+    { /* the line along direction 1 at (q0, q2) = (t % NQ, t / NQ), every thread */
+      const int first = t % NQ + S * N * (t / NQ);
+      ts_gpu_l2_read<N>(sh2, first, S, v);
+      ts_gpu_l2_line<N, NQ, false>(B, v, w);
+#pragma unroll
+      for (int i = 0; i < NQ; ++i) w[i] *= D[i];
+      ts_gpu_l2_line<NQ, N, true>(B, w, v);
+      ts_gpu_l2_write<N>(v, sh1, first, S); /* (q0, a1, q2) */
+    }
+    __syncthreads();
+    if (t < N * NQ) { /* back along direction 0 at (a1, q2) */
+      ts_gpu_l2_read<NQ>(sh1, S * t, 1, u);
+      ts_gpu_l2_line<NQ, N, true>(B, u, v);
+      ts_gpu_l2_write<N>(v, sh2, SN * t, 1); /* (a0, a1, q2) at a0 + SN (a1 + N q2) */
+    }
+    __syncthreads();
+    if (t < N * N) { /* the column (a0, a1) back from the points q2 */
+      ts_gpu_l2_read<NQ>(sh2, t % N + SN * (t / N), SN * N, u);
+      ts_gpu_l2_line<NQ, N, true>(B, u, q);
+    }
+  } else {
+    if (t < N) { /* the column a0 = t to the points q1 */
+      ts_gpu_l2_line<N, NQ, false>(B, p, w);
+      ts_gpu_l2_write<NQ>(w, sh1, t, SN); /* (a0, q1) at a0 + SN q1 */
+    }
+    __syncthreads();
+    { /* the line along direction 0 at q1 = t: to the points, D, back */
+      ts_gpu_l2_read<N>(sh1, SN * t, 1, v);
+      ts_gpu_l2_line<N, NQ, false>(B, v, w);
+#pragma unroll
+      for (int i = 0; i < NQ; ++i) w[i] *= D[i];
+      ts_gpu_l2_line<NQ, N, true>(B, w, v);
+      ts_gpu_l2_write<N>(v, sh2, t, S); /* (a0, q1) at q1 + S a0 */
+    }
+    __syncthreads();
+    if (t < N) { /* the column a0 = t back from the points q1 */
+      ts_gpu_l2_read<NQ>(sh2, S * t, 1, u);
+      ts_gpu_l2_line<NQ, N, true>(B, u, q);
+    }
+  }
+  if (t >= Sh::COLUMNS)
+#pragma unroll
+    for (int i = 0; i < N; ++i) q[i] = 0.0;
+}
+
+/* The sum of v over the threads of the calling thread's cell, of which only those holding
+ * DoF columns (t < COLUMNS) contribute, returned to each of them, in one order (the result
+ * does not vary by run).  red (a value per thread of the block) and rows (N per cell)
+ * alternate between consecutive sums: the barriers of the sum in between keep the readers of
+ * one ahead of its next writers.  3D: the first N threads of the cell add N values each, then
+ * every thread the N row sums (k = 1: the four values at once); 2D: the N values. */
 template <int DIM, int K>
 __device__ __forceinline__ double ts_gpu_l2_cell_sum(double v, double *red, double *rows,
-                                                     int local, int t0, int t1) {
-  constexpr int N = K + 1, NQ = K + 2, P = DIM == 3 ? NQ * NQ : NQ;
-  const int cell_first = local * P;
+                                                     int local, int t) {
+  using Sh = ts_gpu_l2_shape<DIM, K>;
+  constexpr int N = Sh::N;
+  const int cell_first = local * Sh::P;
   red[threadIdx.x] = v;
   __syncthreads();
   double s = 0.0;
-  if (DIM == 2) {
+  if (DIM == 2 || N <= 2) { /* at most four values: no second stage */
 #pragma unroll
-    for (int i = 0; i < N; ++i) s += red[cell_first + i];
+    for (int i = 0; i < Sh::COLUMNS; ++i) s += red[cell_first + i];
     return s;
   }
-  if (N <= 2) { /* four values: no second stage */
+  if (t < N) {
 #pragma unroll
-    for (int i = 0; i < N * N; ++i) s += red[cell_first + i % N + NQ * (i / N)];
-    return s;
-  }
-  if (t0 == 0 && t1 < N) {
-#pragma unroll
-    for (int i = 0; i < N; ++i) s += red[cell_first + NQ * t1 + i];
-    rows[local * NQ + t1] = s;
+    for (int i = 0; i < N; ++i) s += red[cell_first + N * t + i];
+    rows[local * N + t] = s;
   }
   __syncthreads();
   s = 0.0;
 #pragma unroll
-  for (int j = 0; j < N; ++j) s += rows[local * NQ + j];
+  for (int j = 0; j < N; ++j) s += rows[local * N + j];
   return s;
 }
 
-/* The block's cell (-1 past the last) and the thread's place (t0, t1) in it. */
+/* The block's cell (-1 past the last) and the thread's place t in it. */
 template <int DIM, int K>
 struct ts_gpu_l2_place {
   int64_t cell;
-  int local, t0, t1;
+  int local, t;
   __device__ __forceinline__ ts_gpu_l2_place(const ts_gpu_l2_args<K> &g) {
     using Sh = ts_gpu_l2_shape<DIM, K>;
     local = threadIdx.x / Sh::P;
-    const int t = threadIdx.x % Sh::P;
-    t0 = t % Sh::NQ;
-    t1 = DIM == 3 ? t / Sh::NQ : 0;
+    t = threadIdx.x % Sh::P;
     cell = (int64_t)blockIdx.x * Sh::CELLS + local;
     if (cell >= g.n_cells) cell = -1;
   }
   /* whether the thread holds a column of DoF values */
   __device__ __forceinline__ bool holds_dofs() const {
-    return cell >= 0 && t0 < K + 1 && (DIM == 2 || t1 < K + 1);
+    return cell >= 0 && t < ts_gpu_l2_shape<DIM, K>::COLUMNS;
   }
 };
 
@@ -193,72 +278,46 @@ __device__ __forceinline__ int64_t ts_gpu_l2_column(const ts_gpu_l2_args<K> &g,
   const int64_t c0 = at.cell % g.cells0, c1 = at.cell / g.cells0 % g.cells1;
   if (DIM == 2) {
     *stride = g.n0;
-    return c0 * N + at.t0 + g.n0 * (c1 * N);
+    return c0 * N + at.t + g.n0 * (c1 * N);
   }
   const int64_t c2 = at.cell / g.cells0 / g.cells1;
   *stride = g.n0 * g.n1;
-  return c0 * N + at.t0 + g.n0 * (c1 * N + at.t1 + g.n1 * (c2 * N));
+  return c0 * N + at.t % N + g.n0 * (c1 * N + at.t / N + g.n1 * (c2 * N));
 }
 
-/* The cell-local index of the thread's column entry j (a0 + N (a1 + N a2)). */
+/* The thread's point weights for ts_gpu_l2_local_mass: the line along direction 1 at
+ * (q0, q2) = (t % NQ, t / NQ) (3D), along direction 0 at q1 = t (2D); zeros past the last cell. */
 template <int DIM, int K>
-__device__ __forceinline__ int ts_gpu_l2_local(const ts_gpu_l2_place<DIM, K> &at, int j) {
-  constexpr int N = K + 1;
-  return DIM == 3 ? at.t0 + N * (at.t1 + N * j) : at.t0 + N * j;
-}
-
-/* The 1D tables into shared memory (indexed by threads: the parameter space serializes
- * divergent reads). */
-template <int K>
-__device__ __forceinline__ void ts_gpu_l2_tables(const ts_gpu_l2_args<K> &g, double *B, double *C,
-                                                 bool with_change) {
-  for (int i = threadIdx.x; i < (K + 2) * (K + 1); i += blockDim.x) B[i] = g.B[i];
-  if (with_change)
-    for (int i = threadIdx.x; i < (K + 1) * (K + 1); i += blockDim.x) C[i] = g.C[i];
-}
-
-/* q = S^T D S p on the thread's columns: to the points, D (the thread's point column), back. */
-template <int DIM, int K>
-__device__ __forceinline__ void ts_gpu_l2_local_mass(const double *B, const double (&D)[K + 2],
-                                                     const double (&p)[K + 1], double (&q)[K + 1],
-                                                     double *sh1, double *sh2, int t0, int t1) {
-  double w[K + 2];
-  ts_gpu_l2_contract<DIM, K + 1, K + 2, false>(B, p, w, sh1, sh2, t0, t1);
+__device__ __forceinline__ void ts_gpu_l2_point_line(const double *__restrict__ weights,
+                                                     const ts_gpu_l2_place<DIM, K> &at,
+                                                     double (&D)[K + 2]) {
+  using Sh = ts_gpu_l2_shape<DIM, K>;
+  constexpr int NQ = Sh::NQ;
+  const int64_t first = at.cell * Sh::NP +
+                        (DIM == 3 ? at.t % NQ + NQ * NQ * (at.t / NQ) : NQ * at.t);
+  const int stride = DIM == 3 ? NQ : 1;
 #pragma unroll
-  for (int j = 0; j < K + 2; ++j) w[j] *= D[j];
-  ts_gpu_l2_contract<DIM, K + 2, K + 1, true>(B, w, q, sh1, sh2, t0, t1);
-}
-
-/* The thread's column of point weights (zeros where it holds no point column). */
-template <int DIM, int K>
-__device__ __forceinline__ void ts_gpu_l2_point_column(const double *__restrict__ weights,
-                                                       const ts_gpu_l2_place<DIM, K> &at,
-                                                       double (&D)[K + 2]) {
-  constexpr int NQ = K + 2, NP = ts_gpu_l2_shape<DIM, K>::NP, P = ts_gpu_l2_shape<DIM, K>::P;
-  const bool holds = at.cell >= 0 && at.t0 < NQ && at.t1 < NQ;
-#pragma unroll
-  for (int j = 0; j < NQ; ++j)
-    D[j] = holds ? weights[at.cell * NP + at.t0 + NQ * at.t1 + (int64_t)P * j] : 0.0;
+  for (int j = 0; j < NQ; ++j) D[j] = at.cell >= 0 ? weights[first + stride * j] : 0.0;
 }
 
 /* y_K = U^T D_K U x_K on Sh::CELLS cells per block. */
 template <int DIM, int K>
-__global__ void __launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS), 4)
-ts_gpu_l2_mass_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weights,
-                      const double *__restrict__ x, double *__restrict__ y) {
+__global__ void
+__launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS), (ts_gpu_l2_shape<DIM, K>::MIN_BLOCKS))
+ts_gpu_l2_mass_kernel(const __grid_constant__ ts_gpu_l2_args<K> g,
+                      const double *__restrict__ weights, const double *__restrict__ x,
+                      double *__restrict__ y) {
   using Sh = ts_gpu_l2_shape<DIM, K>;
   constexpr int N = K + 1;
-  __shared__ double B[(K + 2) * N], buffers[2 * Sh::CELLS * Sh::BUF];
+  __shared__ double buffers[2 * Sh::CELLS * Sh::BUF];
   const ts_gpu_l2_place<DIM, K> at(g);
   double *sh1 = buffers + 2 * at.local * Sh::BUF, *sh2 = sh1 + Sh::BUF;
-  ts_gpu_l2_tables<K>(g, B, nullptr, false);
   double D[K + 2], u[N], v[N];
-  ts_gpu_l2_point_column<DIM, K>(weights, at, D);
+  ts_gpu_l2_point_line<DIM, K>(weights, at, D);
   int64_t stride = 0, first = at.holds_dofs() ? ts_gpu_l2_column<DIM, K>(g, at, &stride) : 0;
 #pragma unroll
   for (int j = 0; j < N; ++j) u[j] = at.holds_dofs() ? x[first + stride * j] : 0.0;
-  __syncthreads(); /* the table */
-  ts_gpu_l2_local_mass<DIM, K>(B, D, u, v, sh1, sh2, at.t0, at.t1);
+  ts_gpu_l2_local_mass<DIM, K>(g.B, D, u, v, sh1, sh2, at.t);
   if (at.holds_dofs())
 #pragma unroll
     for (int j = 0; j < N; ++j) y[first + stride * j] = v[j];
@@ -269,29 +328,29 @@ ts_gpu_l2_mass_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weig
  * in the threads' columns; each cell stops on its own test, and the block iterates while one
  * of its cells does (a stopped cell's updates are skipped). */
 template <int DIM, int K>
-__global__ void __launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS), 4)
-ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weights,
+__global__ void
+__launch_bounds__((ts_gpu_l2_shape<DIM, K>::THREADS), (ts_gpu_l2_shape<DIM, K>::MIN_BLOCKS))
+ts_gpu_l2_cg_kernel(const __grid_constant__ ts_gpu_l2_args<K> g,
+                    const double *__restrict__ weights,
                     const double *__restrict__ inverse_diagonal, const double *__restrict__ x,
                     double *__restrict__ y, double *__restrict__ iterations) {
   using Sh = ts_gpu_l2_shape<DIM, K>;
   constexpr int N = K + 1;
-  __shared__ double B[(K + 2) * N], C[N * N], buffers[2 * Sh::CELLS * Sh::BUF];
+  __shared__ double buffers[2 * Sh::CELLS * Sh::BUF];
   __shared__ double red_pq[Sh::THREADS], red_rz[Sh::THREADS];
-  __shared__ double rows_pq[Sh::CELLS * (K + 2)], rows_rz[Sh::CELLS * (K + 2)];
+  __shared__ double rows_pq[Sh::CELLS * N], rows_rz[Sh::CELLS * N];
   const ts_gpu_l2_place<DIM, K> at(g);
   double *sh1 = buffers + 2 * at.local * Sh::BUF, *sh2 = sh1 + Sh::BUF;
-  ts_gpu_l2_tables<K>(g, B, C, true);
   const bool holds = at.holds_dofs();
   double D[K + 2], z[N], r[N], p[N], q[N], id[N];
-  ts_gpu_l2_point_column<DIM, K>(weights, at, D);
+  ts_gpu_l2_point_line<DIM, K>(weights, at, D);
   int64_t stride = 0, first = holds ? ts_gpu_l2_column<DIM, K>(g, at, &stride) : 0;
 #pragma unroll
   for (int j = 0; j < N; ++j) {
     p[j] = holds ? x[first + stride * j] : 0.0;
-    id[j] = holds ? inverse_diagonal[at.cell * Sh::NC + ts_gpu_l2_local<DIM, K>(at, j)] : 0.0;
+    id[j] = holds ? inverse_diagonal[at.cell * Sh::NC + at.t + Sh::COLUMNS * j] : 0.0;
   }
-  __syncthreads(); /* the tables */
-  ts_gpu_l2_contract<DIM, N, N, true>(C, p, r, sh1, sh2, at.t0, at.t1); /* b = C^T x */
+  ts_gpu_l2_change<DIM, K, true>(g.C, p, r, sh1, sh2, at.t); /* b = C^T x */
   double rz_local = 0.0;
 #pragma unroll
   for (int j = 0; j < N; ++j) {
@@ -300,16 +359,16 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
     p[j] = id[j] * r[j];
     rz_local += p[j] * r[j];
   }
-  double rz = ts_gpu_l2_cell_sum<DIM, K>(rz_local, red_rz, rows_rz, at.local, at.t0, at.t1);
+  double rz = ts_gpu_l2_cell_sum<DIM, K>(rz_local, red_rz, rows_rz, at.local, at.t);
   const double stop = g.tol2 * rz;
   int it = 0;
   bool active = at.cell >= 0 && rz > stop && it < g.max_iterations;
   while (__syncthreads_or(active)) {
-    ts_gpu_l2_local_mass<DIM, K>(B, D, p, q, sh1, sh2, at.t0, at.t1);
+    ts_gpu_l2_local_mass<DIM, K>(g.B, D, p, q, sh1, sh2, at.t);
     double pq_local = 0.0;
 #pragma unroll
     for (int j = 0; j < N; ++j) pq_local += holds ? p[j] * q[j] : 0.0;
-    const double pq = ts_gpu_l2_cell_sum<DIM, K>(pq_local, red_pq, rows_pq, at.local, at.t0, at.t1);
+    const double pq = ts_gpu_l2_cell_sum<DIM, K>(pq_local, red_pq, rows_pq, at.local, at.t);
     rz_local = 0.0;
     if (active) {
       const double alpha = rz / pq;
@@ -321,7 +380,7 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
     }
 #pragma unroll
     for (int j = 0; j < N; ++j) rz_local += id[j] * r[j] * r[j];
-    const double rz_new = ts_gpu_l2_cell_sum<DIM, K>(rz_local, red_rz, rows_rz, at.local, at.t0, at.t1);
+    const double rz_new = ts_gpu_l2_cell_sum<DIM, K>(rz_local, red_rz, rows_rz, at.local, at.t);
     if (active) {
       const double beta = rz_new / rz;
 #pragma unroll
@@ -331,11 +390,11 @@ ts_gpu_l2_cg_kernel(const ts_gpu_l2_args<K> g, const double *__restrict__ weight
       active = rz > stop && it < g.max_iterations;
     }
   }
-  ts_gpu_l2_contract<DIM, N, N, false>(C, z, q, sh1, sh2, at.t0, at.t1); /* y = C z */
+  ts_gpu_l2_change<DIM, K, false>(g.C, z, q, sh1, sh2, at.t); /* y = C z */
   if (holds)
 #pragma unroll
     for (int j = 0; j < N; ++j) y[first + stride * j] = q[j];
-  if (at.cell >= 0 && at.t0 == 0 && at.t1 == 0) iterations[at.cell] = (double)it;
+  if (at.cell >= 0 && at.t == 0) iterations[at.cell] = (double)it;
 }
 
 /* The global DoF of local index l = a0 + N (a1 + N a2) of cell. */
