@@ -554,6 +554,15 @@ int ts_operator_create_block(int rows, int cols, const ts_operator *blocks, ts_o
  *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*op NULL) */
 int ts_operator_create_sum(double alpha, ts_operator A, double beta, ts_operator B,
                            ts_operator *op);
+/** @brief The multiple y = alpha A x, matrix-free (one application into a work vector owned by
+ *  the new operator, and a vector update): -W^{-1} as a block of a saddle-point operator, say.
+ *  @param alpha  a finite number
+ *  @param A      borrowed (it must outlive the multiple)
+ *  @param op     the new operator ("multiple"): its diagonal is alpha diag(A) when A is square
+ *                and has one, its transpose alpha A^T when A has one, its matrix
+ *                (ts_operator_assemble) alpha times A's
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*op NULL) */
+int ts_operator_create_multiple(double alpha, ts_operator A, ts_operator *op);
 /** @brief The product y = A (B x), matrix-free (B, then A on a work vector of B's rows owned
  *  by the new operator).
  *  @param A, B  operators with B's rows = A's columns, one backend and precision, borrowed
@@ -1311,7 +1320,9 @@ typedef struct ts_hdiv_data {
 typedef struct ts_hdiv_system_s *ts_hdiv_system;
 
 /** @brief Acal (M_beta matrix-free from k = 2, ts_operator_create_hdiv_mass, assembled below;
- *  D, D^T and W_alpha^{-1} sparse matrices applied on the backend), diag(M_beta) for Jacobi and
+ *  D and D^T sparse matrices applied on the backend; W_alpha^{-1} matrix-free,
+ *  ts_operator_create_l2_mass_inverse with its defaults: explicit for k <= 2, the local CG to
+ *  1e-12 per cell above), diag(M_beta) for Jacobi and
  *  S~ (ts_matrix_assemble_hdiv_schur) with an AMG V-cycle: hypre's BoomerAMG on the omp
  *  backend and for a singular S~, else our smoothed aggregation (ts_pc_create_amg), which
  *  keeps all but the coarsest level's vectors on a GPU and needs no hypre.
@@ -1376,7 +1387,8 @@ int ts_hdiv_system_create_pc(ts_hdiv_system system, int triangular, ts_pc *pc);
  *  b = [F - P_D - M_beta u_D; W^{-1} G - D u_D] with F_j = (f, phi_j), P_D the pressure term
  *  (ts_hdiv_boundary_pressure on the faces that are not flux faces), G_i = (g, psi_i), u_D the
  *  prescribed fluxes (ts_hdiv_boundary_fluxes of u_boundary) and b zero at them; x0 = [u_D; 0].
- *  Solve Acal x = b, then x += x0.  In the singular case b's pressure block is made
+ *  W^{-1} is the L2 mass inverse on the backend (explicit for k <= 2, the local CG to 1e-14
+ *  per cell above).  Solve Acal x = b, then x += x0.  In the singular case b's pressure block is made
  *  orthogonal to the constants (compatible data: int g = int u_D . n). */
 int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *b, double *x0);
 /** @brief Solve Acal x = b (host arrays of the system's size) from x = 0 to ||r|| <= rtol ||b||
@@ -1388,7 +1400,8 @@ int ts_hdiv_system_rhs(ts_hdiv_system system, const ts_hdiv_data *data, double *
 int ts_hdiv_system_solve(ts_hdiv_system system, ts_solver_type type, double rtol,
                          int max_iterations, const double *b, double *x, int *iterations);
 /** @brief The pressure's DoFs p = -W^{-1} x_p (host arrays: x of the system's size, p of the
- *  pressure DoFs'), for ts_hdiv_l2_error on the pressure DoFs. */
+ *  pressure DoFs'), for ts_hdiv_l2_error on the pressure DoFs; W^{-1} as in ts_hdiv_system_rhs
+ *  (the L2 mass inverse on the backend, the local CG to 1e-14 per cell for k >= 3). */
 int ts_hdiv_system_pressure(ts_hdiv_system system, const double *x, double *p);
 
 /** @brief The smooth solution of our Cartesian Darcy problem (doc/hdiv.md, paper 003 section

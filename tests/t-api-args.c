@@ -371,6 +371,9 @@ static void operators(fixture *f) {
   EXPECT_CREATE("beta = nan, allowed finite", alg, ts_operator_create_sum(1.0, f->A, NAN, f->A, &alg));
   EXPECT_CREATE("is 25 x 25: a sum needs the same rows", alg, ts_operator_create_sum(1.0, f->A, 1.0, f->stokes, &alg));
   EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_sum(1.0, f->A, 1.0, f->A, NULL));
+  EXPECT_CREATE("'A' is NULL", alg, ts_operator_create_multiple(2.0, NULL, &alg));
+  EXPECT_CREATE("alpha = inf, allowed a finite", alg, ts_operator_create_multiple(INFINITY, f->A, &alg));
+  EXPECT(TS_ERR_ARG, "'op' is NULL", ts_operator_create_multiple(2.0, f->A, NULL));
   EXPECT_CREATE("'A' is NULL", alg, ts_operator_create_product(NULL, f->A, &alg));
   EXPECT_CREATE("'B' is NULL", alg, ts_operator_create_product(f->A, NULL, &alg));
   EXPECT_CREATE("has 25 columns: A B needs B's rows", alg, ts_operator_create_product(f->A, f->stokes, &alg));

@@ -200,6 +200,48 @@ static void nested(const algebra_fixture *f) {
   ts_operator_destroy(&BtB);
 }
 
+/* -1.5 L: apply, apply_add and diagonal against L (1e-15: a GPU Laplacian adds with atomics,
+ * in no fixed order); the multiple of a rectangular operator
+ * with a transpose: -(-B) against the sum -(-B) + 0 (-B), and its transpose -(-B)^T through
+ * a work vector of the columns */
+static void multiple(const algebra_fixture *f) {
+  ts_operator op = NULL, B = NULL, sum = NULL, T = NULL, sum_t = NULL;
+  int ierr = ts_operator_create_multiple(-1.5, f->L, &op);
+  ts_vec x = vec(f, f->n, 3), y = vec(f, f->n, 0), ref = vec(f, f->n, 0);
+  ts_operator_apply(op, x, y);
+  ts_operator_apply(f->L, x, ref);
+  ts_vec_axpby(0.0, ref, -1.5, ref);
+  ok(!ierr && !strcmp(ts_operator_name(op), "multiple") && relative_error(y, ref) <= 1e-15,
+     "(-1.5 L) x = -1.5 (L x) (%s)", ts_error_message());
+  ts_vec_set(y, 2.0);
+  ts_operator_apply_add(op, x, y);
+  ts_vec_set(x, 2.0);
+  ts_vec_axpby(1.0, ref, 1.0, x);
+  ok(relative_error(y, x) <= 1e-15, "y += (-1.5 L) x adds");
+  ierr = ts_operator_diagonal(op, y);
+  ts_operator_diagonal(f->L, ref);
+  ts_vec_axpby(0.0, ref, -1.5, ref);
+  ok(!ierr && relative_error(y, ref) <= 1e-15, "diag(-1.5 L) = -1.5 diag(L)");
+  ierr = ts_operator_create_multiple(-1.0, f->mB, &B);
+  ts_operator_create_sum(-1.0, f->mB, 0.0, f->mB, &sum);
+  double err = same_operator_error(f, B, sum);
+  if (!ierr) ierr = ts_operator_create_transpose(B, &T);
+  ts_operator_create_transpose(sum, &sum_t);
+  const double err_t = same_operator_error(f, T, sum_t);
+  ok(!ierr && ts_operator_size(T) == f->nu && ts_operator_columns(T) == f->np && err <= 1e-15 &&
+     err_t <= 1e-15, "-(-B) and its transpose, %lld x %lld, as the sum's (%.1e, %.1e)",
+     (long long)ts_operator_size(T), (long long)ts_operator_columns(T), err, err_t);
+  ts_operator *ops[] = {&sum_t, &T, &sum, &B, &op};
+  for (int i = 0; i < 5; ++i) ts_operator_destroy(ops[i]);
+  op = (ts_operator)1;
+  ierr = ts_operator_create_multiple(NAN, f->L, &op);
+  ok(ierr == TS_ERR_ARG && !op && strstr(ts_error_message(), "alpha = nan"),
+     "a multiple by NaN is refused: %s", ts_error_message());
+  ts_vec_destroy(&x);
+  ts_vec_destroy(&y);
+  ts_vec_destroy(&ref);
+}
+
 /* The Stokes blocks: x.(B^T y) = (B x).y for the blocks themselves, the transpose of B^T is
  * B = -(block (1,0)), the transpose of that is B^T again, and of a rectangular sum */
 static void stokes_transposes(const algebra_fixture *f) {
@@ -328,12 +370,13 @@ static void refusals(const algebra_fixture *f) {
 
 int main(void) {
   algebra_fixture f = {0};
-  plan(23);
+  plan(28);
   if (fixture_create(&f)) {
     diag("%s", ts_error_message());
     return 1;
   }
   sum(&f);
+  multiple(&f);
   products(&f);
   nested(&f);
   stokes_transposes(&f);

@@ -1,5 +1,6 @@
 /* combine.c -- operators made of other operators by algebra: the sum alpha A + beta B, the
- * product A B and the transpose A^T (PETSc's MatCreateComposite and MatCreateTranspose).
+ * multiple alpha A, the product A B and the transpose A^T (PETSc's MatCreateComposite,
+ * MatCreateScaled and MatCreateTranspose).
  * Like the block operator (block.c) they apply the borrowed operators through their tables
  * and vector operations, so they run on every backend their parts run on.  Each keeps its
  * own copy of the table, without the diagonal or the transpose its parts lack. */
@@ -9,11 +10,11 @@
 /* The operators that know their transpose, for the refusal of ts_operator_create_transpose. */
 #define TS_TRANSPOSE_KINDS                                                                  \
   "the Laplacian, Jacobi, the Stokes blocks and symmetric form, block operators whose "     \
-  "blocks all have one, and sums, products and transposes of such operators"
+  "blocks all have one, and sums, multiples, products and transposes of such operators"
 
 typedef struct combine_data {
-  double alpha, beta;  /* sum: the coefficients */
-  ts_operator a, b;    /* borrowed; transpose: a only */
+  double alpha, beta;  /* sum: the coefficients (multiple: alpha) */
+  ts_operator a, b;    /* borrowed; transpose and multiple: a only */
   ts_vec work;         /* sum: A x (rows); product: B x (B's rows) */
   ts_vec work_cols;    /* sum of rectangular operators with a transpose: A^T x (columns) */
   ts_operator_ops ops; /* the kind's table without what the parts lack */
@@ -34,12 +35,13 @@ static void combine_destroy(ts_operator op) {
 /* ---------------------------------------------------------------- sum */
 
 /* y (+)= alpha A x + beta B x, or the transposes: A's part through the work vector of the
- * output's size, B's added to it */
+ * output's size, B's added to it (the multiple alpha A: no B) */
 static int sum_run(ts_operator op, int transpose, ts_vec x, ts_vec y, int add) {
   const combine_data *c = op->data;
   ts_vec w = transpose && c->work_cols ? c->work_cols : c->work;
   TS_CALL(ts_operator_apply_part(c->a, transpose, x, w, 0));
   TS_CALL(ts_vec_axpby(c->alpha, w, add ? 1.0 : 0.0, y));
+  if (!c->b) return 0;
   TS_CALL(ts_operator_apply_part(c->b, transpose, x, w, 0));
   TS_CALL(ts_vec_axpby(c->beta, w, 1.0, y));
   return 0;
@@ -57,18 +59,19 @@ static int sum_apply_transpose(ts_operator op, ts_vec x, ts_vec y, int add) {
 static int sum_diagonal(ts_operator op, ts_vec d) {
   const combine_data *c = op->data;
   TS_CALL(c->a->ops->diagonal(c->a, d));
+  if (!c->b) return ts_vec_axpby(0.0, d, c->alpha, d);
   TS_CALL(c->b->ops->diagonal(c->b, c->work));
   TS_CALL(ts_vec_axpby(c->beta, c->work, c->alpha, d));
   return 0;
 }
 
-/* alpha A + beta B of the parts' matrices */
+/* alpha A + beta B of the parts' matrices (alpha A + 0 A for the multiple) */
 static int sum_assemble(ts_operator op, ts_matrix *M) {
   const combine_data *c = op->data;
   ts_matrix a = NULL, b = NULL;
   int ierr = ts_operator_assemble(c->a, &a);
-  if (!ierr) ierr = ts_operator_assemble(c->b, &b);
-  if (!ierr) ierr = ts_matrix_add(c->alpha, a, c->beta, b, M);
+  if (!ierr && c->b) ierr = ts_operator_assemble(c->b, &b);
+  if (!ierr) ierr = ts_matrix_add(c->alpha, a, c->beta, b ? b : a, M);
   ts_matrix_destroy(&a);
   ts_matrix_destroy(&b);
   return ierr;
@@ -81,6 +84,14 @@ static const ts_operator_ops sum_ops = {.name = "sum",
                                         .destroy = combine_destroy,
                                         .apply_transpose = sum_apply_transpose,
                                         .assemble = sum_assemble};
+
+static const ts_operator_ops multiple_ops = {.name = "multiple",
+                                             .apply = sum_apply,
+                                             .diagonal = sum_diagonal,
+                                             .flops = combine_flops,
+                                             .destroy = combine_destroy,
+                                             .apply_transpose = sum_apply_transpose,
+                                             .assemble = sum_assemble};
 
 /* ---------------------------------------------------------------- product */
 
@@ -230,6 +241,20 @@ int ts_operator_create_sum(double alpha, ts_operator A, double beta, ts_operator
   const int transposes = has_transpose(A) && has_transpose(B);
   TS_CALL(create_combined(c, &sum_ops, has_diagonal(A) && has_diagonal(B), transposes, A->n,
                           A->cols, A->n, transposes && A->cols != A->n ? A->cols : -1, op));
+  return 0;
+}
+
+int ts_operator_create_multiple(double alpha, ts_operator A, ts_operator *op) {
+  TS_CHECK_NOT_NULL(op);
+  *op = NULL;
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_ARG(isfinite(alpha), "%s: alpha = %g, allowed a finite number", __func__, alpha);
+  combine_data *c;
+  TS_CALL(ts_calloc(1, sizeof *c, "multiple operator", &c));
+  *c = (combine_data){.alpha = alpha, .a = A};
+  const int transpose = has_transpose(A);
+  TS_CALL(create_combined(c, &multiple_ops, has_diagonal(A), transpose, A->n, A->cols, A->n,
+                          transpose && A->cols != A->n ? A->cols : -1, op));
   return 0;
 }
 

@@ -24,7 +24,13 @@
  * the assembled CSR matrix (3-16 entries per row) applies faster on omp (doc/hdiv.md, "The
  * matrix-free H(div) mass"); from k = 2 the matrix-free one is as fast or faster and its
  * memory does not grow like the matrix's (k+2)(k+1)^(dim-1) entries per row, which limited
- * the 3D degrees.  ts_hdiv_system_set_assembled_mass chooses either for comparison. */
+ * the 3D degrees.  ts_hdiv_system_set_assembled_mass chooses either for comparison.
+ *
+ * W^{-1} and W_alpha^{-1} are the matrix-free L2 mass inverse (ts_operator_create_l2_mass_
+ * inverse, auto: each cell's explicit inverse for k <= 2, the element-local CG of section 3.1
+ * above), not assembled matrices of n^2 = (k+1)^(2 dim) entries per row: the (2,2) block is
+ * -W_alpha^{-1} (ts_operator_create_multiple) at the CG's default tolerance 1e-12 per cell, as
+ * the paper applies it; the data's W^{-1} G and p = -W^{-1} x_p (once per solve) use 1e-14. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +43,10 @@ struct ts_hdiv_system_s {
   int singular;
   ts_hdiv_amg amg_kind;         /* the AMG on S~: boomeramg or ours (never auto once made) */
   /* the blocks of Acal and S~ until the backend and hypre have copied them: M, D, D^T,
-   * C = -W_alpha^{-1} (an empty matrix: alpha infinite), S~; and W^{-1} for the data */
-  ts_matrix M, D, Dt, C, S, Wunit_inv;
+   * C (alpha infinite: the empty (2,2) block), S~ */
+  ts_matrix M, D, Dt, C, S;
+  double *alpha;                /* alpha per cell (alpha alpha_cells); NULL: alpha infinite */
+  ts_operator W_inv, W_alpha_inv; /* W^{-1} for the data; W_alpha^{-1} (alpha finite) */
   ts_matrix M_lift, D_lift;     /* M_beta (assembled) and D restricted to the prescribed DoFs'
                                    columns */
   double *beta, *mask;          /* beta per cell (beta beta_cells); 1 unknown flux, 0 prescribed */
@@ -192,14 +200,15 @@ static int prepare(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
 
 static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
   TS_CALL(prepare(s, k));
-  TS_CALL(ts_matrix_assemble_mass_inverse(s->pressure, 1.0, NULL, &s->Wunit_inv));
   TS_CALL(ts_matrix_transpose(s->D, &s->Dt));
   if (isinf(k->alpha)) { /* no (2,2) block; ts_operator_create_block needs its size known */
     TS_CALL(ts_matrix_create_triplets(s->pressure->count, s->pressure->count, 0, NULL, NULL,
                                       NULL, &s->C));
   } else {
-    TS_CALL(ts_matrix_assemble_mass_inverse(s->pressure, k->alpha, k->alpha_cells, &s->C));
-    for (int64_t e = 0; e < s->C->nonzeros; ++e) s->C->values[e] = -s->C->values[e];
+    const int64_t cells = ts_ih_cell_count(s->pressure);
+    TS_CALL(ts_calloc((size_t)cells, sizeof *s->alpha, "alpha per cell", &s->alpha));
+    for (int64_t c = 0; c < cells; ++c)
+      s->alpha[c] = k->alpha * (k->alpha_cells ? k->alpha_cells[c] : 1.0);
   }
   TS_CALL(ts_hdiv_schur_assemble_on(s->backend, s->velocity, s->pressure, k, s->flux_faces,
                                     &s->S));
@@ -221,11 +230,25 @@ static int create_schur_amg(ts_hdiv_system s) {
   return 0;
 }
 
+/* W^{-1} (tolerance 1e-14) and, for alpha finite, the (2,2) block -W_alpha^{-1} */
+static int create_mass_inverses(ts_hdiv_system s) {
+  ts_mass_inverse_options data;
+  TS_CALL(ts_mass_inverse_options_default(&data));
+  data.tolerance = 1e-14;
+  TS_CALL(ts_operator_create_l2_mass_inverse(s->backend, s->pressure, NULL, &data, &s->W_inv));
+  if (!s->alpha)
+    return ts_operator_create_matrix(s->backend, s->C, TS_DOUBLE, &s->blocks[3]);
+  TS_CALL(ts_operator_create_l2_mass_inverse(s->backend, s->pressure, s->alpha, NULL,
+                                             &s->W_alpha_inv));
+  return ts_operator_create_multiple(-1.0, s->W_alpha_inv, &s->blocks[3]);
+}
+
 static int create_operators(ts_hdiv_system s) {
   TS_CALL(create_mass_block(s, s->velocity->degree <= 1));
-  const ts_matrix m[3] = {s->Dt, s->D, s->C};
-  for (int i = 1; i < 4; ++i)
+  const ts_matrix m[2] = {s->Dt, s->D};
+  for (int i = 1; i < 3; ++i)
     TS_CALL(ts_operator_create_matrix(s->backend, m[i - 1], TS_DOUBLE, &s->blocks[i]));
+  TS_CALL(create_mass_inverses(s));
   TS_CALL(ts_operator_create_block(2, 2, s->blocks, &s->A));
   TS_CALL(ts_pc_create_jacobi(s->blocks[0], &s->jacobi));
   TS_CALL(create_schur_amg(s));
@@ -300,15 +323,17 @@ int ts_hdiv_system_destroy(ts_hdiv_system *system) {
   ts_pc_destroy(&s->amg);
   ts_operator_destroy(&s->A);
   for (int i = 0; i < 4; ++i) ts_operator_destroy(&s->blocks[i]);
+  ts_operator_destroy(&s->W_alpha_inv);
+  ts_operator_destroy(&s->W_inv);
   ts_matrix_destroy(&s->M);
   ts_matrix_destroy(&s->D);
   ts_matrix_destroy(&s->Dt);
   ts_matrix_destroy(&s->C);
   ts_matrix_destroy(&s->S);
-  ts_matrix_destroy(&s->Wunit_inv);
   ts_matrix_destroy(&s->M_lift);
   ts_matrix_destroy(&s->D_lift);
   ts_free(&s->beta);
+  ts_free(&s->alpha);
   ts_free(&s->mask);
   ts_free(system);
   return 0;
@@ -425,13 +450,28 @@ static int velocity_data(ts_hdiv_system s, const ts_hdiv_data *data, double *b, 
   return 0;
 }
 
+/* y = scale W^{-1} x on host arrays of the pressure's size, through the backend */
+static int apply_mass_inverse(ts_hdiv_system s, double scale, const double *x, double *y) {
+  const int64_t n = s->pressure->count;
+  ts_vec vx = NULL, vy = NULL;
+  int ierr = ts_vec_create(s->backend, n, TS_DOUBLE, &vx);
+  if (!ierr) ierr = ts_vec_create(s->backend, n, TS_DOUBLE, &vy);
+  if (!ierr) ierr = ts_vec_set_from_host(vx, x);
+  if (!ierr) ierr = ts_operator_apply(s->W_inv, vx, vy);
+  if (!ierr) ierr = ts_vec_get_to_host(vy, y);
+  for (int64_t i = 0; !ierr && i < n; ++i) y[i] *= scale;
+  ts_vec_destroy(&vx);
+  ts_vec_destroy(&vy);
+  return ierr;
+}
+
 /* W^{-1} G into the pressure block bp */
 static int pressure_data(ts_hdiv_system s, const ts_hdiv_data *data, double *bp) {
   if (!data->g) return 0;
   double *g = NULL;
   TS_CALL(ts_calloc((size_t)s->pressure->count, sizeof *g, "(g, psi)", &g));
-  const int ierr = ts_hdiv_load_vector(s->pressure, data->g, data->ctx, g);
-  if (!ierr) host_multiply_add(s->Wunit_inv, 1.0, g, bp);
+  int ierr = ts_hdiv_load_vector(s->pressure, data->g, data->ctx, g);
+  if (!ierr) ierr = apply_mass_inverse(s, 1.0, g, bp);
   ts_free(&g);
   return ierr;
 }
@@ -486,7 +526,5 @@ int ts_hdiv_system_pressure(ts_hdiv_system system, const double *x, double *p) {
   TS_CHECK_NOT_NULL(system);
   TS_CHECK_NOT_NULL(x);
   TS_CHECK_NOT_NULL(p);
-  for (int64_t i = 0; i < system->pressure->count; ++i) p[i] = 0.0;
-  host_multiply_add(system->Wunit_inv, -1.0, x + system->velocity->count, p);
-  return 0;
+  return apply_mass_inverse(system, -1.0, x + system->velocity->count, p);
 }
