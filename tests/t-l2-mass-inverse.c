@@ -303,6 +303,7 @@ int main(void) {
       for (int k = 1; k <= 8; ++k) test_identity(dim, kind, k, 0);
   for (int k = 0; k <= 3; ++k) test_identity(3, KERSHAW, k, 1);
   test_identity(2, SKEWED, 5, 1);
+  for (int dim = 2; dim <= 3; ++dim) test_identity(dim, KERSHAW, 9, 1); /* RT_9's pressure */
   for (int k = 1; k <= 4; ++k) test_volume(3, k);
   test_volume(2, 3);
   for (int k = 1; k <= 6; k += 5) {

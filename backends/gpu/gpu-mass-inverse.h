@@ -488,9 +488,10 @@ int ts_gpu_l2_degree(const ts_l2_mass_plan *pl, const double *x, double *y, char
     case 6: return ts_gpu_l2_cells<DIM, 6>(pl, x, y, err);
     case 7: return ts_gpu_l2_cells<DIM, 7>(pl, x, y, err);
     case 8: return ts_gpu_l2_cells<DIM, 8>(pl, x, y, err);
+    case 9: return ts_gpu_l2_cells<DIM, 9>(pl, x, y, err);
     default:
       snprintf(err, TS_BACKEND_ERROR_SIZE, "%s l2 mass: degree %d not compiled (the GPU kernels "
-               "are instantiated for k = 0..8)", TS_GPU_NAME, pl->degree);
+               "are instantiated for k = 0..9)", TS_GPU_NAME, pl->degree);
       return TS_ERR_UNSUPPORTED;
   }
 }
