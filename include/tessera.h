@@ -1910,7 +1910,8 @@ int ts_taylor_hood_compute_errors(ts_dofs velocity, ts_dofs pressure, const doub
 
 /* ---------------------------------------------------------------- output */
 
-/* The .vtu writers (ts_write_vtu, ts_stokes_write_vtu, and ts_problem_solve's <output>)
+/* The .vtu writers (ts_write_vtu, ts_stokes_write_vtu, ts_taylor_hood_write_vtu,
+ * ts_hdiv_write_vtu, and ts_problem_solve's <output>)
  * write ASCII, about 20-25 bytes per number: a fine level sampled with many subdivisions
  * makes files of hundreds of GB.  Before writing anything they bound the file's size from
  * above (points x (3 coordinates + the fields' components) x 25 bytes, and the cells) and
@@ -1977,6 +1978,28 @@ int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, co
  *  @return as ts_stokes_write_vtu */
 int ts_taylor_hood_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure,
                              const double *x, const ts_stokes_solution *s, int subdivisions);
+
+/** @brief Write a VTK unstructured grid (.vtu) of a Darcy or grad-div solution of RT_k x DGQ_k
+ *  in the interpolation-histopolation bases (ts_hdiv_system; doc/hdiv.md): every cell sampled
+ *  on its own subdivisions^dim sub-cells as in ts_stokes_write_vtu, with the point data
+ *  "velocity" (3 components, z = 0 in 2D) and "pressure", and with u_exact and p_exact also
+ *  "velocity_exact", "pressure_exact", "velocity_error" and "pressure_error" (discrete -
+ *  exact).  The exact functions are called once per cell with its lattice points, from the
+ *  calling thread, before the file is opened: where one fails, nothing is written.  Written as
+ *  the section comment above says.
+ *  @param velocity     the RT_k DoFs (ts_fe_create_rt_ih)
+ *  @param pressure     the DGQ_k DoFs (ts_fe_create_l2_ih), same mesh, level and degree
+ *  @param u            host values of the velocity DoFs (the first block of the system's x)
+ *  @param p            host values of the pressure DoFs (ts_hdiv_system_pressure: -W^{-1} x_p)
+ *  @param u_exact, p_exact  dim values and one value per point (ctx: their context), both or
+ *                      neither (NULL)
+ *  @param subdivisions 1..16 sub-cells per cell and direction (k+1 resolves the velocity)
+ *  @return 0, or TS_ERR_ARG for NULL arguments, DoF handlers that do not match or
+ *          subdivisions out of range, the exact functions' error, TS_ERR_IO naming the file
+ *          that could not be written or would exceed ts_max_output_size(). */
+int ts_hdiv_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *u,
+                      const double *p, ts_point_fn u_exact, ts_point_fn p_exact, void *ctx,
+                      int subdivisions);
 
 /* ---------------------------------------------------------------- problems */
 

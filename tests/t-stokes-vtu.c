@@ -23,7 +23,11 @@
  *      lattice of (cells s + 1)^dim points over the box, and the interpolant of a velocity in
  *      Q2 and a pressure in Q1 reproduced at every point as in 1-2 (the pressure minus its
  *      mean, the exact and error fields; without an exact solution only velocity and
- *      pressure). */
+ *      pressure);
+ *   9. Darcy and grad-div (ts_hdiv_write_vtu), 2D RT_2 and 3D RT_1 x DGQ_k in the
+ *      interpolation-histopolation bases on the cells of 1: the interpolant of the same
+ *      polynomials (DoFs: the integrals of u_i over the sub-faces, of p over the sub-cells)
+ *      reproduced at every point as in 1-2 (the pressure itself: no mean removed). */
 #include <dirent.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -96,12 +100,13 @@ static void space_destroy(space *s) {
   ts_mesh_destroy(&s->mesh);
 }
 
+/* RT_k x DGQ_k, with ih in the interpolation-histopolation bases (paper 003) */
 static int space_create(int dim, int k, const double *lo, const double *hi, const int *cells,
-                        int level, space *s) {
+                        int level, int ih, space *s) {
   *s = (space){0};
   TS_CALL(ts_mesh_create_box(dim, lo, hi, cells, level, &s->mesh));
-  TS_CALL(ts_fe_create_rt(dim, k, &s->rt));
-  TS_CALL(ts_fe_create_dgq(dim, k, &s->dgq));
+  TS_CALL(ih ? ts_fe_create_rt_ih(dim, k, &s->rt) : ts_fe_create_rt(dim, k, &s->rt));
+  TS_CALL(ih ? ts_fe_create_l2_ih(dim, k, &s->dgq) : ts_fe_create_dgq(dim, k, &s->dgq));
   TS_CALL(ts_dofs_create(s->mesh, s->rt, level, &s->u));
   TS_CALL(ts_dofs_create(s->mesh, s->dgq, level, &s->p));
   TS_CALL(ts_calloc((size_t)(s->u->count + s->p->count), sizeof(double), "[u; p]", &s->x));
@@ -124,6 +129,72 @@ static int interpolate(space *s, const ts_stokes_solution *exact) {
     TS_CALL(ts_dofs_point(s->p, j, x));
     s->x[s->u->count + j] = exact->pressure(dim, x);
   }
+  return 0;
+}
+
+/* The interpolant in the interpolation-histopolation bases: a velocity DoF of component i is
+ * the integral of u_i over its sub-face (at the Gauss-Lobatto node a_i along i, between the
+ * nodes a_d and a_d + 1 across), a pressure DoF that of p over its sub-cell; the Gauss rule of
+ * k+2 points on every sub-interval is exact for these degrees. */
+static double ih_dof(const space *s, int i, const int64_t *c, const int *a) {
+  const int dim = s->u->dim, k = s->u->degree, nq = k + 2;
+  const double *node = s->u->fe->normal_points;
+  double gx[TS_MAX_POINTS], gw[TS_MAX_POINTS], sum = 0.0;
+  ts_gauss_rule(nq, gx, gw);
+  int q[3] = {0, 0, 0}, n[3] = {1, 1, 1};
+  for (int d = 0; d < dim; ++d) n[d] = d == i ? 1 : nq;
+  for (q[2] = 0; q[2] < n[2]; ++q[2])
+    for (q[1] = 0; q[1] < n[1]; ++q[1])
+      for (q[0] = 0; q[0] < n[0]; ++q[0]) {
+        double x[3] = {0.0, 0.0, 0.0}, w = 1.0, u[3];
+        for (int d = 0; d < dim; ++d) {
+          const double first = node[a[d]], length = d == i ? 0.0 : node[a[d] + 1] - first;
+          x[d] = s->u->lower[d] + s->u->h[d] * ((double)c[d] + first + length * gx[q[d]]);
+          if (d != i) w *= gw[q[d]] * length * s->u->h[d];
+        }
+        if (i < dim) poly_velocity(dim, x, u);
+        sum += w * (i < dim ? u[i] : poly_pressure(dim, x));
+      }
+  return sum;
+}
+
+static void ih_interpolate(space *s) {
+  const int dim = s->u->dim, k = s->u->degree;
+  for (int i = 0; i <= dim; ++i) { /* i = dim: the pressure */
+    const ts_dofs dofs = i < dim ? s->u : s->p;
+    const int comp = i < dim ? i : 0;
+    const int64_t *g = dofs->comp_n[comp];
+    double *values = s->x + (i < dim ? 0 : s->u->count) + dofs->comp_offset[comp];
+    for (int64_t cell = 0; cell < ts_cell_count(dofs); ++cell) {
+      int64_t c[3] = {0, 0, 0};
+      int a[3] = {0, 0, 0}, n[3] = {1, 1, 1};
+      ts_cell_from_index(dofs, cell, c);
+      for (int d = 0; d < dim; ++d) n[d] = d == i ? k + 2 : k + 1;
+      for (a[2] = 0; a[2] < n[2]; ++a[2])
+        for (a[1] = 0; a[1] < n[1]; ++a[1])
+          for (a[0] = 0; a[0] < n[0]; ++a[0]) {
+            int64_t gi[3] = {0, 0, 0};
+            for (int d = 0; d < dim; ++d) gi[d] = c[d] * (k + 1) + a[d];
+            values[gi[0] + g[0] * (gi[1] + g[1] * gi[2])] = ih_dof(s, i, c, a);
+          }
+    }
+  }
+}
+
+/* poly_velocity and poly_pressure as ts_point_fn (dim values, one value per point) */
+static int poly_velocity_points(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  (void)ctx;
+  for (int64_t m = 0; m < n; ++m) {
+    double u[3];
+    poly_velocity(dim, x + m * dim, u);
+    for (int d = 0; d < dim; ++d) v[m * dim + d] = u[d];
+  }
+  return 0;
+}
+
+static int poly_pressure_points(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  (void)ctx;
+  for (int64_t m = 0; m < n; ++m) v[m] = poly_pressure(dim, x + m * dim);
   return 0;
 }
 
@@ -379,17 +450,26 @@ static void check_taylor_hood(int dim, int sub) {
 
 #define POLY_TESTS 9
 
-/* Sections 1-2 of the top comment for one case. */
-static void check_polynomial(int dim, int k, int sub) {
+/* The file of s's [u; p], with the exact solution if exact (ih: ts_hdiv_write_vtu). */
+static int write_polynomial(const char *path, const space *s, int ih, int sub, int exact) {
+  if (!ih) return ts_stokes_write_vtu(path, s->u, s->p, s->x, exact ? &poly_solution : NULL, sub);
+  return ts_hdiv_write_vtu(path, s->u, s->p, s->x, s->x + s->u->count,
+                           exact ? poly_velocity_points : NULL,
+                           exact ? poly_pressure_points : NULL, NULL, sub);
+}
+
+/* Sections 1-2 (9 with ih) of the top comment for one case. */
+static void check_polynomial(int dim, int k, int sub, int ih) {
   char what[64], path[512];
   space s;
   vtu f = {0};
-  snprintf(what, sizeof what, "%dD RT_%d, subdivisions %d", dim, k, sub);
-  snprintf(path, sizeof path, "%s/poly-%dd.vtu", work, dim);
+  snprintf(what, sizeof what, "%dD RT_%d%s, subdivisions %d", dim, k, ih ? " (IH)" : "", sub);
+  snprintf(path, sizeof path, "%s/%spoly-%dd.vtu", work, ih ? "ih-" : "", dim);
   poly_k = k;
-  int ierr = space_create(dim, k, lower, upper, coarse, 1, &s);
-  if (!ierr) ierr = interpolate(&s, &poly_solution);
-  if (!ierr) ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, &poly_solution, sub);
+  int ierr = space_create(dim, k, lower, upper, coarse, 1, ih, &s);
+  if (!ierr && ih) ih_interpolate(&s);
+  if (!ierr && !ih) ierr = interpolate(&s, &poly_solution);
+  if (!ierr) ierr = write_polynomial(path, &s, ih, sub, 1);
   if (!ok(!ierr && !vtu_read(path, &f), "%s: written and parsed back (%s)", what, path)) {
     diag("%s", ts_error_message());
     skip(POLY_TESTS - 1, "no file");
@@ -397,11 +477,11 @@ static void check_polynomial(int dim, int k, int sub) {
     vtu_free(&f);
     return;
   }
-  const double mean = poly_pressure_mean(dim);
+  const double mean = ih ? 0.0 : poly_pressure_mean(dim);
   check_grid(what, &s, sub, &f);
   check_fields(what, &f, &poly_solution, mean, dim, 1);
   vtu_free(&f);
-  ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, NULL, sub);
+  ierr = write_polynomial(path, &s, ih, sub, 0);
   if (!ierr) ierr = vtu_read(path, &f);
   check_fields(what, &f, &poly_solution, mean, dim, 0);
   vtu_free(&f);
@@ -417,7 +497,7 @@ static void check_tangential_jump(void) {
   space s;
   vtu f = {0};
   snprintf(path, sizeof path, "%s/jump.vtu", work);
-  int ierr = space_create(2, k, lower, upper, coarse, 1, &s);
+  int ierr = space_create(2, k, lower, upper, coarse, 1, 0, &s);
   if (!ierr) {
     s.x[s.u->comp_offset[1] + k + s.u->comp_n[1][0] * 1] = 1.0; /* a_0 = k, a_1 = 1 */
     ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, NULL, sub);
@@ -457,7 +537,7 @@ static int paper000_error(int cells_per_direction, double *max_error, double *co
   vtu f = {0};
   snprintf(path, sizeof path, "%s/paper000.vtu", work);
   TS_CALL(ts_stokes_solution_by_name("paper000", &sol));
-  int ierr = space_create(2, 1, lo, hi, one, 0, &s);
+  int ierr = space_create(2, 1, lo, hi, one, 0, 0, &s);
   if (!ierr) ierr = interpolate(&s, sol);
   if (!ierr) ierr = ts_stokes_write_vtu(path, s.u, s.p, s.x, sol, 2);
   space_destroy(&s);
@@ -526,8 +606,8 @@ static void check_errors(void) {
   ts_fe q = NULL;
   ts_dofs q_dofs = NULL;
   snprintf(path, sizeof path, "%s/bad.vtu", work);
-  int ierr = space_create(2, 1, lower, upper, coarse, 0, &s);
-  if (!ierr) ierr = space_create(2, 2, lower, upper, coarse, 0, &bad);
+  int ierr = space_create(2, 1, lower, upper, coarse, 0, 0, &s);
+  if (!ierr) ierr = space_create(2, 2, lower, upper, coarse, 0, 0, &bad);
   if (!ierr) ierr = ts_fe_create_q(2, 1, &q);
   if (!ierr) ierr = ts_dofs_create(s.mesh, q, 0, &q_dofs);
   if (ierr) {
@@ -653,7 +733,7 @@ static void check_size_limit(const space *s) {
 static void check_file_handling(void) {
   space s;
   poly_k = 1;
-  int ierr = space_create(2, 1, lower, upper, coarse, 0, &s);
+  int ierr = space_create(2, 1, lower, upper, coarse, 0, 0, &s);
   if (!ierr) ierr = interpolate(&s, &poly_solution);
   if (ierr) {
     diag("%s", ts_error_message());
@@ -667,7 +747,8 @@ static void check_file_handling(void) {
 
 static void remove_work(void) {
   static const char *const files[] = {"poly-2d.vtu", "poly-3d.vtu", "jump.vtu",  "paper000.vtu",
-                                      "safe.vtu",    "limited.vtu", "th-2d.vtu", "th-3d.vtu"};
+                                      "safe.vtu",    "limited.vtu", "th-2d.vtu", "th-3d.vtu",
+                                      "ih-poly-2d.vtu", "ih-poly-3d.vtu"};
   char path[512];
   for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
     snprintf(path, sizeof path, "%s/%s", work, files[i]);
@@ -677,14 +758,16 @@ static void remove_work(void) {
 }
 
 int main(void) {
-  plan(2 * POLY_TESTS + 1 + 2 + 8 + 7 + 2 * TH_TESTS);
+  plan(4 * POLY_TESTS + 1 + 2 + 8 + 7 + 2 * TH_TESTS);
   snprintf(work, sizeof work, "t-stokes-vtu.XXXXXX");
   if (!mkdtemp(work)) {
     diag("mkdtemp: %s", strerror(errno));
     return 1;
   }
-  check_polynomial(2, 2, 3);
-  check_polynomial(3, 1, 2);
+  check_polynomial(2, 2, 3, 0);
+  check_polynomial(3, 1, 2, 0);
+  check_polynomial(2, 2, 3, 1);
+  check_polynomial(3, 1, 2, 1);
   check_tangential_jump();
   check_paper000();
   check_errors();

@@ -13,7 +13,8 @@
  *   - the crooked pipe (grad-div, crooked-pipe coefficients, f = (1, 0)) and the SPE10-like
  *     Darcy problem (lognormal beta, pure flux boundary): the iterations of the C API's solve;
  *   - <preconditioner type="amg"> on S~ runs our AMG and converges;
- *   - ts_hdiv_system_create_with_amg refuses what it cannot build, naming it.
+ *   - ts_hdiv_system_create_with_amg refuses what it cannot build, naming it;
+ *   - <output vtu> writes the finest level's file with its six fields.
  * omp; hypre builds only (BoomerAMG on S~). */
 #include <math.h>
 #include <stdio.h>
@@ -257,6 +258,45 @@ static void test_amg_arguments(ts_backend b) {
   ts_mesh_destroy(&mesh);
 }
 
+/* <output vtu>: the finest level of 2D RT_1 (8 x 8 cells, subdivisions 2) written with the
+ * six fields (the values are t-stokes-vtu's section 9) */
+static void test_output(ts_backend b) {
+  char xml[1024], text[4096] = "";
+  const char *path = "t-xml-hdiv.vtu";
+  ts_problem p = NULL;
+  ts_report report;
+  FILE *log = tmpfile();
+  remove(path);
+  int ierr = ts_problem_read_string("t-xml-hdiv", problem(xml, sizeof xml,
+      "<mesh dim=\"2\" cells=\"2 2\" levels=\"2\"/>", 1, "<darcy solution=\"smooth\" beta=\"2\" "
+      "flux-faces=\"left top\"/><output vtu=\"t-xml-hdiv.vtu\" subdivisions=\"2\"/>", MINRES), &p);
+  if (!ierr) ierr = ts_problem_solve(p, b, log, &report);
+  if (ierr) diag("%s", ts_error_message());
+  FILE *f = ierr ? NULL : fopen(path, "r");
+  const size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  text[n] = '\0';
+  int fields = 0;
+  static const char *names[] = {"velocity", "pressure", "velocity_exact", "pressure_exact",
+                                "velocity_error", "pressure_error"};
+  if (f) {
+    rewind(f);
+    char line[256];
+    while (fgets(line, sizeof line, f))
+      for (int i = 0; i < 6; ++i) {
+        char want[64];
+        snprintf(want, sizeof want, "Name=\"%s\"", names[i]);
+        fields += strstr(line, want) != NULL;
+      }
+    fclose(f);
+  }
+  ok(!ierr && strstr(text, "NumberOfPoints=\"576\"") && fields == 6,
+     "<darcy> with <output vtu>: %s written, 64 cells x 9 points, the 6 fields (%d found)", path,
+     fields);
+  remove(path);
+  if (log) fclose(log);
+  ts_problem_destroy(&p);
+}
+
 int main(void) {
   ts_backend b = NULL;
   if (ts_backend_open("omp", &b)) {
@@ -274,6 +314,7 @@ int main(void) {
     test_spe10(b);
     test_our_amg(b);
     test_amg_arguments(b);
+    test_output(b);
   }
   done_testing();
   ts_backend_destroy(&b);

@@ -352,6 +352,18 @@ static int match_mean(const ts_study *s, const ts_level_objects *o, ts_point_fn 
   return ierr;
 }
 
+/* The pressure p = -W^{-1} x_p of o->host into the new array *ph; in the singular case
+ * shifted to the mean of the exact pressure when one is known */
+static int pressure_values(const ts_study *s, const ts_level_objects *o,
+                           const hdiv_exact *exact, double **ph) {
+  TS_CALL(ts_calloc((size_t)ts_dofs_count(o->dofs[1]), sizeof **ph, "pressure", ph));
+  int ierr = ts_hdiv_system_pressure(o->hdiv, o->host, *ph);
+  if (!ierr && exact->p && ts_hdiv_system_is_singular(o->hdiv))
+    ierr = match_mean(s, o, exact->p, *ph);
+  if (ierr) ts_free(ph);
+  return ierr;
+}
+
 /* The L2 errors of u and p = -W^{-1} x_p against the built-in solution (none: NaN) */
 static int hdiv_errors(const ts_study *s, const ts_level_objects *o, ts_level_report *r) {
   ts_hdiv_data data;
@@ -359,11 +371,27 @@ static int hdiv_errors(const ts_study *s, const ts_level_objects *o, ts_level_re
   problem_data(s->p, s->data, &data, &exact);
   if (!exact.u) return 0;
   double *ph = NULL;
-  TS_CALL(ts_calloc((size_t)ts_dofs_count(o->dofs[1]), sizeof *ph, "pressure", &ph));
-  int ierr = ts_hdiv_system_pressure(o->hdiv, o->host, ph);
-  if (!ierr && ts_hdiv_system_is_singular(o->hdiv)) ierr = match_mean(s, o, exact.p, ph);
-  if (!ierr) ierr = ts_hdiv_l2_error(o->dofs[0], o->host, exact.u, s->data, &r->l2_error);
+  TS_CALL(pressure_values(s, o, &exact, &ph));
+  int ierr = ts_hdiv_l2_error(o->dofs[0], o->host, exact.u, s->data, &r->l2_error);
   if (!ierr) ierr = ts_hdiv_l2_error(o->dofs[1], ph, exact.p, s->data, &r->pressure_l2_error);
+  ts_free(&ph);
+  return ierr;
+}
+
+/* <output vtu>: the lattice of the Stokes files (the same fields) */
+static int hdiv_check_output(const ts_study *s, const int64_t *cells) {
+  ts_problem p = s->p;
+  return ts_stokes_vtu_check_output(p->vtu_path, p->dim, cells, p->vtu_subdivisions);
+}
+
+static int hdiv_write_output(const ts_study *s, const ts_level_objects *o) {
+  ts_hdiv_data data;
+  hdiv_exact exact;
+  problem_data(s->p, s->data, &data, &exact);
+  double *ph = NULL;
+  TS_CALL(pressure_values(s, o, &exact, &ph));
+  const int ierr = ts_hdiv_write_vtu(s->p->vtu_path, o->dofs[0], o->dofs[1], o->host, ph,
+                                     exact.u, exact.p, s->data, s->p->vtu_subdivisions);
   ts_free(&ph);
   return ierr;
 }
@@ -408,7 +436,8 @@ static uint64_t hdiv_extra_bytes(const struct ts_problem_s *p) {
   .print_solver = hdiv_print_solver, .mg_options = hdiv_mg_options,                         \
   .operator_create = hdiv_operator_create, .mg_create = hdiv_mg_create,                     \
   .setup = hdiv_setup, .pc_create = hdiv_pc_create, .complete = hdiv_complete,              \
-  .errors = hdiv_errors, .print_errors = hdiv_print_errors
+  .errors = hdiv_errors, .print_errors = hdiv_print_errors, .output_degree_extra = 1,          \
+  .check_output = hdiv_check_output, .write_output = hdiv_write_output
 
 const ts_equation ts_equation_darcy = {HDIV_TABLE("darcy", "darcy")};
 const ts_equation ts_equation_grad_div = {HDIV_TABLE("grad-div", "grad-div")};
