@@ -2244,6 +2244,50 @@ int ts_parallel_vec_scatter(const double *global, ts_vec v);
  *          kernel; TS_ERR_MEMORY */
 int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op);
 
+/** @brief The transfer from the distributed Q_k space `coarse` to the next finer level `fine`
+ *  (the same split, backend and degree) as an operator: apply is the prolongation of
+ *  ts_mg_transfer_operator over the whole mesh (Dirichlet DoFs of the box read and written as
+ *  zero), apply_transpose (ts_operator_create_transpose) its exact transpose, the restriction.
+ *  Each process runs the one-process kernel on its block; the restriction sums the interface
+ *  rows (ts_parallel_vec_sum_shared).  The blocks must nest: every direction of the mesh has
+ *  at least as many level-0 cells as processes (ts_parallel_dofs_create then splits level 0).
+ *  @return 0; TS_ERR_ARG naming what does not fit; TS_ERR_UNSUPPORTED without MPI or without
+ *          the backend kernel 'transfer' */
+int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_dofs fine,
+                                         ts_operator *P);
+/** Distributed Q_k spaces and Laplacians of a box mesh's levels, for multigrid. */
+typedef struct ts_parallel_mg_s *ts_parallel_mg;
+/** @brief The distributed DoFs (ts_parallel_dofs_create) and Laplacians
+ *  (ts_parallel_operator_create_laplace) of mesh's levels coarse_level..finest_level
+ *  (collective).  mesh and fe are borrowed: they must outlive the hierarchy.
+ *  @return 0; TS_ERR_ARG for levels out of range or blocks that do not nest (a direction
+ *          with fewer level-0 cells than processes); the errors of the parts */
+int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                          int coarse_level, int finest_level, ts_parallel_mg *mg);
+/** @brief Free the hierarchy (after the preconditioners made of it); NULL is allowed. */
+int ts_parallel_mg_destroy(ts_parallel_mg *mg);
+/** @brief The distributed DoFs of a level (borrowed; NULL with the error set out of range). */
+ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level);
+/** @brief The distributed Laplacian of a level (borrowed; NULL with the error set out of range). */
+ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level);
+/** @brief The V-cycle (ts_pc_create_multigrid) of the hierarchy: its Laplacians, the
+ *  distributed transfers, weighted point Jacobi smoothers (ts_pc_create_jacobi_weighted), and
+ *  the exact coarse solve: the coarse vector gathered on every process and solved with the
+ *  LU of the one-process coarse Laplacian.  The same preconditioner as ts_pc_create_mg_jacobi
+ *  on a ts_mg_create hierarchy of the same levels (one degree, no degree levels): the same
+ *  iterations for any number of processes, the results equal to round-off.  On distributed
+ *  vectors of the finest level; mg is borrowed (it must outlive pc).
+ *  @param weight           in (0, 2]
+ *  @param smoothing_steps  pre- and post-smoothing steps each, 1..100
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL),
+ *          TS_ERR_MEMORY, TS_ERR_LAPACK */
+int ts_parallel_pc_create_mg_jacobi(ts_parallel_mg mg, double weight, int smoothing_steps,
+                                    ts_pc *pc);
+/** @brief The same V-cycle with Chebyshev smoothers of the given degree (ts_pc_create_chebyshev,
+ *  1..20) instead of Jacobi. */
+int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smoothing_steps,
+                                       ts_pc *pc);
+
 /* ---------------------------------------------------------------- timers */
 
 /** @brief Wall-clock seconds since an arbitrary origin. */

@@ -851,6 +851,17 @@ static void parallel(fixture *f) {
   EXPECT_MINUS_ONE(ts_parallel_dofs_global_count(NULL));
   EXPECT_MINUS_ONE(ts_parallel_dofs_global_index(NULL, 0));
   EXPECT_NULL(ts_parallel_dofs_local(NULL));
+  ts_parallel_mg mg;
+  ts_pc pc;
+  EXPECT(code, mpi ? "'par' is NULL" : without,
+         ts_parallel_mg_create(f->b, NULL, f->mesh, f->q, 0, 0, &mg));
+  EXPECT(code, mpi ? "'coarse' is NULL" : without,
+         ts_parallel_operator_create_transfer(NULL, NULL, &op));
+  EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_pc_create_mg_jacobi(NULL, 0.6, 2, &pc));
+  EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_pc_create_mg_chebyshev(NULL, 3, 1, &pc));
+  EXPECT(0, "", ts_parallel_mg_destroy(NULL));
+  EXPECT_NULL(ts_parallel_mg_dofs(NULL, 0));
+  EXPECT_NULL(ts_parallel_mg_operator(NULL, 0));
 }
 
 int main(void) {

@@ -3,17 +3,22 @@
  * 3 is an uneven split, 4 a 2x2 one): random vectors, the distributed Laplacian and its
  * diagonal equal the one-process ones (gathered), GMRES with Jacobi takes the same
  * iterations, and CG with the Chebyshev-Jacobi preconditioner the same iterations to the same
- * solution and the same error against a manufactured solution, 2D and 3D, Q_1..Q_4, with MPI_Dims_create's split and a split
- * fixed along the last direction.  Every process checks; rank 0 prints. */
+ * solution and the same error against a manufactured solution, 2D and 3D, Q_1..Q_4, with
+ * MPI_Dims_create's split and a split fixed along the last direction; and CG with the
+ * distributed V-cycle (ts_parallel_pc_create_mg_jacobi, _chebyshev; 2D 3 levels, 3D 2) the
+ * iterations and solution of CG with the one-process V-cycle of the same parts
+ * (ts_pc_create_mg_jacobi; ts_pc_create_multigrid with Chebyshev smoothers).  Every process
+ * checks; rank 0 prints. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "tessera.h"
 
 static const double pi = 3.14159265358979323846;
-enum { TESTS_PER_CASE = 6 };
+enum { TESTS_PER_CASE = 8 };
 
 /* the condition on every process */
 static int everywhere(int cond) {
@@ -124,6 +129,20 @@ static int manufactured(ts_backend be, problem *p, double *u, ts_vec b) {
   return ierr;
 }
 
+/* type with pc from zero to rtol 1e-10: iterations into *its */
+static int solve_with(ts_solver_type type, ts_operator A, ts_pc pc, ts_vec b, ts_vec x, int *its) {
+  ts_solver s = NULL;
+  int ierr = ts_solver_create(type, &s);
+  if (!ierr) ierr = ts_solver_set_operator(s, A);
+  if (!ierr) ierr = ts_solver_set_pc(s, pc);
+  if (!ierr) ierr = ts_solver_set_tolerances(s, 1e-10, 500);
+  if (!ierr) ierr = ts_vec_set(x, 0.0);
+  if (!ierr) ierr = ts_solver_solve(s, b, x);
+  *its = ts_solver_iterations(s);
+  ts_solver_destroy(&s);
+  return ierr;
+}
+
 /* CG + Chebyshev(Jacobi) of degree 3, or GMRES + Jacobi, from zero to rtol 1e-10:
  * iterations into *its */
 static int solve(ts_solver_type type, ts_operator A, ts_vec b, ts_vec x, int *its) {
@@ -173,6 +192,92 @@ static void check_solve(ts_backend be, problem *p, const char *name) {
   free(b);
 }
 
+/* The one-process V-cycle with Chebyshev(3) smoothers on the levels of mg: the parts of
+ * ts_pc_create_multigrid, the coarse solve the one-level ts_pc_create_mg_jacobi of mg0 (the
+ * LU of the coarsest Laplacian); the smoothers and transfers into parts (destroyed after pc) */
+static int serial_chebyshev_mg(ts_mg mg, ts_mg mg0, int levels, ts_operator *P, ts_pc *S,
+                               ts_pc *coarse, ts_pc *pc) {
+  ts_operator A[4] = {NULL, NULL, NULL, NULL};
+  int ierr = ts_pc_create_mg_jacobi(mg0, 1.0, 1, coarse);
+  for (int l = 0; l < levels && !ierr; ++l) {
+    A[l] = ts_mg_level_operator(mg, l);
+    if (l) ierr = ts_mg_transfer_operator(mg, l, &P[l]);
+    if (l && !ierr) ierr = ts_pc_create_chebyshev(A[l], 3, &S[l]);
+  }
+  if (!ierr) ierr = ts_pc_create_multigrid(levels, A, P, S, 1, *coarse, pc);
+  return ierr;
+}
+
+/* CG + the distributed V-cycle (Jacobi 0.6, 2 steps; Chebyshev 3, 1 step) on levels 0..L
+ * against CG + the one-process V-cycle, for a random right side.  The 3D coarse mesh is
+ * 3 x 2 x 4 cells (every split of up to 4 processes nests; the coarse LU of Q_4 has 1,989
+ * rows, and every process factors it). */
+static void check_mg(ts_backend be, problem *p, const char *name) {
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  static const int coarse2[2] = {7, 5}, coarse3[3] = {3, 2, 4};
+  const int L = p->dim == 2 ? 2 : 1;
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_mg mg = NULL, mg0 = NULL;
+  ts_parallel_mg pmg = NULL;
+  ts_pc pcs[2] = {NULL, NULL}, pcd[2] = {NULL, NULL}, coarse = NULL, S[4] = {NULL};
+  ts_operator P[4] = {NULL};
+  ts_vec b = NULL, x = NULL, bd = NULL, xd = NULL;
+  ts_mg_options o;
+  ts_mg_options_default(&o);
+  o.coarse_level = 0;
+  o.coarse_degree = p->k; /* no degree levels: the distributed hierarchy has none */
+  int ierr = ts_mesh_create_box(p->dim, lower, upper, p->dim == 2 ? coarse2 : coarse3, L, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(p->dim, p->k, &fe);
+  if (!ierr) ierr = ts_mg_create(be, mesh, fe, L, &o, &mg);
+  if (!ierr) ierr = ts_mg_create(be, mesh, fe, 0, &o, &mg0);
+  if (!ierr) ierr = ts_pc_create_mg_jacobi(mg, 0.6, 2, &pcs[0]);
+  if (!ierr) ierr = serial_chebyshev_mg(mg, mg0, L + 1, P, S, &coarse, &pcs[1]);
+  if (!ierr) ierr = ts_parallel_mg_create(be, p->par, mesh, fe, 0, L, &pmg);
+  if (!ierr) ierr = ts_parallel_pc_create_mg_jacobi(pmg, 0.6, 2, &pcd[0]);
+  if (!ierr) ierr = ts_parallel_pc_create_mg_chebyshev(pmg, 3, 1, &pcd[1]);
+  ts_operator A = ierr ? NULL : ts_mg_level_operator(mg, L);
+  ts_operator Ad = ierr ? NULL : ts_parallel_mg_operator(pmg, L);
+  const int64_t n = A ? ts_operator_size(A) : 0;
+  double *g = calloc((size_t)n + 1, sizeof *g), *h = calloc((size_t)n + 1, sizeof *h);
+  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &b);
+  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &x);
+  if (!ierr) ierr = ts_parallel_vec_create(ts_parallel_mg_dofs(pmg, L), &bd);
+  if (!ierr) ierr = ts_parallel_vec_create(ts_parallel_mg_dofs(pmg, L), &xd);
+  if (!ierr) ierr = ts_vec_set_random(b, 3);
+  if (!ierr) ierr = ts_vec_set_random(bd, 3);
+  static const char *smoother[2] = {"Jacobi", "Chebyshev"};
+  for (int m = 0; m < 2; ++m) {
+    int its = -1, its_d = -2, e = ierr;
+    if (!e) e = solve_with(TS_SOLVER_CG, A, pcs[m], b, x, &its);
+    if (!e) e = solve_with(TS_SOLVER_CG, Ad, pcd[m], bd, xd, &its_d);
+    if (!e) e = ts_parallel_vec_gather(xd, g);
+    if (!e) e = ts_vec_get_to_host(x, h);
+    const double apart = e ? INFINITY : max_difference(n, g, h) / max_abs(n, h);
+    ok(everywhere(!e && its == its_d && apart <= 1e-12),
+       "%s: CG + V-cycle (%s), %d levels: %d iterations, one process %d, solutions %.1e apart%s%s",
+       name, smoother[m], L + 1, its_d, its, apart, e ? ": " : "", e ? ts_error_message() : "");
+  }
+  ts_vec *v[] = {&b, &x, &bd, &xd};
+  for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
+  for (int i = 0; i < 2; ++i) {
+    ts_pc_destroy(&pcs[i]);
+    ts_pc_destroy(&pcd[i]);
+  }
+  ts_pc_destroy(&coarse);
+  for (int i = 0; i < 4; ++i) {
+    ts_pc_destroy(&S[i]);
+    ts_operator_destroy(&P[i]);
+  }
+  ts_parallel_mg_destroy(&pmg);
+  ts_mg_destroy(&mg);
+  ts_mg_destroy(&mg0);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  free(g);
+  free(h);
+}
+
 static void run_case(ts_backend be, int dim, int k, int fixed_split, int size) {
   static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
   static const int coarse2[2] = {7, 5}, coarse3[3] = {4, 3, 5};
@@ -194,9 +299,48 @@ static void run_case(ts_backend be, int dim, int k, int fixed_split, int size) {
   } else {
     check_operator(&p, name);
     check_solve(be, &p, name);
+    check_mg(be, &p, name);
   }
   teardown(&p);
   ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
+/* What the distributed hierarchy refuses: levels out of order, a bad weight, and (on more
+ * than one process) a split whose blocks do not nest: levels 2..3 of a mesh of one level-0
+ * cell (the levels can be split, but not as refinements of a level-0 split) */
+static void check_mg_refusals(ts_backend be, int size) {
+  static const double lower[2] = {0, 0}, upper[2] = {1, 1};
+  static const int one[2] = {1, 1}, many[2] = {4, 4};
+  ts_mesh mesh = NULL, single = NULL;
+  ts_fe fe = NULL;
+  ts_parallel par = NULL;
+  ts_parallel_mg mg = NULL;
+  ts_pc pc = NULL;
+  int ierr = ts_mesh_create_box(2, lower, upper, many, 1, &mesh);
+  if (!ierr) ierr = ts_mesh_create_box(2, lower, upper, one, 3, &single);
+  if (!ierr) ierr = ts_fe_create_q(2, 2, &fe);
+  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
+  int order = ierr ? 0 : ts_parallel_mg_create(be, par, mesh, fe, 1, 0, &mg);
+  order = order == TS_ERR_ARG && !mg && strstr(ts_error_message(), "coarse_level <= finest_level");
+  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 1, &mg);
+  int weight = ierr ? 0 : ts_parallel_pc_create_mg_jacobi(mg, 3.0, 1, &pc);
+  weight = weight == TS_ERR_ARG && !pc && strstr(ts_error_message(), "weight = 3, allowed (0, 2]");
+  ok(everywhere(!ierr && order && weight), "ts_parallel_mg_create refuses levels 1..0, "
+     "ts_parallel_pc_create_mg_jacobi a weight of 3%s%s", ierr ? ": " : "",
+     ierr ? ts_error_message() : "");
+  ts_parallel_mg_destroy(&mg);
+  if (size == 1) {
+    skip(1, "one process: every split nests");
+  } else {
+    const int e = ierr ? 0 : ts_parallel_mg_create(be, par, single, fe, 2, 3, &mg);
+    ok(everywhere(e == TS_ERR_ARG && !mg && strstr(ts_error_message(), "would not nest")),
+       "levels 2..3 of one level-0 cell on %d processes: the blocks would not nest, refused: %s", size,
+       ts_error_message());
+  }
+  ts_parallel_destroy(&par);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&single);
   ts_mesh_destroy(&mesh);
 }
 
@@ -207,14 +351,15 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  plan(2 * 4 * 2 * TESTS_PER_CASE);
+  plan(2 * 4 * 2 * TESTS_PER_CASE + 2);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
-    skip(2 * 4 * 2 * TESTS_PER_CASE, "no backend");
+    skip(2 * 4 * 2 * TESTS_PER_CASE + 2, "no backend");
   } else {
     diag("%d processes", size);
     for (int dim = 2; dim <= 3; ++dim)
       for (int k = 1; k <= 4; ++k)
         for (int fixed = 0; fixed <= 1; ++fixed) run_case(be, dim, k, fixed, size);
+    check_mg_refusals(be, size);
   }
   ts_backend_destroy(&be);
   const int status = exit_status();

@@ -78,17 +78,40 @@ static int init_layout(ts_parallel_dofs pd) {
   return 0;
 }
 
+/* The cells [*start, *end) of direction d that the block at coordinate coord gets: the
+ * level-0 cells dealt out and refined with the level (nested: the blocks of all levels are
+ * refinements of each other, as multigrid's transfers need), or, where level 0 has fewer
+ * cells than processes in some direction, the level's own cells dealt out. */
+static void block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end) {
+  if (pd->nested) {
+    ts_parallel_split(pd->cells0[d], pd->par->procs[d], coord, start, end);
+    *start <<= pd->level;
+    *end <<= pd->level;
+  } else {
+    ts_parallel_split(pd->cells[d], pd->par->procs[d], coord, start, end);
+  }
+}
+
 static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
-  int64_t cells[3] = {1, 1, 1}, start[3] = {0, 0, 0}, end[3] = {1, 1, 1};
+  int64_t start[3] = {0, 0, 0}, end[3] = {1, 1, 1};
   const ts_parallel par = pd->par;
   const int k = fe->degree;
+  int64_t *cells = pd->cells;
   TS_CALL(ts_mesh_cells(mesh, level, cells));
+  TS_CALL(ts_mesh_cells(mesh, 0, pd->cells0));
+  pd->level = level;
+  pd->nested = 1;
   for (int d = 0; d < par->dim; ++d) {
     TS_CHECK_ARG(cells[d] >= par->procs[d],
                  "ts_parallel_dofs_create: %lld cells in direction %d on level %d for %d "
                  "processes, allowed at least one cell per process",
                  (long long)cells[d], d, level, par->procs[d]);
-    ts_parallel_split(cells[d], par->procs[d], par->coords[d], &start[d], &end[d]);
+    pd->nested = pd->nested && pd->cells0[d] >= par->procs[d];
+  }
+  for (int d = 0; d < par->dim; ++d) block_range(pd, d, par->coords[d], &start[d], &end[d]);
+  for (int d = 0; d < 3; ++d) {
+    pd->cell_start[d] = start[d];
+    pd->cell_end[d] = end[d];
   }
   TS_CALL(create_block(pd, mesh, fe, level, start, end));
   size_t plane = 1;
@@ -239,7 +262,7 @@ static void owned_box(ts_parallel_dofs pd, const int *c, int64_t *lo, int64_t *h
   }
   for (int d = 0; d < pd->par->dim; ++d) {
     int64_t start, end;
-    ts_parallel_split((pd->global_n[d] - 1) / pd->degree, pd->par->procs[d], c[d], &start, &end);
+    block_range(pd, d, c[d], &start, &end);
     lo[d] = start * pd->degree + (c[d] > 0);
     hi[d] = end * pd->degree + 1;
   }

@@ -109,3 +109,50 @@ int ts_parallel_random(ts_vec v, uint64_t seed) {
   (void)v, (void)seed;
   return TS_NO_MPI(__func__);
 }
+
+int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_dofs fine,
+                                         ts_operator *P) {
+  (void)coarse, (void)fine;
+  if (P) *P = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                          int coarse_level, int finest_level, ts_parallel_mg *mg) {
+  (void)backend, (void)par, (void)mesh, (void)fe, (void)coarse_level, (void)finest_level;
+  if (mg) *mg = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_mg_destroy(ts_parallel_mg *mg) {
+  (void)mg;
+  return 0;
+}
+
+ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level) {
+  (void)level;
+  TS_GETTER_NOT_NULL(mg, NULL); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return NULL;
+}
+
+ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level) {
+  (void)level;
+  TS_GETTER_NOT_NULL(mg, NULL); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return NULL;
+}
+
+int ts_parallel_pc_create_mg_jacobi(ts_parallel_mg mg, double weight, int smoothing_steps,
+                                    ts_pc *pc) {
+  (void)mg, (void)weight, (void)smoothing_steps;
+  if (pc) *pc = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smoothing_steps,
+                                       ts_pc *pc) {
+  (void)mg, (void)degree, (void)smoothing_steps;
+  if (pc) *pc = NULL;
+  return TS_NO_MPI(__func__);
+}

@@ -22,6 +22,11 @@ struct ts_parallel_dofs_s {
   int64_t n[3];                /* the block's DoFs per direction (1 beyond dim) */
   int64_t global_n[3];         /* the whole mesh's DoFs per direction (1 beyond dim) */
   int64_t offset[3];           /* the global index of the block's first DoF per direction */
+  int level;                   /* the mesh level */
+  int64_t cells[3], cells0[3]; /* the whole mesh's cells on the level and on level 0 */
+  int nested;                  /* the level-0 split refined (every direction has at least as
+                                  many level-0 cells as processes): blocks nest across levels */
+  int64_t cell_start[3], cell_end[3]; /* the block's cells [start, end) on the level */
   /* the first DoF this block owns per direction: 1 where a lower neighbour owns the
    * interface (owner: the lower side), else 0 */
   int first_owned[3];

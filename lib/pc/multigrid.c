@@ -133,19 +133,17 @@ static int check_level(int i, int levels, const ts_operator *A, const ts_operato
   return 0;
 }
 
+/* the levels' work vectors, made like their operators (distributed for distributed levels) */
 static int create_vectors(multigrid_pc *m) {
   for (int i = 0; i < m->levels; ++i) {
     multigrid_level *l = &m->level[i];
-    const ts_backend be = l->A->backend;
-    const int64_t n = l->A->n;
-    const ts_precision p = l->A->precision;
     if (i < m->levels - 1) {
-      TS_CALL(ts_vec_create(be, n, p, &l->b));
-      TS_CALL(ts_vec_create(be, n, p, &l->x));
+      TS_CALL(ts_operator_vec_create(l->A, &l->b));
+      TS_CALL(ts_operator_vec_create(l->A, &l->x));
     }
     if (i > 0) {
-      TS_CALL(ts_vec_create(be, n, p, &l->r));
-      TS_CALL(ts_vec_create(be, n, p, &l->t));
+      TS_CALL(ts_operator_vec_create(l->A, &l->r));
+      TS_CALL(ts_operator_vec_create(l->A, &l->t));
     }
   }
   return 0;

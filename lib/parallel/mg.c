@@ -1,0 +1,298 @@
+/* mg.c -- distributed geometric multigrid for the Q_k Laplacian (doc/parallel.md, section 5):
+ * the levels' distributed DoFs and Laplacians, the transfers between them, the coarse solve,
+ * and the V-cycle of ts_pc_create_multigrid made of them.
+ *
+ * The blocks nest across levels (dofs.c splits the level-0 cells and refines them), so a
+ * block's fine cells are the children of its coarse cells and the block's transfer is the
+ * one-process kernel on the block (ts_transfer_plan_init on the block's DoFs, without the
+ * constraints), with F the mask of the DoFs off the box's boundary:
+ *   prolongation  y_f = F_f .* P_block (F_c .* x_c): consistent as it is, since a fine DoF
+ *                 on an interface is interpolated by both blocks from the same coarse values
+ *                 with weights 1 and 0 (it lies on a coarse cell face);
+ *   restriction   y_c = F_c .* S(P_block^T (O_f .* F_f .* x_f)), O_f the owned mask: each
+ *                 fine DoF counted once, the interface rows summed (ts_parallel_vec_sum_shared)
+ *                 - the transpose of the prolongation over the whole mesh.
+ * The coarse solve gathers the coarse vector on every process (ts_parallel_vec_gather),
+ * applies the LU of the one-process coarse Laplacian (assembled once,
+ * ts_mg_dense_inverse_create_matrix) and takes the process's entries back: the one-process
+ * coarse solve, bit for bit, on every process. */
+#include "parallel-impl.h"
+#include "../mg/mg-impl.h"
+
+/* ---------------------------------------------------------------- transfer */
+
+typedef struct parallel_transfer {
+  ts_parallel_dofs coarse, fine; /* borrowed */
+  ts_transfer_plan plan;         /* the blocks', unconstrained */
+  double storage[TS_TRANSFER_1D_SIZE];
+  ts_vec wc, wf, out;            /* coarse and fine work; the result before an add */
+} parallel_transfer;
+
+static int transfer_prolongate(ts_operator op, ts_vec x, ts_vec y, int add) {
+  parallel_transfer *t = op->data;
+  TS_CALL(ts_parallel_check_vec(t->coarse, x, "distributed prolongation (input)"));
+  TS_CALL(ts_parallel_check_vec(t->fine, y, "distributed prolongation (output)"));
+  TS_CALL(ts_vec_pointwise_mult(x, t->coarse->free_mask, t->wc));
+  TS_CALL(ts_transfer_apply(op->backend, &t->plan, 0, t->wc, t->wf, 0));
+  ts_vec out = add ? t->wf : y;
+  TS_CALL(ts_vec_pointwise_mult(t->wf, t->fine->free_mask, out));
+  if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
+  return 0;
+}
+
+static int transfer_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
+  parallel_transfer *t = op->data;
+  TS_CALL(ts_parallel_check_vec(t->fine, x, "distributed restriction (input)"));
+  TS_CALL(ts_parallel_check_vec(t->coarse, y, "distributed restriction (output)"));
+  TS_CALL(ts_vec_pointwise_mult(x, t->fine->owned_mask, t->wf));
+  TS_CALL(ts_vec_pointwise_mult(t->wf, t->fine->free_mask, t->wf));
+  ts_vec out = add ? t->out : y;
+  TS_CALL(ts_transfer_apply(op->backend, &t->plan, 1, t->wf, out, 0));
+  TS_CALL(ts_parallel_vec_sum_shared(t->coarse, out));
+  TS_CALL(ts_vec_pointwise_mult(out, t->coarse->free_mask, out));
+  if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
+  return 0;
+}
+
+static void transfer_destroy(ts_operator op) {
+  parallel_transfer *t = op->data;
+  ts_vec *v[] = {&t->wc, &t->wf, &t->out};
+  for (int i = 0; i < 3; ++i) ts_vec_destroy(v[i]);
+  ts_free(&op->data);
+}
+
+static const ts_operator_ops transfer_ops = {.name = "distributed transfer",
+                                             .apply = transfer_prolongate,
+                                             .destroy = transfer_destroy,
+                                             .apply_transpose = transfer_restrict};
+
+int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_dofs fine,
+                                         ts_operator *P) {
+  TS_CHECK_NOT_NULL(P);
+  *P = NULL;
+  TS_CHECK_NOT_NULL(coarse);
+  TS_CHECK_NOT_NULL(fine);
+  TS_CHECK_ARG(coarse->par == fine->par && coarse->backend == fine->backend &&
+               coarse->degree == fine->degree,
+               "ts_parallel_operator_create_transfer: the two levels are not of one split, "
+               "backend and degree");
+  TS_CHECK_ARG(fine->level == coarse->level + 1 && coarse->nested && fine->nested,
+               "ts_parallel_operator_create_transfer: levels %d and %d: the fine level must be "
+               "the next finer one, and every direction needs at least as many level-0 cells as "
+               "processes (then the blocks of all levels nest)", coarse->level, fine->level);
+  if (!fine->backend->ops.transfer)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'",
+                    fine->backend->name);
+  parallel_transfer *t;
+  TS_CALL(ts_calloc(1, sizeof *t, "distributed transfer", &t));
+  *t = (parallel_transfer){.coarse = coarse, .fine = fine};
+  int ierr = ts_transfer_plan_init(coarse->dofs, fine->dofs, &t->plan, t->storage);
+  t->plan.constrained = 0; /* the box's Dirichlet DoFs: the masks (above) */
+  if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->wc);
+  if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->out);
+  if (!ierr) ierr = ts_parallel_vec_create(fine, &t->wf);
+  if (!ierr) ierr = ts_operator_create_shell_rect(fine->backend, &transfer_ops, fine->dofs->count,
+                                                  coarse->dofs->count, TS_DOUBLE, t, P);
+  if (ierr) {
+    ts_vec *v[] = {&t->wc, &t->wf, &t->out};
+    for (int i = 0; i < 3; ++i) ts_vec_destroy(v[i]);
+    ts_free(&t);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed transfer setup");
+  }
+  (*P)->layout = &fine->layout;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the gathered coarse solve */
+
+typedef struct gathered_lu {
+  ts_parallel_dofs pd;          /* borrowed */
+  ts_operator inverse;          /* the one-process LU, on serial vectors */
+  ts_vec in, out;               /* serial, the whole coarse level */
+  ts_vec sum;                   /* distributed: the result before an add */
+  double *global;               /* host, the whole coarse level */
+} gathered_lu;
+
+static int gathered_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
+  gathered_lu *g = op->data;
+  TS_CALL(ts_parallel_vec_gather(x, g->global));
+  TS_CALL(ts_vec_set_from_host(g->in, g->global));
+  TS_CALL(ts_operator_apply(g->inverse, g->in, g->out));
+  TS_CALL(ts_vec_get_to_host(g->out, g->global));
+  TS_CALL(ts_parallel_vec_scatter(g->global, add ? g->sum : y));
+  if (add) TS_CALL(ts_vec_axpby(1.0, g->sum, 1.0, y));
+  return 0;
+}
+
+static void gathered_free(gathered_lu *g) {
+  ts_operator_destroy(&g->inverse);
+  ts_vec *v[] = {&g->in, &g->out, &g->sum};
+  for (int i = 0; i < 3; ++i) ts_vec_destroy(v[i]);
+  ts_free(&g->global);
+  ts_free(&g);
+}
+
+static void gathered_destroy(ts_operator op) {
+  gathered_free(op->data);
+  op->data = NULL;
+}
+
+static const ts_operator_ops gathered_ops = {.name = "distributed coarse LU",
+                                             .apply = gathered_apply,
+                                             .destroy = gathered_destroy,
+                                             .apply_transpose = gathered_apply}; /* symmetric */
+
+/* A^{-1} of the Laplacian of mesh's level (the DoFs of pd) as a distributed operator */
+static int gathered_lu_create(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, ts_operator *op) {
+  gathered_lu *g;
+  ts_dofs whole = NULL;
+  ts_matrix M = NULL;
+  const int64_t n = pd->layout.global_size;
+  TS_CALL(ts_calloc(1, sizeof *g, "distributed coarse solve", &g));
+  g->pd = pd;
+  int ierr = ts_dofs_create(mesh, fe, pd->level, &whole);
+  if (!ierr) ierr = ts_matrix_assemble_laplace(whole, &M);
+  if (!ierr) ierr = ts_mg_dense_inverse_create_matrix(pd->backend, M, NULL, &g->inverse);
+  if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->in);
+  if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->out);
+  if (!ierr) ierr = ts_parallel_vec_create(pd, &g->sum);
+  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *g->global, "gathered coarse vector", &g->global);
+  if (!ierr) ierr = ts_operator_create_shell(pd->backend, &gathered_ops, pd->dofs->count,
+                                             TS_DOUBLE, g, op);
+  ts_matrix_destroy(&M);
+  ts_dofs_destroy(&whole);
+  if (ierr) {
+    gathered_free(g);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed coarse solve");
+  }
+  (*op)->layout = &pd->layout;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the hierarchy */
+
+struct ts_parallel_mg_s {
+  ts_mesh mesh;                 /* borrowed */
+  ts_fe fe;                     /* borrowed */
+  int coarse_level, levels;
+  ts_parallel_dofs pd[TS_MG_PARTS_MAX_LEVELS];
+  ts_operator A[TS_MG_PARTS_MAX_LEVELS];
+};
+
+int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                          int coarse_level, int finest_level, ts_parallel_mg *mg) {
+  TS_CHECK_NOT_NULL(mg);
+  *mg = NULL;
+  TS_CHECK_NOT_NULL(backend);
+  TS_CHECK_NOT_NULL(par);
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_NOT_NULL(fe);
+  TS_CHECK_ARG(coarse_level >= 0 && coarse_level <= finest_level &&
+               finest_level <= mesh->levels && finest_level - coarse_level < TS_MG_PARTS_MAX_LEVELS,
+               "ts_parallel_mg_create: levels %d..%d, allowed 0 <= coarse_level <= finest_level "
+               "<= %d (the mesh's), at most %d levels", coarse_level, finest_level, mesh->levels,
+               TS_MG_PARTS_MAX_LEVELS);
+  ts_parallel_mg m;
+  TS_CALL(ts_calloc(1, sizeof *m, "distributed multigrid hierarchy", &m));
+  *m = (struct ts_parallel_mg_s){.mesh = mesh, .fe = fe, .coarse_level = coarse_level,
+                                 .levels = finest_level - coarse_level + 1};
+  int ierr = 0;
+  for (int i = 0; i < m->levels && !ierr; ++i) {
+    ierr = ts_parallel_dofs_create(backend, par, mesh, fe, coarse_level + i, &m->pd[i]);
+    if (!ierr) ierr = ts_parallel_operator_create_laplace(m->pd[i], &m->A[i]);
+  }
+  if (!ierr && m->levels > 1 && !m->pd[0]->nested)
+    ierr = TS_ERROR(TS_ERR_ARG, "ts_parallel_mg_create: a direction has fewer level-0 cells "
+                    "than processes: the blocks of the levels would not nest (use a coarser "
+                    "split or more level-0 cells)");
+  if (ierr) {
+    ts_parallel_mg_destroy(&m);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed multigrid hierarchy");
+  }
+  *mg = m;
+  return 0;
+}
+
+int ts_parallel_mg_destroy(ts_parallel_mg *mg) {
+  if (!mg || !*mg) return 0;
+  for (int i = 0; i < (*mg)->levels; ++i) {
+    ts_operator_destroy(&(*mg)->A[i]);
+    ts_parallel_dofs_destroy(&(*mg)->pd[i]);
+  }
+  ts_free(mg);
+  return 0;
+}
+
+/* level's index in the hierarchy (mg not NULL), or -1 with the error recorded */
+static int level_index(ts_parallel_mg mg, int level, const char *caller) {
+  if (level < mg->coarse_level || level >= mg->coarse_level + mg->levels) {
+    TS_ERROR(TS_ERR_ARG, "%s: level = %d, the hierarchy has %d..%d", caller, level,
+             mg->coarse_level, mg->coarse_level + mg->levels - 1);
+    return -1;
+  }
+  return level - mg->coarse_level;
+}
+
+ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level) {
+  TS_GETTER_NOT_NULL(mg, NULL);
+  const int i = level_index(mg, level, __func__);
+  return i < 0 ? NULL : mg->pd[i];
+}
+
+ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level) {
+  TS_GETTER_NOT_NULL(mg, NULL);
+  const int i = level_index(mg, level, __func__);
+  return i < 0 ? NULL : mg->A[i];
+}
+
+/* ---------------------------------------------------------------- the V-cycle */
+
+/* the parts: the hierarchy's Laplacians (borrowed), transfers, smoothers (chebyshev_degree 0:
+ * weighted Jacobi), the gathered coarse LU */
+static int make_parts(ts_parallel_mg mg, int chebyshev_degree, double weight, ts_mg_parts *v) {
+  v->n = mg->levels;
+  for (int i = 0; i < mg->levels; ++i) {
+    v->A[i] = mg->A[i];
+    if (!i) continue;
+    TS_CALL(ts_parallel_operator_create_transfer(mg->pd[i - 1], mg->pd[i], &v->P[i]));
+    if (chebyshev_degree) TS_CALL(ts_pc_create_chebyshev(v->A[i], chebyshev_degree, &v->smoothers[i]));
+    else TS_CALL(ts_pc_create_jacobi_weighted(v->A[i], weight, &v->smoothers[i]));
+  }
+  TS_CALL(gathered_lu_create(mg->pd[0], mg->mesh, mg->fe, &v->coarse_inverse));
+  TS_CALL(ts_pc_create_operator(v->coarse_inverse, &v->coarse));
+  return 0;
+}
+
+static int vcycle_create(ts_parallel_mg mg, int chebyshev_degree, double weight, int steps,
+                         ts_pc *pc) {
+  ts_mg_parts *v;
+  TS_CALL(ts_calloc(1, sizeof *v, "distributed V-cycle", &v));
+  const int ierr = make_parts(mg, chebyshev_degree, weight, v);
+  if (ierr) {
+    ts_mg_parts_free(v);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed V-cycle");
+  }
+  return ts_mg_parts_vcycle(v, steps, "distributed V-cycle", pc);
+}
+
+int ts_parallel_pc_create_mg_jacobi(ts_parallel_mg mg, double weight, int smoothing_steps,
+                                    ts_pc *pc) {
+  TS_CHECK_NOT_NULL(pc);
+  *pc = NULL;
+  TS_CHECK_NOT_NULL(mg);
+  TS_CHECK_ARG(weight > 0.0 && weight <= 2.0, "%s: weight = %g, allowed (0, 2]", __func__, weight);
+  TS_CHECK_ARG(smoothing_steps >= 1 && smoothing_steps <= 100,
+               "%s: smoothing_steps = %d, allowed 1..100", __func__, smoothing_steps);
+  return vcycle_create(mg, 0, weight, smoothing_steps, pc);
+}
+
+int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smoothing_steps,
+                                       ts_pc *pc) {
+  TS_CHECK_NOT_NULL(pc);
+  *pc = NULL;
+  TS_CHECK_NOT_NULL(mg);
+  TS_CHECK_ARG(degree >= 1 && degree <= 20, "%s: degree = %d, allowed 1..20", __func__, degree);
+  TS_CHECK_ARG(smoothing_steps >= 1 && smoothing_steps <= 100,
+               "%s: smoothing_steps = %d, allowed 1..100", __func__, smoothing_steps);
+  return vcycle_create(mg, degree, 1.0, smoothing_steps, pc);
+}
