@@ -146,18 +146,10 @@ static int solve_with(ts_solver_type type, ts_operator A, ts_pc pc, ts_vec b, ts
 /* CG + Chebyshev(Jacobi) of degree 3, or GMRES + Jacobi, from zero to rtol 1e-10:
  * iterations into *its */
 static int solve(ts_solver_type type, ts_operator A, ts_vec b, ts_vec x, int *its) {
-  ts_solver s = NULL;
   ts_pc pc = NULL;
-  int ierr = ts_solver_create(type, &s);
-  if (!ierr) ierr = type == TS_SOLVER_CG ? ts_pc_create_chebyshev(A, 3, &pc) : ts_pc_create_jacobi(A, &pc);
-  if (!ierr) ierr = ts_solver_set_operator(s, A);
-  if (!ierr) ierr = ts_solver_set_pc(s, pc);
-  if (!ierr) ierr = ts_solver_set_tolerances(s, 1e-10, 500);
-  if (!ierr) ierr = ts_vec_set(x, 0.0);
-  if (!ierr) ierr = ts_solver_solve(s, b, x);
-  *its = ts_solver_iterations(s);
+  int ierr = type == TS_SOLVER_CG ? ts_pc_create_chebyshev(A, 3, &pc) : ts_pc_create_jacobi(A, &pc);
+  if (!ierr) ierr = solve_with(type, A, pc, b, x, its);
   ts_pc_destroy(&pc);
-  ts_solver_destroy(&s);
   return ierr;
 }
 

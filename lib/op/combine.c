@@ -85,14 +85,6 @@ static const ts_operator_ops sum_ops = {.name = "sum",
                                         .apply_transpose = sum_apply_transpose,
                                         .assemble = sum_assemble};
 
-static const ts_operator_ops multiple_ops = {.name = "multiple",
-                                             .apply = sum_apply,
-                                             .diagonal = sum_diagonal,
-                                             .flops = combine_flops,
-                                             .destroy = combine_destroy,
-                                             .apply_transpose = sum_apply_transpose,
-                                             .assemble = sum_assemble};
-
 /* ---------------------------------------------------------------- product */
 
 /* y (+)= A (B x), or (A B)^T x = B^T (A^T x): the work vector has B's rows = A's columns */
@@ -253,8 +245,9 @@ int ts_operator_create_multiple(double alpha, ts_operator A, ts_operator *op) {
   TS_CALL(ts_calloc(1, sizeof *c, "multiple operator", &c));
   *c = (combine_data){.alpha = alpha, .a = A};
   const int transpose = has_transpose(A);
-  TS_CALL(create_combined(c, &multiple_ops, has_diagonal(A), transpose, A->n, A->cols, A->n,
+  TS_CALL(create_combined(c, &sum_ops, has_diagonal(A), transpose, A->n, A->cols, A->n,
                           transpose && A->cols != A->n ? A->cols : -1, op));
+  c->ops.name = "multiple"; /* the sum's table (without B) under its own name */
   return 0;
 }
 
