@@ -5,8 +5,9 @@
  * iterations, and CG with the Chebyshev-Jacobi preconditioner the same iterations to the same
  * solution and the same error against a manufactured solution, 2D and 3D, Q_1..Q_4, with
  * MPI_Dims_create's split and a split fixed along the last direction; and CG with the
- * distributed V-cycle (ts_parallel_pc_create_mg_jacobi, _chebyshev; 2D 3 levels, 3D 2) the
- * iterations and solution of CG with the one-process V-cycle of the same parts
+ * distributed V-cycle (ts_parallel_pc_create_mg_jacobi, _chebyshev; 2D 3 levels, 3D 2), and
+ * GMRES with the Jacobi one, the iterations and solution of CG (GMRES) with the one-process
+ * V-cycle of the same parts
  * (ts_pc_create_mg_jacobi; ts_pc_create_multigrid with Chebyshev smoothers).  Every process
  * checks; rank 0 prints. */
 #include <math.h>
@@ -18,7 +19,7 @@
 #include "tessera.h"
 
 static const double pi = 3.14159265358979323846;
-enum { TESTS_PER_CASE = 8 };
+enum { TESTS_PER_CASE = 9 };
 
 /* the condition on every process */
 static int everywhere(int cond) {
@@ -200,8 +201,9 @@ static int serial_chebyshev_mg(ts_mg mg, ts_mg mg0, int levels, ts_operator *P, 
   return ierr;
 }
 
-/* CG + the distributed V-cycle (Jacobi 0.6, 2 steps; Chebyshev 3, 1 step) on levels 0..L
- * against CG + the one-process V-cycle, for a random right side.  The 3D coarse mesh is
+/* CG + the distributed V-cycle (Jacobi 0.6, 2 steps; Chebyshev 3, 1 step) and GMRES + the
+ * Jacobi one on levels 0..L against the same with the one-process V-cycle, for a random right
+ * side.  The 3D coarse mesh is
  * 3 x 2 x 4 cells (every split of up to 4 processes nests; the coarse LU of Q_4 has 1,989
  * rows, and every process factors it). */
 static void check_mg(ts_backend be, problem *p, const char *name) {
@@ -238,17 +240,19 @@ static void check_mg(ts_backend be, problem *p, const char *name) {
   if (!ierr) ierr = ts_parallel_vec_create(ts_parallel_mg_dofs(pmg, L), &xd);
   if (!ierr) ierr = ts_vec_set_random(b, 3);
   if (!ierr) ierr = ts_vec_set_random(bd, 3);
-  static const char *smoother[2] = {"Jacobi", "Chebyshev"};
-  for (int m = 0; m < 2; ++m) {
+  static const char *smoother[3] = {"Jacobi", "Chebyshev", "Jacobi"};
+  for (int m = 0; m < 3; ++m) { /* CG, CG, GMRES */
+    const ts_solver_type type = m < 2 ? TS_SOLVER_CG : TS_SOLVER_GMRES;
     int its = -1, its_d = -2, e = ierr;
-    if (!e) e = solve_with(TS_SOLVER_CG, A, pcs[m], b, x, &its);
-    if (!e) e = solve_with(TS_SOLVER_CG, Ad, pcd[m], bd, xd, &its_d);
+    if (!e) e = solve_with(type, A, pcs[m % 2], b, x, &its);
+    if (!e) e = solve_with(type, Ad, pcd[m % 2], bd, xd, &its_d);
     if (!e) e = ts_parallel_vec_gather(xd, g);
     if (!e) e = ts_vec_get_to_host(x, h);
     const double apart = e ? INFINITY : max_difference(n, g, h) / max_abs(n, h);
     ok(everywhere(!e && its == its_d && apart <= 1e-12),
-       "%s: CG + V-cycle (%s), %d levels: %d iterations, one process %d, solutions %.1e apart%s%s",
-       name, smoother[m], L + 1, its_d, its, apart, e ? ": " : "", e ? ts_error_message() : "");
+       "%s: %s + V-cycle (%s), %d levels: %d iterations, one process %d, solutions %.1e apart%s%s",
+       name, m < 2 ? "CG" : "GMRES", smoother[m], L + 1, its_d, its, apart, e ? ": " : "",
+       e ? ts_error_message() : "");
   }
   ts_vec *v[] = {&b, &x, &bd, &xd};
   for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
