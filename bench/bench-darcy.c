@@ -5,10 +5,8 @@
  *                                 flux prescribed, 2^dim coarse cells, levels 0..LEVELS
  *   bench-darcy pipe DIM KMIN-KMAX LEVEL        Tables 2-3: the crooked-pipe grad-div problem
  *   bench-darcy spe10 KMIN-KMAX NX NY NZ        section 4.3: SPE10-like Darcy, NX x NY x NZ cells
- *   bench-darcy breakdown DIM KMIN-KMAX LEVEL   Figure 8: one MINRES iteration of the smooth
- *                                 Darcy problem (beta = 2, fluxes prescribed on the left and
- *                                 top [back] faces) in ns per DoF, split into its parts
- * The backend is TESSERA_BENCH_BACKEND's (default omp).
+ * (Figure 8, the parts of an iteration, is `tessera bench --problem darcy`.)  The backend
+ * is TESSERA_BENCH_BACKEND's (default omp).
  * KMIN-KMAX are RT degrees k (the paper's p = k + 1).  M_beta is matrix-free unless
  * TESSERA_BENCH_MASS=assembled (the CSR matrix, ts_hdiv_system_set_assembled_mass); the
  * cartesian rows give the whole time and the MINRES solve's. */
@@ -24,61 +22,11 @@ typedef struct problem {
   unsigned flux_faces;
 } problem;
 
-/* Figure 8's parts of a MINRES iteration, seconds per application */
-typedef struct parts {
-  double solve;             /* the MINRES solve (from host arrays to host arrays) */
-  double system, pc;        /* Acal x, and the block-diagonal preconditioner */
-  double mass, div, div_t;  /* its blocks M_beta, D, D^T */
-  double schur;             /* the AMG V-cycle on S~ */
-} parts;
-
-typedef struct timed {
-  ts_operator op;
-  ts_pc pc;
-  ts_vec x, y;
-} timed;
-
-static int apply_timed(void *ctx) {
-  const timed *t = ctx;
-  return t->op ? ts_operator_apply(t->op, t->x, t->y) : ts_pc_apply(t->pc, t->x, t->y);
-}
-
-/* best seconds per application of op (or pc) from m to n entries, on random vectors */
-static double time_part(ts_backend b, ts_operator op, ts_pc pc, int64_t m, int64_t n, ts_vec one) {
-  timed t = {op, pc, NULL, NULL};
-  double best = NAN;
-  if (!ts_vec_create(b, n, TS_DOUBLE, &t.x) && !ts_vec_create(b, m, TS_DOUBLE, &t.y) &&
-      !ts_vec_set_random(t.x, 7))
-    best = bench_best_time(apply_timed, &t, 10, one, 0.6);
-  ts_vec_destroy(&t.x);
-  ts_vec_destroy(&t.y);
-  return best;
-}
-
-static void time_parts(ts_backend b, ts_hdiv_system s, int64_t nu, int64_t np, parts *out) {
-  ts_vec one = NULL;
-  ts_pc pc = NULL;
-  if (ts_vec_create(b, 1, TS_DOUBLE, &one) || ts_vec_set(one, 1.0) ||
-      ts_hdiv_system_create_pc(s, 0, &pc)) {
-    fprintf(stderr, "bench-darcy: %s\n", ts_error_message());
-  } else {
-    out->system = time_part(b, ts_hdiv_system_operator(s), NULL, nu + np, nu + np, one);
-    out->pc = time_part(b, NULL, pc, nu + np, nu + np, one);
-    out->mass = time_part(b, ts_hdiv_system_block(s, 0, 0), NULL, nu, nu, one);
-    out->div = time_part(b, ts_hdiv_system_block(s, 1, 0), NULL, np, nu, one);
-    out->div_t = time_part(b, ts_hdiv_system_block(s, 0, 1), NULL, nu, np, one);
-    out->schur = time_part(b, NULL, ts_hdiv_system_schur_pc(s), np, np, one);
-  }
-  ts_pc_destroy(&pc);
-  ts_vec_destroy(&one);
-}
-
 static double solve_seconds; /* the last solve's MINRES alone */
 
-/* one solve on level `level`: MINRES iterations (-1 on failure), DoFs and seconds; with
- * breakdown, the parts of an iteration too */
+/* one solve on level `level`: MINRES iterations (-1 on failure), DoFs and seconds */
 static int solve(ts_backend b, ts_mesh mesh, int level, int k, const problem *pr, int64_t *dofs,
-                 double *seconds, parts *breakdown) {
+                 double *seconds) {
   const int dim = ts_mesh_dim(mesh);
   ts_fe rt = NULL, l2 = NULL;
   ts_dofs u = NULL, p = NULL;
@@ -106,10 +54,6 @@ static int solve(ts_backend b, ts_mesh mesh, int level, int k, const problem *pr
   solve_seconds = ts_wtime() - t1;
   *seconds = ts_wtime() - t0;
   *dofs = n;
-  if (!ierr && breakdown) {
-    breakdown->solve = solve_seconds;
-    time_parts(b, s, ts_dofs_count(u), ts_dofs_count(p), breakdown);
-  }
   if (ierr) fprintf(stderr, "bench-darcy: %s\n", ts_error_message());
   free(rhs);
   free(x);
@@ -138,7 +82,7 @@ static int cartesian(ts_backend b, int dim, int kmin, int kmax, int levels) {
     for (int level = 0; level <= levels; ++level) {
       int64_t n;
       double t;
-      const int its = solve(b, mesh, level, k, &pr, &n, &t, NULL);
+      const int its = solve(b, mesh, level, k, &pr, &n, &t);
       printf(" %d (%lld DoFs, %.2f s, MINRES %.2f s) |", its, (long long)n, t, solve_seconds);
       fflush(stdout);
     }
@@ -178,7 +122,7 @@ static int pipe(ts_backend b, int dim, int kmin, int kmax, int level) {
   for (int k = kmin; !ierr && k <= kmax; ++k) {
     int64_t dofs;
     double t;
-    const int its = solve(b, mesh, level, k, &pr, &dofs, &t, NULL);
+    const int its = solve(b, mesh, level, k, &pr, &dofs, &t);
     printf("| %dD pipe p = %d | %d | %lld | %.2f s |\n", dim, k + 1, its, (long long)dofs, t);
     fflush(stdout);
   }
@@ -205,7 +149,7 @@ static int spe10(ts_backend b, int kmin, int kmax, const int *coarse) {
   for (int k = kmin; !ierr && k <= kmax; ++k) {
     int64_t dofs;
     double t;
-    const int its = solve(b, mesh, 0, k, &pr, &dofs, &t, NULL);
+    const int its = solve(b, mesh, 0, k, &pr, &dofs, &t);
     printf("| SPE10-like %dx%dx%d p = %d | %d | %lld | %.2f s |\n", coarse[0], coarse[1],
            coarse[2], k + 1, its, (long long)dofs, t);
     fflush(stdout);
@@ -215,44 +159,9 @@ static int spe10(ts_backend b, int kmin, int kmax, const int *coarse) {
   return ierr;
 }
 
-/* Figure 8: the smooth Darcy problem with beta = 2, fluxes prescribed on the left and top
- * (3D: back) faces and the pressure elsewhere (regular S~: the backend's own AMG), [0,1]^dim
- * with 2^dim coarse cells on `level`; per degree one MINRES solve to 1e-12 and the parts of an
- * iteration in ns per DoF (of the whole system): Acal (and its blocks M_beta, D, D^T), the
- * preconditioner (of it the AMG V-cycle on S~), and the rest of an iteration (MINRES's vector
- * operations and reductions) as the solve's time per iteration less Acal and the preconditioner */
-static int breakdown(ts_backend b, int dim, int kmin, int kmax, int level) {
-  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  static const int coarse[3] = {2, 2, 2};
-  static double beta_two = 2.0;
-  const problem pr = {{INFINITY, 2.0, NULL, NULL},
-                      {.g = ts_darcy_smooth_divergence, .p_boundary = ts_darcy_smooth_pressure,
-                       .u_boundary = ts_darcy_smooth_velocity, .ctx = &beta_two},
-                      dim == 3 ? TS_FACE_LEFT | TS_FACE_BACK : TS_FACE_LEFT | TS_FACE_TOP};
-  ts_mesh mesh = NULL;
-  if (ts_mesh_create_box(dim, lower, upper, coarse, level, &mesh)) return 1;
-  printf("| %dD, level %d | DoFs | MINRES its | iteration | Acal | M_beta | D | D^T | "
-         "preconditioner | AMG(S~) | rest |\n", dim, level);
-  printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  for (int k = kmin; k <= kmax; ++k) {
-    int64_t n;
-    double t;
-    parts pt = {0};
-    const int its = solve(b, mesh, level, k, &pr, &n, &t, &pt);
-    if (its <= 0) break;
-    const double ns = 1e9 / (double)n, iteration = pt.solve / its;
-    printf("| p = %d | %lld | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n",
-           k + 1, (long long)n, its, iteration * ns, pt.system * ns, pt.mass * ns, pt.div * ns,
-           pt.div_t * ns, pt.pc * ns, pt.schur * ns, (iteration - pt.system - pt.pc) * ns);
-    fflush(stdout);
-  }
-  ts_mesh_destroy(&mesh);
-  return 0;
-}
-
 static int usage(void) {
   fprintf(stderr, "usage: bench-darcy cartesian DIM KMIN-KMAX LEVELS | pipe DIM KMIN-KMAX LEVEL | "
-                  "spe10 KMIN-KMAX NX NY NZ | breakdown DIM KMIN-KMAX LEVEL\n");
+                  "spe10 KMIN-KMAX NX NY NZ\n");
   return 2;
 }
 
@@ -275,8 +184,6 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "cartesian"))
       ierr = cartesian(b, atoi(argv[2]), kmin, kmax, atoi(argv[4]));
     if (!strcmp(argv[1], "pipe")) ierr = pipe(b, atoi(argv[2]), kmin, kmax, atoi(argv[4]));
-    if (!strcmp(argv[1], "breakdown"))
-      ierr = breakdown(b, atoi(argv[2]), kmin, kmax, atoi(argv[4]));
   }
   ts_backend_destroy(&b);
   return ierr == 2 ? usage() : ierr;

@@ -4,7 +4,8 @@
  * Laplacian (--problem poisson, the default) or the Stokes operator of RT_k x DGQ_k
  * (--problem stokes; doc/stokes.md), whose DoFs are velocity + pressure.  --mg times the
  * multigrid solver instead (cli-bench-mg.c); --problem mass-inverse the DG mass inverse of
- * paper 003, Table 1 (cli-bench-mass-inverse.c). */
+ * paper 003, Table 1 (cli-bench-mass-inverse.c); --problem darcy the parts of a MINRES
+ * iteration of its Darcy solver, Figure 8 (cli-bench-darcy.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,13 +44,17 @@ typedef struct bench_options {
 
 static void bench_help(void) {
   printf("usage: tessera bench [options]\n"
-         "  --problem poisson|stokes|taylor-hood|mass-inverse  the operator: the Q_k Laplacian\n"
-         "                         (default), the Stokes operator of RT_k x DGQ_k, or of\n"
+         "  --problem poisson|stokes|taylor-hood|mass-inverse|darcy  the operator: the Q_k\n"
+         "                         Laplacian (default), the Stokes operator of RT_k x DGQ_k, or of\n"
          "                         Taylor-Hood Q_k x Q_{k-1} (DoFs: velocity + pressure), or the\n"
          "                         DG mass inverse of paper 003, Table 1 (DGQ_k on Kershaw's mesh,\n"
          "                         epsilon --kershaw, default 0.5; --dofs default 1.7e6; degrees\n"
          "                         0..9, default 1-8; every method: setup, local CG iterations,\n"
-         "                         100 applications)\n"
+         "                         100 applications), or paper 003's Darcy solver, Figure 8 (the\n"
+         "                         smooth Darcy problem, RT_k x DGQ_k on the box level nearest\n"
+         "                         --dofs, default 1e6; degrees 0..9, default 1-4: MINRES + diag(\n"
+         "                         Jacobi, AMG(S~)) to 1e-12, then each part of an iteration in\n"
+         "                         ns/DoF)\n"
          "  --tolerance T          mass-inverse: the local CG tolerance (default 1e-12)\n"
          "  --dense-max-degree K   mass-inverse: the explicit and Cholesky methods up to degree K\n"
          "                         (default 8; n^2 values per cell)\n"
@@ -133,9 +138,9 @@ static int parse_degrees(const char *s, bench_options *o) {
 
 /* The degrees each problem allows, and its default list. */
 static void degree_range(cli_problem p, int *lowest, int *highest) {
-  *lowest = p == CLI_PROBLEM_STOKES || p == CLI_PROBLEM_MASS_INVERSE ? 0
-            : p == CLI_PROBLEM_TAYLOR_HOOD ? 2 : 1;
-  *highest = p == CLI_PROBLEM_STOKES || p == CLI_PROBLEM_MASS_INVERSE ? 9 : 10;
+  const int rt = p == CLI_PROBLEM_STOKES || p == CLI_PROBLEM_MASS_INVERSE || p == CLI_PROBLEM_DARCY;
+  *lowest = rt ? 0 : p == CLI_PROBLEM_TAYLOR_HOOD ? 2 : 1;
+  *highest = rt ? 9 : 10;
 }
 
 /* Checks that need every option: the degrees against the problem, options of one problem. */
@@ -143,12 +148,24 @@ static int finish_bench_options(bench_options *o, const char *degrees_text) {
   const char *name = o->problem == CLI_PROBLEM_STOKES         ? "stokes"
                      : o->problem == CLI_PROBLEM_TAYLOR_HOOD  ? "taylor-hood"
                      : o->problem == CLI_PROBLEM_MASS_INVERSE ? "mass-inverse"
+                     : o->problem == CLI_PROBLEM_DARCY        ? "darcy"
                                                               : "poisson";
   const int mass_inverse = o->problem == CLI_PROBLEM_MASS_INVERSE;
+  if (o->problem == CLI_PROBLEM_DARCY &&
+      (o->mg || o->poisson_only || o->stokes_only || o->mass_inverse_only || o->kershaw > 0 ||
+       o->precision == TS_SINGLE || o->baseline || o->smoother_given))
+    return cli_usage_error("bench", "%s does not apply to --problem darcy",
+                           o->mg ? "--mg" : o->poisson_only ? o->poisson_only
+                           : o->stokes_only ? o->stokes_only
+                           : o->mass_inverse_only ? o->mass_inverse_only
+                           : o->kershaw > 0 ? "--kershaw"
+                           : o->precision == TS_SINGLE ? "--precision single"
+                           : o->baseline ? "--baseline" : "--smoother");
+  if (o->problem == CLI_PROBLEM_DARCY && !o->dofs_given) o->dofs = 1e6;
   if (mass_inverse && (o->mg || o->poisson_only || o->stokes_only))
     return cli_usage_error("bench", "%s does not apply to --problem mass-inverse",
                            o->mg ? "--mg" : o->poisson_only ? o->poisson_only : o->stokes_only);
-  if (!mass_inverse && o->mass_inverse_only)
+  if (!mass_inverse && o->problem != CLI_PROBLEM_DARCY && o->mass_inverse_only)
     return cli_usage_error("bench", "%s applies to --problem mass-inverse only", o->mass_inverse_only);
   if (mass_inverse && o->kershaw == 0) o->kershaw = 0.5;
   if (mass_inverse && !o->dofs_given) o->dofs = 1.7e6;
@@ -258,8 +275,9 @@ static int parse_bench_options(int argc, char **argv, bench_options *o, int *don
       else if (!strcmp(v, "stokes")) o->problem = CLI_PROBLEM_STOKES;
       else if (!strcmp(v, "taylor-hood")) o->problem = CLI_PROBLEM_TAYLOR_HOOD;
       else if (!strcmp(v, "mass-inverse")) o->problem = CLI_PROBLEM_MASS_INVERSE;
-      else return cli_usage_error("bench", "--problem %s: allowed poisson, stokes, taylor-hood or "
-                                  "mass-inverse", v);
+      else if (!strcmp(v, "darcy")) o->problem = CLI_PROBLEM_DARCY;
+      else return cli_usage_error("bench", "--problem %s: allowed poisson, stokes, taylor-hood, "
+                                  "mass-inverse or darcy", v);
     } else if (!strcmp(a, "--tolerance")) {
       o->mass_inverse_only = "--tolerance";
       o->tolerance = strtod(v, &end);
@@ -714,6 +732,43 @@ static int bench_mass_inverse(const bench_options *o, ts_backend b) {
   return CLI_OK;
 }
 
+/* tessera bench --problem darcy: Figure 8 of paper 003, one row per degree */
+static int bench_darcy(const bench_options *o, ts_backend b) {
+  const cli_bench_darcy_config c = {.dim = o->dim, .target_dofs = o->dofs,
+                                    .min_seconds = o->min_seconds, .repeat = o->repeat};
+  if (!o->json)
+    printf("# tessera %s bench: Darcy, paper 003 Figure 8 (smooth solution, beta = 2, fluxes "
+           "prescribed on the left and %s faces), RT_k x DGQ_k, %dD, MINRES + diag(Jacobi, "
+           "AMG(S~)) to 1e-12, backend %s (%s)\n# parts in ns per DoF of the system; rest = "
+           "iteration - Acal - preconditioner (MINRES's vector work)\n# degree level        "
+           "DoFs  its  setup_s  solve_s  iteration     Acal   M_beta        D      D^T        "
+           "pc  AMG(S~)     rest\n", ts_version(), o->dim == 3 ? "back" : "top", o->dim,
+           o->backend, ts_backend_description(b));
+  for (int i = 0; i < o->n_degrees; ++i) {
+    const int k = o->degrees[i];
+    cli_bench_darcy_row r;
+    const int ierr = cli_bench_darcy_degree(b, &c, k, &r);
+    if (ierr) return r.reported ? CLI_ERROR : cli_fail(ierr);
+    const double ns = 1e9 / (double)r.dofs, iteration = r.solve_seconds / r.iterations;
+    const double rest = iteration - r.system - r.pc;
+    if (o->json)
+      printf("{\"kernel\": \"darcy\", \"backend\": \"%s\", \"dim\": %d, \"degree\": %d, "
+             "\"level\": %d, \"dofs\": %lld, \"iterations\": %d, \"setup_seconds\": %.6e, "
+             "\"solve_seconds\": %.6e, \"ns_per_dof\": {\"iteration\": %.4f, \"system\": %.4f, "
+             "\"mass\": %.4f, \"div\": %.4f, \"div_t\": %.4f, \"pc\": %.4f, \"amg\": %.4f, "
+             "\"rest\": %.4f}}\n", o->backend, o->dim, k, r.level, (long long)r.dofs,
+             r.iterations, r.setup_seconds, r.solve_seconds, iteration * ns, r.system * ns,
+             r.mass * ns, r.div * ns, r.div_t * ns, r.pc * ns, r.schur * ns, rest * ns);
+    else
+      printf("  %6d %5d %11lld %4d %8.3f %8.3f %10.3f %8.3f %8.3f %8.3f %8.3f %9.3f %8.3f "
+             "%8.3f\n", k, r.level, (long long)r.dofs, r.iterations, r.setup_seconds,
+             r.solve_seconds, iteration * ns, r.system * ns, r.mass * ns, r.div * ns,
+             r.div_t * ns, r.pc * ns, r.schur * ns, rest * ns);
+    fflush(stdout);
+  }
+  return CLI_OK;
+}
+
 /* tessera bench (the operator) */
 static int bench_operator_throughput(const bench_options *o, ts_backend b) {
   /* ceilings measured in this run */
@@ -761,6 +816,7 @@ int cli_bench(int argc, char **argv) {
   }
   device_model(b, o.device, sizeof o.device);
   status = o.problem == CLI_PROBLEM_MASS_INVERSE ? bench_mass_inverse(&o, b)
+           : o.problem == CLI_PROBLEM_DARCY       ? bench_darcy(&o, b)
            : o.mg                                 ? bench_mg(&o, b)
                                                   : bench_operator_throughput(&o, b);
   if (status == CLI_OK && o.base) status = cli_baseline_verdict(o.base);

@@ -65,8 +65,26 @@ void cli_baseline_free(cli_baseline **b);
 /* The problems `tessera bench` measures. */
 typedef enum {
   CLI_PROBLEM_POISSON = 0, CLI_PROBLEM_STOKES = 1, CLI_PROBLEM_TAYLOR_HOOD = 2,
-  CLI_PROBLEM_MASS_INVERSE = 3
+  CLI_PROBLEM_MASS_INVERSE = 3, CLI_PROBLEM_DARCY = 4
 } cli_problem;
+
+/* tessera bench --problem darcy (cli-bench-darcy.c): Figure 8 of paper 003 */
+typedef struct cli_bench_darcy_config {
+  int dim;
+  double target_dofs, min_seconds;
+  int repeat;                     /* timing windows per part; the best counts */
+} cli_bench_darcy_config;
+typedef struct cli_bench_darcy_row {
+  int reported;                   /* an error already printed (host memory) */
+  int level, iterations;
+  int64_t dofs;
+  double setup_seconds, solve_seconds; /* the system and right side; the MINRES solve */
+  double system, mass, div, div_t;     /* seconds per application: Acal, M_beta, D, D^T */
+  double pc, schur;                    /* the preconditioner, its AMG V-cycle on S~ */
+} cli_bench_darcy_row;
+/** One degree of the benchmark: a solve and the timed parts. */
+int cli_bench_darcy_degree(ts_backend b, const cli_bench_darcy_config *c, int k,
+                           cli_bench_darcy_row *r);
 
 /* tessera bench --problem mass-inverse (cli-bench-mass-inverse.c): Table 1 of paper 003 */
 #define CLI_MASS_INVERSE_METHODS 4 /* explicit, Cholesky, CG-Legendre, CG-Lobatto */

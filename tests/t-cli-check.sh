@@ -7,11 +7,13 @@
 # paper 003's Darcy problem (examples/darcy-3d.xml: the assembled operator, the solve),
 # `tessera bench` with the ceilings measured in the same run and the memory check that
 # refuses a size that does not fit; `tessera bench --problem mass-inverse` (paper 003, Table 1:
-# a row per method, each with W W^-1 x = x to the tolerance) and its usage errors.
+# a row per method, each with W W^-1 x = x to the tolerance) and its usage errors; `tessera
+# bench --problem darcy` (Figure 8: a row per degree with the MINRES iterations and the parts)
+# and its usage errors.
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..21"
+echo "1..23"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -48,6 +50,14 @@ echo "$out" | sed 's/^/# /'
 err=$("$tessera" bench --tolerance 1e-8 --backend omp 2>&1); st=$?
 echo "$err" | sed 's/^/# /'
 [ $st -eq 2 ] && echo "$err" | grep -q "\-\-tolerance applies to --problem mass-inverse only"; t "bench --tolerance without --problem mass-inverse is a usage error"
+out=$("$tessera" bench --problem darcy --backend omp --dim 2 --degrees 1 --dofs 3000 --seconds 0.05 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+row=$(echo "$out" | grep -E '^ +1 +[0-9]+ +[0-9]+ +[0-9]+( +-?[0-9.]+){10}$')
+its=$(echo "$row" | awk '{print $4}')
+[ $st -eq 0 ] && [ -n "$row" ] && [ "$its" -ge 10 ] && [ "$its" -le 100 ]; t "bench --problem darcy: a row for RT_1 with the MINRES iterations ($its) and the ten timings"
+err=$("$tessera" bench --problem darcy --backend omp --mg 2>&1); st=$?
+echo "$err" | sed 's/^/# /'
+[ $st -eq 2 ] && echo "$err" | grep -q "\-\-mg does not apply to --problem darcy"; t "bench --problem darcy --mg is a usage error"
 # Stokes: 2D RT2 on level 2 (coarse level 1): 14 operator checks and 3 for the solve
 stokes2d="$srcdir/examples/stokes-rt-2d.xml"
 out=$("$tessera" check "$stokes2d" --backend omp --against omp --set mesh/levels=2 2>&1); st=$?
