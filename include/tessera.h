@@ -1235,6 +1235,17 @@ int ts_pc_create_block_triangular(ts_pc_shape shape, ts_pc a_inverse, ts_operato
 int ts_pc_create_multigrid(int levels, const ts_operator *A, const ts_operator *P,
                            const ts_pc *smoothers, int smoothing_steps, ts_pc coarse,
                            ts_pc *pc);
+/** @brief Full multigrid with the parts of a ts_pc_create_multigrid preconditioner (any of its
+ *  makers: ts_pc_create_mg_jacobi, ts_parallel_pc_create_mg_jacobi, ...) for A_L x = b: the
+ *  right sides of the coarser levels restricted from b (P^T), x_0 = C b_0, then on each finer
+ *  level the prolongated solution and one V-cycle correction x += V (b - A x); then V-cycle
+ *  corrections on the finest level while ||b - A x|| > rtol ||b||, at least one (as
+ *  ts_mg_fmg_solve, Algorithm 2.2) and at most max_iterations.
+ *  @param iterations  the finest level's V-cycles after the nested iteration (may be NULL)
+ *  @return 0; TS_ERR_ARG (not a multigrid-levels pc, rtol outside (0, 1), max_iterations < 1,
+ *          vectors that do not fit); TS_ERR_NOT_CONVERGED, TS_ERR_NAN naming the residual */
+int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max_iterations,
+                              int *iterations);
 /** @brief The V-cycle on the velocity block A of a Stokes hierarchy (ts_mg_create_stokes,
  *  double precision) as a ts_pc_create_multigrid: A_l = block (0,0) of each level's Stokes
  *  operator (ts_operator_create_stokes_block), P_l = ts_mg_velocity_transfer_operator,

@@ -548,6 +548,8 @@ static void preconditioners(fixture *f) {
   EXPECT_CREATE("smoothing_steps = 0", pc, ts_pc_create_multigrid(1, levels_A, NULL, NULL, 0, jac, &pc));
   EXPECT_CREATE("coarse is NULL", pc, ts_pc_create_multigrid(1, levels_A, NULL, NULL, 1, NULL, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_multigrid(1, levels_A, NULL, NULL, 1, jac, NULL));
+  EXPECT(TS_ERR_ARG, "not a multigrid-levels", ts_pc_multigrid_fmg_solve(NULL, f->x, f->y, 1e-8, 10, NULL));
+  EXPECT(TS_ERR_ARG, "not a multigrid-levels", ts_pc_multigrid_fmg_solve(jac, f->x, f->y, 1e-8, 10, NULL));
   EXPECT_CREATE("'mg' is NULL", pc, ts_pc_create_stokes_velocity_mg(NULL, 3, 1, &pc));
   EXPECT_CREATE("a Stokes one (ts_mg_create_stokes) is required", pc, ts_pc_create_stokes_velocity_mg(f->mg, 3, 1, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_stokes_velocity_mg(f->mg, 3, 1, NULL));

@@ -6,8 +6,8 @@
  * solution and the same error against a manufactured solution, 2D and 3D, Q_1..Q_4, with
  * MPI_Dims_create's split and a split fixed along the last direction; and CG with the
  * distributed V-cycle (ts_parallel_pc_create_mg_jacobi, _chebyshev; 2D 3 levels, 3D 2), and
- * GMRES with the Jacobi one, the iterations and solution of CG (GMRES) with the one-process
- * V-cycle of the same parts
+ * GMRES with the Jacobi one, and full multigrid with it (ts_pc_multigrid_fmg_solve), the
+ * iterations and solution of the same with the one-process V-cycle of the same parts
  * (ts_pc_create_mg_jacobi; ts_pc_create_multigrid with Chebyshev smoothers).  Every process
  * checks; rank 0 prints. */
 #include <math.h>
@@ -19,7 +19,7 @@
 #include "tessera.h"
 
 static const double pi = 3.14159265358979323846;
-enum { TESTS_PER_CASE = 9 };
+enum { TESTS_PER_CASE = 10 };
 
 /* the condition on every process */
 static int everywhere(int cond) {
@@ -201,9 +201,9 @@ static int serial_chebyshev_mg(ts_mg mg, ts_mg mg0, int levels, ts_operator *P, 
   return ierr;
 }
 
-/* CG + the distributed V-cycle (Jacobi 0.6, 2 steps; Chebyshev 3, 1 step) and GMRES + the
- * Jacobi one on levels 0..L against the same with the one-process V-cycle, for a random right
- * side.  The 3D coarse mesh is
+/* CG + the distributed V-cycle (Jacobi 0.6, 2 steps; Chebyshev 3, 1 step), GMRES + the
+ * Jacobi one and FMG with it on levels 0..L against the same with the one-process V-cycle, for
+ * a random right side.  The 3D coarse mesh is
  * 3 x 2 x 4 cells (every split of up to 4 processes nests; the coarse LU of Q_4 has 1,989
  * rows, and every process factors it). */
 static void check_mg(ts_backend be, problem *p, const char *name) {
@@ -253,6 +253,19 @@ static void check_mg(ts_backend be, problem *p, const char *name) {
        "%s: %s + V-cycle (%s), %d levels: %d iterations, one process %d, solutions %.1e apart%s%s",
        name, m < 2 ? "CG" : "GMRES", smoother[m], L + 1, its_d, its, apart, e ? ": " : "",
        e ? ts_error_message() : "");
+  }
+  { /* full multigrid with the Jacobi V-cycle's parts */
+    int its = -1, its_d = -2, e = ierr;
+    if (!e) e = ts_vec_set(x, 0.0);
+    if (!e) e = ts_vec_set(xd, 0.0);
+    if (!e) e = ts_pc_multigrid_fmg_solve(pcs[0], b, x, 1e-10, 100, &its);
+    if (!e) e = ts_pc_multigrid_fmg_solve(pcd[0], bd, xd, 1e-10, 100, &its_d);
+    if (!e) e = ts_parallel_vec_gather(xd, g);
+    if (!e) e = ts_vec_get_to_host(x, h);
+    const double apart = e ? INFINITY : max_difference(n, g, h) / max_abs(n, h);
+    ok(everywhere(!e && its == its_d && apart <= 1e-12),
+       "%s: FMG (Jacobi V-cycles), %d levels: %d V-cycles, one process %d, solutions %.1e "
+       "apart%s%s", name, L + 1, its_d, its, apart, e ? ": " : "", e ? ts_error_message() : "");
   }
   ts_vec *v[] = {&b, &x, &bd, &xd};
   for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);

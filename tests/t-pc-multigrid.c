@@ -12,7 +12,10 @@
  *  (c) the velocity-block V-cycle of a Stokes hierarchy (ts_pc_create_stokes_velocity_mg,
  *      2D RT_2 and 3D RT_1) symmetric to 1e-12, and CG on the velocity block A with it
  *      converges in a bounded number of iterations;
- *  (d) argument checks of ts_pc_create_multigrid (the refusals name argument and value).
+ *  (d) argument checks of ts_pc_create_multigrid (the refusals name argument and value);
+ *  (e) full multigrid with the parts of (b) (ts_pc_multigrid_fmg_solve), levels 2..5: the true
+ *      residual below the tolerance 1e-10 after as many V-cycles as the hierarchy's own
+ *      ts_mg_fmg_solve takes, within one; what it refuses.
  * MINRES on the Stokes system with the velocity V-cycle is in t-pc-stokes. */
 #include <math.h>
 #include <stdlib.h>
@@ -283,6 +286,85 @@ static void poisson(ts_backend be) {
      "more than on level 2)", counts[0][0], counts[1][0], counts[2][0], counts[3][0], MAX_GROWTH);
 }
 
+/* ---------------------------------------------------------------- (e) full multigrid */
+
+/* FMG with the parts' V-cycle and with the hierarchy's own on level `level`: the V-cycles
+ * after the nested iteration (its[0], its[1]) and the parts' true relative residual */
+static int fmg_level(ts_backend be, int level, int its[2], double *residual) {
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_mg mg = NULL;
+  ts_pc pc = NULL;
+  ts_vec b = NULL, x = NULL, r = NULL;
+  parts p = {0};
+  ts_mg_options o;
+  ts_mg_options_default(&o);
+  o.smoother = TS_MG_SMOOTHER_CHEBYSHEV;
+  o.chebyshev_degree = 3;
+  int ierr = ts_mesh_create_box(2, lower, upper, one_cell, level, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 2, &fe);
+  if (!ierr) ierr = ts_mg_create(be, mesh, fe, level, &o, &mg);
+  if (!ierr) ierr = parts_create(mg, level, &p);
+  if (!ierr) ierr = ts_pc_create_multigrid(p.n, p.A, p.P, p.smoothers, 1, p.coarse, &pc);
+  const ts_operator A = ierr ? NULL : ts_mg_operator(mg);
+  const int64_t n = A ? ts_operator_size(A) : 0;
+  if (!ierr) ierr = random_vec(be, n, &b);
+  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &x);
+  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &r);
+  if (!ierr) ierr = ts_pc_multigrid_fmg_solve(pc, b, x, 1e-10, 50, &its[0]);
+  double rn = INFINITY, bn = 1.0;
+  if (!ierr) ierr = ts_operator_apply(A, x, r);
+  if (!ierr) ierr = ts_vec_axpby(1.0, b, -1.0, r);
+  if (!ierr) ierr = ts_vec_norm(r, &rn);
+  if (!ierr) ierr = ts_vec_norm(b, &bn);
+  *residual = rn / bn;
+  if (!ierr) ierr = ts_mg_fmg_solve(mg, b, x, 1e-10, 50, &its[1], NULL);
+  if (ierr) diag("%s", ts_error_message());
+  ts_vec_destroy(&b), ts_vec_destroy(&x), ts_vec_destroy(&r);
+  ts_pc_destroy(&pc);
+  parts_destroy(&p);
+  ts_mg_destroy(&mg);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  return ierr;
+}
+
+static void fmg(ts_backend be) {
+  int its[4][2], ierr = 0, close = 1;
+  double worst = 0.0;
+  for (int level = 2; level <= 5 && !ierr; ++level) {
+    double residual;
+    ierr = fmg_level(be, level, its[level - 2], &residual);
+    worst = fmax(worst, residual);
+    close = close && abs(its[level - 2][0] - its[level - 2][1]) <= 1;
+  }
+  ok(!ierr && close && worst <= 1e-10, "2D Q_2 levels 2..5: FMG with the parts %d %d %d %d "
+     "V-cycles (the hierarchy's own FMG %d %d %d %d), true relative residual at most %.1e",
+     its[0][0], its[1][0], its[2][0], its[3][0], its[0][1], its[1][1], its[2][1], its[3][1],
+     worst);
+  ts_pc jacobi = NULL;
+  ts_vec v = NULL;
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_dofs dofs = NULL;
+  ts_operator L = NULL;
+  ierr = ts_mesh_create_box(2, lower, upper, one_cell, 1, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &fe);
+  if (!ierr) ierr = ts_dofs_create(mesh, fe, 1, &dofs);
+  if (!ierr) ierr = ts_operator_create_laplace(be, dofs, TS_DOUBLE, &L);
+  if (!ierr) ierr = ts_pc_create_jacobi(L, &jacobi);
+  if (!ierr) ierr = ts_vec_create(be, ts_operator_size(L), TS_DOUBLE, &v);
+  const int not_mg = ierr ? 0 : ts_pc_multigrid_fmg_solve(jacobi, v, v, 1e-8, 10, NULL);
+  ok(not_mg == TS_ERR_ARG && strstr(ts_error_message(), "not a multigrid-levels"),
+     "ts_pc_multigrid_fmg_solve refuses a Jacobi preconditioner: %s", ts_error_message());
+  ts_vec_destroy(&v);
+  ts_pc_destroy(&jacobi);
+  ts_operator_destroy(&L);
+  ts_dofs_destroy(&dofs);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
 /* ---------------------------------------------------------------- (c) velocity V-cycle */
 
 static void velocity(ts_backend be, int dim, int k, int level) {
@@ -359,13 +441,14 @@ static void arguments(ts_backend be) {
 
 int main(void) {
   ts_backend be;
-  plan(1 + 3 + 2 * 2 + 4 + 1 + 2 + 8);
+  plan(1 + 3 + 2 * 2 + 4 + 1 + 2 + 8 + 2);
   if (!ok(ts_backend_open(tap_backend(), &be) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
     return exit_status();
   }
   transfers(be);
   poisson(be);
+  fmg(be);
   velocity(be, 2, 2, 4);
   velocity(be, 3, 1, 3);
   arguments(be);

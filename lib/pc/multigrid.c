@@ -12,6 +12,7 @@
  * A-self-adjoint and V_l symmetric when S_l, C and V_{l-1} are: symmetric smoothers and the
  * same number of steps before and after make the cycle symmetric, positive definite for
  * convergent smoothers (||I - S A||_A < 1), as CG and MINRES need. */
+#include <math.h>
 #include "pc-impl.h"
 
 #define TS_PC_MULTIGRID_MAX_LEVELS 32
@@ -21,6 +22,8 @@ typedef struct multigrid_level {
   ts_pc smoother;               /* borrowed; NULL on level 0 */
   ts_vec b, x;                  /* owned below the finest level (the finest uses r and z) */
   ts_vec r, t;                  /* owned, level >= 1: residual and smoother output */
+  ts_vec fb, fx, fe;            /* owned, made by the first FMG solve: the level's right
+                                   side, solution and correction */
 } multigrid_level;
 
 typedef struct multigrid_pc {
@@ -78,6 +81,9 @@ static void multigrid_free(multigrid_pc *m) {
     ts_vec_destroy(&l->x);
     ts_vec_destroy(&l->r);
     ts_vec_destroy(&l->t);
+    ts_vec_destroy(&l->fb);
+    ts_vec_destroy(&l->fx);
+    ts_vec_destroy(&l->fe);
   }
   if (m->free_parts) m->free_parts(m->parts);
   ts_free(&m);
@@ -194,4 +200,73 @@ int ts_pc_multigrid_adopt(ts_pc pc, void *parts, void (*free_parts)(void *parts)
   m->parts = parts;
   m->free_parts = free_parts;
   return 0;
+}
+
+/* ---------------------------------------------------------------- full multigrid */
+
+/* x += V_i (b - A_i x) on level i (level 0: V_0 = C), through the level's fe and fb (b may
+ * be fb: it is read first) */
+static int correct(multigrid_pc *m, int i, ts_vec b, ts_vec x) {
+  multigrid_level *l = &m->level[i];
+  TS_CALL(ts_operator_apply(l->A, x, l->fe));
+  TS_CALL(ts_vec_axpby(1.0, b, -1.0, l->fe)); /* fe = b - A x */
+  TS_CALL(ts_vec_copy(l->fe, l->fb));
+  TS_CALL(vcycle(m, i, l->fb, l->fe));        /* fe = V (b - A x) */
+  TS_CALL(ts_vec_axpby(1.0, l->fe, 1.0, x));
+  return 0;
+}
+
+static int fmg_vectors(multigrid_pc *m) {
+  for (int i = 0; i < m->levels; ++i) {
+    multigrid_level *l = &m->level[i];
+    if (l->fb) continue;
+    TS_CALL(ts_operator_vec_create(l->A, &l->fb));
+    TS_CALL(ts_operator_vec_create(l->A, &l->fx));
+    TS_CALL(ts_operator_vec_create(l->A, &l->fe));
+  }
+  return 0;
+}
+
+int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max_iterations,
+                              int *iterations) {
+  TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
+               "%s: pc is not a multigrid-levels preconditioner (ts_pc_create_multigrid)",
+               __func__);
+  TS_CHECK_ARG(rtol > 0.0 && rtol < 1.0, "%s: rtol = %g, allowed 0 < rtol < 1", __func__, rtol);
+  TS_CHECK_ARG(max_iterations >= 1, "%s: max_iterations = %d, allowed at least 1", __func__,
+               max_iterations);
+  multigrid_pc *m = pc->data;
+  const int top = m->levels - 1;
+  TS_CALL(ts_operator_check_vectors(m->level[top].A, b, x));
+  if (iterations) *iterations = 0;
+  TS_CALL(fmg_vectors(m));
+  /* the right sides of the coarser levels, restricted from b */
+  TS_CALL(ts_vec_copy(b, m->level[top].fb));
+  for (int i = top; i > 0; --i)
+    TS_CALL(ts_operator_apply_part(m->level[i].P, 1, m->level[i].fb, m->level[i - 1].fb, 0));
+  /* nested iteration: solve on level 0, then on each level the prolongated solution and one
+   * V-cycle correction */
+  TS_CALL(ts_pc_apply(m->coarse, m->level[0].fb, m->level[0].fx));
+  for (int i = 1; i <= top; ++i) {
+    multigrid_level *l = &m->level[i];
+    TS_CALL(ts_operator_apply_part(l->P, 0, m->level[i - 1].fx, l->fx, 0));
+    TS_CALL(correct(m, i, l->fb, l->fx));
+  }
+  TS_CALL(ts_vec_copy(m->level[top].fx, x));
+  /* V-cycles while ||b - A x|| > rtol ||b||, at least one (Algorithm 2.2, line 5) */
+  double bnorm, rnorm;
+  TS_CALL(ts_vec_norm(b, &bnorm));
+  multigrid_level *l = &m->level[top];
+  for (int it = 1; it <= max_iterations; ++it) {
+    TS_CALL(correct(m, top, b, x));
+    if (iterations) *iterations = it;
+    TS_CALL(ts_operator_apply(l->A, x, l->fe));
+    TS_CALL(ts_vec_axpby(1.0, b, -1.0, l->fe));
+    TS_CALL(ts_vec_norm(l->fe, &rnorm));
+    if (!isfinite(rnorm))
+      return TS_ERROR(TS_ERR_NAN, "%s: the residual is %g after %d V-cycles", __func__, rnorm, it);
+    if (rnorm <= rtol * bnorm) return 0;
+  }
+  return TS_ERROR(TS_ERR_NOT_CONVERGED, "%s: %d V-cycles left the relative residual at %.3e, "
+                  "asked for %.3e", __func__, max_iterations, rnorm / bnorm, rtol);
 }
