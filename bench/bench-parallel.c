@@ -1,0 +1,138 @@
+/* bench-parallel.c -- the distributed Q_k Poisson solver (doc/parallel.md) under mpirun:
+ *   mpirun -np P bench-parallel DIM K C LEVEL
+ * the box [0,1]^dim of C^dim level-0 cells refined LEVEL times, split among the P processes
+ * (MPI_Dims_create), Q_K; the distributed hierarchy of levels 0..LEVEL
+ * (ts_parallel_mg_create), its V-cycle with Chebyshev(3) smoothers and the gathered coarse
+ * LU (ts_parallel_pc_create_mg_chebyshev), and full multigrid to 1e-8 from a random right side
+ * (ts_pc_multigrid_fmg_solve, after one untimed run).  Rank 0 prints one line: DoFs (total,
+ * per process), the setup and FMG seconds, V-cycles, DoFs per second (total, per process),
+ * one Laplacian application of the finest level and, of it, the interface sum
+ * (ts_parallel_vec_sum_shared: the halo exchange, staged through the host), each the best of
+ * 5.  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
+ * the device of its rank on the node (TESSERA_GPU_DEVICE, unless already set). */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "tessera.h"
+
+#define REPEATS 5
+
+/* best seconds of REPEATS calls of fn, the processes synchronized before and after */
+static double best_of(int (*fn)(void *), void *ctx) {
+  double best = INFINITY;
+  for (int r = 0; r < REPEATS; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    if (fn(ctx)) return NAN;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t = MPI_Wtime() - t0;
+    if (t < best) best = t;
+  }
+  return best;
+}
+
+typedef struct timed {
+  ts_operator A;
+  ts_parallel_dofs pd;
+  ts_vec x, y;
+} timed;
+
+/* a scalar back from the device: the work queued before it is done */
+static int drain(ts_vec v) {
+  double n;
+  return ts_vec_norm(v, &n);
+}
+
+static int apply_once(void *ctx) {
+  timed *t = ctx;
+  int ierr = ts_operator_apply(t->A, t->x, t->y);
+  return ierr ? ierr : drain(t->y);
+}
+
+static int sum_once(void *ctx) {
+  timed *t = ctx;
+  int ierr = ts_parallel_vec_sum_shared(t->pd, t->y);
+  return ierr ? ierr : drain(t->y);
+}
+
+static int fail(const char *what) {
+  fprintf(stderr, "bench-parallel: %s: %s\n", what, ts_error_message());
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc != 5) {
+    if (!rank) fprintf(stderr, "usage: mpirun -np P bench-parallel DIM K C LEVEL\n");
+    MPI_Finalize();
+    return 2;
+  }
+  const int dim = atoi(argv[1]), k = atoi(argv[2]), c = atoi(argv[3]), level = atoi(argv[4]);
+  const int coarse[3] = {c, c, c};
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  ts_parallel par = NULL;
+  if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par)) return fail("split");
+  const char *name = getenv("TESSERA_BENCH_BACKEND");
+  name = name ? name : "omp";
+  char device[16];
+  snprintf(device, sizeof device, "%d", ts_parallel_node_rank(par));
+  if (!getenv("TESSERA_GPU_DEVICE")) setenv("TESSERA_GPU_DEVICE", device, 0);
+  ts_backend be = NULL;
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_parallel_mg mg = NULL;
+  ts_pc pc = NULL;
+  timed t = {0};
+  if (ts_backend_open(name, &be)) return fail("backend");
+  if (ts_mesh_create_box(dim, lower, upper, coarse, level, &mesh) || ts_fe_create_q(dim, k, &fe))
+    return fail("mesh");
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  if (ts_parallel_mg_create(be, par, mesh, fe, 0, level, &mg) ||
+      ts_parallel_pc_create_mg_chebyshev(mg, 3, 1, &pc))
+    return fail("hierarchy");
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double setup = MPI_Wtime() - t0;
+  t.A = ts_parallel_mg_operator(mg, level);
+  t.pd = ts_parallel_mg_dofs(mg, level);
+  ts_vec b = NULL, x = NULL;
+  if (ts_parallel_vec_create(t.pd, &b) || ts_parallel_vec_create(t.pd, &x) ||
+      ts_parallel_vec_create(t.pd, &t.x) || ts_parallel_vec_create(t.pd, &t.y) ||
+      ts_vec_set_random(b, 11) || ts_vec_set_random(t.x, 12))
+    return fail("vectors");
+  int its = 0;
+  if (ts_pc_multigrid_fmg_solve(pc, b, x, 1e-8, 50, &its)) return fail("FMG (warm-up)");
+  double fmg = INFINITY;
+  for (int r = 0; r < 2; ++r) {
+    ts_vec_set(x, 0.0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    if (ts_pc_multigrid_fmg_solve(pc, b, x, 1e-8, 50, &its) || drain(x)) return fail("FMG");
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double s = MPI_Wtime() - t0;
+    if (s < fmg) fmg = s;
+  }
+  const double apply = best_of(apply_once, &t), halo = best_of(sum_once, &t);
+  const double n = (double)ts_parallel_dofs_global_count(t.pd);
+  if (!rank)
+    printf("| %dD Q%d | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) |\n",
+           dim, k, size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size, 1e3 * apply,
+           1e3 * halo, 100.0 * halo / apply);
+  ts_vec_destroy(&b);
+  ts_vec_destroy(&x);
+  ts_vec_destroy(&t.x);
+  ts_vec_destroy(&t.y);
+  ts_pc_destroy(&pc);
+  ts_parallel_mg_destroy(&mg);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  ts_backend_destroy(&be);
+  ts_parallel_destroy(&par);
+  MPI_Finalize();
+  return 0;
+}
