@@ -212,6 +212,20 @@ static int gpu_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, con
   return 0;
 }
 
+/* rows of a strided block between x and h (ABI 16), one 2D copy */
+static int gpu_vec_strided_copy(ts_backend_ops *ops, int to_host, int64_t offset, int64_t width,
+                                int64_t pitch, int64_t height, void *x, double *h) {
+  double *v = (double *)x + offset;
+  const size_t row = (size_t)width * sizeof(double), step = (size_t)pitch * sizeof(double);
+  if (to_host)
+    GPU_CHECK(ops->error, "vec_strided_copy",
+              gpuMemcpy2D(h, row, v, step, row, (size_t)height, gpuMemcpyDeviceToHost));
+  else
+    GPU_CHECK(ops->error, "vec_strided_copy",
+              gpuMemcpy2D(v, step, h, row, row, (size_t)height, gpuMemcpyHostToDevice));
+  return 0;
+}
+
 static int gpu_vec_to_host(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x,
                            double *h) {
   if (n <= 0) return 0;
@@ -553,6 +567,7 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->mem_available = gpu_mem_available;
   ops->vec_from_host = gpu_vec_from_host;
   ops->vec_to_host = gpu_vec_to_host;
+  ops->vec_strided_copy = gpu_vec_strided_copy;
   ops->vec_set = gpu_vec_set;
   ops->vec_random = gpu_vec_random;
   ops->vec_convert = gpu_vec_convert;

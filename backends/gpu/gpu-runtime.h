@@ -14,6 +14,7 @@
 #define gpuGetLastError hipGetLastError
 #define gpuGetDeviceCount hipGetDeviceCount
 #define gpuSetDevice hipSetDevice
+#define gpuMemcpy2D hipMemcpy2D
 #define gpuGetDevice hipGetDevice
 #define gpuDeviceProp hipDeviceProp_t
 #define gpuGetDeviceProperties hipGetDeviceProperties
@@ -46,6 +47,7 @@
 #define gpuGetLastError cudaGetLastError
 #define gpuGetDeviceCount cudaGetDeviceCount
 #define gpuSetDevice cudaSetDevice
+#define gpuMemcpy2D cudaMemcpy2D
 #define gpuGetDevice cudaGetDevice
 #define gpuDeviceProp cudaDeviceProp
 #define gpuGetDeviceProperties cudaGetDeviceProperties

@@ -104,6 +104,18 @@ static int omp_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, con
   return 0;
 }
 
+/* rows of a strided block between x and h (ABI 16) */
+static int omp_vec_strided_copy(ts_backend_ops *ops, int to_host, int64_t offset, int64_t width,
+                                int64_t pitch, int64_t height, void *x, double *h) {
+  (void)ops;
+  double *v = (double *)x + offset;
+  for (int64_t r = 0; r < height; ++r) {
+    if (to_host) memcpy(h + r * width, v + r * pitch, (size_t)width * sizeof *h);
+    else memcpy(v + r * pitch, h + r * width, (size_t)width * sizeof *h);
+  }
+  return 0;
+}
+
 static int omp_vec_to_host(ts_backend_ops *ops, ts_precision p, int64_t n, const void *x, double *h) {
   (void)ops;
   OMP_DISPATCH(p, to_host, n, x, h);
@@ -296,6 +308,7 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->mem_available = omp_mem_available;
   ops->vec_from_host = omp_vec_from_host;
   ops->vec_to_host = omp_vec_to_host;
+  ops->vec_strided_copy = omp_vec_strided_copy;
   ops->vec_set = omp_vec_set;
   ops->vec_random = omp_vec_random;
   ops->vec_convert = omp_vec_convert;

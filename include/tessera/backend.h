@@ -44,8 +44,10 @@ extern "C" {
  * ABI 13: ts_laplace_plan.centro_symmetric and the even-odd forms of its 1D matrices;
  * ABI 14: the L2 (DGQ_k) mass and its inverse on mapped cells (l2_mass_apply, ts_l2_mass_plan);
  * ABI 15: the sparse product C = A B (csr_multiply, ts_csr_product); the H(div) (RT_k)
- *         mass on box and mapped cells (hdiv_mass_apply, ts_hdiv_mass_plan) */
-#define TS_BACKEND_ABI_VERSION 15
+ *         mass on box and mapped cells (hdiv_mass_apply, ts_hdiv_mass_plan);
+ * ABI 16: strided copies between a double vector and the host (vec_strided_copy: the
+ *         planes of the MPI halo exchange) */
+#define TS_BACKEND_ABI_VERSION 16
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -715,6 +717,12 @@ typedef struct ts_backend_ops {
    * plan->n_dofs entries of precision p, x != y; TS_ERR_UNSUPPORTED for a precision it lacks */
   int (*hdiv_mass_apply)(struct ts_backend_ops *ops, const ts_hdiv_mass_plan *plan,
                          ts_precision p, const void *x, void *y, int add);
+  /* optional (ABI 16): a strided block of the double vector x and the host array h, height
+   * rows of width consecutive entries, row r of x starting at entry offset + r pitch and of h
+   * at r width (cudaMemcpy2D's layout): to_host = 1 copies x into h, 0 h into x.  NULL: the
+   * library copies the whole vector (lib/parallel/halo.c). */
+  int (*vec_strided_copy)(struct ts_backend_ops *ops, int to_host, int64_t offset,
+                          int64_t width, int64_t pitch, int64_t height, void *x, double *h);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */
