@@ -1998,7 +1998,8 @@ int ts_taylor_hood_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressur
  *  exact).  The exact functions are called once per cell with its lattice points, from the
  *  calling thread, before the file is opened: where one fails, nothing is written.  Written as
  *  the section comment above says.
- *  @param velocity     the RT_k DoFs (ts_fe_create_rt_ih)
+ *  @param velocity     the RT_k DoFs (ts_fe_create_rt_ih) of a box mesh (mapped meshes are
+ *                      refused)
  *  @param pressure     the DGQ_k DoFs (ts_fe_create_l2_ih), same mesh, level and degree
  *  @param u            host values of the velocity DoFs (the first block of the system's x)
  *  @param p            host values of the pressure DoFs (ts_hdiv_system_pressure: -W^{-1} x_p)

@@ -757,8 +757,45 @@ static void remove_work(void) {
   rmdir(work);
 }
 
+/* Section 9's refusals: RT_k x DGQ_k of the nodal bases, a mapped mesh, subdivisions 0 */
+static void check_hdiv_errors(void) {
+  static const int kershaw_cells[2] = {6, 2};
+  char path[512];
+  space s, ih;
+  ts_mesh kershaw = NULL;
+  ts_fe rt = NULL, l2 = NULL;
+  ts_dofs u = NULL, p = NULL;
+  snprintf(path, sizeof path, "%s/refused.vtu", work);
+  int ierr = space_create(2, 1, lower, upper, coarse, 0, 0, &s);
+  if (!ierr) ierr = space_create(2, 1, lower, upper, coarse, 0, 1, &ih);
+  if (!ierr) ierr = ts_mesh_create_kershaw(2, kershaw_cells, 0, 0.5, &kershaw);
+  if (!ierr) ierr = ts_fe_create_rt_ih(2, 1, &rt);
+  if (!ierr) ierr = ts_fe_create_l2_ih(2, 1, &l2);
+  if (!ierr) ierr = ts_dofs_create(kershaw, rt, 0, &u);
+  if (!ierr) ierr = ts_dofs_create(kershaw, l2, 0, &p);
+  double *values = ierr ? NULL : calloc((size_t)(ts_dofs_count(u) + ts_dofs_count(p)), sizeof *values);
+  const int nodal = ierr ? 0 : ts_hdiv_write_vtu(path, s.u, s.p, s.x, s.x + s.u->count, NULL, NULL, NULL, 2);
+  const int nodal_said = strstr(ts_error_message(), "interpolation-histopolation") != NULL;
+  const int mapped = ierr ? 0 : ts_hdiv_write_vtu(path, u, p, values, values, NULL, NULL, NULL, 2);
+  const int mapped_said = strstr(ts_error_message(), "ts_hdiv_write_vtu") != NULL;
+  const int zero = ierr ? 0 : ts_hdiv_write_vtu(path, ih.u, ih.p, ih.x, ih.x, NULL, NULL, NULL, 0);
+  const int zero_said = strstr(ts_error_message(), "subdivisions = 0") != NULL;
+  ok(!ierr && nodal == TS_ERR_ARG && nodal_said && mapped == TS_ERR_ARG && mapped_said &&
+         zero == TS_ERR_ARG && zero_said && access(path, F_OK) != 0,
+     "ts_hdiv_write_vtu refuses the nodal RT_k x DGQ_k, a mapped mesh and subdivisions 0, "
+     "and writes nothing");
+  free(values);
+  ts_dofs_destroy(&u);
+  ts_dofs_destroy(&p);
+  ts_fe_destroy(&rt);
+  ts_fe_destroy(&l2);
+  ts_mesh_destroy(&kershaw);
+  space_destroy(&s);
+  space_destroy(&ih);
+}
+
 int main(void) {
-  plan(4 * POLY_TESTS + 1 + 2 + 8 + 7 + 2 * TH_TESTS);
+  plan(4 * POLY_TESTS + 1 + 2 + 8 + 7 + 2 * TH_TESTS + 1);
   snprintf(work, sizeof work, "t-stokes-vtu.XXXXXX");
   if (!mkdtemp(work)) {
     diag("mkdtemp: %s", strerror(errno));
@@ -768,6 +805,7 @@ int main(void) {
   check_polynomial(3, 1, 2, 0);
   check_polynomial(2, 2, 3, 1);
   check_polynomial(3, 1, 2, 1);
+  check_hdiv_errors();
   check_tangential_jump();
   check_paper000();
   check_errors();

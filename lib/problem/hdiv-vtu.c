@@ -149,6 +149,7 @@ int ts_hdiv_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, cons
                pressure->fe->family == TS_FE_L2_IH && velocity->degree == pressure->degree,
                "ts_hdiv_write_vtu: the fields are not RT_k x DGQ_k of one degree in the "
                "interpolation-histopolation bases");
+  TS_CALL(ts_dofs_require_mapped(velocity, 0, "ts_hdiv_write_vtu")); /* Cartesian cells only */
   TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= TS_VTU_MAX_SUBDIVISIONS,
                "VTU output of '%s': subdivisions = %d, allowed 1..%d", path, subdivisions,
                TS_VTU_MAX_SUBDIVISIONS);
