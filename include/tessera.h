@@ -2289,10 +2289,11 @@ ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level);
  *  on a ts_mg_create hierarchy of the same levels (one degree, no degree levels): the same
  *  iterations for any number of processes, the results equal to round-off.  On distributed
  *  vectors of the finest level; mg is borrowed (it must outlive pc).
+ *  The coarse level's DoFs (the whole mesh's) must fit the dense LU: at most 8,000.
  *  @param weight           in (0, 2]
  *  @param smoothing_steps  pre- and post-smoothing steps each, 1..100
- *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL),
- *          TS_ERR_MEMORY, TS_ERR_LAPACK */
+ *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL; a
+ *          coarse level beyond the dense LU's size), TS_ERR_MEMORY, TS_ERR_LAPACK */
 int ts_parallel_pc_create_mg_jacobi(ts_parallel_mg mg, double weight, int smoothing_steps,
                                     ts_pc *pc);
 /** @brief The same V-cycle with Chebyshev smoothers of the given degree (ts_pc_create_chebyshev,
