@@ -26,6 +26,7 @@ typedef struct parallel_transfer {
   ts_transfer_plan plan;         /* the blocks', unconstrained */
   double storage[TS_TRANSFER_1D_SIZE];
   ts_vec wc, wf, out;            /* coarse and fine work; the result before an add */
+  ts_vec counted;                /* O_f .* F_f: the fine DoFs the restriction reads */
 } parallel_transfer;
 
 static int transfer_prolongate(ts_operator op, ts_vec x, ts_vec y, int add) {
@@ -44,8 +45,7 @@ static int transfer_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
   parallel_transfer *t = op->data;
   TS_CALL(ts_parallel_check_vec(t->fine, x, "distributed restriction (input)"));
   TS_CALL(ts_parallel_check_vec(t->coarse, y, "distributed restriction (output)"));
-  TS_CALL(ts_vec_pointwise_mult(x, t->fine->owned_mask, t->wf));
-  TS_CALL(ts_vec_pointwise_mult(t->wf, t->fine->free_mask, t->wf));
+  TS_CALL(ts_vec_pointwise_mult(x, t->counted, t->wf));
   ts_vec out = add ? t->out : y;
   TS_CALL(ts_transfer_apply(op->backend, &t->plan, 1, t->wf, out, 0));
   TS_CALL(ts_parallel_vec_sum_shared(t->coarse, out));
@@ -56,8 +56,8 @@ static int transfer_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
 
 static void transfer_destroy(ts_operator op) {
   parallel_transfer *t = op->data;
-  ts_vec *v[] = {&t->wc, &t->wf, &t->out};
-  for (int i = 0; i < 3; ++i) ts_vec_destroy(v[i]);
+  ts_vec *v[] = {&t->wc, &t->wf, &t->out, &t->counted};
+  for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
   ts_free(&op->data);
 }
 
@@ -91,11 +91,13 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
   if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->wc);
   if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->out);
   if (!ierr) ierr = ts_parallel_vec_create(fine, &t->wf);
+  if (!ierr) ierr = ts_parallel_vec_create(fine, &t->counted);
+  if (!ierr) ierr = ts_vec_pointwise_mult(fine->owned_mask, fine->free_mask, t->counted);
   if (!ierr) ierr = ts_operator_create_shell_rect(fine->backend, &transfer_ops, fine->dofs->count,
                                                   coarse->dofs->count, TS_DOUBLE, t, P);
   if (ierr) {
-    ts_vec *v[] = {&t->wc, &t->wf, &t->out};
-    for (int i = 0; i < 3; ++i) ts_vec_destroy(v[i]);
+    ts_vec *v[] = {&t->wc, &t->wf, &t->out, &t->counted};
+    for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
     ts_free(&t);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed transfer setup");
   }

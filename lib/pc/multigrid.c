@@ -23,7 +23,7 @@ typedef struct multigrid_level {
   ts_vec b, x;                  /* owned below the finest level (the finest uses r and z) */
   ts_vec r, t;                  /* owned, level >= 1: residual and smoother output */
   ts_vec fb, fx, fe;            /* owned, made by the first FMG solve: the level's right
-                                   side, solution and correction */
+                                   side (then a correction), solution, residual */
 } multigrid_level;
 
 typedef struct multigrid_pc {
@@ -204,15 +204,14 @@ int ts_pc_multigrid_adopt(ts_pc pc, void *parts, void (*free_parts)(void *parts)
 
 /* ---------------------------------------------------------------- full multigrid */
 
-/* x += V_i (b - A_i x) on level i (level 0: V_0 = C), through the level's fe and fb (b may
- * be fb: it is read first) */
+/* x += V_i (b - A_i x) on level i (level 0: V_0 = C): the residual in fe, the correction in
+ * fb (b may be fb: it is read before the V-cycle writes fb) */
 static int correct(multigrid_pc *m, int i, ts_vec b, ts_vec x) {
   multigrid_level *l = &m->level[i];
   TS_CALL(ts_operator_apply(l->A, x, l->fe));
   TS_CALL(ts_vec_axpby(1.0, b, -1.0, l->fe)); /* fe = b - A x */
-  TS_CALL(ts_vec_copy(l->fe, l->fb));
-  TS_CALL(vcycle(m, i, l->fb, l->fe));        /* fe = V (b - A x) */
-  TS_CALL(ts_vec_axpby(1.0, l->fe, 1.0, x));
+  TS_CALL(vcycle(m, i, l->fe, l->fb));        /* fb = V (b - A x) */
+  TS_CALL(ts_vec_axpby(1.0, l->fb, 1.0, x));
   return 0;
 }
 
