@@ -1132,13 +1132,16 @@ int ts_pc_create_boomeramg(ts_backend backend, ts_matrix A, ts_pc *pc);
 /** Options of ts_pc_create_amg (ts_amg_options_default sets the defaults named here). */
 typedef struct ts_amg_options {
   double strength_threshold; /**< theta: j is strongly coupled to i when |a_ij| >=
-                                  theta max_{m != i} |a_im|; 0 <= theta < 1, default 0.5 */
+                                  theta max_{m != i} |a_im|; 0 <= theta < 1, default 0.1 */
   int smoother_degree;       /**< Chebyshev degree on D^{-1} A_l, 1..20, default 4 */
   int smoothing_steps;       /**< pre- and post-smoothing steps each, 1..100, default 1 */
   int coarse_size;           /**< coarsen until at most this many rows, 1..8000 (dense LU
                                   there), default 200 */
   int max_levels;            /**< 1..32, default 32 */
-  int smooth_prolongation;   /**< 1: smoothed aggregation (default), 0: plain aggregation */
+  int prolongation_smoothing_steps; /**< damped Jacobi steps on the tentative prolongation,
+                                         0 (plain aggregation) to 4; default 2 (1 is the
+                                         classical smoothed aggregation, lib/mg/amg.c says
+                                         what more steps buy) */
   int host_products;         /**< 0 (default): the setup's sparse products (A T, P^T A P)
                                   on the backend where it has them (cuda, hip: SpGEMM,
                                   ts_matrix_multiply_on); 1: on the host */
@@ -1154,8 +1157,8 @@ typedef struct ts_amg_hierarchy {
 /** @brief Algebraic multigrid of our own: one V-cycle of smoothed aggregation (Vanek,
  *  Mandel, Brezina) for the symmetric positive definite matrix A, as a preconditioner on any
  *  backend with sparse kernels (omp, cuda, hip): the hierarchy is built on the host once
- *  (strength of coupling, aggregates, the constant on each aggregate smoothed by one damped
- *  Jacobi step, Galerkin products P^T A P; the products on the backend where it has them,
+ *  (strength of coupling, aggregates, the constant on each aggregate smoothed by damped
+ *  Jacobi steps (options), Galerkin products P^T A P; the products on the backend where it has them,
  *  options->host_products), then every level's matrix and prolongation is
  *  copied to the backend, smoothed by Chebyshev on D^{-1} A_l and the coarsest solved by LU
  *  (lib/mg/amg.c).  Symmetric positive definite: a preconditioner for CG and MINRES.  Unlike

@@ -1,10 +1,13 @@
 /* t-amg.c -- our smoothed-aggregation AMG (ts_pc_create_amg, lib/mg/amg.c) against hypre's
  * BoomerAMG on the same matrices: paper 003's approximate Schur complement S~ (2D RT_2 and 3D
- * RT_1, alpha = 0.01, beta = 3, boundary fluxes fixed, as in t-hdiv-schur) and the assembled
- * Q_k Laplacian, CG to 1e-10 on A x = 1 with one V-cycle as the preconditioner.  Asserted:
+ * RT_1, alpha = 0.01, beta = 3, boundary fluxes fixed, as in t-hdiv-schur; the Darcy S~ of
+ * `tessera bench --problem darcy`, alpha infinite, beta = 2, fluxes fixed on two faces, 2D
+ * RT_3 with the 3 prolongation smoothing steps ts_hdiv_system takes in 2D and 3D RT_2) and the
+ * assembled Q_k Laplacian, CG to 1e-10 on A x = 1 with one V-cycle as the preconditioner.
+ * Asserted:
  * our counts within 1.3 times BoomerAMG's (rounded up; issue 15) where hypre is built, and
  * growing by at most 2 a refinement; the hierarchy shrinks to the coarse size with an
- * operator complexity below 2.5; the V-cycle is symmetric (x^T P y = y^T P x); with one level
+ * operator complexity below 3 (4 with 3 prolongation smoothing steps); the V-cycle is symmetric (x^T P y = y^T P x); with one level
  * it is the exact inverse (CG in one iteration); bad matrices and options are refused with
  * their row or value named.  Backend-generic: TESSERA_TEST_BACKEND (default omp). */
 #include <math.h>
@@ -27,24 +30,33 @@ static int cg_iterations(ts_backend b, ts_matrix M, pc_kind kind, const ts_amg_o
   return iterations;
 }
 
+typedef enum { LAPLACIAN, SCHUR, DARCY_SCHUR } matrix_kind;
+
 /* A family of matrices, one per refinement level */
 typedef struct family {
   const char *name;
   int dim, k, first, levels; /* refinement levels first..levels */
-  int schur; /* S~ of RT_k (ih) x L2, else the Q_k Laplacian */
+  matrix_kind kind;          /* S~ of RT_k (ih) x L2 (alpha 0.01 or the Darcy problem's), or
+                                the Q_k Laplacian */
+  int prolongation_steps;    /* ts_amg_options.prolongation_smoothing_steps, 0: the default */
 } family;
 
 static int make_matrix(const family *f, ts_mesh mesh, int level, ts_matrix *M) {
   ts_fe u_fe = NULL, p_fe = NULL;
   ts_dofs u = NULL, p = NULL;
   int ierr;
-  if (f->schur) {
+  if (f->kind != LAPLACIAN) {
     ierr = ts_fe_create_rt_ih(f->dim, f->k, &u_fe);
     if (!ierr) ierr = ts_fe_create_l2_ih(f->dim, f->k, &p_fe);
     if (!ierr) ierr = ts_dofs_create(mesh, u_fe, level, &u);
     if (!ierr) ierr = ts_dofs_create(mesh, p_fe, level, &p);
-    const ts_hdiv_coefficients co = {.alpha = 1e-2, .beta = 3.0};
-    if (!ierr) ierr = ts_matrix_assemble_hdiv_schur(u, p, &co, TS_FACES_ALL(f->dim), M);
+    const ts_hdiv_coefficients schur = {.alpha = 1e-2, .beta = 3.0},
+                               darcy = {.alpha = INFINITY, .beta = 2.0};
+    const unsigned darcy_faces = TS_FACE_LEFT | (f->dim == 3 ? TS_FACE_BACK : TS_FACE_TOP);
+    if (!ierr)
+      ierr = f->kind == SCHUR
+                 ? ts_matrix_assemble_hdiv_schur(u, p, &schur, TS_FACES_ALL(f->dim), M)
+                 : ts_matrix_assemble_hdiv_schur(u, p, &darcy, darcy_faces, M);
   } else {
     ierr = ts_fe_create_q(f->dim, f->k, &u_fe);
     if (!ierr) ierr = ts_dofs_create(mesh, u_fe, level, &u);
@@ -65,10 +77,16 @@ static void test_family(ts_backend b, const family *f) {
   const int hypre = *ts_hypre_version() != '\0';
   int previous = -1, bounded = 1, within = 1;
   char ours[128] = "", theirs[128] = "";
+  ts_amg_options o;
+  ts_amg_options_default(&o);
+  if (f->prolongation_steps) o.prolongation_smoothing_steps = f->prolongation_steps;
+  /* two smoothing steps of the prolongation widen the coarse stencils (3D S~: about 2.6);
+   * three, about 3.8 in 3D and 2.5 in 2D (lib/mg/amg.c) */
+  const double complexity_bound = o.prolongation_smoothing_steps > 2 ? 4.0 : 3.0;
   for (int level = f->first; !ierr && level <= f->levels; ++level) {
     ts_matrix M = NULL;
     ierr = make_matrix(f, mesh, level, &M);
-    const int its = ierr ? -1 : cg_iterations(b, M, PC_OURS, NULL);
+    const int its = ierr ? -1 : cg_iterations(b, M, PC_OURS, &o);
     bounded &= its > 0 && (previous < 0 || its <= previous + 2);
     previous = its;
     snprintf(ours + strlen(ours), sizeof ours - strlen(ours), " %d", its);
@@ -80,14 +98,13 @@ static void test_family(ts_backend b, const family *f) {
     if (!ierr && level == f->levels) {
       ts_amg_hierarchy h;
       ts_pc P = NULL;
-      ierr = ts_pc_create_amg(b, M, NULL, &P, &h);
+      ierr = ts_pc_create_amg(b, M, &o, &P, &h);
       int shrinks = !ierr && h.levels >= 2 && h.rows[h.levels - 1] <= 200;
       for (int l = 1; shrinks && l < h.levels; ++l) shrinks &= h.rows[l] < h.rows[l - 1];
-      /* below 2.5: the Gauss-Lobatto sub-cells of S~ are anisotropic (their sizes vary by a
-       * factor k^2), so its aggregates follow the strong direction and coarsen by about 3 */
-      ok(shrinks && h.operator_complexity < 2.5, "%s level %d: %d AMG levels, %lld -> %lld rows, "
-         "operator complexity %.2f (< 2.5)", f->name, level, h.levels, (long long)h.rows[0],
-         (long long)h.rows[h.levels - 1], h.operator_complexity);
+      ok(shrinks && h.operator_complexity < complexity_bound, "%s level %d: %d AMG levels, "
+         "%lld -> %lld rows, operator complexity %.2f (< %g)", f->name, level, h.levels,
+         (long long)h.rows[0], (long long)h.rows[h.levels - 1], h.operator_complexity,
+         complexity_bound);
       ts_pc_destroy(&P);
     }
     ts_matrix_destroy(&M);
@@ -113,7 +130,7 @@ static void test_family(ts_backend b, const family *f) {
 /* x^T P y = y^T P x for random x, y, and one level (coarse_size >= rows) is the exact
  * inverse: CG converges in one iteration */
 static void test_symmetry_and_exactness(ts_backend b) {
-  const family f = {"2D Q2 Laplacian", 2, 2, 2, 4, 0};
+  const family f = {"2D Q2 Laplacian", 2, 2, 2, 4, LAPLACIAN, 0};
   static const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1};
   static const int coarse[3] = {1, 2, 1};
   ts_mesh mesh = NULL;
@@ -161,7 +178,7 @@ static void test_symmetry_and_exactness(ts_backend b) {
 
 /* with max_levels 1 the coarsening stops at once, above the dense solve's 8000 rows */
 static void test_stalled_coarsening(ts_backend b) {
-  const family f = {"2D Q1 Laplacian", 2, 1, 6, 6, 0};
+  const family f = {"2D Q1 Laplacian", 2, 1, 6, 6, LAPLACIAN, 0};
   static const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1};
   static const int coarse[3] = {1, 2, 1};
   ts_mesh mesh = NULL;
@@ -236,10 +253,12 @@ int main(void) {
     return exit_status();
   }
   static const family families[] = {
-      {"2D RT_2 S~", 2, 2, 2, 6, 1},
-      {"3D RT_1 S~", 3, 1, 2, 4, 1},
-      {"2D Q1 Laplacian", 2, 1, 4, 7, 0},
-      {"3D Q2 Laplacian", 3, 2, 3, 4, 0},
+      {"2D RT_2 S~", 2, 2, 2, 6, SCHUR, 0},
+      {"3D RT_1 S~", 3, 1, 2, 4, SCHUR, 0},
+      {"2D RT_3 Darcy S~", 2, 3, 3, 6, DARCY_SCHUR, 3},
+      {"3D RT_2 Darcy S~", 3, 2, 1, 3, DARCY_SCHUR, 0},
+      {"2D Q1 Laplacian", 2, 1, 4, 7, LAPLACIAN, 0},
+      {"3D Q2 Laplacian", 3, 2, 3, 4, LAPLACIAN, 0},
   };
   for (size_t i = 0; i < sizeof families / sizeof families[0]; ++i) test_family(b, &families[i]);
   test_symmetry_and_exactness(b);

@@ -17,9 +17,18 @@
  *     belongs to no aggregate: the smoother alone treats it.
  *  3. Tentative prolongation T: column a is the constant 1/sqrt(|a|) on aggregate a (the
  *     near null space of a scalar elliptic operator; orthonormal columns).
- *  4. Smoothed prolongation P = (I - omega D^{-1} A) T with omega = 4 / (3 rho), rho the
- *     largest eigenvalue of D^{-1} A (power iteration); with smooth_prolongation = 0, P = T
- *     (plain aggregation).
+ *  4. Smoothed prolongation P = (I - omega D^{-1} A)^s T with omega = 4 / (3 rho), rho the
+ *     largest eigenvalue of D^{-1} A (power iteration), s = prolongation_smoothing_steps;
+ *     s = 0 is plain aggregation, s = 1 the classical smoothed aggregation.  A prolongator
+ *     smoother of higher degree (Vanek, Brezina and Mandel, Numer. Math. 88, 2001, where it
+ *     is a polynomial in A) lowers the energy of the coarse basis functions.  With s = 1 and
+ *     theta = 0.5 the CG counts on the Schur complements S~ of paper 003's Darcy problems
+ *     grew with the level (2D RT_2: 11 15 24 44 on levels 4-7 against BoomerAMG's 9 10 11 12;
+ *     3D RT_1 level 5: 31 against 14); with theta = 0.1 and s = 2 (the defaults) or s = 3
+ *     they stay near BoomerAMG's: s = 3 within 1.2 times on every matrix of the study in
+ *     bench/results/2026-11-28-amg-prolongation-smoothing.md, s = 2 within 1.2 times on the
+ *     3D S~ but up to 1.5 times on the 2D S~ (ts_hdiv_system takes s = 3 there) and 1.4 on a
+ *     3D Q2 Laplacian; operator complexities 1.2-2.7 (s = 2) and 1.7-4.2 (s = 3).
  *  5. The coarse matrix P^T A P (Galerkin), symmetric positive definite again.
  * The sparse products (A T in step 4, A P and P^T (A P) in step 5) run on the backend the AMG
  * is built for when it has csr_multiply (cuda, hip: SpGEMM; ts_matrix_multiply_on), the rest
@@ -39,12 +48,12 @@
 void ts_amg_options_default(ts_amg_options *o) {
   if (!o) return;
   memset(o, 0, sizeof *o);
-  o->strength_threshold = 0.5;
+  o->strength_threshold = 0.1;
   o->smoother_degree = 4;
   o->smoothing_steps = 1;
   o->coarse_size = 200;
   o->max_levels = TS_MG_PARTS_MAX_LEVELS;
-  o->smooth_prolongation = 1;
+  o->prolongation_smoothing_steps = 2;
 }
 
 static int check_options(const ts_amg_options *o) {
@@ -64,9 +73,9 @@ static int check_options(const ts_amg_options *o) {
   TS_CHECK_ARG(o->host_products == 0 || o->host_products == 1,
                "ts_pc_create_amg: host_products = %d, allowed 0 (the backend's sparse products "
                "where it has them) or 1 (the host's)", o->host_products);
-  TS_CHECK_ARG(o->smooth_prolongation == 0 || o->smooth_prolongation == 1,
-               "ts_pc_create_amg: smooth_prolongation = %d, allowed 0 or 1",
-               o->smooth_prolongation);
+  TS_CHECK_ARG(o->prolongation_smoothing_steps >= 0 && o->prolongation_smoothing_steps <= 4,
+               "ts_pc_create_amg: prolongation_smoothing_steps = %d, allowed 0 (plain "
+               "aggregation) to 4", o->prolongation_smoothing_steps);
   return 0;
 }
 
@@ -275,21 +284,28 @@ static int largest_eigenvalue(const csr_view *a, const double *d, double *rho) {
   return ierr;
 }
 
-/* P = (I - omega D^{-1} A) T, omega = 4 / (3 rho(D^{-1} A)); the product A T on `products`
- * (ts_matrix_multiply_on: the backend's SpGEMM, or the host for NULL) */
+/* P = (I - omega D^{-1} A)^steps T, omega = 4 / (3 rho(D^{-1} A)), steps >= 1; the products
+ * A P_i on `products` (ts_matrix_multiply_on: the backend's SpGEMM, or the host for NULL) */
 static int smoothed_prolongation(ts_backend products, ts_matrix A, const double *d, ts_matrix T,
-                                 ts_matrix *P) {
+                                 int steps, ts_matrix *P) {
   const csr_view a = view_of(A);
   double rho, *scale = NULL;
   TS_CALL(largest_eigenvalue(&a, d, &rho));
   const double omega = 4.0 / (3.0 * rho);
-  ts_matrix AT = NULL;
   int ierr = ts_calloc((size_t)a.n, sizeof *scale, "AMG prolongation smoothing", &scale);
   for (int64_t i = 0; i < a.n && !ierr; ++i) scale[i] = -omega / d[i];
-  if (!ierr) ierr = ts_matrix_multiply_on(products, A, T, &AT);
-  if (!ierr) ierr = ts_matrix_scale(AT, scale, NULL);
-  if (!ierr) ierr = ts_matrix_add(1.0, T, 1.0, AT, P);
-  ts_matrix_destroy(&AT);
+  ts_matrix previous = T;
+  for (int step = 0; step < steps && !ierr; ++step) {
+    ts_matrix AP = NULL, next = NULL;
+    ierr = ts_matrix_multiply_on(products, A, previous, &AP);
+    if (!ierr) ierr = ts_matrix_scale(AP, scale, NULL);
+    if (!ierr) ierr = ts_matrix_add(1.0, previous, 1.0, AP, &next);
+    ts_matrix_destroy(&AP);
+    if (previous != T) ts_matrix_destroy(&previous);
+    previous = next;
+  }
+  if (!ierr) *P = previous;
+  else if (previous != T) ts_matrix_destroy(&previous);
   ts_free(&scale);
   return ierr;
 }
@@ -321,7 +337,8 @@ static int coarsen(ts_backend products, ts_matrix A, const ts_amg_options *o, ts
   const int worth = count > 0 && (double)count <= 0.9 * (double)n;
   if (!ierr && worth) ierr = tentative_prolongation(n, agg, count, &T);
   if (!ierr && worth) {
-    if (o->smooth_prolongation) ierr = smoothed_prolongation(products, A, d, T, P);
+    if (o->prolongation_smoothing_steps)
+      ierr = smoothed_prolongation(products, A, d, T, o->prolongation_smoothing_steps, P);
     else {
       *P = T;
       T = NULL;

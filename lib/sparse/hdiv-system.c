@@ -219,14 +219,23 @@ static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
  * for the singular pure-flux S~ (our AMG's coarse LU needs a regular matrix); elsewhere our
  * smoothed aggregation (ts_pc_create_amg), whose V-cycle copies only its coarsest level's
  * vector through the host instead of the whole residual and correction, and in a build
- * without hypre. */
+ * without hypre.  In 2D its prolongation is smoothed by 3 steps, not the default 2: with 2
+ * the CG counts on the Darcy S~ reach 1.4-1.5 times BoomerAMG's (RT_1 level 7, RT_5 level 5),
+ * with 3 they stay within 1.2 times; in 3D a third step raises the operator complexity from
+ * about 2.6 to 3.8 for one iteration fewer, and is slower on the GPU
+ * (bench/results/2026-11-28-amg-prolongation-smoothing.md). */
 static int create_schur_amg(ts_hdiv_system s) {
   const int host = !strcmp(ts_backend_name(s->backend), "omp") && ts_hypre_version()[0];
   if (s->amg_kind == TS_HDIV_AMG_AUTO)
     s->amg_kind = s->singular || host ? TS_HDIV_AMG_BOOMERAMG : TS_HDIV_AMG_OURS;
-  if (s->amg_kind == TS_HDIV_AMG_BOOMERAMG)
+  if (s->amg_kind == TS_HDIV_AMG_BOOMERAMG) {
     TS_CALL(ts_pc_create_boomeramg(s->backend, s->S, &s->amg));
-  else TS_CALL(ts_pc_create_amg(s->backend, s->S, NULL, &s->amg, NULL));
+    return 0;
+  }
+  ts_amg_options options;
+  ts_amg_options_default(&options);
+  if (s->velocity->dim == 2) options.prolongation_smoothing_steps = 3;
+  TS_CALL(ts_pc_create_amg(s->backend, s->S, &options, &s->amg, NULL));
   return 0;
 }
 
