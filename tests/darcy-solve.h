@@ -12,6 +12,7 @@
 typedef struct darcy_result {
   int iterations;
   double error_u, error_p;
+  ts_hdiv_amg amg;              /* the AMG the system built on S~ */
 } darcy_result;
 
 /* y = W^{-1} v (W the L2 mass of the pressure DoFs without coefficient, the system's: on a
@@ -47,12 +48,13 @@ static inline int darcy_match_mean(ts_hdiv_system s, ts_dofs u, ts_dofs pressure
   return ierr;
 }
 
-/* Solve on level `level` of mesh by `type`; errors of u and p (p compared after matching the
- * means when the system is singular; no errors for p_exact NULL). */
-static inline int darcy_solve(ts_backend b, ts_mesh mesh, int level, int k,
-                              const ts_hdiv_coefficients *co, unsigned flux_faces,
-                              const ts_hdiv_data *data, ts_point_fn u_exact, ts_point_fn p_exact,
-                              ts_solver_type type, double rtol, darcy_result *r) {
+/* Solve on level `level` of mesh by `type` with the AMG `amg` on S~; errors of u and p (p
+ * compared after matching the means when the system is singular; no errors for p_exact NULL). */
+static inline int darcy_solve_amg(ts_backend b, ts_mesh mesh, int level, int k,
+                                  const ts_hdiv_coefficients *co, unsigned flux_faces,
+                                  const ts_hdiv_data *data, ts_point_fn u_exact,
+                                  ts_point_fn p_exact, ts_solver_type type, double rtol,
+                                  ts_hdiv_amg amg, darcy_result *r) {
   const int dim = ts_mesh_dim(mesh);
   ts_fe rt = NULL, l2 = NULL;
   ts_dofs u = NULL, p = NULL;
@@ -62,7 +64,8 @@ static inline int darcy_solve(ts_backend b, ts_mesh mesh, int level, int k,
   if (!ierr) ierr = ts_fe_create_l2_ih(dim, k, &l2);
   if (!ierr) ierr = ts_dofs_create(mesh, rt, level, &u);
   if (!ierr) ierr = ts_dofs_create(mesh, l2, level, &p);
-  if (!ierr) ierr = ts_hdiv_system_create(b, u, p, co, flux_faces, &s);
+  if (!ierr) ierr = ts_hdiv_system_create_with_amg(b, u, p, co, flux_faces, amg, &s);
+  r->amg = ts_hdiv_system_amg(s);
   const int64_t nu = ierr ? 0 : ts_dofs_count(u), np = ierr ? 0 : ts_dofs_count(p);
   if (!ierr) {
     rhs = calloc((size_t)(nu + np), sizeof *rhs);
@@ -92,6 +95,15 @@ static inline int darcy_solve(ts_backend b, ts_mesh mesh, int level, int k,
   ts_fe_destroy(&rt);
   ts_fe_destroy(&l2);
   return ierr;
+}
+
+/* darcy_solve_amg with ts_hdiv_system_create's choice of the AMG */
+static inline int darcy_solve(ts_backend b, ts_mesh mesh, int level, int k,
+                              const ts_hdiv_coefficients *co, unsigned flux_faces,
+                              const ts_hdiv_data *data, ts_point_fn u_exact, ts_point_fn p_exact,
+                              ts_solver_type type, double rtol, darcy_result *r) {
+  return darcy_solve_amg(b, mesh, level, k, co, flux_faces, data, u_exact, p_exact, type, rtol,
+                         TS_HDIV_AMG_AUTO, r);
 }
 
 #endif

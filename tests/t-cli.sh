@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 41 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 42 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -243,6 +243,14 @@ set -- $(summary_row "$work/spe10.log" 1) x x x
 its=${3%\*}
 [ "$its" -ge 50 ] 2>/dev/null && [ "$its" -le 120 ]
 ok $? "darcy-spe10.xml: $its MINRES iterations on 6 x 22 x 10 cells (doc/hdiv.md: about 90; allowed 50..120)"
+# on Kershaw's mesh (epsilon 0.3): tests/t-darcy-mapped.c's errors (2D RT_1, levels 2 and 3)
+"$tessera" run "$top_srcdir/examples/darcy-kershaw.xml" >"$work/kershaw.log" 2>&1
+set -- $(summary_row "$work/kershaw.log" 2) x x x x x x x x
+u2=$5 p2=$7
+set -- $(summary_row "$work/kershaw.log" 3) x x x x x x x x
+awk -v u2="$u2" -v p2="$p2" -v u3="$5" -v p3="$7" 'function near(a, b) { return a / b > 0.998 && a / b < 1.002 }
+  BEGIN { exit !(near(u2, 1.581e-3) && near(p2, 2.348e-3) && near(u3, 4.092e-4) && near(p3, 5.880e-4)) }'
+ok $? "darcy-kershaw.xml: L2 errors u/p $u2/$p2, $5/$7 (tests/t-darcy-mapped.c: 1.581e-03/2.348e-03, 4.092e-04/5.880e-04)"
 printf '{"a": [1, -2.5e-3, null, {"b": "x\\"y"}], "c": nan}' >"$work/bad.json"
 ! json_valid "$work/bad.json"; ok $? "the JSON check rejects nan"
 
