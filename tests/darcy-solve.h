@@ -5,9 +5,18 @@
 #ifndef TESSERA_TESTS_DARCY_SOLVE_H
 #define TESSERA_TESTS_DARCY_SOLVE_H
 
+#include <math.h>
 #include <stdlib.h>
 #include "tap.h"
 #include "tessera.h"
+
+/* The smooth Darcy solution (ts_darcy_smooth_*) with beta = 2: coefficients and data */
+static double darcy_beta_smooth = 2.0;
+static const ts_hdiv_coefficients darcy_smooth = {INFINITY, 2.0, NULL, NULL};
+static const ts_hdiv_data darcy_smooth_data = {.g = ts_darcy_smooth_divergence,
+                                               .p_boundary = ts_darcy_smooth_pressure,
+                                               .u_boundary = ts_darcy_smooth_velocity,
+                                               .ctx = &darcy_beta_smooth};
 
 typedef struct darcy_result {
   int iterations;

@@ -16,7 +16,7 @@
  *     of k + 1 (Kershaw's map is multilinear on each of its pieces, so refined cells tend to
  *     parallelograms and RT_k keeps its order, doc/hdiv.md); MINRES + diag(Jacobi(M),
  *     AMG(S~)) to 1e-12: the counts grow over the first levels and level off (the last
- *     increase smaller than the one before), under a bound (2D 350, 3D 560: BoomerAMG or our
+ *     increase smaller than the one before, or at most 5 %), under a bound (2D 350, 3D 560: BoomerAMG or our
  *     AMG on S~, within 10 % of each other).  Fast cases in
  *     `make check`; TESSERA_TEST_LONG=1 runs doc/hdiv.md's table (2D k = 1..4, 3D k = 1..3).
  *   - The pure-flux (singular) Darcy problem, GMRES + block-triangular, and the grad-div
@@ -316,20 +316,13 @@ static void test_constant_flow(int dim, int k) {
 
 /* ---------------------------------------------------------------- the smooth solution */
 
-static double beta_smooth = 2.0;
-static const ts_hdiv_coefficients darcy_smooth = {INFINITY, 2.0, NULL, NULL};
-static const ts_hdiv_data smooth_data = {.g = ts_darcy_smooth_divergence,
-                                         .p_boundary = ts_darcy_smooth_pressure,
-                                         .u_boundary = ts_darcy_smooth_velocity,
-                                         .ctx = &beta_smooth};
-
 /* the smooth Darcy solution on level of mesh by type, fluxes on left and top [back] or
  * every face (all) */
 static int smooth_solve(ts_mesh mesh, int level, int k, int all, ts_solver_type type,
                         darcy_result *r) {
   const int dim = ts_mesh_dim(mesh);
   const unsigned faces = all ? TS_FACES_ALL(dim) : TS_FACE_LEFT | (dim == 3 ? TS_FACE_BACK : TS_FACE_TOP);
-  return darcy_solve(backend, mesh, level, k, &darcy_smooth, faces, &smooth_data,
+  return darcy_solve(backend, mesh, level, k, &darcy_smooth, faces, &darcy_smooth_data,
                      ts_darcy_smooth_velocity, ts_darcy_smooth_pressure, type, 1e-12, r);
 }
 
@@ -352,7 +345,7 @@ static void test_identity_map(int dim, int k, int level) {
 
 /* Convergence of the smooth solution on Kershaw's mesh (epsilon), levels first..last: errors
  * that never grow, the last rates within 0.3 of k + 1; the MINRES counts under `bound`, their
- * last increase smaller than the one before it (they level off: doc/hdiv.md). */
+ * last increase smaller than the one before it or at most 5 % (they level off: doc/hdiv.md). */
 static void test_convergence(int dim, int k, double epsilon, int first, int last, int bound) {
   ts_mesh mesh = NULL;
   int ierr = make_mesh(dim, epsilon, last, &mesh);
@@ -377,7 +370,7 @@ static void test_convergence(int dim, int k, double epsilon, int first, int last
   }
   if (last - first >= 2) {
     const int d1 = its[last] - its[last - 1], d0 = its[last - 1] - its[last - 2];
-    shrinking = d1 <= 0 || d1 < d0;
+    shrinking = d1 < d0 || 20 * d1 <= its[last - 1]; /* or a plateau: within 5 % */
   }
   ok(!ierr && monotone && fabs(rate[0] - (k + 1)) < 0.3 && fabs(rate[1] - (k + 1)) < 0.3 &&
          shrinking && below,

@@ -20,17 +20,10 @@
 
 /* ---------------------------------------------------------------- the tests */
 
-static double beta_smooth = 2.0;
-static const ts_hdiv_coefficients darcy_smooth = {INFINITY, 2.0, NULL, NULL};
-static const ts_hdiv_data smooth_data = {.g = ts_darcy_smooth_divergence,
-                                         .p_boundary = ts_darcy_smooth_pressure,
-                                         .u_boundary = ts_darcy_smooth_velocity,
-                                         .ctx = &beta_smooth};
-
 /* darcy_solve of the smooth solution to 1e-12 */
 static int smooth_solve(ts_backend b, ts_mesh mesh, int level, int k, unsigned flux_faces,
                         ts_solver_type type, darcy_result *r) {
-  return darcy_solve(b, mesh, level, k, &darcy_smooth, flux_faces, &smooth_data,
+  return darcy_solve(b, mesh, level, k, &darcy_smooth, flux_faces, &darcy_smooth_data,
                      ts_darcy_smooth_velocity, ts_darcy_smooth_pressure, type, 1e-12, r);
 }
 
