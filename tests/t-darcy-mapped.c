@@ -478,26 +478,45 @@ static int inverted_mesh(ts_mesh *mesh) {
   return ts_mesh_create_vertices(2, coarse, 0, v, mesh);
 }
 
-static void test_inverted(void) {
-  ts_mesh mesh = NULL;
-  ts_fe fe[2] = {NULL, NULL};
-  ts_dofs d[2] = {NULL, NULL};
-  ts_hdiv_system s = NULL;
-  const ts_hdiv_coefficients co = {INFINITY, 1.0, NULL, NULL};
-  int ierr = inverted_mesh(&mesh);
-  if (!ierr) ierr = make_spaces(mesh, 0, 1, fe, d);
+/* The RT_1 and DGQ_1 spaces of level 0 of a mesh and a Darcy system (beta = 1) on them */
+typedef struct fixture {
+  ts_mesh mesh;
+  ts_fe fe[2];
+  ts_dofs d[2];
+  ts_hdiv_system s;
+} fixture;
+
+static const ts_hdiv_coefficients unit_darcy = {INFINITY, 1.0, NULL, NULL};
+
+/* the spaces on mesh (taken over; ierr: the mesh's creation's return) */
+static int fixture_init(fixture *f, int ierr, ts_mesh mesh) {
+  *f = (fixture){.mesh = mesh};
+  if (!ierr) ierr = make_spaces(mesh, 0, 1, f->fe, f->d);
   if (ierr) diag("%s", ts_error_message());
+  return ierr;
+}
+
+static void fixture_free(fixture *f) {
+  ts_hdiv_system_destroy(&f->s);
+  free_spaces(f->fe, f->d);
+  ts_mesh_destroy(&f->mesh);
+}
+
+static void test_inverted(void) {
+  fixture f;
+  ts_mesh mesh = NULL;
+  const int ierr = inverted_mesh(&mesh);
+  fixture_init(&f, ierr, mesh);
   double b[64], diag_m[64];
   const char *name = "cell 1 = (1, 0) of level 0 is inverted";
-  expect_error(ts_hdiv_system_create(backend, d[0], d[1], &co, TS_FACE_LEFT, &s), TS_ERR_ARG,
-               name, "the Darcy system on a mesh with an inverted cell");
-  ok(s == NULL, "no system made on the inverted mesh");
-  expect_error(ts_dofs_mass_diagonal(d[0], 1.0, NULL, diag_m), TS_ERR_ARG, name,
+  expect_error(ts_hdiv_system_create(backend, f.d[0], f.d[1], &unit_darcy, TS_FACE_LEFT, &f.s),
+               TS_ERR_ARG, name, "the Darcy system on a mesh with an inverted cell");
+  ok(f.s == NULL, "no system made on the inverted mesh");
+  expect_error(ts_dofs_mass_diagonal(f.d[0], 1.0, NULL, diag_m), TS_ERR_ARG, name,
                "diag(M_beta) of an inverted cell");
-  expect_error(ts_hdiv_load_vector(d[1], zero, NULL, b), TS_ERR_ARG, name,
+  expect_error(ts_hdiv_load_vector(f.d[1], zero, NULL, b), TS_ERR_ARG, name,
                "the load vector of an inverted cell");
-  free_spaces(fe, d);
-  ts_mesh_destroy(&mesh);
+  fixture_free(&f);
 }
 
 /* a field that is NaN where x_0 > 0.9 and x_1 > 0.9 (the last cell's corner), 2.0 elsewhere;
@@ -523,12 +542,11 @@ static void expect_error2(int rc, int code, const char *words, const char *words
 }
 
 static void test_callbacks(double epsilon) {
+  fixture f;
   ts_mesh mesh = NULL;
-  ts_fe fe[2] = {NULL, NULL};
-  ts_dofs d[2] = {NULL, NULL};
-  int ierr = make_mesh(2, epsilon, 0, &mesh);
-  if (!ierr) ierr = make_spaces(mesh, 0, 1, fe, d);
-  if (ierr) diag("%s", ts_error_message());
+  const int ierr = make_mesh(2, epsilon, 0, &mesh);
+  fixture_init(&f, ierr, mesh);
+  const ts_dofs *d = f.d;
   double b[256];
   int one = 1, two = 2;
   const char *where = epsilon == 0.0 ? "box" : "Kershaw 0.3";
@@ -548,27 +566,21 @@ static void test_callbacks(double epsilon) {
   expect_error2(ts_hdiv_boundary_fluxes(d[0], TS_FACE_TOP, nan_corner, &two, b), TS_ERR_ARG,
                 "the u (top face) callback gave nan (not finite) at point",
                 "of cell 11 = (5, 1) of level 0", what);
-  free_spaces(fe, d);
-  ts_mesh_destroy(&mesh);
+  fixture_free(&f);
 }
 
 static void test_assembled_mass(void) {
+  fixture f;
   ts_mesh mesh = NULL;
-  ts_fe fe[2] = {NULL, NULL};
-  ts_dofs d[2] = {NULL, NULL};
-  ts_hdiv_system s = NULL;
-  const ts_hdiv_coefficients co = {INFINITY, 1.0, NULL, NULL};
   int ierr = make_mesh(2, 0.3, 0, &mesh);
-  if (!ierr) ierr = make_spaces(mesh, 0, 1, fe, d);
-  if (!ierr) ierr = ts_hdiv_system_create(backend, d[0], d[1], &co, TS_FACE_LEFT, &s);
+  ierr = fixture_init(&f, ierr, mesh);
+  if (!ierr) ierr = ts_hdiv_system_create(backend, f.d[0], f.d[1], &unit_darcy, TS_FACE_LEFT, &f.s);
   if (ierr) diag("%s", ts_error_message());
-  expect_error(ts_hdiv_system_set_assembled_mass(s, 1), TS_ERR_ARG,
+  expect_error(ts_hdiv_system_set_assembled_mass(f.s, 1), TS_ERR_ARG,
                "assembled = 1 on a mapped mesh", "the assembled M_beta on Kershaw's mesh");
-  ok(!ierr && ts_hdiv_system_set_assembled_mass(s, 0) == 0,
+  ok(!ierr && ts_hdiv_system_set_assembled_mass(f.s, 0) == 0,
      "the matrix-free M_beta on Kershaw's mesh (RT_1, where the box assembles it)");
-  ts_hdiv_system_destroy(&s);
-  free_spaces(fe, d);
-  ts_mesh_destroy(&mesh);
+  fixture_free(&f);
 }
 
 int main(void) {
