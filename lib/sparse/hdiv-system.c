@@ -25,8 +25,9 @@
  * histopolant of D u.  So the transformed system is the same, with the mapped M_beta, W and
  * W_alpha (matrix-free, their quadrature on the mapped cells), and S~ from their diagonals.
  *
- * M_beta is applied matrix-free from k = 2 on, and on every mapped level (ts_operator_create_hdiv_mass: sum
- * factorization, its exact diagonal for Jacobi), its prescribed rows and columns by the mask
+ * M_beta is applied matrix-free from k = 2 on and on every mapped level
+ * (ts_operator_create_hdiv_mass: sum factorization, its exact diagonal for Jacobi), its
+ * prescribed rows and columns by the mask
  * m (1 unknown, 0 prescribed): M' x = m .* M (m .* x) + (1 - m) .* diag(M) .* x.  For k = 0, 1
  * the assembled CSR matrix (3-16 entries per row) applies faster on omp (doc/hdiv.md, "The
  * matrix-free H(div) mass"); from k = 2 the matrix-free one is as fast or faster and its
