@@ -326,16 +326,21 @@ static int smooth_solve(ts_mesh mesh, int level, int k, int all, ts_solver_type 
                      ts_darcy_smooth_velocity, ts_darcy_smooth_pressure, type, 1e-12, r);
 }
 
-/* Kershaw 1 is the box: the same errors (1e-10 relative) and iterations */
+/* Kershaw 1 is the box: the same errors and iterations, BoomerAMG on S~ in both (on omp
+ * measured: the same counts, the errors to 2e-12; allowed: one iteration and 1e-9, the
+ * solver's tolerance, for backends whose reductions round otherwise) */
 static void test_identity_map(int dim, int k, int level) {
   ts_mesh flat = NULL, box = NULL;
   darcy_result m = {0}, b = {0};
+  const unsigned faces = TS_FACE_LEFT | (dim == 3 ? TS_FACE_BACK : TS_FACE_TOP);
   int ierr = make_mesh(dim, 1.0, level, &flat);
   if (!ierr) ierr = make_mesh(dim, 0.0, level, &box);
-  if (!ierr) ierr = smooth_solve(flat, level, k, 0, TS_SOLVER_MINRES, &m);
-  if (!ierr) ierr = smooth_solve(box, level, k, 0, TS_SOLVER_MINRES, &b);
+  for (int i = 0; i < 2 && !ierr; ++i)
+    ierr = darcy_solve_amg(backend, i ? box : flat, level, k, &darcy_smooth, faces,
+                           &darcy_smooth_data, ts_darcy_smooth_velocity, ts_darcy_smooth_pressure,
+                           TS_SOLVER_MINRES, 1e-12, TS_HDIV_AMG_BOOMERAMG, i ? &b : &m);
   const double du = fabs(m.error_u / b.error_u - 1.0), dp = fabs(m.error_p / b.error_p - 1.0);
-  ok(!ierr && du < 1e-10 && dp < 1e-10 && m.iterations == b.iterations,
+  ok(!ierr && du < 1e-9 && dp < 1e-9 && abs(m.iterations - b.iterations) <= 1,
      "%dD RT_%d, level %d: Kershaw 1 reproduces the box: errors %.6e / %.6e (relative "
      "differences %.1e, %.1e), %d MINRES iterations (box %d)", dim, k, level, m.error_u,
      m.error_p, du, dp, m.iterations, b.iterations);
