@@ -627,43 +627,59 @@ int ts_matrix_assemble_laplace(ts_dofs dofs, ts_matrix *A);
  *  columns, the boundary ones included. */
 int ts_matrix_assemble_divergence(ts_dofs velocity, ts_dofs pressure, ts_matrix *D);
 /** @brief b_j = (f, phi_j) for the DoFs of RT_k or DGQ_k in the interpolation-histopolation
- *  bases (ts_fe_create_rt_ih, ts_fe_create_l2_ih) on the box mesh's Cartesian cells, into the
- *  host array b (ts_dofs_count entries): f gives dim values per point for RT_k, one for
- *  DGQ_k, and is called once per cell, from the calling thread, with the cell's (k+3)^dim
- *  Gauss points. */
+ *  bases (ts_fe_create_rt_ih, ts_fe_create_l2_ih) on the cells of a box or a mapped mesh
+ *  (ts_mesh_create_mapped, _kershaw, ...), into the host array b (ts_dofs_count entries): f
+ *  gives dim values per point for RT_k, one for DGQ_k, and is called once per cell, from the
+ *  calling thread, with the cell's (k+3)^dim Gauss points (on a mapped cell their images
+ *  under the cell's geometry, the operators': doc/hdiv.md, "Deformed meshes").  The spaces
+ *  are mapped as the operators map them: phi = J phi^ / det J (contravariant Piola), psi =
+ *  psi^ / det J (integrals over the sub-cells kept), so (f, phi_j) = sum_q w_q (J^T f) .
+ *  phi^_j.
+ *  @return 0; TS_ERR_ARG naming the argument, an inverted cell (det J <= 0, by name), or the
+ *          cell and point where f failed or gave a value that is not finite */
 int ts_hdiv_load_vector(ts_dofs dofs, ts_point_fn f, void *ctx, double *b);
 /** @brief The L2 error ||u_h - u|| of the RT_k or DGQ_k field (ts_fe_create_rt_ih,
  *  ts_fe_create_l2_ih) with the DoFs `values` (host array) against u (dim values per point
  *  for RT_k, one for DGQ_k; called as f above), by the Gauss rule of k+3 points per direction
- *  on every cell. */
+ *  on every cell of a box or a mapped mesh (u_h mapped as in ts_hdiv_load_vector, the weights
+ *  times det J).
+ *  @return as ts_hdiv_load_vector */
 int ts_hdiv_l2_error(ts_dofs dofs, const double *values, ts_point_fn u, void *ctx,
                      double *l2_error);
 /** @brief The prescribed fluxes of RT_k (ts_fe_create_rt_ih): for every flux DoF j on the box
- *  faces `faces` (TS_FACE_* bits) values[j] = the integral of u . e_i over its boundary
- *  sub-face (e_i the face's normal direction, pointing to growing x_i, as every flux DoF),
- *  the DoF of the interpolant of u; the other entries are left alone.  u gives dim values
- *  per point and is called once per boundary cell face (from the calling thread) with the
- *  Gauss rule of k+3 points on each of the face's sub-intervals.
- *  @return 0; TS_ERR_ARG naming the argument, or the face and cell where u failed */
+ *  faces `faces` (TS_FACE_* bits; on a mapped mesh the images of the unit box's faces)
+ *  values[j] = the integral of u . n over its boundary sub-face, n the normal pointing to
+ *  growing reference x_i (the orientation of every flux DoF; on a box e_i), the DoF of the
+ *  interpolant of u; the other entries are left alone.  On a mapped cell n dS = adj(J)^T e_i
+ *  ds from the tangents of the face's geometry.  u gives dim values per point and is called
+ *  once per boundary cell face (from the calling thread) with the Gauss rule of k+3 points on
+ *  each of the face's sub-intervals (mapped: their images).
+ *  @return 0; TS_ERR_ARG naming the argument, or the face, cell and point where u failed or
+ *          gave a value that is not finite */
 int ts_hdiv_boundary_fluxes(ts_dofs velocity, unsigned faces, ts_point_fn u, void *ctx,
                             double *values);
-/** @brief b_j += (p, phi_j . n) over the box faces `faces` (n the outward normal), for the
- *  flux DoFs of RT_k there: the term of the natural (pressure) condition p = p_D in the
- *  Darcy problem (ts_hdiv_system_rhs).  p gives one value per point and is called as u in
- *  ts_hdiv_boundary_fluxes. */
+/** @brief b_j += (p, phi_j . n) over the box faces `faces` (n the outward normal; on a mapped
+ *  mesh the images of the unit box's faces, where phi_j . n dS = +-phi^_j,i ds), for the flux
+ *  DoFs of RT_k there: the term of the natural (pressure) condition p = p_D in the Darcy
+ *  problem (ts_hdiv_system_rhs).  p gives one value per point and is called as u in
+ *  ts_hdiv_boundary_fluxes.
+ *  @return as ts_hdiv_boundary_fluxes */
 int ts_hdiv_boundary_pressure(ts_dofs velocity, unsigned faces, ts_point_fn p, void *ctx,
                               double *b);
 /** @brief The diagonal of the mass matrix (c u, v) of an interpolation-histopolation
  *  element (ts_fe_create_rt_ih: the H(div) mass M_beta; ts_fe_create_l2_ih: the L2 mass
- *  W_alpha) on the box mesh's Cartesian cells, into the host array diagonal
- *  (ts_dofs_count(dofs) entries).  c = coefficient x cell_coefficients[cell], constant per
- *  cell (cells numbered c_0 + cells_0 (c_1 + cells_1 c_2) as ts_coefficients).
+ *  W_alpha) into the host array diagonal (ts_dofs_count(dofs) entries).  On the box mesh's
+ *  Cartesian cells exactly, by tensor products; on a mapped mesh that of the matrix-free
+ *  masses with their Piola maps and quadrature (ts_operator_create_hdiv_mass,
+ *  ts_operator_create_l2_mass: the same numbers as their diagonals).  c = coefficient x
+ *  cell_coefficients[cell], constant per cell (cells numbered c_0 + cells_0 (c_1 + cells_1
+ *  c_2) as ts_coefficients).
  *  @param coefficient        > 0, finite
  *  @param cell_coefficients  NULL (c = coefficient) or one value > 0 per cell of the level
- *  @return 0, or TS_ERR_ARG naming the argument (and the cell) */
+ *  @return 0, or TS_ERR_ARG naming the argument (and the cell), or an inverted cell */
 int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, const double *cell_coefficients,
                           double *diagonal);
-/** The coefficients of the H(div) saddle-point systems of paper 003 on a box level: alpha of
+/** The coefficients of the H(div) saddle-point systems of paper 003 on a level: alpha of
  *  the L2 mass W_alpha = (alpha q, r) and beta of the H(div) mass M_beta = (beta u, v), each a
  *  constant times a value per cell (NULL: 1; cells numbered as ts_coefficients).  The
  *  grad-div problem beta u - grad(alpha div u) = f (eq. 1) has both positive; the Darcy
@@ -679,7 +695,9 @@ typedef struct ts_hdiv_coefficients {
  *  per row, for AMG (ts_pc_create_boomeramg).  The flux DoFs on the faces fixed_flux_faces
  *  (TS_FACE_* bits) are prescribed, not unknowns: their terms are left out of the sums.
  *  With alpha = INFINITY and every face fixed S~ is singular, the constants its null space.
- *  @return 0, or TS_ERR_ARG naming the argument (and the cell) */
+ *  On a mapped mesh the diagonals are those of ts_dofs_mass_diagonal there (D does not
+ *  depend on the geometry): the same pattern, still an M-matrix.
+ *  @return 0, or TS_ERR_ARG naming the argument (and the cell), or an inverted cell */
 int ts_matrix_assemble_hdiv_schur(ts_dofs velocity, ts_dofs pressure,
                                   const ts_hdiv_coefficients *coefficients,
                                   unsigned fixed_flux_faces, ts_matrix *S);
@@ -1310,8 +1328,9 @@ int ts_solver_set_pc(ts_solver solver, ts_pc pc);
 
 /* ---------------------------------------------------------------- H(div) saddle-point systems */
 
-/** The data of an H(div) problem on a box (ts_hdiv_system_rhs), functions of the point
- *  (ts_point_fn, context ctx, called from the calling thread); NULL: zero. */
+/** The data of an H(div) problem on a box or a mapped mesh (ts_hdiv_system_rhs), functions of
+ *  the physical point (ts_point_fn, context ctx, called from the calling thread, once per
+ *  cell or boundary cell face; values must be finite); NULL: zero. */
 typedef struct ts_hdiv_data {
   ts_point_fn f;          /**< the right side f, dim values per point */
   ts_point_fn g;          /**< the right side g, one value per point */
@@ -1321,8 +1340,10 @@ typedef struct ts_hdiv_data {
   void *ctx;
 } ts_hdiv_data;
 
-/** The grad-div and Darcy saddle-point systems of paper 003 on a box level, in the
- *  interpolation-histopolation bases (doc/hdiv.md): the problem
+/** The grad-div and Darcy saddle-point systems of paper 003 on a box or a mapped level
+ *  (Kershaw's, ts_mesh_create_mapped, ...: the spaces mapped by u = J u^ / det J and q = q^ /
+ *  det J, D the box's; doc/hdiv.md, "Deformed meshes"), in the interpolation-histopolation
+ *  bases (doc/hdiv.md): the problem
  *    beta u + grad p = f,  div u + p / alpha = g  in the box,
  *    u . n = u_D . n on the flux faces,  p = p_D on the others (the natural condition),
  *  alpha and beta constant per cell (ts_hdiv_coefficients; alpha = INFINITY: the Darcy problem
@@ -1333,7 +1354,8 @@ typedef struct ts_hdiv_data {
  *  columns of M_beta are those of its diagonal, their columns of D zero. */
 typedef struct ts_hdiv_system_s *ts_hdiv_system;
 
-/** @brief Acal (M_beta matrix-free from k = 2, ts_operator_create_hdiv_mass, assembled below;
+/** @brief Acal (M_beta matrix-free from k = 2 and on every mapped level,
+ *  ts_operator_create_hdiv_mass, assembled below on a box;
  *  D and D^T sparse matrices applied on the backend; W_alpha^{-1} matrix-free,
  *  ts_operator_create_l2_mass_inverse with its defaults: explicit for k <= 2, the local CG to
  *  1e-12 per cell above), diag(M_beta) for Jacobi and
@@ -1341,13 +1363,15 @@ typedef struct ts_hdiv_system_s *ts_hdiv_system;
  *  backend and for a singular S~, else our smoothed aggregation (ts_pc_create_amg), which
  *  keeps all but the coarsest level's vectors on a GPU and needs no hypre.
  *  @param velocity, pressure  RT_k and DGQ_k DoFs (ts_fe_create_rt_ih, ts_fe_create_l2_ih) of
- *                             one box level (borrowed: they must outlive the system)
+ *                             one level of a box or a mapped mesh (borrowed: they must
+ *                             outlive the system)
  *  @param coefficients        alpha, beta (read during the call only)
  *  @param flux_faces          TS_FACE_* bits: the faces with prescribed fluxes.  Every face
  *                             with alpha = INFINITY: p is defined up to a constant (S~
  *                             singular), handled by orthogonalizing against the constants
- *  @return 0; TS_ERR_ARG naming the argument (and the cell); TS_ERR_UNSUPPORTED without
- *          hypre where BoomerAMG is taken; TS_ERR_MEMORY */
+ *  @return 0; TS_ERR_ARG naming the argument (and the cell), or an inverted cell of a mapped
+ *          mesh (det J <= 0, by name, before any solve); TS_ERR_UNSUPPORTED without hypre
+ *          where BoomerAMG is taken; TS_ERR_MEMORY */
 int ts_hdiv_system_create(ts_backend backend, ts_dofs velocity, ts_dofs pressure,
                           const ts_hdiv_coefficients *coefficients, unsigned flux_faces,
                           ts_hdiv_system *system);
@@ -1374,6 +1398,7 @@ ts_hdiv_amg ts_hdiv_system_amg(ts_hdiv_system system);
  *  per row; the default for k = 0, 1) or matrix-free (0: ts_operator_create_hdiv_mass; the
  *  default from k = 2, where it is as fast or faster on omp), for comparison.  Rebuilds Acal's (1,1) block and the Jacobi part of the preconditioners: call
  *  it before ts_hdiv_system_create_pc (preconditioners made before borrow the old block).
+ *  A mapped level has the matrix-free M_beta only (assembled = 1 is refused there).
  *  @return 0; TS_ERR_ARG naming the argument; TS_ERR_MEMORY */
 int ts_hdiv_system_set_assembled_mass(ts_hdiv_system system, int assembled);
 /** @brief Free the system and the preconditioner parts it owns (NULL or *system NULL: nothing). */

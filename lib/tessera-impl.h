@@ -282,6 +282,19 @@ void ts_cell_geometry(ts_dofs dofs, int64_t cell, int n_q, const double *shape, 
  *  of a tensor rule, tables[d] n_q x n1 (row-major; basis values or derivatives). */
 void ts_tensor_to_points(int dim, int n1, int n_q, const double *const *tables, const double *in,
                          double *out);
+/** Geometry on the face xi_normal = side (0 or 1) of a cell at the tensor rule of n_q points
+ *  per tangential direction (shape, grad: n_q x (k+1), the 1D Q_k tables there): the points
+ *  x[q dim + i] and the tangents T[(q (dim-1) + t) dim + i] = dx_i / dxi_{e_t} (e_0 < e_1 the
+ *  tangential directions), q = q_0 + n_q q_1.  They depend on the face's nodes only, which the
+ *  cells that share the face share. */
+void ts_face_geometry(ts_dofs dofs, int64_t cell, int normal, int side, int n_q, const double *shape,
+                      const double *grad, double *x, double *T);
+/** fn at the n points x (per_point values each into values) for `cell`: 1 when it returns 0
+ *  with finite values; else 0 with the failure recorded, naming the callback (`what`), the
+ *  cell, and the value and point that is not finite. */
+int ts_call_point_fn(ts_point_fn fn, void *ctx, ts_dofs dofs, int64_t cell, const char *what,
+                     int64_t n, int per_point, const double *x, double *values,
+                     ts_cell_failure *failure);
 /** det J and J^{-1} (row-major, dim x dim) of a Jacobian. */
 double ts_jacobian_inverse(int dim, const double *J, double *inverse);
 /** The Q_g DoFs whose nodes are the cells' geometry on a mapped mesh, for the masses of the
@@ -289,6 +302,12 @@ double ts_jacobian_inverse(int dim, const double *J, double *inverse);
  *  their own: g = 1 for multilinear cells, max(k, 1) for curved ones (TS_GEOMETRY_QK,
  *  isoparametric as the Q_k operator); *fe is the Q_g element (the caller destroys both). */
 int ts_mass_geometry_dofs(ts_dofs dofs, ts_fe *fe, ts_dofs *geometry);
+/** The exact diagonal of the matrix-free masses on the host (dofs->count values into diag),
+ *  the coefficient per cell (NULL: 1; an inverted cell is refused by name): M_beta of RT_k
+ *  (lib/op/hdiv-mass.c, the operator's own diagonal) and W_alpha of DGQ_k (lib/op/l2-mass.c),
+ *  on a box or a mapped level; for S~ on deformed cells (lib/sparse/hdiv-schur.c). */
+int ts_hdiv_mass_host_diagonal(ts_dofs dofs, const double *beta, double *diag);
+int ts_l2_mass_host_diagonal(ts_dofs dofs, const double *alpha, double *diag);
 
 /* ---------------------------------------------------------------- fe/ */
 

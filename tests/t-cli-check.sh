@@ -4,7 +4,8 @@
 # operator kernel is deliberately wrong: the Stokes checks FAIL), its usage errors, and
 # your own problem (examples/poisson-kershaw.xml: the operator on mapped cells, Chebyshev,
 # transfers, the mapped V-cycle), Taylor-Hood (its operator and velocity V-cycles),
-# paper 003's Darcy problem (examples/darcy-3d.xml: the assembled operator, the solve),
+# paper 003's Darcy problem (examples/darcy-3d.xml: the assembled operator, the solve; and
+# examples/darcy-kershaw.xml on Kershaw's mesh),
 # `tessera bench` with the ceilings measured in the same run and the memory check that
 # refuses a size that does not fit; `tessera bench --problem mass-inverse` (paper 003, Table 1:
 # a row per method, each with W W^-1 x = x to the tolerance) and its usage errors; `tessera
@@ -13,7 +14,7 @@
 builddir=${TESSERA_BUILDDIR:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tessera="$builddir/src/tessera"
-echo "1..23"
+echo "1..24"
 n=0
 t() { # description, then the condition's exit status in $?
   st=$?
@@ -34,6 +35,10 @@ out=$("$tessera" check "$srcdir/examples/darcy-3d.xml" --backend omp --set mesh/
 echo "$out" | sed 's/^/# /'
 [ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS  \(hdiv apply\|hdiv apply_add\|solve\)')" -eq 5 ] &&
   ! echo "$out" | grep -q '^FAIL'; t "darcy-3d.xml: operator (apply, apply_add) and solve (iterations, velocity, pressure) PASS"
+out=$("$tessera" check "$srcdir/examples/darcy-kershaw.xml" --backend omp --set mesh/levels=2 2>&1); st=$?
+echo "$out" | sed 's/^/# /'
+[ $st -eq 0 ] && [ "$(echo "$out" | grep -c '^PASS  \(hdiv apply\|hdiv apply_add\|solve\)')" -eq 5 ] &&
+  ! echo "$out" | grep -q '^FAIL'; t "darcy-kershaw.xml (Kershaw's mesh): operator and solve PASS"
 "$tessera" check "$srcdir/examples/poisson-2d.xml" >/dev/null 2>&1; [ $? -eq 2 ]; t "check without --backend is a usage error (exit 2)"
 err=$("$tessera" check "$srcdir/examples/poisson-2d.xml" --backend nosuch 2>&1); st=$?
 echo "$err" | sed 's/^/# /'

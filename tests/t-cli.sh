@@ -26,7 +26,7 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 41 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 42 ))
 echo "1..$count"
 
 for f in $examples; do
@@ -226,13 +226,18 @@ ok $? "JSON of a Stokes study: pressure errors, no H1 fields, the first level's 
 summary_row() { # summary_row LOG LEVEL: the summary table's row of LEVEL
   awk -v l="$2" '$1 == l && $2 ~ /^[0-9]+$/ && NF >= 8' "$1"
 }
+# errors_near LOG L1 U1 P1 L2 U2 P2: the u and p L2 errors of levels L1 and L2 in the summary of
+# LOG within 0.2 % of U1, P1 and U2, P2; prints them
+errors_near() {
+  set -- "$@" $(summary_row "$1" "$2" | awk '{print $5, $7}') $(summary_row "$1" "$5" | awk '{print $5, $7}')
+  echo "$8/$9, ${10}/${11}"
+  awk -v a="$8" -v b="$9" -v c="${10}" -v d="${11}" -v A="$3" -v B="$4" -v C="$6" -v D="$7" \
+    'function near(x, y) { return x / y > 0.998 && x / y < 1.002 }
+     BEGIN { exit !(near(a, A) && near(b, B) && near(c, C) && near(d, D)) }'
+}
 "$tessera" run "$top_srcdir/examples/darcy-3d.xml" >"$work/darcy.log" 2>&1
-set -- $(summary_row "$work/darcy.log" 1) x x x x x x x x
-u1=$5 p1=$7
-set -- $(summary_row "$work/darcy.log" 2) x x x x x x x x
-awk -v u1="$u1" -v p1="$p1" -v u2="$5" -v p2="$7" 'function near(a, b) { return a / b > 0.998 && a / b < 1.002 }
-  BEGIN { exit !(near(u1, 4.086e-3) && near(p1, 3.800e-3) && near(u2, 1.019e-3) && near(p2, 9.497e-4)) }'
-ok $? "darcy-3d.xml: L2 errors u/p $u1/$p1, $5/$7 (tests/t-darcy.c: 4.086e-03/3.800e-03, 1.019e-03/9.497e-04)"
+found=$(errors_near "$work/darcy.log" 1 4.086e-3 3.800e-3 2 1.019e-3 9.497e-4)
+ok $? "darcy-3d.xml: L2 errors u/p $found (tests/t-darcy.c: 4.086e-03/3.800e-03, 1.019e-03/9.497e-04)"
 "$tessera" run "$top_srcdir/examples/graddiv-pipe.xml" >"$work/pipe.log" 2>&1
 set -- $(summary_row "$work/pipe.log" 2) x x x
 its=${3%\*}
@@ -243,6 +248,10 @@ set -- $(summary_row "$work/spe10.log" 1) x x x
 its=${3%\*}
 [ "$its" -ge 50 ] 2>/dev/null && [ "$its" -le 120 ]
 ok $? "darcy-spe10.xml: $its MINRES iterations on 6 x 22 x 10 cells (doc/hdiv.md: about 90; allowed 50..120)"
+# on Kershaw's mesh (epsilon 0.3): tests/t-darcy-mapped.c's errors (2D RT_1, levels 2 and 3)
+"$tessera" run "$top_srcdir/examples/darcy-kershaw.xml" >"$work/kershaw.log" 2>&1
+found=$(errors_near "$work/kershaw.log" 2 1.581e-3 2.348e-3 3 4.092e-4 5.880e-4)
+ok $? "darcy-kershaw.xml: L2 errors u/p $found (tests/t-darcy-mapped.c: 1.581e-03/2.348e-03, 4.092e-04/5.880e-04)"
 printf '{"a": [1, -2.5e-3, null, {"b": "x\\"y"}], "c": nan}' >"$work/bad.json"
 ! json_valid "$work/bad.json"; ok $? "the JSON check rejects nan"
 

@@ -16,106 +16,14 @@
 #include <stdlib.h>
 #include "tap.h"
 #include "tessera-impl.h"
-
-/* ---------------------------------------------------------------- one solve */
-
-typedef struct darcy_result {
-  int iterations;
-  double error_u, error_p;
-} darcy_result;
-
-/* y = W^{-1} x (W the L2 mass of the DGQ_k DoFs without coefficient) */
-static int apply_w_inverse(ts_dofs pressure, const double *x, double *y) {
-  ts_matrix Winv = NULL;
-  TS_CALL(ts_matrix_assemble_mass_inverse(pressure, 1.0, NULL, &Winv));
-  const int64_t *o, *c;
-  const double *v;
-  ts_matrix_csr(Winv, &o, &c, &v);
-  for (int64_t i = 0; i < ts_matrix_rows(Winv); ++i) {
-    y[i] = 0.0;
-    for (int64_t e = o[i]; e < o[i + 1]; ++e) y[i] += v[e] * x[c[e]];
-  }
-  ts_matrix_destroy(&Winv);
-  return 0;
-}
-
-/* Shift the DGQ_k field p_h (DoFs: sub-cell integrals, which sum to its integral) by a
- * constant to the mean of p: int p = 1^T W^{-1} (p, psi) (the L2 projection keeps the
- * integral), and the DoFs of the constant c are c W^{-1} 1 (W c|s| = c 1). */
-static int match_mean(ts_dofs pressure, ts_point_fn p, void *ctx, double *ph) {
-  const int64_t n = ts_dofs_count(pressure);
-  double *b = calloc((size_t)n, sizeof *b), *w = calloc((size_t)n, sizeof *w);
-  int ierr = b && w ? ts_hdiv_load_vector(pressure, p, ctx, b) : TS_ERR_MEMORY;
-  if (!ierr) ierr = apply_w_inverse(pressure, b, w);
-  long double difference = 0.0L, volume = 0.0L;
-  for (int64_t i = 0; !ierr && i < n; ++i) difference += w[i] - ph[i];
-  for (int64_t i = 0; !ierr && i < n; ++i) b[i] = 1.0;
-  if (!ierr) ierr = apply_w_inverse(pressure, b, w);
-  for (int64_t i = 0; !ierr && i < n; ++i) volume += w[i];
-  for (int64_t i = 0; !ierr && i < n; ++i) ph[i] += (double)(difference / volume) * w[i];
-  free(b);
-  free(w);
-  return ierr;
-}
-
-/* Solve on level `level` of mesh by `type`; errors of u and p (p compared after matching the
- * means when the system is singular). */
-static int darcy_solve(ts_backend b, ts_mesh mesh, int level, int k, const ts_hdiv_coefficients *co,
-                       unsigned flux_faces, const ts_hdiv_data *data, ts_point_fn u_exact,
-                       ts_point_fn p_exact, ts_solver_type type, double rtol, darcy_result *r) {
-  const int dim = ts_mesh_dim(mesh);
-  ts_fe rt = NULL, l2 = NULL;
-  ts_dofs u = NULL, p = NULL;
-  ts_hdiv_system s = NULL;
-  double *rhs = NULL, *x = NULL, *x0 = NULL, *ph = NULL;
-  int ierr = ts_fe_create_rt_ih(dim, k, &rt);
-  if (!ierr) ierr = ts_fe_create_l2_ih(dim, k, &l2);
-  if (!ierr) ierr = ts_dofs_create(mesh, rt, level, &u);
-  if (!ierr) ierr = ts_dofs_create(mesh, l2, level, &p);
-  if (!ierr) ierr = ts_hdiv_system_create(b, u, p, co, flux_faces, &s);
-  const int64_t nu = ierr ? 0 : ts_dofs_count(u), np = ierr ? 0 : ts_dofs_count(p);
-  if (!ierr) {
-    rhs = calloc((size_t)(nu + np), sizeof *rhs);
-    x = calloc((size_t)(nu + np), sizeof *x);
-    x0 = calloc((size_t)(nu + np), sizeof *x0);
-    ph = calloc((size_t)np, sizeof *ph);
-    ierr = rhs && x && x0 && ph ? 0 : TS_ERR_MEMORY;
-  }
-  if (!ierr) ierr = ts_hdiv_system_rhs(s, data, rhs, x0);
-  if (!ierr) ierr = ts_hdiv_system_solve(s, type, rtol, 3000, rhs, x, &r->iterations);
-  for (int64_t i = 0; !ierr && i < nu + np; ++i) x[i] += x0[i];
-  if (!ierr) ierr = ts_hdiv_system_pressure(s, x, ph);
-  if (p_exact) { /* NULL: no exact solution, iterations only */
-    if (!ierr && ts_hdiv_system_is_singular(s)) ierr = match_mean(p, p_exact, data->ctx, ph);
-    if (!ierr) ierr = ts_hdiv_l2_error(u, x, u_exact, data->ctx, &r->error_u);
-    if (!ierr) ierr = ts_hdiv_l2_error(p, ph, p_exact, data->ctx, &r->error_p);
-  }
-  if (ierr) diag("%s", ts_error_message());
-  free(rhs);
-  free(x);
-  free(x0);
-  free(ph);
-  ts_hdiv_system_destroy(&s);
-  ts_dofs_destroy(&u);
-  ts_dofs_destroy(&p);
-  ts_fe_destroy(&rt);
-  ts_fe_destroy(&l2);
-  return ierr;
-}
+#include "darcy-solve.h"
 
 /* ---------------------------------------------------------------- the tests */
-
-static double beta_smooth = 2.0;
-static const ts_hdiv_coefficients darcy_smooth = {INFINITY, 2.0, NULL, NULL};
-static const ts_hdiv_data smooth_data = {.g = ts_darcy_smooth_divergence,
-                                         .p_boundary = ts_darcy_smooth_pressure,
-                                         .u_boundary = ts_darcy_smooth_velocity,
-                                         .ctx = &beta_smooth};
 
 /* darcy_solve of the smooth solution to 1e-12 */
 static int smooth_solve(ts_backend b, ts_mesh mesh, int level, int k, unsigned flux_faces,
                         ts_solver_type type, darcy_result *r) {
-  return darcy_solve(b, mesh, level, k, &darcy_smooth, flux_faces, &smooth_data,
+  return darcy_solve(b, mesh, level, k, &darcy_smooth, flux_faces, &darcy_smooth_data,
                      ts_darcy_smooth_velocity, ts_darcy_smooth_pressure, type, 1e-12, r);
 }
 

@@ -66,6 +66,8 @@ generic="$generic t-patch-additive"
 generic="$generic t-l2-mass-inverse t-hdiv-mass"
 # the Darcy and grad-div solvers of paper 003 (ts_hdiv_system: cuSPARSE blocks, BoomerAMG on S~)
 generic="$generic t-darcy"
+# and on Kershaw's deformed mesh (the Piola-mapped data, diagonals and S~; the long table)
+generic="$generic t-darcy-mapped"
 
 if [ -z "$(echo $TESSERA_GPU_BACKENDS)" ]; then
   echo "1..0 # SKIP no GPU backend built (configure --with-cuda or --with-hip)"
@@ -90,8 +92,9 @@ ns=$(echo "$cases_stokes" | wc -l)
 nb=$(echo $run | wc -w)
 ng=$(echo $generic | wc -w)
 # the fixed checks below: the plain kernel, two GMRES + V-cycle solves, three degree-level
-# cases, seven of your own problem on Kershaw's mesh, CG + BoomerAMG through the host
-nfixed=14
+# cases, seven of your own problem on Kershaw's mesh, the Darcy system on Kershaw's mesh, CG +
+# BoomerAMG through the host
+nfixed=15
 echo "1..$(( nb * (n2 + n3 + ns + ng + nfixed) ))"
 [ -n "$why" ] && echo "# not run:${why#;}"
 i=0
@@ -147,6 +150,8 @@ END
   check "$b" "$srcdir/examples/poisson-kershaw.xml" 4 2 --set solver/preconditioner=mg \
     --set multigrid/smoother=vertex-patch
   check "$b" "$srcdir/tests/xml/good/own-neumann-3d.xml" 3 2 --set multigrid/smoother=vertex-patch
+  # the Darcy system on Kershaw's mesh (matrix-free M_beta and W^-1 of mapped cells, our AMG)
+  check "$b" "$srcdir/examples/darcy-kershaw.xml" 2 2
   # CG + BoomerAMG on the Q1 Laplacian (hypre builds): the solve converges and the log says
   # that BoomerAMG runs on the host
   i=$((i + 1))

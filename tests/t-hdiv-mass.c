@@ -403,29 +403,21 @@ static void test_arguments(void) {
   expect_error(ts_operator_create_hdiv_mass(backend, dofs, beta, &M), TS_ERR_ARG, "beta[7]",
                "a NaN beta of cell 7");
   ok(M == NULL, "no operator after a refusal");
-  /* RT_k DoFs exist on mapped meshes for this operator; the box-only users refuse them */
-  ts_fe dgq = NULL, rt_ih = NULL;
-  ts_dofs dofs_p = NULL, dofs_ih = NULL;
+  /* RT_k DoFs exist on mapped meshes for this operator and the H(div) systems
+   * (tests/t-darcy-mapped.c); the box-only Stokes operator refuses them */
+  ts_fe dgq = NULL;
+  ts_dofs dofs_p = NULL;
   ierr = ts_fe_create_dgq(3, 1, &dgq);
-  if (!ierr) ierr = ts_fe_create_rt_ih(3, 1, &rt_ih);
   if (!ierr) ierr = ts_dofs_create(mesh, dgq, 0, &dofs_p);
-  if (!ierr) ierr = ts_dofs_create(mesh, rt_ih, 0, &dofs_ih);
   if (ierr) diag("%s", ts_error_message());
   expect_error(ts_operator_create_stokes(backend, dofs, dofs_p, 1.0, TS_DOUBLE, &M), TS_ERR_ARG,
                "mapped mesh; it takes a box mesh", "the Stokes operator on RT_k DoFs of a mapped mesh");
   double b[8];
   expect_error(ts_stokes_assemble_rhs(dofs, dofs_p, &(ts_stokes_solution){0}, b), TS_ERR_ARG,
                "mapped mesh; it takes a box mesh", "the Stokes right side on a mapped mesh");
-  expect_error(ts_hdiv_load_vector(dofs_ih, ts_darcy_smooth_velocity, &(double){1.0}, b),
-               TS_ERR_ARG, "mapped mesh; it takes a box mesh", "the H(div) load vector on a mapped mesh");
-  expect_error(ts_hdiv_boundary_fluxes(dofs_ih, TS_FACE_LEFT, ts_darcy_smooth_velocity,
-                                       &(double){1.0}, b),
-               TS_ERR_ARG, "mapped mesh; it takes a box mesh", "the boundary fluxes on a mapped mesh");
   ok(M == NULL, "no Stokes operator on the mapped mesh");
   ts_dofs_destroy(&dofs_p);
-  ts_dofs_destroy(&dofs_ih);
   ts_fe_destroy(&dgq);
-  ts_fe_destroy(&rt_ih);
   ts_dofs_destroy(&dofs);
   ts_dofs_destroy(&dofs_q);
   ts_dofs_destroy(&dofs_dg);

@@ -10,6 +10,8 @@
  *     iterations than MINRES;
  *   - the grad-div solution "sine", 2D RT_1, every flux an unknown: t-hdiv's 6.465e-04 on
  *     level 2;
+ *   - on Kershaw's mesh (<mesh map="kershaw" epsilon="0.3">): t-darcy-mapped's errors of both
+ *     solutions and the C API's MINRES iterations;
  *   - the crooked pipe (grad-div, crooked-pipe coefficients, f = (1, 0)) and the SPE10-like
  *     Darcy problem (lognormal beta, pure flux boundary): the iterations of the C API's solve;
  *   - <preconditioner type="amg"> on S~ runs our AMG and converges;
@@ -145,6 +147,38 @@ static void test_grad_div(ts_backend b) {
   ok(!ierr && close_to(r.l2_error, 6.465e-04, 1e-3) && r.pressure_l2_error < 1e-2,
      "<grad-div solution=\"sine\">, 2D RT_1, level 2: L2 error of u %.4e (tests/t-hdiv.c: "
      "6.465e-04), of p %.3e", r.l2_error, r.pressure_l2_error);
+}
+
+/* <mesh map="kershaw"> (epsilon 0.3, 6 x 2 cells, level 2): tests/t-darcy-mapped.c's errors of
+ * the smooth Darcy solution and of the grad-div solution "sine", and the C API's MINRES
+ * iterations on the same mesh */
+static void test_kershaw(ts_backend b) {
+  static const char *mesh = "<mesh dim=\"2\" map=\"kershaw\" epsilon=\"0.3\" cells=\"6 2\" "
+                            "levels=\"2\"/>";
+  char xml[1024];
+  ts_level_report r = {0}, g = {0};
+  int ierr = solve_xml(b, problem(xml, sizeof xml, mesh, 1, "<darcy solution=\"smooth\" "
+                                  "beta=\"2\" flux-faces=\"left top\"/>", MINRES), &r);
+  if (!ierr)
+    ierr = solve_xml(b, problem(xml, sizeof xml, mesh, 1, "<grad-div solution=\"sine\"/>",
+                                MINRES), &g);
+  static const int coarse[2] = {6, 2};
+  const ts_hdiv_coefficients co = {INFINITY, 2.0, NULL, NULL};
+  const ts_hdiv_data data = {.g = ts_darcy_smooth_divergence, .p_boundary = ts_darcy_smooth_pressure,
+                             .u_boundary = ts_darcy_smooth_velocity, .ctx = &beta_smooth};
+  ts_mesh kershaw = NULL;
+  int its = -1;
+  if (!ts_mesh_create_kershaw(2, coarse, 2, 0.3, &kershaw))
+    its = api_iterations(b, kershaw, 2, 1, &co, TS_FACE_LEFT | TS_FACE_TOP, &data);
+  ts_mesh_destroy(&kershaw);
+  ok(!ierr && close_to(r.l2_error, 1.581e-03, 1e-3) && close_to(r.pressure_l2_error, 2.348e-03, 1e-3) &&
+         r.iterations == its,
+     "<mesh map=\"kershaw\" epsilon=\"0.3\"> with <darcy solution=\"smooth\">, 2D RT_1, level 2: "
+     "L2 errors u/p %.3e/%.3e (tests/t-darcy-mapped.c: 1.581e-03/2.348e-03), MINRES %d "
+     "iterations (the C API %d)", r.l2_error, r.pressure_l2_error, r.iterations, its);
+  ok(!ierr && close_to(g.l2_error, 1.923e-03, 1e-3) && close_to(g.pressure_l2_error, 6.319e-03, 1e-3),
+     "<mesh map=\"kershaw\"> with <grad-div solution=\"sine\">, level 2: L2 errors u/p %.3e/%.3e "
+     "(tests/t-darcy-mapped.c: 1.923e-03/6.319e-03)", g.l2_error, g.pressure_l2_error);
 }
 
 static int constant_vector(void *ctx, int dim, int64_t count, const double *x, double *v) {
@@ -310,6 +344,7 @@ int main(void) {
     test_smooth(b);
     test_singular(b);
     test_grad_div(b);
+    test_kershaw(b);
     test_pipe(b);
     test_spe10(b);
     test_our_amg(b);

@@ -173,6 +173,60 @@ void ts_cell_geometry(ts_dofs dofs, int64_t cell, int n_q, const double *shape, 
   }
 }
 
+void ts_face_geometry(ts_dofs dofs, int64_t cell, int normal, int side, int n_q, const double *shape,
+                      const double *grad, double *x, double *T) {
+  const int dim = dofs->dim, n1 = dofs->degree + 1, nf = dim == 3 ? n1 * n1 : n1;
+  const int npf = dim == 3 ? n_q * n_q : n_q;
+  int tangential[2] = {0, 0};
+  for (int e = 0, m = 0; e < dim; ++e)
+    if (e != normal) tangential[m++] = e;
+  double X[MAX_N1 * MAX_N1 * 3];
+  int64_t c[3], idx[TS_MAX_CELL_DOFS];
+  ts_cell_from_index(dofs, cell, c);
+  ts_cell_dof_indices(dofs, c, idx);
+  for (int j = 0; j < nf; ++j) { /* the face's nodes, the first tangential direction fastest */
+    int a[3] = {0, 0, 0};
+    a[normal] = side ? n1 - 1 : 0;
+    a[tangential[0]] = j % n1;
+    if (dim == 3) a[tangential[1]] = j / n1;
+    for (int e = 0; e < dim; ++e) X[j * dim + e] = dofs->nodes[idx[a[0] + n1 * (a[1] + n1 * a[2])] * dim + e];
+  }
+  for (int q = 0; q < npf; ++q) {
+    const int q0 = q % n_q, q1 = q / n_q;
+    double *xq = x + q * dim, *T0 = T + q * (dim - 1) * dim, *T1 = T0 + dim;
+    for (int e = 0; e < dim; ++e) xq[e] = T0[e] = 0.0;
+    for (int e = 0; e < dim && dim == 3; ++e) T1[e] = 0.0;
+    for (int j = 0; j < nf; ++j) {
+      const int j0 = j % n1, j1 = j / n1;
+      const double s0 = shape[q0 * n1 + j0], g0 = grad[q0 * n1 + j0];
+      const double s1 = dim == 3 ? shape[q1 * n1 + j1] : 1.0, g1 = dim == 3 ? grad[q1 * n1 + j1] : 0.0;
+      for (int e = 0; e < dim; ++e) {
+        xq[e] += X[j * dim + e] * s0 * s1;
+        T0[e] += X[j * dim + e] * g0 * s1;
+        if (dim == 3) T1[e] += X[j * dim + e] * s0 * g1;
+      }
+    }
+  }
+}
+
+int ts_call_point_fn(ts_point_fn fn, void *ctx, ts_dofs dofs, int64_t cell, const char *what,
+                     int64_t n, int per_point, const double *x, double *values,
+                     ts_cell_failure *failure) {
+  char name[96];
+  const int rc = fn(ctx, dofs->dim, n, x, values);
+  int64_t bad = -1;
+  for (int64_t v = 0; v < n * per_point && !rc && bad < 0; ++v)
+    if (!isfinite(values[v])) bad = v;
+  if (!rc && bad < 0) return 1;
+  ts_cell_name(dofs, cell, name, sizeof name);
+  if (rc)
+    ts_cell_failure_set(failure, cell, TS_ERR_ARG, "the %s callback returned %d for %s", what, rc, name);
+  else
+    ts_cell_failure_set(failure, cell, TS_ERR_ARG, "the %s callback gave %g (not finite) at point "
+                        "%lld of %s", what, values[bad], (long long)(bad / per_point), name);
+  return 0;
+}
+
 double ts_jacobian_inverse(int dim, const double *J, double *inverse) {
   if (dim == 2) {
     const double det = J[0] * J[3] - J[1] * J[2];

@@ -304,27 +304,51 @@ static int upload(ts_backend backend, const double *host, int64_t count, ts_vec 
   return ts_vec_set_from_host(*v, host);
 }
 
-/* The tensors (host) of the level, then on the backend with the diagonal. */
-static int setup(ts_backend backend, ts_dofs dofs, const double *beta, hdiv_mass_data *data) {
+/* The plan's tables, the level's tensors (*tensors, *count values on the host; the caller
+ * frees them) and the exact diagonal into diag (dofs->count values, zero on entry). */
+static int host_tensors(ts_dofs dofs, const double *beta, hdiv_mass_data *data,
+                        double **tensors, size_t *count, double *diag) {
   TS_CALL(plan_init(dofs, data));
   ts_hdiv_mass_plan *pl = &data->plan;
-  const int64_t cells = ts_cell_count(dofs);
-  size_t count;
-  TS_CALL(ts_size_mul((size_t)cells, pl->cartesian ? (size_t)pl->dim
+  TS_CALL(ts_size_mul((size_t)ts_cell_count(dofs), pl->cartesian ? (size_t)pl->dim
                       : (size_t)(tensor_entries(pl->dim) * points_per_cell(pl)),
-                      "H(div) mass tensors", &count));
+                      "H(div) mass tensors", count));
+  TS_CALL(ts_calloc(*count, sizeof **tensors, "H(div) mass tensors", tensors));
+  int ierr = 0;
+  if (pl->cartesian) cartesian_tensors(dofs, beta, *tensors);
+  else ierr = mapped_tensors(dofs, beta, data->weights, *tensors);
+  if (!ierr) ierr = compute_diagonal(dofs, pl, *tensors, diag);
+  if (ierr) free(*tensors);
+  if (ierr) *tensors = NULL;
+  return ierr;
+}
+
+/* The tensors and the diagonal of the level on the backend. */
+static int setup(ts_backend backend, ts_dofs dofs, const double *beta, hdiv_mass_data *data) {
   double *tensors = NULL, *diag = NULL;
-  TS_CALL(ts_calloc(count, sizeof *tensors, "H(div) mass tensors", &tensors));
-  int ierr = ts_calloc((size_t)dofs->count, sizeof *diag, "H(div) mass diagonal", &diag);
-  if (!ierr && pl->cartesian) cartesian_tensors(dofs, beta, tensors);
-  if (!ierr && !pl->cartesian) ierr = mapped_tensors(dofs, beta, data->weights, tensors);
-  if (!ierr) ierr = compute_diagonal(dofs, pl, tensors, diag);
+  size_t count = 0;
+  TS_CALL(ts_calloc((size_t)dofs->count, sizeof *diag, "H(div) mass diagonal", &diag));
+  int ierr = host_tensors(dofs, beta, data, &tensors, &count, diag);
   if (!ierr) ierr = upload(backend, tensors, (int64_t)count, &data->tensors);
   if (!ierr) ierr = upload(backend, diag, dofs->count, &data->diagonal);
   free(tensors);
   free(diag);
-  if (!ierr) pl->tensors = data->tensors->data;
+  if (!ierr) data->plan.tensors = data->tensors->data;
   return ierr;
+}
+
+int ts_hdiv_mass_host_diagonal(ts_dofs dofs, const double *beta, double *diag) {
+  TS_CALL(check_dofs(dofs));
+  TS_CALL(check_beta(dofs, beta));
+  hdiv_mass_data *data;
+  TS_CALL(ts_calloc(1, sizeof *data, "H(div) mass tables", &data));
+  double *tensors = NULL;
+  size_t count = 0;
+  for (int64_t j = 0; j < dofs->count; ++j) diag[j] = 0.0;
+  const int ierr = host_tensors(dofs, beta, data, &tensors, &count, diag);
+  free(tensors);
+  free(data);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "diag(M_beta)") : 0;
 }
 
 int ts_operator_create_hdiv_mass(ts_backend backend, ts_dofs dofs, const double *beta,

@@ -252,20 +252,21 @@ static void contract_to_cell(int dim, int nq, int cols, const double *table, con
   }
 }
 
-/* 1 / diag(S^T D_K S) of every cell: diag_i = sum_q D_q prod_d S[q_d][i_d]^2. */
-static void compute_inverse_diagonal(const ts_l2_mass_plan *pl, const double *weights,
-                                     double *out) {
+/* diag(S^T D_K S) of every cell (n1^dim values per cell; invert: their reciprocals):
+ * diag_i = sum_q D_q prod_d S[q_d][i_d]^2, S = table (n_q x n1). */
+static void cell_diagonals(const ts_l2_mass_plan *pl, const double *table, const double *weights,
+                           int invert, double *out) {
   const int dim = pl->dim, nq = pl->n_q, n1 = pl->degree + 1;
   const int np = dim == 3 ? nq * nq * nq : nq * nq, n = dim == 3 ? n1 * n1 * n1 : n1 * n1;
   double squares[MAX_NQ * MAX_N1];
-  for (int i = 0; i < nq * n1; ++i) squares[i] = pl->solve_1d[i] * pl->solve_1d[i];
+  for (int i = 0; i < nq * n1; ++i) squares[i] = table[i] * table[i];
   const int64_t cells = pl->cells[0] * pl->cells[1] * pl->cells[2];
 #pragma omp parallel for schedule(static)
   for (int64_t cell = 0; cell < cells; ++cell) {
     double t0[MAX_POINTS], t1[MAX_POINTS];
     double *diag = out + cell * n;
     contract_to_cell(dim, nq, n1, squares, weights + cell * np, diag, t0, t1);
-    for (int i = 0; i < n; ++i) diag[i] = 1.0 / diag[i];
+    for (int i = 0; i < n && invert; ++i) diag[i] = 1.0 / diag[i];
   }
 }
 
@@ -443,7 +444,7 @@ static int setup_cg(ts_backend backend, ts_dofs dofs, const ts_mass_inverse_opti
   const int64_t cells = ts_cell_count(dofs);
   double *diagonal;
   TS_CALL(ts_calloc((size_t)(cells * n), sizeof *diagonal, "L2 mass diagonal", &diagonal));
-  compute_inverse_diagonal(pl, weights, diagonal);
+  cell_diagonals(pl, pl->solve_1d, weights, 1, diagonal);
   int ierr = upload(backend, diagonal, cells * n, &data->inverse_diagonal);
   free(diagonal);
   if (!ierr) ierr = ts_vec_create(backend, cells, TS_DOUBLE, &data->iterations);
@@ -601,4 +602,39 @@ int ts_operator_l2_mass_inverse_iterations(ts_operator W_inv, int *max_iteration
   *max_iterations = (int)largest;
   *mean_iterations = sum / (double)cells;
   return 0;
+}
+
+/* The cell-local DoF i (n1^dim, direction 0 fastest) of `cell` in the level's numbering
+ * a_0 + n_0 (a_1 + n_1 a_2), a_d = c_d (k+1) + i_d. */
+static int64_t global_dof(ts_dofs dofs, int64_t cell, int i) {
+  const int n1 = dofs->degree + 1;
+  int64_t c[3], a[3] = {0, 0, 0};
+  ts_cell_from_index(dofs, cell, c);
+  for (int d = 0, m = i; d < dofs->dim; ++d, m /= n1) a[d] = c[d] * n1 + m % n1;
+  return a[0] + dofs->comp_n[0][0] * (a[1] + dofs->comp_n[0][1] * a[2]);
+}
+
+int ts_l2_mass_host_diagonal(ts_dofs dofs, const double *alpha, double *diag) {
+  TS_CALL(check_dofs(dofs, "diag(W_alpha)"));
+  TS_CALL(check_alpha(dofs, alpha, "diag(W_alpha)"));
+  l2_mass_data *data;
+  TS_CALL(ts_calloc(1, sizeof *data, "L2 mass tables", &data));
+  plan_init(dofs, data);
+  const ts_l2_mass_plan *pl = &data->plan;
+  const int nq = pl->n_q, n1 = pl->degree + 1, dim = dofs->dim;
+  const int np = dim == 3 ? nq * nq * nq : nq * nq, n = dim == 3 ? n1 * n1 * n1 : n1 * n1;
+  const int64_t cells = ts_cell_count(dofs);
+  double points[MAX_NQ], w[MAX_NQ], *weights = NULL, *local = NULL;
+  int ierr = ts_gauss_rule(nq, points, w);
+  if (!ierr) user_table(dofs->fe, nq, points, data->user);
+  if (!ierr) ierr = ts_calloc((size_t)(cells * np), sizeof *weights, "L2 mass point weights", &weights);
+  if (!ierr) ierr = ts_calloc((size_t)(cells * n), sizeof *local, "diag(W_alpha) per cell", &local);
+  if (!ierr) ierr = compute_point_weights(dofs, alpha, nq, weights);
+  if (!ierr) cell_diagonals(pl, data->user, weights, 0, local);
+  for (int64_t cell = 0; !ierr && cell < cells; ++cell)
+    for (int i = 0; i < n; ++i) diag[global_dof(dofs, cell, i)] = local[cell * n + i];
+  free(weights);
+  free(local);
+  free(data);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "diag(W_alpha)") : 0;
 }

@@ -1,7 +1,7 @@
 /* hdiv.c -- the Darcy and grad-div equations of paper 003 in problem files (doc/hdiv.md):
  * RT_k x DGQ_k in the interpolation-histopolation bases, the saddle-point system
- * ts_hdiv_system (assembled on the box's Cartesian cells, alpha and beta constant per cell),
- * its right side from the built-in exact solution or your own expressions, MINRES with the
+ * ts_hdiv_system (on a box or a mapped mesh, <mesh map=...>; alpha and beta constant per
+ * cell), its right side from the built-in exact solution or your own expressions, MINRES with the
  * block-diagonal preconditioner or GMRES with the block-triangular one (the AMG on S~ the
  * tree's S~ node names), the L2 errors of u and p when the exact solution is known. */
 #include <math.h>
@@ -381,6 +381,10 @@ static int hdiv_errors(const ts_study *s, const ts_level_objects *o, ts_level_re
 /* <output vtu>: the lattice of the Stokes files (the same fields) */
 static int hdiv_check_output(const ts_study *s, const int64_t *cells) {
   ts_problem p = s->p;
+  if (p->vtu_path[0] && p->map != TS_MAP_BOX)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "<output vtu=\"%s\"> on <mesh map=\"%s\">: the H(div) "
+                    "output (ts_hdiv_write_vtu) writes the box's lattice; allowed on map=\"box\" "
+                    "only", p->vtu_path, ts_reader_map_name(p->map));
   return ts_stokes_vtu_check_output(p->vtu_path, p->dim, cells, p->vtu_subdivisions);
 }
 

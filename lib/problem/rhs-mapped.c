@@ -45,25 +45,6 @@ static void cell_measure(ts_dofs dofs, const rule *r, int64_t cell, double *x, d
   }
 }
 
-/* Call fn at n points, checking its return value and that its values are finite; a failure
- * is recorded for `cell` (its name in the message) and 0 returned. */
-static int call_user(ts_point_fn fn, void *ctx, ts_dofs dofs, int64_t cell, const char *what,
-                     int64_t n, int per_point, const double *x, double *values, ts_cell_failure *failure) {
-  char name[96];
-  const int rc = fn(ctx, dofs->dim, n, x, values);
-  int64_t bad = -1;
-  for (int64_t v = 0; v < n * per_point && !rc && bad < 0; ++v)
-    if (!isfinite(values[v])) bad = v;
-  if (!rc && bad < 0) return 1;
-  ts_cell_name(dofs, cell, name, sizeof name);
-  if (rc)
-    ts_cell_failure_set(failure, cell, TS_ERR_ARG, "the %s callback returned %d for %s", what, rc, name);
-  else
-    ts_cell_failure_set(failure, cell, TS_ERR_ARG, "the %s callback gave %g (not finite) at point "
-                        "%lld of %s", what, values[bad], (long long)(bad / per_point), name);
-  return 0;
-}
-
 /* ---------------------------------------------------------------- right side */
 
 typedef struct load_ctx {
@@ -83,7 +64,7 @@ static void load_cell(void *ctx, int64_t cell) {
   double x[MAX_Q3 * 3], wdet[MAX_Q3], t0[MAX_Q3], t1[MAX_Q3];
   int64_t c[3], idx[TS_MAX_CELL_DOFS];
   cell_measure(dofs, r, cell, x, wdet, NULL);
-  if (!call_user(l->f, l->user, dofs, cell, "right side", r->np, 1, x, t0, &l->failure)) return;
+  if (!ts_call_point_fn(l->f, l->user, dofs, cell, "right side", r->np, 1, x, t0, &l->failure)) return;
   for (int q = 0; q < r->np; ++q) t0[q] *= wdet[q];
   int shape[3] = {r->nq, r->nq, r->nq};
   double *in = t0, *out = t1;
@@ -208,8 +189,8 @@ static void cell_errors(const void *ctx, int64_t cell, double *out) {
     ts_tensor_to_points(dim, r->n1, r->nq, tables, local, g < 0 ? val : ref[g]);
   }
   cell_measure(dofs, r, cell, x, wdet, inv);
-  if (!call_user(e->u, e->user, dofs, cell, "exact solution", r->np, 1, x, u, e->failure) ||
-      !call_user(e->grad_u, e->user, dofs, cell, "exact gradient", r->np, dim, x, gu, e->failure))
+  if (!ts_call_point_fn(e->u, e->user, dofs, cell, "exact solution", r->np, 1, x, u, e->failure) ||
+      !ts_call_point_fn(e->grad_u, e->user, dofs, cell, "exact gradient", r->np, dim, x, gu, e->failure))
     return;
   ts_sum l2 = {0.0, 0.0}, h1 = {0.0, 0.0};
   for (int q = 0; q < r->np; ++q) {
@@ -293,7 +274,7 @@ static void face_load(neumann_ctx *nc, int64_t f) {
   const int nf = dim == 3 ? n1 * n1 : n1, npf = dim == 3 ? nq * nq : nq;
   const int64_t cell = face_cell(nc, f);
   int64_t c[3], idx[TS_MAX_CELL_DOFS], *index = nc->index + f * nf;
-  double X[MAX_N1 * MAX_N1 * 3], x[MAX_Q * MAX_Q * 3], wds[MAX_Q * MAX_Q], h[MAX_Q * MAX_Q];
+  double x[MAX_Q * MAX_Q * 3], T[MAX_Q * MAX_Q * 6], wds[MAX_Q * MAX_Q], h[MAX_Q * MAX_Q];
   double *out = nc->local + f * nf;
   ts_cell_from_index(dofs, cell, c);
   ts_cell_dof_indices(dofs, c, idx);
@@ -303,29 +284,21 @@ static void face_load(neumann_ctx *nc, int64_t f) {
     a[nc->t[0]] = j % n1;
     if (dim == 3) a[nc->t[1]] = j / n1;
     index[j] = idx[a[0] + n1 * (a[1] + n1 * a[2])];
-    for (int e = 0; e < dim; ++e) X[j * dim + e] = dofs->nodes[index[j] * dim + e];
   }
+  ts_face_geometry(dofs, cell, d, nc->side, nq, r->shape, r->grad, x, T);
   for (int q = 0; q < npf; ++q) {
     const int q0 = q % nq, q1 = q / nq;
-    double T0[3] = {0, 0, 0}, T1[3] = {0, 0, 0}, *xq = x + q * dim;
-    for (int e = 0; e < dim; ++e) xq[e] = 0.0;
-    for (int j = 0; j < nf; ++j) {
-      const int j0 = j % n1, j1 = j / n1;
-      const double s0 = r->shape[q0 * n1 + j0], g0 = r->grad[q0 * n1 + j0];
-      const double s1 = dim == 3 ? r->shape[q1 * n1 + j1] : 1.0, g1 = dim == 3 ? r->grad[q1 * n1 + j1] : 0.0;
-      for (int e = 0; e < dim; ++e) {
-        xq[e] += X[j * dim + e] * s0 * s1;
-        T0[e] += X[j * dim + e] * g0 * s1;
-        T1[e] += X[j * dim + e] * s0 * g1;
-      }
+    const double *T0 = T + q * (dim - 1) * dim, *T1 = T0 + dim;
+    double ds = hypot(T0[0], T0[1]);
+    if (dim == 3) {
+      const double n[3] = {T0[1] * T1[2] - T0[2] * T1[1], T0[2] * T1[0] - T0[0] * T1[2],
+                           T0[0] * T1[1] - T0[1] * T1[0]};
+      ds = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     }
-    const double n[3] = {T0[1] * T1[2] - T0[2] * T1[1], T0[2] * T1[0] - T0[0] * T1[2],
-                         T0[0] * T1[1] - T0[1] * T1[0]};
-    const double ds = dim == 2 ? hypot(T0[0], T0[1]) : sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     wds[q] = r->weights[q0] * (dim == 3 ? r->weights[q1] : 1.0) * ds;
   }
   for (int j = 0; j < nf; ++j) out[j] = 0.0;
-  if (!call_user(nc->h, nc->user, dofs, cell, "Neumann flux", npf, 1, x, h, &nc->failure)) return;
+  if (!ts_call_point_fn(nc->h, nc->user, dofs, cell, "Neumann flux", npf, 1, x, h, &nc->failure)) return;
   for (int j = 0; j < nf; ++j) {
     const int j0 = j % n1, j1 = j / n1;
     double s = 0.0;
@@ -424,7 +397,7 @@ static void cell_means(const void *ctx, int64_t cell, double *out) {
   ts_tensor_to_points(dofs->dim, r->n1, r->nq, tables, local, val);
   cell_measure(dofs, r, cell, x, wdet, NULL);
   out[0] = out[1] = out[2] = 0.0;
-  if (m->u && !call_user(m->u, m->user, dofs, cell, "exact solution", r->np, 1, x, u, m->failure)) return;
+  if (m->u && !ts_call_point_fn(m->u, m->user, dofs, cell, "exact solution", r->np, 1, x, u, m->failure)) return;
   for (int q = 0; q < r->np; ++q) {
     out[0] += wdet[q] * val[q];
     out[1] += m->u ? wdet[q] * u[q] : 0.0;

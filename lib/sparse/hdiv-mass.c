@@ -140,7 +140,6 @@ int ts_ih_check_mass(const char *fn, ts_dofs dofs, double coefficient, const dou
   TS_CHECK_ARG(dofs->fe->family == TS_FE_RT_IH || dofs->fe->family == TS_FE_L2_IH,
                "%s: argument 'dofs' is not of an interpolation-histopolation element "
                "(ts_fe_create_rt_ih, ts_fe_create_l2_ih)", fn);
-  TS_CALL(ts_dofs_require_mapped(dofs, 0, fn));
   TS_CHECK_ARG(isfinite(coefficient) && coefficient > 0.0,
                "%s: argument 'coefficient' is %g, a positive number is required", fn, coefficient);
   return ts_ih_check_cells(fn, "cell_coefficients", dofs, cells);
@@ -189,6 +188,7 @@ static void scale_by_cells(ts_dofs dofs, const double *cells, const ts_ih_mass_1
 static int check_mass_arguments(const char *fn, ts_dofs dofs, double coefficient,
                                 const double *cells) {
   TS_CALL(ts_ih_check_mass(fn, dofs, coefficient, cells));
+  TS_CALL(ts_dofs_require_mapped(dofs, 0, fn)); /* Cartesian cells: Kronecker products */
   TS_CHECK_ARG(dofs->count <= TS_MATRIX_MAX_SIZE, "%s: %lld DoFs, at most %d fit a sparse matrix",
                fn, (long long)dofs->count, TS_MATRIX_MAX_SIZE);
   return 0;

@@ -6,6 +6,11 @@
  * graph Laplacian of the sub-cells' face neighbours plus a positive diagonal (Proposition
  * 4), the matrix one AMG V-cycle preconditions in the paper's block-diagonal preconditioner.
  *
+ * On a mapped level (Kershaw's, ts_mesh_create_mapped, ...) the diagonals are those of the
+ * matrix-free masses with the same Piola maps (lib/op/hdiv-mass.c, l2-mass.c: u = J u^ / det J,
+ * q = q^ / det J, the Gauss rule of k+2 points per direction), summed over a DoF's cells; D
+ * does not depend on the geometry, so S~ keeps its pattern and stays an M-matrix.
+ *
  * The diagonals on Cartesian cells of sizes h_d (box meshes; coefficients constant per cell,
  * ts_ih_cell_factor).  The
  * basis functions are the reference ones under the integral-preserving maps: an RT_k DoF of
@@ -30,11 +35,28 @@ static double diagonal_1d(ts_dofs dofs, const ts_ih_mass_1d *m, int c, int d, in
   return sum;
 }
 
+/* On a mapped level: the diagonal of the matrix-free mass with the Piola maps, the
+ * coefficient per cell coefficient x cell_coefficients. */
+static int mapped_diagonal(ts_dofs dofs, double coefficient, const double *cell_coefficients,
+                           double *diagonal) {
+  const int64_t cells = ts_ih_cell_count(dofs);
+  double *c = NULL;
+  TS_CALL(ts_calloc((size_t)cells, sizeof *c, "mass coefficient per cell", &c));
+  for (int64_t i = 0; i < cells; ++i)
+    c[i] = coefficient * (cell_coefficients ? cell_coefficients[i] : 1.0);
+  const int ierr = dofs->fe->family == TS_FE_RT_IH ? ts_hdiv_mass_host_diagonal(dofs, c, diagonal)
+                                                   : ts_l2_mass_host_diagonal(dofs, c, diagonal);
+  ts_free(&c);
+  return ierr;
+}
+
 int ts_dofs_mass_diagonal(ts_dofs dofs, double coefficient, const double *cell_coefficients,
                           double *diagonal) {
   TS_CHECK_NOT_NULL(dofs);
   TS_CHECK_NOT_NULL(diagonal);
   TS_CALL(ts_ih_check_mass("ts_dofs_mass_diagonal", dofs, coefficient, cell_coefficients));
+  if (dofs->mesh && dofs->mesh->map)
+    return mapped_diagonal(dofs, coefficient, cell_coefficients, diagonal);
   ts_ih_mass_1d m;
   TS_CALL(ts_ih_mass_blocks(dofs->fe, 0, &m));
   const int l2 = dofs->fe->family == TS_FE_L2_IH;

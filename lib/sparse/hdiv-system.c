@@ -1,5 +1,5 @@
-/* hdiv-system.c -- the grad-div and Darcy saddle-point systems of paper 003 on a box level,
- * in the transformed form (eqs. 11, 18, 20)
+/* hdiv-system.c -- the grad-div and Darcy saddle-point systems of paper 003 on a box or a
+ * mapped level, in the transformed form (eqs. 11, 18, 20)
  *   Acal [u; x_p] = [M_beta D^T; D -W_alpha^{-1}] [u; x_p] = [F - P_D; W^{-1} G],
  * the problem being  beta u + grad p = f,  div u + p / alpha = g  (alpha = INFINITY: no (2,2)
  * block, the Darcy problem; the grad-div problem beta u - grad(alpha div u) = f is g = 0 with
@@ -18,8 +18,16 @@
  * gone), the right side's pressure block is made orthogonal to it and the preconditioner's
  * Schur block orthogonalizes after every AMG V-cycle (section 4.3).
  *
- * M_beta is applied matrix-free from k = 2 on (ts_operator_create_hdiv_mass: sum
- * factorization, its exact diagonal for Jacobi), its prescribed rows and columns by the mask
+ * On a mapped level (Kershaw's, ts_mesh_create_mapped, ...) the spaces are mapped as the
+ * operators map them: u = J u^ / det J (contravariant Piola, fluxes through sub-faces kept),
+ * q = q^ / det J (integrals over sub-cells kept).  D is then the box's matrix, and B = W D
+ * still holds: (div u, w) = int div^ u^ w^ / det J dxi = (W D u)_w, div^ u^ being the Q_k
+ * histopolant of D u.  So the transformed system is the same, with the mapped M_beta, W and
+ * W_alpha (matrix-free, their quadrature on the mapped cells), and S~ from their diagonals.
+ *
+ * M_beta is applied matrix-free from k = 2 on and on every mapped level
+ * (ts_operator_create_hdiv_mass: sum factorization, its exact diagonal for Jacobi), its
+ * prescribed rows and columns by the mask
  * m (1 unknown, 0 prescribed): M' x = m .* M (m .* x) + (1 - m) .* diag(M) .* x.  For k = 0, 1
  * the assembled CSR matrix (3-16 entries per row) applies faster on omp (doc/hdiv.md, "The
  * matrix-free H(div) mass"); from k = 2 the matrix-free one is as fast or faster and its
@@ -252,8 +260,11 @@ static int create_mass_inverses(ts_hdiv_system s) {
   return ts_operator_create_multiple(-1.0, s->W_alpha_inv, &s->blocks[3]);
 }
 
+/* 1 on a mapped level (only the matrix-free M_beta has its Piola maps) */
+static int mapped(ts_hdiv_system s) { return s->velocity->mesh && s->velocity->mesh->map; }
+
 static int create_operators(ts_hdiv_system s) {
-  TS_CALL(create_mass_block(s, s->velocity->degree <= 1));
+  TS_CALL(create_mass_block(s, s->velocity->degree <= 1 && !mapped(s)));
   const ts_matrix m[2] = {s->Dt, s->D};
   for (int i = 1; i < 3; ++i)
     TS_CALL(ts_operator_create_matrix(s->backend, m[i - 1], TS_DOUBLE, &s->blocks[i]));
@@ -271,6 +282,9 @@ int ts_hdiv_system_set_assembled_mass(ts_hdiv_system system, int assembled) {
   TS_CHECK_ARG(assembled == 0 || assembled == 1, "ts_hdiv_system_set_assembled_mass: assembled "
                "= %d, allowed 0 (matrix-free) or 1 (the assembled CSR matrix)", assembled);
   ts_hdiv_system s = system;
+  TS_CHECK_ARG(!assembled || !mapped(s), "ts_hdiv_system_set_assembled_mass: assembled = 1 on "
+               "a mapped mesh; the assembled M_beta is of Cartesian cells, allowed 0 (the "
+               "matrix-free M_beta with its Piola maps)");
   ts_pc_destroy(&s->jacobi);
   ts_operator_destroy(&s->A);
   ts_operator_destroy(&s->blocks[0]);
