@@ -14,8 +14,9 @@ static void usage(FILE *f) {
           "\n"
           "commands:\n"
           "  run FILE.xml [--backend NAME] [--set PATH=VALUE ...] [--quiet] [--json]\n"
-          "        [--threads N] [--max-output-size SIZE]\n"
-          "        solve the problem a file describes and report iterations, errors, times\n"
+          "        [--threads N] [--max-output-size SIZE] [--procs PxQ[xR]]\n"
+          "        solve the problem a file describes and report iterations, errors, times;\n"
+          "        under mpirun -np N over N processes (Poisson; doc/parallel.md)\n"
           "  bench [--problem poisson|stokes] [--backend NAME] [--dim 2|3] [--degrees LIST]\n"
           "        [--dofs N] [--precision double|single] [--mg] [--json] [--no-ceilings]\n"
           "        [--threads N] [--repeat N] [--baseline FILE [--noise PCT]]\n"
@@ -78,11 +79,15 @@ int cli_threads_option(const char *command, const char *value) {
   return ierr ? cli_fail(ierr) : CLI_OK;
 }
 
-int cli_fail(int code) {
-  fprintf(stderr, "tessera: error: %s\n", ts_error_message());
+int cli_exit_code(int code) {
   if (code == TS_ERR_NOT_CONVERGED || code == TS_ERR_BREAKDOWN || code == TS_ERR_NAN)
     return CLI_NOT_CONVERGED;
   return CLI_ERROR;
+}
+
+int cli_fail(int code) {
+  fprintf(stderr, "tessera: error: %s\n", ts_error_message());
+  return cli_exit_code(code);
 }
 
 int cli_usage_error(const char *command, const char *fmt, ...) {
