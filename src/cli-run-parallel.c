@@ -23,10 +23,14 @@ static int prepare(const cli_run_options *o, const cli_mpi *m, ts_problem *p, ts
   if (!ierr) ierr = ts_problem_read_xml(o->file, o->n_overrides, o->overrides, p);
   if (!ierr) ierr = ts_problem_parallel_check(*p);
   if ((ierr = cli_mpi_agree(m, ierr))) return cli_exit_code(ierr);
-  if (o->n_procs && o->n_procs != ts_problem_dim(*p)) {
+  int product = 1;
+  for (int d = 0; d < o->n_procs; ++d) product *= o->procs[d];
+  if (o->n_procs && (o->n_procs != ts_problem_dim(*p) || product != m->size)) {
     if (!m->rank)
-      cli_usage_error("run", "--procs: %d directions given, the problem is %dD (give PxQ in 2D, "
-                      "PxQxR in 3D)", o->n_procs, ts_problem_dim(*p));
+      cli_usage_error("run", "--procs: %d directions of %d processes in all given; the problem "
+                      "is %dD and runs on %d processes (give PxQ in 2D, PxQxR in 3D, their "
+                      "product the processes of mpirun -np)", o->n_procs, product,
+                      ts_problem_dim(*p), m->size);
     return CLI_USAGE;
   }
   choose_device(m);

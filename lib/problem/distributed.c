@@ -62,12 +62,11 @@ static int check_multigrid(ts_problem p) {
   const int jacobi = !p->fmg && p->pc_tree[0].jacobi; /* the smoother of <multigrid> unused */
   if (!p->use_mg) return 0;
   if (!jacobi && o->smoother != TS_MG_SMOOTHER_CHEBYSHEV)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid smoother=\"%s\">%s: the vertex-patch "
-                    "smoother is not distributed yet; under mpirun use <multigrid "
-                    "smoother=\"chebyshev\"> (tessera run --set multigrid/smoother=chebyshev) or "
-                    "<preconditioner type=\"mg\" smoother=\"jacobi\">", origin(p),
-                    ts_mg_smoother_word(o->smoother),
-                    o->smoother == TS_MG_SMOOTHER_VERTEX_PATCH ? " (the default)" : "");
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid smoother=\"%s\">%s is not distributed "
+                    "yet; under mpirun use <multigrid smoother=\"chebyshev\"> (tessera run --set "
+                    "multigrid/smoother=chebyshev) or <preconditioner type=\"mg\" "
+                    "smoother=\"jacobi\">", origin(p), ts_mg_smoother_word(o->smoother),
+                    o->smoother == TS_MG_SMOOTHER_VERTEX_PATCH ? " (also the default)" : "");
   if (o->precision != TS_DOUBLE)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid precision=\"mixed\">: mixed precision is "
                     "not distributed yet; allowed under mpirun: precision=\"double\"", origin(p));
