@@ -31,6 +31,12 @@ static long launched_rank(void) {
   return launcher_value(names);
 }
 
+void cli_mpi_choose_device(const cli_mpi *m) {
+  char device[16];
+  snprintf(device, sizeof device, "%d", m->node_rank);
+  setenv("TESSERA_GPU_DEVICE", device, 0);
+}
+
 #ifdef HAVE_MPI
 
 int cli_mpi_start(const char *command, int force, const char *option, cli_mpi *m) {
@@ -85,6 +91,12 @@ int cli_mpi_gather(const cli_mpi *m, const void *mine, int bytes, void *all) {
              : CLI_ERROR;
 }
 
+double cli_mpi_max(const cli_mpi *m, double value) {
+  (void)m;
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return value;
+}
+
 #else /* built without MPI */
 
 int cli_mpi_start(const char *command, int force, const char *option, cli_mpi *m) {
@@ -119,6 +131,11 @@ int cli_mpi_gather(const cli_mpi *m, const void *mine, int bytes, void *all) {
   (void)m;
   memcpy(all, mine, (size_t)bytes);
   return CLI_OK;
+}
+
+double cli_mpi_max(const cli_mpi *m, double value) {
+  (void)m;
+  return value;
 }
 
 #endif

@@ -8,13 +8,6 @@
 #include <string.h>
 #include "cli.h"
 
-/* A GPU backend's processes take the devices of the node in turn. */
-static void choose_device(const cli_mpi *m) {
-  char device[16];
-  snprintf(device, sizeof device, "%d", m->node_rank);
-  setenv("TESSERA_GPU_DEVICE", device, 0);
-}
-
 /* The problem read, checked and its backend open on every process (agreed: the first
  * failing process's message printed once); the exit status. */
 static int prepare(const cli_run_options *o, const cli_mpi *m, ts_problem *p, ts_backend *b) {
@@ -33,7 +26,7 @@ static int prepare(const cli_run_options *o, const cli_mpi *m, ts_problem *p, ts
                       ts_problem_dim(*p), m->size);
     return CLI_USAGE;
   }
-  choose_device(m);
+  cli_mpi_choose_device(m);
   ierr = cli_mpi_agree(m, ts_backend_open(o->backend ? o->backend : ts_problem_backend(*p), b));
   return ierr ? cli_exit_code(ierr) : CLI_OK;
 }

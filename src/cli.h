@@ -34,6 +34,11 @@ int cli_mpi_comm(void);
 int cli_mpi_agree(const cli_mpi *m, int code);
 /** Each process's `bytes` bytes at mine, into all[rank * bytes] on rank 0. */
 int cli_mpi_gather(const cli_mpi *m, const void *mine, int bytes, void *all);
+/** The largest value over the processes (every process gets it). */
+double cli_mpi_max(const cli_mpi *m, double value);
+/** A GPU backend's processes take the devices of their node in turn: TESSERA_GPU_DEVICE set
+ *  to the node rank, unless it is set. */
+void cli_mpi_choose_device(const cli_mpi *m);
 
 /* tessera run (cli-run.c; under mpirun cli-run-parallel.c) */
 typedef struct cli_run_options {
@@ -174,5 +179,18 @@ const char *cli_relaxation_word(ts_mg_smoother_type type);
  *  count). */
 int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *config, int k,
                         cli_bench_mg_result *r);
+
+
+/* tessera bench under mpirun (cli-bench-parallel.c): the distributed Q_k Laplacian */
+typedef struct cli_bench_parallel_config {
+  ts_backend backend;
+  int dim, json, repeat;
+  int mg;                         /* full multigrid instead of one operator application */
+  int n_degrees;
+  const int *degrees;
+  double dofs, min_seconds;       /* the whole mesh's DoFs (about); per figure */
+} cli_bench_parallel_config;
+/** Each degree's total and per-process figures (rank 0 prints them). */
+int cli_bench_parallel(const cli_bench_parallel_config *c, const cli_mpi *m);
 
 #endif

@@ -6,7 +6,7 @@
 # one process), 2 and 3 processes against the plain one-process run (the same iterations,
 # errors equal to round-off, the DoFs of the processes summing to the whole), the .pvtu
 # output and its pieces against the one-process .vtu, and problems that are not distributed
-# refused.  A TAP skip when Tessera was built without MPI or no launcher was found.  One
+# refused; `tessera bench` (and --mg) under mpirun -np 2.  A TAP skip when Tessera was built without MPI or no launcher was found.  One
 # OpenMP thread per process: the machine may have fewer cores than processes
 # (--oversubscribe).
 builddir=$(cd "${TESSERA_BUILDDIR:-.}" && pwd)
@@ -23,7 +23,7 @@ OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
-echo "1..13"
+echo "1..14"
 n=0
 ok() { # ok STATUS DESCRIPTION
   n=$((n + 1))
@@ -127,3 +127,21 @@ stokes=$?
   ! grep -q 'iteration' "$work/refused.out" && [ "$stokes" -ne 0 ] &&
   grep -q '<stokes> (stokes, <element family="RT">) is not distributed yet' "$work/stokes.out"
 ok $? "mpirun -np 2 refuses the vertex-patch smoother (exit $status) and <stokes> (exit $stokes), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
+
+# tessera bench under mpirun: the operator and FMG rows, each process's DoFs summing to the
+# whole; a problem it does not distribute refused
+mpirun_np 2 "$tessera" bench --dim 2 --degrees 2 --dofs 2e4 --seconds 0.05 --json >"$work/bench.json" 2>&1
+status=$?
+mpirun_np 2 "$tessera" bench --mg --dim 2 --degrees 3 --dofs 2e4 --seconds 0.05 --json >"$work/bench-mg.json" 2>&1
+mg=$?
+mpirun_np 2 "$tessera" bench --problem stokes >"$work/bench-stokes.out" 2>&1
+stokes=$?
+set -- $(per_process "$work/bench.json") $(per_process "$work/bench-mg.json")
+[ "$status" -eq 0 ] && [ "$mg" -eq 0 ] && [ "$stokes" -eq 2 ] &&
+  [ "$(first "$work/bench.json" kernel)" = '"parallel-laplace"' ] && [ "$1" = 2 ] &&
+  [ "$2" = "$(first "$work/bench.json" dofs)" ] && [ "$3" = 2 ] &&
+  [ "$4" = "$(first "$work/bench-mg.json" dofs)" ] &&
+  [ "$(first "$work/bench-mg.json" vcycles)" -ge 1 ] &&
+  awk -v r="$(first "$work/bench.json" dofs_per_second)" 'BEGIN { exit !(r > 0) }' &&
+  grep -q -- '--problem is not distributed yet' "$work/bench-stokes.out"
+ok $? "mpirun -np 2 tessera bench: the operator on $2 DoFs ($(first "$work/bench.json" dofs_per_second) DoF/s), FMG on $4 DoFs in $(first "$work/bench-mg.json" vcycles) V-cycles, per process; --problem stokes refused (exit $stokes)"
