@@ -6,29 +6,44 @@
 # one process), 2 and 3 processes against the plain one-process run (the same iterations,
 # errors equal to round-off, the DoFs of the processes summing to the whole), the .pvtu
 # output and its pieces against the one-process .vtu, and problems that are not distributed
-# refused; `tessera bench` (and --mg) under mpirun -np 2.  A TAP skip when Tessera was built without MPI or no launcher was found.  One
-# OpenMP thread per process: the machine may have fewer cores than processes
+# refused; `tessera bench` (and --mg) under mpirun -np 2.  Built without MPI: that tessera
+# refuses --procs and being one of several processes.  A TAP skip when no launcher was
+# found.  One OpenMP thread per process: the machine may have fewer cores than processes
 # (--oversubscribe).
 builddir=$(cd "${TESSERA_BUILDDIR:-.}" && pwd)
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 program="$builddir/tests/t-parallel"
 tessera="$builddir/src/tessera"
-if [ ! -x "$program" ] || [ -z "$TESSERA_MPIEXEC" ]; then
-  echo "1..0 # SKIP built without MPI (configure --with-mpi; apt-get install mpi-default-dev)"
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+n=0
+ok() { # ok STATUS DESCRIPTION
+  n=$((n + 1))
+  if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+if [ ! -x "$program" ]; then # built without MPI: tessera refuses to be one of several
+  echo "1..2"
+  problem="$srcdir/tests/xml/good/mpirun-poisson-2d.xml"
+  (cd "$work" && "$tessera" run "$problem" --procs 2x1) >"$work/procs.out" 2>&1
+  status=$?
+  [ "$status" -eq 1 ] && grep -q -- '--procs asks for a distributed run, but this tessera was built without MPI' "$work/procs.out"
+  ok $? "built without MPI: --procs 2x1 refused (exit $status): $(head -1 "$work/procs.out")"
+  (cd "$work" && OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 "$tessera" run "$problem") >"$work/np.out" 2>&1
+  status=$?
+  [ "$status" -eq 1 ] && grep -q 'started as one of 2 processes (mpirun), but this tessera was built without MPI' "$work/np.out" &&
+    [ ! -e "$work/mpirun-poisson-2d.vtu" ]
+  ok $? "built without MPI: one of 2 processes of a launcher refused before any work (exit $status)"
+  exit 0
+fi
+if [ -z "$TESSERA_MPIEXEC" ]; then
+  echo "1..0 # SKIP no MPI launcher found (mpirun, mpiexec)"
   exit 0
 fi
 root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
 echo "1..14"
-n=0
-ok() { # ok STATUS DESCRIPTION
-  n=$((n + 1))
-  if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
