@@ -96,7 +96,9 @@ cat <<EOF
 \fBtessera\fR solves problems described in XML problem files (high-order finite elements on
 structured meshes: Poisson with Q_k elements, Stokes with Raviart\-Thomas RT_k and
 discontinuous DGQ_k elements), compares one compute backend with another, measures the
-matrix\-free operators and multigrid solvers, and describes the installation.  Every command
+matrix\-free operators and multigrid solvers, and describes the installation.  Under
+\fBmpirun \-np\fR \fIN\fR, \fBtessera run\fR solves Poisson problems over the \fIN\fR
+processes (an MPI domain decomposition of the box).  Every command
 is built on the public C API of libtessera (\fItessera.h\fR).
 EOF
 echo "$top" | help_to_roff
@@ -119,7 +121,12 @@ The number of threads of the omp backend.
 Set to 1 to add to error messages the source locations the error passed through.
 .TP
 .B TESSERA_GPU_DEVICE
-The GPU the cuda and hip backends use (default 0).
+The GPU the cuda and hip backends use (default 0; under mpirun each process's rank among
+the processes of its node).
+.TP
+.B OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_RANK
+Set by MPI launchers (mpirun, mpiexec, srun): \fBtessera run\fR then starts MPI and, with
+more than one process, solves the problem over them (\-\-procs; doc/parallel.md).
 .TP
 .B TESSERA_GPU_SYNC
 Set to 1 to synchronize after every GPU kernel launch: errors then name the kernel that

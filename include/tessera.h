@@ -1267,6 +1267,10 @@ int ts_pc_create_multigrid(int levels, const ts_operator *A, const ts_operator *
  *          vectors that do not fit); TS_ERR_NOT_CONVERGED, TS_ERR_NAN naming the residual */
 int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max_iterations,
                               int *iterations);
+/** @brief Call fn(ctx, V-cycle, ||b - A x|| / ||b||) after each finest-level V-cycle of
+ *  ts_pc_multigrid_fmg_solve (as ts_mg_set_monitor; fn NULL: none); a non-zero return stops
+ *  the solve with TS_ERR_ARG. */
+int ts_pc_multigrid_set_monitor(ts_pc pc, ts_monitor_fn fn, void *ctx);
 /** @brief The V-cycle on the velocity block A of a Stokes hierarchy (ts_mg_create_stokes,
  *  double precision) as a ts_pc_create_multigrid: A_l = block (0,0) of each level's Stokes
  *  operator (ts_operator_create_stokes_block), P_l = ts_mg_velocity_transfer_operator,
@@ -2067,6 +2071,8 @@ int ts_problem_check_memory(ts_problem problem, size_t available);
 const char *ts_problem_backend(ts_problem problem);
 /** @brief The problem's name (borrowed). */
 const char *ts_problem_name(ts_problem problem);
+/** @brief The problem's dimension (2 or 3; -1 for NULL). */
+int ts_problem_dim(ts_problem problem);
 /** @brief The name of the problem's equation, whose system builder sets it up (borrowed;
  *  doc/extending.md, "An equation"): "poisson" (a built-in solution on the box),
  *  "poisson-own" (your own data, <poisson f=...>), "stokes" (RT_k x DGQ_k),
@@ -2328,6 +2334,42 @@ int ts_parallel_pc_create_mg_jacobi(ts_parallel_mg mg, double weight, int smooth
  *  1..20) instead of Jacobi. */
 int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smoothing_steps,
                                        ts_pc *pc);
+
+/** @brief Whether the problem can be solved distributed (ts_problem_solve_parallel): <poisson>
+ *  with a built-in solution (or rhs="one") on a box, Q_k in double precision, CG, GMRES,
+ *  FGMRES, MINRES or full multigrid, preconditioned by none, jacobi, chebyshev or mg, the
+ *  multigrid without degree levels or mixed precision, with the Chebyshev smoother
+ *  (<multigrid smoother="chebyshev">; the default vertex patch is not distributed) or from
+ *  <preconditioner type="mg" smoother="jacobi">, its coarse solve the LU.  Needs no MPI.
+ *  @return 0, or TS_ERR_UNSUPPORTED naming the element, attribute and value that are not
+ *          distributed yet and what is allowed */
+int ts_problem_parallel_check(ts_problem problem);
+/** This process's share of a distributed solve (ts_problem_solve_parallel), finest level. */
+typedef struct ts_parallel_figures {
+  int rank, processes;          /* this process in the split, of how many */
+  int procs[3];                 /* processes per direction (1 beyond the dimension) */
+  int64_t cells[3];             /* this process's block of cells */
+  int64_t owned_dofs;           /* the DoFs it owns (their sum over the processes: the DoFs) */
+  int64_t block_dofs;           /* its block's DoFs, owned and ghost */
+  double setup_seconds, solve_seconds; /* its own times (the report's: the slowest process's) */
+} ts_parallel_figures;
+/** @brief Solve the problem over the processes of comm (collective; doc/parallel.md, "Running
+ *  a problem file under mpirun"): as ts_problem_solve, each level's box split into blocks
+ *  (ts_parallel_create with procs), the distributed Laplacian, right side and preconditioner
+ *  (ts_parallel_mg_create, ts_parallel_pc_create_mg_chebyshev / _jacobi), the problem's
+ *  solver, the errors summed over the processes in rank order.  Every process reads the same
+ *  problem; log is written where it is not NULL (give it on one process).  report is the same
+ *  on every process (times: the slowest process's); figures (may be NULL) this process's.
+ *  <output vtu="NAME.vtu"> writes one piece per process, NAME-RANK.vtu (its block's cells),
+ *  and on rank 0 NAME.pvtu naming them.  An error on any process is every process's error
+ *  (the message of the lowest failing rank, "process R: ...").
+ *  @param comm   the communicator's Fortran handle: MPI_Comm_c2f(MPI_COMM_WORLD)
+ *  @param procs  processes per direction (the problem's dimension of them), or NULL:
+ *                MPI_Dims_create chooses
+ *  @return 0; TS_ERR_UNSUPPORTED (ts_problem_parallel_check, or built without MPI); the
+ *          errors of ts_problem_solve (TS_ERR_NOT_CONVERGED keeps the report) */
+int ts_problem_solve_parallel(ts_problem problem, ts_backend backend, int comm, const int *procs,
+                              FILE *log, ts_report *report, ts_parallel_figures *figures);
 
 /* ---------------------------------------------------------------- timers */
 

@@ -42,6 +42,19 @@ int ts_assemble_rhs_timed(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_
  *  values, zero inside), then bh -= A_unconstrained x0 unless every value is zero
  *  (nonzero = 0), and bh = 0 on the boundary rows (they solve x_i = 0).  xh is overwritten. */
 int ts_lift_dirichlet(ts_operator A, ts_dofs dofs, ts_vec x0, double *bh, double *xh, int nonzero);
+/** The pieces of ts_assemble_rhs and ts_compute_errors for a block of a box (the distributed
+ *  solve, lib/parallel/problem.c; rhs-errors.c).  Whether ts_assemble_rhs takes the
+ *  separable path for u on dofs (rhs_factor, zero boundary values, the backend's vec_tensor): */
+int ts_rhs_separable(ts_dofs dofs, const ts_solution *u, ts_backend backend);
+/** b = the part of whole's separable right side on the block of n[d] DoFs from offset[d] per
+ *  direction: the segments of whole's 1D load vectors, so the block has the one-process bits. */
+int ts_assemble_rhs_separable_block(ts_dofs whole, const int64_t *offset, const int64_t *n,
+                                    const ts_solution *u, ts_vec b);
+/** b += the load vector (f, phi_i) of dofs' cells, on the host (no lifting, no constraints). */
+int ts_assemble_load(ts_dofs dofs, const ts_solution *u, double *b);
+/** The squared L2 and H1-seminorm errors over dofs' cells into sums[0], sums[1] (compensated). */
+int ts_compute_error_sums(ts_dofs dofs, const double *values, const ts_solution *u,
+                          double *sums);
 /** TS_CALL, adding the call's wall-clock seconds to *seconds (a setup phase's timer). */
 #define TS_CALL_TIMED(seconds, expr)                                                 \
   do {                                                                               \

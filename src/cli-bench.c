@@ -107,7 +107,13 @@ static void bench_help(void) {
          "  --local-solver schur|direct        (--mg, Stokes: the patch smoother's local solver;\n"
          "                                     default schur; direct: 2D k <= 4, 3D k <= 1)\n"
          "The fraction of the copy bandwidth counts the least traffic of y = A x: x read\n"
-         "and y written once (2 scalars per DoF).\n",
+         "and y written once (2 scalars per DoF).\n"
+         "Under mpirun -np N (N > 1): the distributed Q_k Laplacian on the box of one level-0\n"
+         "cell per process and direction refined to about --dofs DoFs, per degree: one\n"
+         "application and its interface sums, or with --mg full multigrid to 1e-9\n"
+         "(Chebyshev(3) V-cycle, coarse LU); the total (the slowest process) and each\n"
+         "process's owned DoFs and own time (doc/parallel.md); no GMRES solve (--rtol,\n"
+         "--restart).  Other problems and options are refused.\n",
          ts_threads_max(), CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART,
          CLI_BENCH_STOKES_GMRES_RESTART, CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART);
 }
@@ -802,25 +808,65 @@ static void device_model(ts_backend b, char *out, size_t cap) {
   snprintf(out, cap, "%.*s", n, from);
 }
 
-int cli_bench(int argc, char **argv) {
-  bench_options o;
-  int done, status = parse_bench_options(argc, argv, &o, &done);
-  if (status || done) return status;
-  if (o.baseline && cli_baseline_load(o.baseline, o.noise, o.json ? stderr : stdout, &o.base))
+/* Under mpirun: the distributed Poisson operator, or full multigrid (cli-bench-parallel.c);
+ * an option it has no distributed form of is a usage error (printed by rank 0). */
+static int bench_distributed(const bench_options *o, const cli_mpi *m) {
+  const int smoother = o->smoother_given && o->mg_options.smoother != TS_MG_SMOOTHER_CHEBYSHEV;
+  const char *refused = o->problem != CLI_PROBLEM_POISSON    ? "--problem"
+                        : o->precision != TS_DOUBLE          ? "--precision single"
+                        : o->mg_options.precision != TS_DOUBLE ? "--mg-precision mixed"
+                        : o->kershaw > 0                     ? "--kershaw"
+                        : o->baseline                        ? "--baseline"
+                        : smoother                           ? "--smoother"
+                        : o->poisson_only                    ? o->poisson_only
+                                                             : NULL;
+  if (refused) {
+    if (!m->rank)
+      cli_usage_error("bench", "%s is not distributed yet: under mpirun, tessera bench measures "
+                      "the distributed Q_k Laplacian, or with --mg full multigrid with the "
+                      "Chebyshev V-cycle (doc/parallel.md)", refused);
+    return CLI_USAGE;
+  }
+  ts_backend b = NULL;
+  cli_mpi_choose_device(m);
+  const int ierr = cli_mpi_agree(m, ts_backend_open(o->backend, &b));
+  if (ierr) return cli_exit_code(ierr);
+  const cli_bench_parallel_config c = {b, o->dim, o->json, o->repeat, o->mg, o->n_degrees,
+                                       o->degrees, o->dofs, o->min_seconds};
+  const int status = cli_bench_parallel(&c, m);
+  ts_backend_destroy(&b);
+  return status;
+}
+
+/* The benchmark in this process alone. */
+static int bench_one(bench_options *o) {
+  int status;
+  if (o->baseline && cli_baseline_load(o->baseline, o->noise, o->json ? stderr : stdout, &o->base))
     return CLI_ERROR;
   ts_backend b = NULL;
-  const int ierr = ts_backend_open(o.backend, &b);
+  const int ierr = ts_backend_open(o->backend, &b);
   if (ierr) {
-    cli_baseline_free(&o.base);
+    cli_baseline_free(&o->base);
     return cli_fail(ierr);
   }
-  device_model(b, o.device, sizeof o.device);
-  status = o.problem == CLI_PROBLEM_MASS_INVERSE ? bench_mass_inverse(&o, b)
-           : o.problem == CLI_PROBLEM_DARCY       ? bench_darcy(&o, b)
-           : o.mg                                 ? bench_mg(&o, b)
-                                                  : bench_operator_throughput(&o, b);
-  if (status == CLI_OK && o.base) status = cli_baseline_verdict(o.base);
-  cli_baseline_free(&o.base);
+  device_model(b, o->device, sizeof o->device);
+  status = o->problem == CLI_PROBLEM_MASS_INVERSE ? bench_mass_inverse(o, b)
+           : o->problem == CLI_PROBLEM_DARCY        ? bench_darcy(o, b)
+           : o->mg                                  ? bench_mg(o, b)
+                                                    : bench_operator_throughput(o, b);
+  if (status == CLI_OK && o->base) status = cli_baseline_verdict(o->base);
+  cli_baseline_free(&o->base);
   ts_backend_destroy(&b);
+  return status;
+}
+
+int cli_bench(int argc, char **argv) {
+  bench_options o;
+  cli_mpi mpi;
+  int done, status = parse_bench_options(argc, argv, &o, &done);
+  if (status || done) return status;
+  if ((status = cli_mpi_start("bench", 0, NULL, &mpi))) return status;
+  status = mpi.size > 1 ? bench_distributed(&o, &mpi) : bench_one(&o);
+  cli_mpi_finish(&mpi);
   return status;
 }

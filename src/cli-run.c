@@ -7,13 +7,6 @@
 #include <string.h>
 #include "cli.h"
 
-typedef struct run_options {
-  const char *file, *backend;
-  const char **overrides;   /* the --set values, at most argc of them */
-  int n_overrides, quiet, json, verbose;
-  uint64_t max_output_size; /* 0: the library's default */
-} run_options;
-
 static void run_help(void) {
   printf("usage: tessera run FILE.xml [options]\n"
          "  --backend NAME     run on this backend instead of the file's (omp, cuda, hip)\n"
@@ -25,6 +18,15 @@ static void run_help(void) {
          "                     K, M, G, T (powers of 1024), e.g. 500M, 2G; or unlimited\n"
          "                     (default 1G).  Checked, with the output directory, before\n"
          "                     the solve\n"
+         "  --procs PxQ[xR]    the processes per direction of a distributed run (their product\n"
+         "                     the number of processes; default: MPI's choice).  Under mpirun\n"
+         "                     -np N with N > 1, or with --procs, the problem is solved over\n"
+         "                     the processes (doc/parallel.md): Poisson on a box, Q_k, double\n"
+         "                     precision, CG, GMRES, FGMRES, MINRES or FMG, preconditioned by\n"
+         "                     none, jacobi, chebyshev or mg with smoother chebyshev (or mg\n"
+         "                     smoother=\"jacobi\"); other problems are refused.  Rank 0 prints;\n"
+         "                     <output vtu=\"NAME.vtu\"> writes NAME-RANK.vtu per process and\n"
+         "                     NAME.pvtu\n"
          "  --verbose          after the summary, each level's setup time by phase and, with\n"
          "                     multigrid, the finest solve's time per multigrid level\n"
          "  --quiet            print only errors\n"
@@ -60,14 +62,36 @@ static int parse_size(const char *text, uint64_t *bytes) {
   return 0;
 }
 
+/* --procs PxQ[xR]: 2 or 3 positive integers separated by 'x' */
+static int parse_procs(const char *text, cli_run_options *o) {
+  const char *c = text;
+  o->n_procs = 0;
+  while (o->n_procs < 3 && isdigit((unsigned char)*c)) {
+    char *end;
+    errno = 0;
+    const long n = strtol(c, &end, 10);
+    if (errno || n < 1 || n > 1 << 20) break;
+    o->procs[o->n_procs++] = (int)n;
+    c = end;
+    if (*c != 'x' || o->n_procs == 3) break;
+    ++c;
+  }
+  if (*c || o->n_procs < 2)
+    return cli_usage_error("run", "--procs %s: give the processes per direction, PxQ (2D) or "
+                           "PxQxR (3D), each at least 1, e.g. 2x2", text);
+  return CLI_OK;
+}
+
 /* The option at argv[i] that takes a value (argv[i + 1]); CLI_OK or a usage error. */
-static int parse_value_option(const char *a, const char *v, run_options *o) {
+static int parse_value_option(const char *a, const char *v, cli_run_options *o) {
   if (!strcmp(a, "--backend")) {
     o->backend = v;
   } else if (!strcmp(a, "--set")) {
     o->overrides[o->n_overrides++] = v;
   } else if (!strcmp(a, "--threads")) {
     return cli_threads_option("run", v);
+  } else if (!strcmp(a, "--procs")) {
+    return parse_procs(v, o);
   } else if (parse_size(v, &o->max_output_size)) {
     return cli_usage_error("run", "--max-output-size %s: give a number of bytes with an optional "
                            "suffix K, M, G or T (powers of 1024), e.g. 500M or 2G, or 'unlimited'",
@@ -76,7 +100,7 @@ static int parse_value_option(const char *a, const char *v, run_options *o) {
   return CLI_OK;
 }
 
-static int parse_run_options(int argc, char **argv, run_options *o, int *done) {
+static int parse_run_options(int argc, char **argv, cli_run_options *o, int *done) {
   memset(o, 0, sizeof *o);
   *done = 0;
   o->overrides = malloc((size_t)argc * sizeof *o->overrides);
@@ -97,7 +121,7 @@ static int parse_run_options(int argc, char **argv, run_options *o, int *done) {
     } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
       o->verbose = 1;
     } else if (!strcmp(a, "--backend") || !strcmp(a, "--set") || !strcmp(a, "--threads") ||
-               !strcmp(a, "--max-output-size")) {
+               !strcmp(a, "--max-output-size") || !strcmp(a, "--procs")) {
       if (i + 1 >= argc) return cli_usage_error("run", "%s needs a value", a);
       const int status = parse_value_option(a, argv[++i], o);
       if (status) return status;
@@ -125,9 +149,9 @@ static void json_number(FILE *f, const char *key, const char *fmt, double value)
  * where measured (Taylor-Hood) and pressure L2. */
 static void print_errors_json(FILE *f, const ts_level_report *r, int stokes, int rates) {
   const int h1 = !stokes || !isnan(r->h1_error);
-  json_number(f, "l2_error", "%.6e", r->l2_error);
-  if (h1) json_number(f, "h1_error", "%.6e", r->h1_error);
-  if (stokes) json_number(f, "pressure_l2_error", "%.6e", r->pressure_l2_error);
+  json_number(f, "l2_error", "%.16e", r->l2_error); /* all digits: errors to round-off compare */
+  if (h1) json_number(f, "h1_error", "%.16e", r->h1_error);
+  if (stokes) json_number(f, "pressure_l2_error", "%.16e", r->pressure_l2_error);
   if (!rates) return;
   json_number(f, "l2_rate", "%.4f", r->l2_rate);
   if (h1) json_number(f, "h1_rate", "%.4f", r->h1_rate);
@@ -183,7 +207,7 @@ static void print_mg_levels(const ts_report *report) {
 
 /* The results; a solve that stopped short of rtol (code TS_ERR_NOT_CONVERGED) keeps them,
  * with "converged": false and the error's name and message. */
-static void print_json(ts_problem p, ts_backend b, const ts_report *report, int code) {
+void cli_run_print_json_open(ts_problem p, ts_backend b, const ts_report *report, int code) {
   const ts_level_report *fin = &report->levels[report->n_levels - 1];
   printf("{\"problem\": ");
   cli_json_string(stdout, ts_problem_name(p));
@@ -223,10 +247,9 @@ static void print_json(ts_problem p, ts_backend b, const ts_report *report, int 
     }
     printf("]}");
   }
-  printf("}\n");
 }
 
-static int print_json_error(int code, int exit_code) {
+int cli_run_print_json_error(int code, int exit_code) {
   printf("{\"error\": ");
   cli_json_string(stdout, ts_error_name(code));
   printf(", \"message\": ");
@@ -235,32 +258,46 @@ static int print_json_error(int code, int exit_code) {
   return exit_code;
 }
 
-int cli_run(int argc, char **argv) {
-  run_options o;
-  int done, status = parse_run_options(argc, argv, &o, &done);
-  if (status || done) {
-    free(o.overrides);
-    return status;
-  }
+void cli_run_print_verbose(const ts_report *report) {
+  print_setup_phases(report);
+  print_mg_levels(report);
+}
+
+/* The problem in this process alone. */
+static int run_one(const cli_run_options *o) {
+  int status = CLI_OK;
   ts_problem p = NULL;
   ts_backend b = NULL;
   ts_report *report = calloc(1, sizeof *report);
   int ierr = report ? 0 : TS_ERR_MEMORY;
-  if (!ierr && o.max_output_size) ierr = ts_set_max_output_size(o.max_output_size);
-  if (!ierr) ierr = ts_problem_read_xml(o.file, o.n_overrides, o.overrides, &p);
-  if (!ierr) ierr = ts_backend_open(o.backend ? o.backend : ts_problem_backend(p), &b);
-  if (!ierr) ierr = ts_problem_solve(p, b, o.quiet || o.json ? NULL : stdout, report);
+  if (!ierr && o->max_output_size) ierr = ts_set_max_output_size(o->max_output_size);
+  if (!ierr) ierr = ts_problem_read_xml(o->file, o->n_overrides, o->overrides, &p);
+  if (!ierr) ierr = ts_backend_open(o->backend ? o->backend : ts_problem_backend(p), &b);
+  if (!ierr) ierr = ts_problem_solve(p, b, o->quiet || o->json ? NULL : stdout, report);
   const int kept = ierr == TS_ERR_NOT_CONVERGED && report && report->n_levels > 0;
   if (ierr) status = cli_fail(ierr);
-  if (o.verbose && !o.quiet && !o.json && (!ierr || kept)) {
-    print_setup_phases(report);
-    print_mg_levels(report);
+  if (o->verbose && !o->quiet && !o->json && (!ierr || kept)) cli_run_print_verbose(report);
+  if (o->json && (!ierr || kept)) {
+    cli_run_print_json_open(p, b, report, ierr);
+    printf("}\n");
+  } else if (o->json) {
+    cli_run_print_json_error(ierr, status);
   }
-  if (o.json && (!ierr || kept)) print_json(p, b, report, ierr);
-  else if (o.json) print_json_error(ierr, status);
   free(report);
-  free(o.overrides);
   ts_backend_destroy(&b);
   ts_problem_destroy(&p);
+  return status;
+}
+
+int cli_run(int argc, char **argv) {
+  cli_run_options o;
+  cli_mpi mpi;
+  int done, status = parse_run_options(argc, argv, &o, &done);
+  if (!status && !done) status = cli_mpi_start("run", o.n_procs > 0, "--procs", &mpi);
+  if (!status && !done) {
+    status = mpi.size > 1 || o.n_procs ? cli_run_parallel(&o, &mpi) : run_one(&o);
+    cli_mpi_finish(&mpi);
+  }
+  free(o.overrides);
   return status;
 }

@@ -15,6 +15,47 @@ enum {
   CLI_SLOWER = 4          /* bench --baseline: a figure slower than the baseline */
 };
 
+/* cli-mpi.c: a command started by an MPI launcher (mpirun -np N tessera ...; doc/parallel.md) */
+typedef struct cli_mpi {
+  int active;                     /* tessera initialized MPI (MPI_Finalize at the end) */
+  int rank, size;                 /* in MPI_COMM_WORLD (0 and 1 without MPI) */
+  int node_rank;                  /* among the processes of this node: the GPU to take */
+} cli_mpi;
+/** Initialize MPI when an MPI launcher started the command (its environment says so) or an
+ *  option asks for processes (force: e.g. --procs).  Built without MPI: CLI_ERROR, printed
+ *  once, when the launcher started more than one process or force is set.  CLI_OK else. */
+int cli_mpi_start(const char *command, int force, const char *option, cli_mpi *m);
+/** MPI_Finalize where cli_mpi_start initialized MPI. */
+void cli_mpi_finish(cli_mpi *m);
+/** MPI_COMM_WORLD's Fortran handle, for ts_parallel_create and ts_problem_solve_parallel. */
+int cli_mpi_comm(void);
+/** Every process's code made every process's: the lowest failing rank's code, its message
+ *  printed once (by that rank, "process R: ..." unless it is rank 0); 0 if none failed. */
+int cli_mpi_agree(const cli_mpi *m, int code);
+/** Each process's `bytes` bytes at mine, into all[rank * bytes] on rank 0. */
+int cli_mpi_gather(const cli_mpi *m, const void *mine, int bytes, void *all);
+/** The largest value over the processes (every process gets it). */
+double cli_mpi_max(const cli_mpi *m, double value);
+/** A GPU backend's processes take the devices of their node in turn: TESSERA_GPU_DEVICE set
+ *  to the node rank, unless it is set. */
+void cli_mpi_choose_device(const cli_mpi *m);
+
+/* tessera run (cli-run.c; under mpirun cli-run-parallel.c) */
+typedef struct cli_run_options {
+  const char *file, *backend;
+  const char **overrides;         /* the --set values, at most argc of them */
+  int n_overrides, quiet, json, verbose;
+  uint64_t max_output_size;       /* 0: the library's default */
+  int n_procs, procs[3];          /* --procs PxQ[xR] (n_procs 0: not given) */
+} cli_run_options;
+/** The distributed run: the problem over the processes of m (cli-run-parallel.c). */
+int cli_run_parallel(const cli_run_options *o, const cli_mpi *m);
+/** The JSON results of a run without the closing brace (a distributed run adds its own). */
+void cli_run_print_json_open(ts_problem p, ts_backend b, const ts_report *report, int code);
+/** {"error": ..., "message": ...} for a run that reported nothing; returns exit_code. */
+int cli_run_print_json_error(int code, int exit_code);
+/** --verbose: the setup phases by level and the multigrid levels' timings. */
+void cli_run_print_verbose(const ts_report *report);
 int cli_run(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_info(int argc, char **argv);
@@ -22,6 +63,8 @@ int cli_check(int argc, char **argv);
 
 /** Print "tessera: error: <ts_error_message()>" and return the exit code for code. */
 int cli_fail(int code);
+/** The exit code for a library error code (CLI_NOT_CONVERGED or CLI_ERROR), nothing printed. */
+int cli_exit_code(int code);
 /** Print a usage error naming the argument and return CLI_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** --threads VALUE of a command: an integer 1..ts_threads_max(), set with ts_set_threads;
@@ -136,5 +179,18 @@ const char *cli_relaxation_word(ts_mg_smoother_type type);
  *  count). */
 int cli_bench_mg_degree(ts_backend b, const cli_bench_mg_config *config, int k,
                         cli_bench_mg_result *r);
+
+
+/* tessera bench under mpirun (cli-bench-parallel.c): the distributed Q_k Laplacian */
+typedef struct cli_bench_parallel_config {
+  ts_backend backend;
+  int dim, json, repeat;
+  int mg;                         /* full multigrid instead of one operator application */
+  int n_degrees;
+  const int *degrees;
+  double dofs, min_seconds;       /* the whole mesh's DoFs (about); per figure */
+} cli_bench_parallel_config;
+/** Each degree's total and per-process figures (rank 0 prints them). */
+int cli_bench_parallel(const cli_bench_parallel_config *c, const cli_mpi *m);
 
 #endif

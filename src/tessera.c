@@ -14,13 +14,15 @@ static void usage(FILE *f) {
           "\n"
           "commands:\n"
           "  run FILE.xml [--backend NAME] [--set PATH=VALUE ...] [--quiet] [--json]\n"
-          "        [--threads N] [--max-output-size SIZE]\n"
-          "        solve the problem a file describes and report iterations, errors, times\n"
+          "        [--threads N] [--max-output-size SIZE] [--procs PxQ[xR]]\n"
+          "        solve the problem a file describes and report iterations, errors, times;\n"
+          "        under mpirun -np N over N processes (Poisson; doc/parallel.md)\n"
           "  bench [--problem poisson|stokes] [--backend NAME] [--dim 2|3] [--degrees LIST]\n"
           "        [--dofs N] [--precision double|single] [--mg] [--json] [--no-ceilings]\n"
           "        [--threads N] [--repeat N] [--baseline FILE [--noise PCT]]\n"
           "        measure the matrix-free Laplacian's or Stokes operator's throughput; --mg:\n"
-          "        a smoothing step, a V-cycle and the solve in ns/DoF\n"
+          "        a smoothing step, a V-cycle and the solve in ns/DoF; under mpirun the\n"
+          "        distributed Laplacian (and FMG), per process and in total\n"
           "  check FILE.xml --backend NAME [--against NAME] [--set PATH=VALUE ...]\n"
           "        [--seed N] [--threads N]\n"
           "        compare a backend with another (default omp) on a Poisson, Stokes,\n"
@@ -78,11 +80,15 @@ int cli_threads_option(const char *command, const char *value) {
   return ierr ? cli_fail(ierr) : CLI_OK;
 }
 
-int cli_fail(int code) {
-  fprintf(stderr, "tessera: error: %s\n", ts_error_message());
+int cli_exit_code(int code) {
   if (code == TS_ERR_NOT_CONVERGED || code == TS_ERR_BREAKDOWN || code == TS_ERR_NAN)
     return CLI_NOT_CONVERGED;
   return CLI_ERROR;
+}
+
+int cli_fail(int code) {
+  fprintf(stderr, "tessera: error: %s\n", ts_error_message());
+  return cli_exit_code(code);
 }
 
 int cli_usage_error(const char *command, const char *fmt, ...) {

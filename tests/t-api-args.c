@@ -550,6 +550,8 @@ static void preconditioners(fixture *f) {
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_multigrid(1, levels_A, NULL, NULL, 1, jac, NULL));
   EXPECT(TS_ERR_ARG, "not a multigrid-levels", ts_pc_multigrid_fmg_solve(NULL, f->x, f->y, 1e-8, 10, NULL));
   EXPECT(TS_ERR_ARG, "not a multigrid-levels", ts_pc_multigrid_fmg_solve(jac, f->x, f->y, 1e-8, 10, NULL));
+  EXPECT(TS_ERR_ARG, "not a multigrid-levels", ts_pc_multigrid_set_monitor(NULL, NULL, NULL));
+  EXPECT(TS_ERR_ARG, "not a multigrid-levels", ts_pc_multigrid_set_monitor(jac, NULL, NULL));
   EXPECT_CREATE("'mg' is NULL", pc, ts_pc_create_stokes_velocity_mg(NULL, 3, 1, &pc));
   EXPECT_CREATE("a Stokes one (ts_mg_create_stokes) is required", pc, ts_pc_create_stokes_velocity_mg(f->mg, 3, 1, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_stokes_velocity_mg(f->mg, 3, 1, NULL));
@@ -864,6 +866,19 @@ static void parallel(fixture *f) {
   EXPECT(0, "", ts_parallel_mg_destroy(NULL));
   EXPECT_NULL(ts_parallel_mg_dofs(NULL, 0));
   EXPECT_NULL(ts_parallel_mg_operator(NULL, 0));
+  /* problem files over the processes: what is not distributed is refused with or without MPI */
+  ts_report *report = calloc(1, sizeof *report);
+  EXPECT(TS_ERR_ARG, "'p' is NULL", ts_problem_parallel_check(NULL));
+  EXPECT(TS_ERR_UNSUPPORTED, "is not distributed yet", ts_problem_parallel_check(f->problem));
+  EXPECT(code, mpi ? "NULL argument" : without,
+         ts_problem_solve_parallel(NULL, f->b, 0, NULL, NULL, report, NULL));
+  EXPECT(code, mpi ? "NULL argument" : without,
+         ts_problem_solve_parallel(f->problem, f->b, 0, NULL, NULL, NULL, NULL));
+  EXPECT(mpi ? TS_ERR_UNSUPPORTED : code, mpi ? "is not distributed yet" : without,
+         ts_problem_solve_parallel(f->problem, f->b, 0, NULL, NULL, report, NULL));
+  EXPECT_MINUS_ONE(ts_problem_dim(NULL));
+  ok(ts_problem_dim(f->problem) == 2, "ts_problem_dim of a 2D problem is 2");
+  free(report);
 }
 
 int main(void) {

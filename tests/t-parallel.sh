@@ -1,34 +1,162 @@
 #!/bin/sh
-# t-parallel.sh -- tests/t-parallel (the MPI domain decomposition against the one-process run)
-# under mpirun with 1, 2, 3 (an uneven split) and 4 processes (2x2: DoFs shared by 4 blocks),
-# one TAP line per run; a TAP skip when Tessera was built without MPI or no launcher was
+# t-parallel.sh -- the MPI domain decomposition against the one-process run, under mpirun:
+# tests/t-parallel with 1, 2, 3 (an uneven split) and 4 processes (2x2: DoFs shared by 4
+# blocks), one TAP line per run; then `tessera run` on the problem files
+# tests/xml/good/mpirun-poisson-{2d,3d}.xml with 1 (--procs 1x1: the distributed code on
+# one process), 2 and 3 processes against the plain one-process run (the same iterations,
+# errors equal to round-off, the DoFs of the processes summing to the whole), the .pvtu
+# output and its pieces against the one-process .vtu, and problems that are not distributed
+# refused; `tessera bench` (and --mg) under mpirun -np 2.  Built without MPI: that tessera
+# refuses --procs and being one of several processes.  A TAP skip when no launcher was
 # found.  One OpenMP thread per process: the machine may have fewer cores than processes
 # (--oversubscribe).
 builddir=$(cd "${TESSERA_BUILDDIR:-.}" && pwd)
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
 program="$builddir/tests/t-parallel"
-if [ ! -x "$program" ] || [ -z "$TESSERA_MPIEXEC" ]; then
-  echo "1..0 # SKIP built without MPI (configure --with-mpi; apt-get install mpi-default-dev)"
+tessera="$builddir/src/tessera"
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+n=0
+ok() { # ok STATUS DESCRIPTION
+  n=$((n + 1))
+  if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+if [ ! -x "$program" ]; then # built without MPI: tessera refuses to be one of several
+  echo "1..2"
+  problem="$srcdir/tests/xml/good/mpirun-poisson-2d.xml"
+  (cd "$work" && "$tessera" run "$problem" --procs 2x1) >"$work/procs.out" 2>&1
+  status=$?
+  [ "$status" -eq 1 ] && grep -q -- '--procs asks for a distributed run, but this tessera was built without MPI' "$work/procs.out"
+  ok $? "built without MPI: --procs 2x1 refused (exit $status): $(head -1 "$work/procs.out")"
+  (cd "$work" && OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 "$tessera" run "$problem") >"$work/np.out" 2>&1
+  status=$?
+  [ "$status" -eq 1 ] && grep -q 'started as one of 2 processes (mpirun), but this tessera was built without MPI' "$work/np.out" &&
+    [ ! -e "$work/mpirun-poisson-2d.vtu" ]
+  ok $? "built without MPI: one of 2 processes of a launcher refused before any work (exit $status)"
+  exit 0
+fi
+if [ -z "$TESSERA_MPIEXEC" ]; then
+  echo "1..0 # SKIP no MPI launcher found (mpirun, mpiexec)"
   exit 0
 fi
 root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-echo "1..4"
-n=0
+echo "1..14"
+mpirun_np() { # mpirun_np NP COMMAND...
+  np=$1
+  shift
+  "$TESSERA_MPIEXEC" $root --oversubscribe -np "$np" "$@"
+}
+
 for np in 1 2 3 4; do
-  n=$((n + 1))
-  "$TESSERA_MPIEXEC" $root --oversubscribe -np $np "$program" >"$work/out" 2>&1
+  mpirun_np $np "$program" >"$work/out" 2>&1
   status=$?
   passed=$(grep -c '^ok ' "$work/out")
   failed=$(grep -c '^not ok ' "$work/out")
   planned=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$work/out")
-  if [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ -n "$planned" ] && [ "$passed" -eq "$planned" ]; then
-    echo "ok $n - mpirun -np $np t-parallel: $passed of $planned"
-  else
-    echo "not ok $n - mpirun -np $np t-parallel: exit $status, $passed passed, $failed failed of ${planned:-?}"
-    grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -40
-  fi
+  [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ -n "$planned" ] && [ "$passed" -eq "$planned" ]
+  ok $? "mpirun -np $np t-parallel: exit $status, $passed passed, $failed failed of ${planned:-?}"
+  [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -40
 done
+
+# first FILE KEY: the first value of "KEY": in the JSON line of FILE (the finest level's)
+first() {
+  awk -v k="\"$2\": " '{ i = index($0, k); if (i) { s = substr($0, i + length(k)); sub(/[,}\]].*/, "", s); print s; exit } }' "$1"
+}
+# close A B: |A - B| <= 1e-12 |A| + 1e-15 (the solutions are of size 1: round-off)
+close() {
+  awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; exit !(a != "" && d <= 1e-12 * m + 1e-15) }'
+}
+# per_process FILE: the processes listed and the sum of their owned DoFs
+per_process() {
+  awk '{ s = substr($0, index($0, "\"per_process\"")); n = split(s, parts, "\"dofs\": ");
+         for (i = 2; i <= n; ++i) sum += parts[i] + 0; print n - 1, sum }' "$1"
+}
+
+# compare NAME DIR NP [OPTIONS]: the run in DIR under NP processes against the plain run
+compare() {
+  name=$1 dir=$2 np=$3
+  shift 3
+  mkdir -p "$work/$dir"
+  (cd "$work/$dir" && mpirun_np "$np" "$tessera" run "$srcdir/tests/xml/good/$name.xml" --json "$@") \
+    >"$work/$dir.json" 2>"$work/$dir.err"
+  status=$?
+  one="$work/$name-one.json" it=$(first "$work/$dir.json" iterations)
+  l2=$(first "$work/$dir.json" l2_error) h1=$(first "$work/$dir.json" h1_error)
+  set -- $(per_process "$work/$dir.json")
+  [ "$status" -eq 0 ] && [ "$it" = "$(first "$one" iterations)" ] &&
+    close "$l2" "$(first "$one" l2_error)" && close "$h1" "$(first "$one" h1_error)" &&
+    [ "$(first "$work/$dir.json" processes)" = "$np" ] && [ "$1" = "$np" ] &&
+    [ "$2" = "$(first "$one" dofs)" ]
+  ok $? "$name, mpirun -np $np${options:+ $options}: exit $status, $it iterations (one process: $(first "$one" iterations)), L2 error $l2 (one process: $(first "$one" l2_error)), DoFs of $1 processes sum to $2"
+  [ "$status" -eq 0 ] || sed 's/^/# /' "$work/$dir.err" | head -10
+}
+
+for name in mpirun-poisson-2d mpirun-poisson-3d; do
+  mkdir -p "$work/$name-one"
+  (cd "$work/$name-one" && "$tessera" run "$srcdir/tests/xml/good/$name.xml" --json) >"$work/$name-one.json"
+  one_procs=1x1
+  [ "$name" = mpirun-poisson-3d ] && one_procs=1x1x1
+  options="--procs $one_procs" compare $name $name-np1 1 --procs $one_procs
+  options= compare $name $name-np2 2
+  options= compare $name $name-np3 3
+done
+options="--procs 1x3" compare mpirun-poisson-2d mpirun-poisson-2d-1x3 3 --procs 1x3
+
+# vtu_values FILE N: "i j k solution" per point, the coordinates as lattice indices (x N)
+vtu_values() {
+  awk -v N="$2" '
+    /<Points>/ { mode = "p"; next }
+    /<\/Points>/ { mode = ""; next }
+    /<DataArray.*Name="solution"/ { mode = "s"; i = 0; next }
+    /<\/DataArray>/ { if (mode == "s") mode = ""; next }
+    mode == "p" && NF == 3 { key[np++] = int($1 * N + 0.5) " " int($2 * N + 0.5) " " int($3 * N + 0.5); next }
+    mode == "s" && NF == 1 { print key[i++], $1 }' "$1"
+}
+# The 3 pieces together hold the one-process values: every piece point is a point of the
+# one-process file with its value (to 1e-12), and every one-process point is in a piece.
+# The lattice of 4 x 3 cells refined 3 times, 2 subdivisions per cell: x = i/64, y = j/48.
+dir="$work/mpirun-poisson-2d-np3"
+pieces=$(grep -c '<Piece Source="mpirun-poisson-2d-[0-2]\.vtu"/>' "$dir/mpirun-poisson-2d.pvtu" 2>/dev/null)
+vtu_values "$work/mpirun-poisson-2d-one/mpirun-poisson-2d.vtu" 192 >"$work/one.values"
+for r in 0 1 2; do vtu_values "$dir/mpirun-poisson-2d-$r.vtu" 192; done >"$work/pieces.values"
+set -- $(awk 'NR == FNR { v[$1 " " $2 " " $3] = $4; ++n; next }
+  { k = $1 " " $2 " " $3; ++m; if (!(k in v)) ++foreign; else { d = $4 - v[k]; if (d < 0) d = -d;
+    if (d > max) max = d; seen[k] = 1 } }
+  END { for (k in v) if (!(k in seen)) ++missing; printf "%d %d %d %d %g\n", n, m, foreign, missing, max }' \
+  "$work/one.values" "$work/pieces.values")
+[ "$pieces" = 3 ] && [ "$1" -gt 0 ] && [ "$3" -eq 0 ] && [ "$4" -eq 0 ] &&
+  awk -v d="$5" 'BEGIN { exit !(d <= 1e-12) }'
+ok $? "mpirun -np 3: mpirun-poisson-2d.pvtu names $pieces pieces; their $2 points (interfaces twice) cover the $1 points of the one-process .vtu ($3 foreign, $4 missing), values at most $5 apart"
+
+# Refused before any work, by rank 0 alone, every process exiting non-zero: the default
+# vertex-patch smoother (named with the way out), and Stokes.
+mpirun_np 2 "$tessera" run "$srcdir/examples/poisson-3d-mg.xml" >"$work/refused.out" 2>&1
+status=$?
+mpirun_np 2 "$tessera" run "$srcdir/tests/xml/good/stokes-2d.xml" >"$work/stokes.out" 2>&1
+stokes=$?
+[ "$status" -ne 0 ] && [ "$(grep -c 'error:' "$work/refused.out")" -eq 1 ] &&
+  grep -q 'smoother="vertex-patch"> (also the default) is not distributed yet.*smoother="chebyshev"' "$work/refused.out" &&
+  ! grep -q 'iteration' "$work/refused.out" && [ "$stokes" -ne 0 ] &&
+  grep -q '<stokes> (stokes, <element family="RT">) is not distributed yet' "$work/stokes.out"
+ok $? "mpirun -np 2 refuses the vertex-patch smoother (exit $status) and <stokes> (exit $stokes), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
+
+# tessera bench under mpirun: the operator and FMG rows, each process's DoFs summing to the
+# whole; a problem it does not distribute refused
+mpirun_np 2 "$tessera" bench --dim 2 --degrees 2 --dofs 2e4 --seconds 0.05 --json >"$work/bench.json" 2>&1
+status=$?
+mpirun_np 2 "$tessera" bench --mg --dim 2 --degrees 3 --dofs 2e4 --seconds 0.05 --json >"$work/bench-mg.json" 2>&1
+mg=$?
+mpirun_np 2 "$tessera" bench --problem stokes >"$work/bench-stokes.out" 2>&1
+stokes=$?
+set -- $(per_process "$work/bench.json") $(per_process "$work/bench-mg.json")
+[ "$status" -eq 0 ] && [ "$mg" -eq 0 ] && [ "$stokes" -eq 2 ] &&
+  [ "$(first "$work/bench.json" kernel)" = '"parallel-laplace"' ] && [ "$1" = 2 ] &&
+  [ "$2" = "$(first "$work/bench.json" dofs)" ] && [ "$3" = 2 ] &&
+  [ "$4" = "$(first "$work/bench-mg.json" dofs)" ] &&
+  [ "$(first "$work/bench-mg.json" vcycles)" -ge 1 ] &&
+  awk -v r="$(first "$work/bench.json" dofs_per_second)" 'BEGIN { exit !(r > 0) }' &&
+  grep -q -- '--problem is not distributed yet' "$work/bench-stokes.out"
+ok $? "mpirun -np 2 tessera bench: the operator on $2 DoFs ($(first "$work/bench.json" dofs_per_second) DoF/s), FMG on $4 DoFs in $(first "$work/bench-mg.json" vcycles) V-cycles, per process; --problem stokes refused (exit $stokes)"

@@ -82,14 +82,40 @@ static int init_layout(ts_parallel_dofs pd) {
  * level-0 cells dealt out and refined with the level (nested: the blocks of all levels are
  * refinements of each other, as multigrid's transfers need), or, where level 0 has fewer
  * cells than processes in some direction, the level's own cells dealt out. */
-static void block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end) {
-  if (pd->nested) {
-    ts_parallel_split(pd->cells0[d], pd->par->procs[d], coord, start, end);
-    *start <<= pd->level;
-    *end <<= pd->level;
+static void split_range(ts_parallel par, int nested, const int64_t *cells0, const int64_t *cells,
+                        int level, int d, int coord, int64_t *start, int64_t *end) {
+  if (nested) {
+    ts_parallel_split(cells0[d], par->procs[d], coord, start, end);
+    *start <<= level;
+    *end <<= level;
   } else {
-    ts_parallel_split(pd->cells[d], pd->par->procs[d], coord, start, end);
+    ts_parallel_split(cells[d], par->procs[d], coord, start, end);
   }
+}
+
+static void block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end) {
+  split_range(pd->par, pd->nested, pd->cells0, pd->cells, pd->level, d, coord, start, end);
+}
+
+/* whether every direction has at least as many level-0 cells as processes */
+static int blocks_nest(ts_parallel par, const int64_t *cells0) {
+  int nested = 1;
+  for (int d = 0; d < par->dim; ++d) nested = nested && cells0[d] >= par->procs[d];
+  return nested;
+}
+
+int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int64_t *cells) {
+  int64_t cells0[3], all[3], start, end;
+  TS_CALL(ts_mesh_cells(mesh, 0, cells0));
+  TS_CALL(ts_mesh_cells(mesh, level, all));
+  const int nested = blocks_nest(par, cells0);
+  for (int d = 0; d < 3; ++d) {
+    cells[d] = 1;
+    if (d >= par->dim) continue;
+    split_range(par, nested, cells0, all, level, d, par->coords[d], &start, &end);
+    cells[d] = end - start;
+  }
+  return 0;
 }
 
 static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
@@ -100,14 +126,12 @@ static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
   TS_CALL(ts_mesh_cells(mesh, level, cells));
   TS_CALL(ts_mesh_cells(mesh, 0, pd->cells0));
   pd->level = level;
-  pd->nested = 1;
-  for (int d = 0; d < par->dim; ++d) {
+  for (int d = 0; d < par->dim; ++d)
     TS_CHECK_ARG(cells[d] >= par->procs[d],
                  "ts_parallel_dofs_create: %lld cells in direction %d on level %d for %d "
                  "processes, allowed at least one cell per process",
                  (long long)cells[d], d, level, par->procs[d]);
-    pd->nested = pd->nested && pd->cells0[d] >= par->procs[d];
-  }
+  pd->nested = blocks_nest(par, pd->cells0);
   for (int d = 0; d < par->dim; ++d) block_range(pd, d, par->coords[d], &start[d], &end[d]);
   for (int d = 0; d < 3; ++d) {
     pd->cell_start[d] = start[d];

@@ -73,6 +73,16 @@ static const ts_operator_ops parallel_laplace_ops = {
     .apply_transpose = parallel_laplace_apply, /* symmetric */
 };
 
+int ts_parallel_laplace_apply_block(ts_operator A, ts_vec x, ts_vec y) {
+  TS_CHECK_ARG(A && A->ops == &parallel_laplace_ops, "%s: A is not a distributed Laplacian",
+               __func__);
+  parallel_laplace *L = A->data;
+  TS_CALL(ts_parallel_check_vec(L->pd, x, __func__));
+  TS_CALL(ts_parallel_check_vec(L->pd, y, __func__));
+  TS_CALL(ts_backend_laplace_apply(A->backend, &L->plan, TS_DOUBLE, x->data, y->data, 0));
+  return 0;
+}
+
 int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op) {
   TS_CHECK_NOT_NULL(op);
   *op = NULL;

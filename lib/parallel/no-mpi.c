@@ -156,3 +156,9 @@ int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smooth
   if (pc) *pc = NULL;
   return TS_NO_MPI(__func__);
 }
+
+int ts_problem_solve_parallel(ts_problem problem, ts_backend backend, int comm, const int *procs,
+                              FILE *log, ts_report *report, ts_parallel_figures *figures) {
+  (void)problem, (void)backend, (void)comm, (void)procs, (void)log, (void)report, (void)figures;
+  return TS_NO_MPI(__func__);
+}

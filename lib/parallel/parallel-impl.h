@@ -43,6 +43,16 @@ struct ts_parallel_dofs_s {
 /** The block of cells [*start, *end) that coordinate `coord` of `procs` gets of `cells`:
  *  the first cells % procs blocks one cell more. */
 void ts_parallel_split(int64_t cells, int procs, int coord, int64_t *start, int64_t *end);
+/** This process's block of cells on mesh's level (cells[d] per direction, 1 beyond dim), as
+ *  ts_parallel_dofs_create deals them out. */
+int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int64_t *cells);
+/** y = A_block x for a distributed Laplacian A (ts_parallel_operator_create_laplace): the
+ *  block's cells only, without the constraints and without the interface sums (what a block
+ *  adds to a right side; laplace.c). */
+int ts_parallel_laplace_apply_block(ts_operator A, ts_vec x, ts_vec y);
+/** ierr of every process made every process's: 0 if all are 0, else the code of the lowest
+ *  failing rank, whose message the others record as "process R: ..." (collective). */
+int ts_parallel_agree(ts_parallel par, int ierr);
 /** The sum over the processes of each process's value, added in rank order (compensated):
  *  the same bits on every process and for every run. */
 int ts_parallel_sum(ts_parallel par, double local, double *sum);

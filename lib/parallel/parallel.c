@@ -123,3 +123,21 @@ int ts_parallel_sum(ts_parallel par, double local, double *sum) {
   *sum = ts_sum_value(&total);
   return 0;
 }
+
+/* The codes of all processes; the lowest failing rank broadcasts its message. */
+int ts_parallel_agree(ts_parallel par, int ierr) {
+  int *codes, failed = -1;
+  char message[4096] = "";
+  TS_CALL(ts_calloc((size_t)par->size, sizeof *codes, "error agreement", &codes));
+  const int err = MPI_Allgather(&ierr, 1, MPI_INT, codes, 1, MPI_INT, par->cart);
+  for (int r = 0; !err && r < par->size && failed < 0; ++r)
+    if (codes[r]) failed = r;
+  const int code = failed < 0 ? 0 : codes[failed];
+  ts_free(&codes);
+  TS_MPI_CALL("MPI_Allgather", err);
+  if (failed < 0) return 0;
+  if (par->rank == failed) snprintf(message, sizeof message, "%s", ts_error_message());
+  TS_MPI_CALL("MPI_Bcast", MPI_Bcast(message, sizeof message, MPI_CHAR, failed, par->cart));
+  if (par->rank == failed) return code;
+  return ts_error_set(code, __FILE__, __LINE__, "process %d: %s", failed, message);
+}

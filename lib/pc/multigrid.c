@@ -33,6 +33,8 @@ typedef struct multigrid_pc {
   multigrid_level level[TS_PC_MULTIGRID_MAX_LEVELS];
   void *parts;                  /* ts_pc_multigrid_adopt: freed by free_parts */
   void (*free_parts)(void *parts);
+  ts_monitor_fn monitor;        /* ts_pc_multigrid_set_monitor: FMG's finest V-cycles */
+  void *monitor_ctx;
 } multigrid_pc;
 
 /* one smoothing step x += S (b - A x) */
@@ -226,6 +228,16 @@ static int fmg_vectors(multigrid_pc *m) {
   return 0;
 }
 
+int ts_pc_multigrid_set_monitor(ts_pc pc, ts_monitor_fn fn, void *ctx) {
+  TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
+               "%s: pc is not a multigrid-levels preconditioner (ts_pc_create_multigrid)",
+               __func__);
+  multigrid_pc *m = pc->data;
+  m->monitor = fn;
+  m->monitor_ctx = ctx;
+  return 0;
+}
+
 int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max_iterations,
                               int *iterations) {
   TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
@@ -264,6 +276,8 @@ int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max
     TS_CALL(ts_vec_norm(l->fe, &rnorm));
     if (!isfinite(rnorm))
       return TS_ERROR(TS_ERR_NAN, "%s: the residual is %g after %d V-cycles", __func__, rnorm, it);
+    if (m->monitor && m->monitor(m->monitor_ctx, it, rnorm / bnorm))
+      return TS_ERROR(TS_ERR_ARG, "%s: stopped by the monitor at V-cycle %d", __func__, it);
     if (rnorm <= rtol * bnorm) return 0;
   }
   return TS_ERROR(TS_ERR_NOT_CONVERGED, "%s: %d V-cycles left the relative residual at %.3e, "

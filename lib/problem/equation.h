@@ -208,5 +208,13 @@ void ts_study_free(ts_study *s);
 /* study.c: the equation's setup of level, then the preconditioner tree and the solver */
 int ts_level_setup(const ts_study *s, int level, ts_level_objects *o, double *phase_seconds);
 void ts_level_free(ts_level_objects *o);
+/* study.c, shared with the distributed solve (lib/parallel/problem.c): the problem's solver
+ * on A with pc; the log's header; the rates of a level's errors against the previous
+ * level's (log2 of the ratios, NaN for an error not measured); the summary table, one row
+ * per level (a level that stopped short of rtol marked) */
+int ts_problem_solver_create(ts_problem p, ts_operator A, ts_pc pc, ts_solver *solver);
+void ts_study_print_header(const ts_study *s, FILE *log);
+void ts_level_rates(const ts_level_report *prev, ts_level_report *r);
+void ts_study_print_summary(const ts_study *s, const ts_report *report, FILE *log);
 
 #endif

@@ -214,6 +214,9 @@ int ts_taylor_hood_vtu_check_output(const char *path, int dim, const int64_t *ce
                                     int subdivisions);
 int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int subdivisions,
                         int exact);
+/* vtu.c: the index (.pvtu) of a distributed Q_k output whose pieces are the .vtu files of
+ * ts_write_vtu (exact: with the exact and error fields), named relative to path's folder */
+int ts_write_pvtu(const char *path, int dim, int exact, int n_pieces, const char *const *pieces);
 int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
                                int subdivisions);
 

@@ -138,19 +138,42 @@ static void load_1d(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u, 
   b[0] = b[dofs->n[d] - 1] = 0.0;
 }
 
-/* The right side of a separable f with zero boundary values on the device: b from the 1D
- * load vectors (ts_vec_set_tensor), x0 = 0.  No host vector of the full size. */
-static int assemble_separable(ts_dofs dofs, const quadrature_1d *q, const ts_solution *u, ts_vec b,
-                              ts_vec x0) {
+int ts_rhs_separable(ts_dofs dofs, const ts_solution *u, ts_backend backend) {
+  return u->rhs_factor && backend->ops.vec_tensor && boundary_values_zero(dofs, u);
+}
+
+int ts_assemble_rhs_separable_block(ts_dofs whole, const int64_t *offset, const int64_t *n,
+                                    const ts_solution *u, ts_vec b) {
+  quadrature_1d q;
   double *line = NULL;
-  const int64_t total = dofs->n[0] + dofs->n[1] + dofs->n[2];
+  TS_CALL(quadrature_init(whole, &q));
+  const int64_t total = whole->n[0] + whole->n[1] + whole->n[2];
   TS_CALL(ts_calloc((size_t)total, sizeof *line, "1D load vectors", &line));
-  const double *factors[3] = {line, line + dofs->n[0], line + dofs->n[0] + dofs->n[1]};
-  for (int d = 0; d < dofs->dim; ++d) load_1d(dofs, q, u, d, (double *)factors[d]);
-  int ierr = ts_vec_set_tensor(b, dofs->dim, dofs->n, factors);
-  if (!ierr) ierr = ts_vec_set(x0, 0.0);
+  const double *factors[3];
+  int64_t start = 0;
+  for (int d = 0; d < 3; start += whole->n[d], ++d) {
+    if (d < whole->dim) load_1d(whole, &q, u, d, line + start);
+    factors[d] = line + start + offset[d];
+  }
+  const int ierr = ts_vec_set_tensor(b, whole->dim, n, factors);
   free(line);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "separable right side") : 0;
+}
+
+/* The right side of a separable f with zero boundary values on the device: b from the 1D
+ * load vectors (ts_vec_set_tensor), x0 = 0.  No host vector of the full size. */
+static int assemble_separable(ts_dofs dofs, const ts_solution *u, ts_vec b, ts_vec x0) {
+  static const int64_t origin[3] = {0, 0, 0};
+  TS_CALL(ts_assemble_rhs_separable_block(dofs, origin, dofs->n, u, b));
+  TS_CALL(ts_vec_set(x0, 0.0));
+  return 0;
+}
+
+int ts_assemble_load(ts_dofs dofs, const ts_solution *u, double *b) {
+  quadrature_1d q;
+  TS_CALL(quadrature_init(dofs, &q));
+  assemble_load(dofs, &q, u, b);
+  return 0;
 }
 
 int ts_assemble_rhs(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_vec b, ts_vec x0) {
@@ -170,10 +193,10 @@ int ts_assemble_rhs_timed(ts_operator A, ts_dofs dofs, const ts_solution *u, ts_
                (long long)dofs->count);
   double t = ts_wtime();
   TS_CALL(quadrature_init(dofs, &q));
-  if (u->rhs_factor && b->backend->ops.vec_tensor && boundary_values_zero(dofs, u)) {
+  if (ts_rhs_separable(dofs, u, b->backend)) {
     phase_seconds[TS_SETUP_BOUNDARY] += ts_wtime() - t;
     t = ts_wtime();
-    TS_CALL(assemble_separable(dofs, &q, u, b, x0));
+    TS_CALL(assemble_separable(dofs, u, b, x0));
     phase_seconds[TS_SETUP_RIGHT_SIDE] += ts_wtime() - t;
     return 0;
   }
@@ -245,16 +268,22 @@ static void cell_errors(const void *ctx, int64_t cell, double *out) {
   out[1] = ts_sum_value(&h1);
 }
 
+int ts_compute_error_sums(ts_dofs dofs, const double *values, const ts_solution *u,
+                          double *sums) {
+  quadrature_1d q;
+  TS_CALL(quadrature_init(dofs, &q));
+  const errors_ctx ctx = {dofs, &q, values, u};
+  TS_CALL(ts_cell_sums(ts_cell_count(dofs), 2, cell_errors, &ctx, sums));
+  return 0;
+}
+
 int ts_compute_errors(ts_dofs dofs, const double *values, const ts_solution *u, double *l2_error,
                       double *h1_error) {
-  quadrature_1d q;
   TS_CHECK_ARG(dofs && values && u && l2_error && h1_error, "ts_compute_errors: NULL argument");
   TS_CALL(ts_dofs_require_q(dofs, "ts_compute_errors"));
   TS_CALL(ts_dofs_require_mapped(dofs, 0, "ts_compute_errors"));
-  TS_CALL(quadrature_init(dofs, &q));
-  const errors_ctx ctx = {dofs, &q, values, u};
   double sums[2];
-  TS_CALL(ts_cell_sums(ts_cell_count(dofs), 2, cell_errors, &ctx, sums));
+  TS_CALL(ts_compute_error_sums(dofs, values, u, sums));
   *l2_error = sqrt(sums[0]);
   *h1_error = sqrt(sums[1]);
   return 0;

@@ -48,16 +48,20 @@ void ts_level_free(ts_level_objects *o) {
   ts_free(&o->host);
 }
 
+int ts_problem_solver_create(ts_problem p, ts_operator A, ts_pc pc, ts_solver *solver) {
+  TS_CALL(ts_solver_create(p->solver, solver));
+  TS_CALL(ts_solver_set_operator(*solver, A));
+  TS_CALL(ts_solver_set_pc(*solver, pc));
+  TS_CALL(ts_solver_set_tolerances(*solver, p->rtol, p->max_iterations));
+  TS_CALL(ts_solver_set_restart(*solver, p->restart));
+  TS_CALL(ts_solver_set_side(*solver, p->side));
+  return 0;
+}
+
 /* The solver of the problem on the equation's form (A unless it made another), with the
  * preconditioner tree's root. */
 static int solver_create(ts_problem p, ts_level_objects *o) {
-  TS_CALL(ts_solver_create(p->solver, &o->solver));
-  TS_CALL(ts_solver_set_operator(o->solver, o->form ? o->form : o->A));
-  TS_CALL(ts_solver_set_pc(o->solver, o->pcs.pc[0]));
-  TS_CALL(ts_solver_set_tolerances(o->solver, p->rtol, p->max_iterations));
-  TS_CALL(ts_solver_set_restart(o->solver, p->restart));
-  TS_CALL(ts_solver_set_side(o->solver, p->side));
-  return 0;
+  return ts_problem_solver_create(p, o->form ? o->form : o->A, o->pcs.pc[0], &o->solver);
 }
 
 int ts_level_setup(const ts_study *s, int level, ts_level_objects *o, double *phase_seconds) {
@@ -124,7 +128,7 @@ static int solve_level(const ts_study *s, ts_level_objects *o, FILE *log, ts_lev
   return solve_error ? ts_error_trace(solve_error, __FILE__, __LINE__, "solve") : 0;
 }
 
-static void print_header(const ts_study *s, FILE *log) {
+void ts_study_print_header(const ts_study *s, FILE *log) {
   ts_problem p = s->p;
   fprintf(log, "Tessera %s: problem '%s'%s%s\n", ts_version(), p->name, *p->source ? " from " : "",
           p->source);
@@ -161,16 +165,13 @@ const char *ts_rate_text(double rate, char *buf, size_t len) {
   return buf;
 }
 
-/* log2 of the error ratios to the previous level: NaN for an error not measured */
-static void level_rates(const ts_level_report *prev, ts_level_report *r) {
+void ts_level_rates(const ts_level_report *prev, ts_level_report *r) {
   r->l2_rate = log2(prev->l2_error / r->l2_error);
   r->h1_rate = log2(prev->h1_error / r->h1_error);
   r->pressure_l2_rate = log2(prev->pressure_l2_error / r->pressure_l2_error);
 }
 
-/* One row per level, its errors in the equation's columns; a level whose solve stopped
- * short of rtol is marked. */
-static void print_summary(const ts_study *s, const ts_report *report, FILE *log) {
+void ts_study_print_summary(const ts_study *s, const ts_report *report, FILE *log) {
   fprintf(log, "\n level        DoFs  iters   rel.resid%s   setup s   solve s    MDoF/s\n",
           s->eq->error_heading);
   for (int i = 0; i < report->n_levels; ++i) {
@@ -247,18 +248,18 @@ static int check_output(const ts_study *s) {
 static int run_study(const ts_study *s, FILE *log, ts_report *report) {
   ts_problem p = s->p;
   int unconverged = 0;
-  if (log) print_header(s, log);
+  if (log) ts_study_print_header(s, log);
   for (int level = p->first_level; level <= p->levels; ++level) {
     ts_level_report *r = &report->levels[report->n_levels];
     const int ierr = run_level(s, level, log, r, level == p->levels, report, NULL);
     if (!ts_results_kept(ierr)) return ts_error_trace(ierr, __FILE__, __LINE__, "level solve");
-    if (report->n_levels > 0) level_rates(r - 1, r);
+    if (report->n_levels > 0) ts_level_rates(r - 1, r);
     report->n_levels++;
     /* a level that stopped short of rtol keeps its row; the study goes on, and the solve
      * ends in TS_ERR_NOT_CONVERGED (the message: the last such level's) */
     unconverged |= ierr != 0;
   }
-  if (log) print_summary(s, report, log);
+  if (log) ts_study_print_summary(s, report, log);
   return unconverged ? TS_ERR_NOT_CONVERGED : 0;
 }
 

@@ -196,10 +196,34 @@ int ts_vtu_check(const char *path, const ts_vtu_grid *grid) {
   return 0;
 }
 
-int ts_vtu_write(const char *path, const ts_vtu_grid *grid) {
+/* What goes into one file: the grid of a .vtu, or the index of a .pvtu and its pieces. */
+typedef struct vtu_content {
+  const ts_vtu_grid *grid;
+  int n_pieces;
+  const char *const *pieces;    /* NULL: a .vtu of the grid */
+} vtu_content;
+
+/* A parallel file (.pvtu): the grid's point-data arrays and the pieces that hold them. */
+static void write_index(FILE *f, const vtu_content *c) {
+  const ts_vtu_grid *g = c->grid;
+  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" "
+             "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+             "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData");
+  if (g->scalars) fprintf(f, " Scalars=\"%s\"", g->scalars);
+  if (g->vectors) fprintf(f, " Vectors=\"%s\"", g->vectors);
+  fprintf(f, ">\n");
+  for (int i = 0; i < g->n_fields; ++i)
+    fprintf(f, "      <PDataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\"/>\n",
+            g->fields[i].name, g->fields[i].components);
+  fprintf(f, "    </PPointData>\n    <PPoints>\n      <PDataArray type=\"Float64\" "
+             "NumberOfComponents=\"3\"/>\n    </PPoints>\n");
+  for (int i = 0; i < c->n_pieces; ++i) fprintf(f, "    <Piece Source=\"%s\"/>\n", c->pieces[i]);
+  fprintf(f, "  </PUnstructuredGrid>\n</VTKFile>\n");
+}
+
+/* the content into a new temporary file next to path, renamed over path when complete */
+static int write_atomically(const char *path, const vtu_content *c) {
   char tmp[VTU_PATH_MAX + 16];
-  TS_CALL(check_path_length(path));
-  TS_CALL(check_size(path, grid));
   const int fd = create_temporary(path, tmp, sizeof tmp);
   if (fd < 0) return cannot_create(path, errno);
   FILE *f = fdopen(fd, "w");
@@ -209,7 +233,8 @@ int ts_vtu_write(const char *path, const ts_vtu_grid *grid) {
     unlink(tmp);
     return TS_ERROR(TS_ERR_IO, "VTU output '%s': %s", path, strerror(e));
   }
-  write_grid(f, grid);
+  if (c->pieces) write_index(f, c);
+  else write_grid(f, c->grid);
   const int write_failed = ferror(f);
   if (fclose(f) != 0 || write_failed) {
     unlink(tmp);
@@ -222,4 +247,22 @@ int ts_vtu_write(const char *path, const ts_vtu_grid *grid) {
                     strerror(e));
   }
   return 0;
+}
+
+int ts_vtu_write(const char *path, const ts_vtu_grid *grid) {
+  const vtu_content c = {grid, 0, NULL};
+  TS_CALL(check_path_length(path));
+  TS_CALL(check_size(path, grid));
+  return write_atomically(path, &c);
+}
+
+int ts_vtu_write_index(const char *path, const ts_vtu_grid *grid, int n_pieces,
+                       const char *const *pieces) {
+  const vtu_content c = {grid, n_pieces, pieces};
+  TS_CALL(check_path_length(path));
+  for (int i = 0; i < n_pieces; ++i)
+    TS_CHECK_ARG(pieces[i] && *pieces[i] && !strpbrk(pieces[i], "\"<>&"),
+                 "VTU output '%s': piece %d's name is empty or has a character XML would need "
+                 "escaped (\" < > &)", path, i);
+  return write_atomically(path, &c);
 }

@@ -1,4 +1,5 @@
-/* vtu-file.h -- the VTK XML unstructured-grid file (.vtu) that the writers of Q_k (vtu.c),
+/* vtu-file.h -- the VTK XML unstructured-grid file (.vtu; and .pvtu, the index of a
+ * distributed output) that the writers of Q_k (vtu.c),
  * RT_k x DGQ_k (stokes-vtu.c) and Taylor-Hood (taylor-hood-vtu.c) solutions fill, and the
  * lattice sampling of Q_k functions; private to lib/problem. */
 #ifndef TESSERA_VTU_FILE_H
@@ -34,6 +35,12 @@ typedef struct ts_vtu_grid {
  *  untouched (TS_ERR_IO naming path).  Refused (TS_ERR_IO naming both sizes) before writing
  *  anything if ts_vtu_size_bound exceeds ts_max_output_size(). */
 int ts_vtu_write(const char *path, const ts_vtu_grid *grid);
+
+/** The index of a parallel output (.pvtu: PUnstructuredGrid) at path, written as ts_vtu_write
+ *  writes: the point-data arrays of grid (its fields; the callbacks are not called) and the
+ *  n_pieces .vtu files that hold them, by their names relative to path's directory. */
+int ts_vtu_write_index(const char *path, const ts_vtu_grid *grid, int n_pieces,
+                       const char *const *pieces);
 
 /** An upper bound of the bytes ts_vtu_write writes for the grid: its geometry and the
  *  components of its fields (the callbacks are not called). */

@@ -119,6 +119,14 @@ int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int sub
   return 0;
 }
 
+int ts_write_pvtu(const char *path, int dim, int exact, int n_pieces,
+                  const char *const *pieces) {
+  static const int64_t one_cell[3] = {1, 1, 1};
+  const ts_vtu_grid grid = q_grid(dim, one_cell, 1, exact); /* its fields only */
+  TS_CALL(ts_vtu_write_index(path, &grid, n_pieces, pieces));
+  return 0;
+}
+
 /* The file of the sampler q (its values and exact solution set) for dofs. */
 static int write_sampled(const char *path, ts_dofs dofs, q_sampler *q, int subdivisions) {
   TS_CALL(ts_q_lattice_init(dofs, subdivisions, &q->lattice));

@@ -1,0 +1,377 @@
+/* problem.c -- a problem file solved over the processes of a communicator (doc/parallel.md,
+ * "Running a problem file under mpirun"): the convergence study of ts_problem_solve
+ * (lib/problem/study.c) with the distributed parts.  On each level the box is split into
+ * blocks (dofs.c), the operator is the distributed Laplacian (laplace.c) or the finest of a
+ * distributed hierarchy (mg.c), the right side is assembled block by block and summed over
+ * the interfaces, the problem's solver and preconditioner run unchanged on the distributed
+ * vectors, and the errors are summed over the processes in rank order.  The output is one
+ * .vtu piece per process, the block's cells, and the .pvtu index that names the pieces.
+ *
+ * What the processes do differently (a file one cannot write, memory one lacks) is agreed
+ * on after each phase (ts_parallel_agree): every process then stops with the same error. */
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+#include "parallel-impl.h"
+#include "../problem/equation.h"
+
+/* One level's distributed objects. */
+typedef struct dist_level {
+  ts_parallel_mg mg;            /* the hierarchy (multigrid): owns pd and A */
+  ts_parallel_dofs pd;          /* the level's DoFs: the hierarchy's finest, or own */
+  ts_operator A;                /* the distributed Laplacian: the hierarchy's, or own */
+  ts_vec b, x, lift;            /* right side, solution, boundary values (added after) */
+  ts_pc pc;                     /* the preconditioner, or full multigrid's V-cycle */
+  ts_solver solver;             /* NULL for full multigrid */
+  double *host;                 /* the block's solution on the host */
+} dist_level;
+
+/* What every level shares: the study (problem, backend, mesh, element, exact solution) and
+ * the split. */
+typedef struct dist_study {
+  ts_study s;
+  ts_parallel par;
+} dist_study;
+
+static void level_free(dist_level *o) {
+  ts_solver_destroy(&o->solver);
+  ts_pc_destroy(&o->pc);
+  ts_vec_destroy(&o->b);
+  ts_vec_destroy(&o->x);
+  ts_vec_destroy(&o->lift);
+  if (o->mg) {
+    ts_parallel_mg_destroy(&o->mg);
+  } else {
+    ts_operator_destroy(&o->A);
+    ts_parallel_dofs_destroy(&o->pd);
+  }
+  ts_free(&o->host);
+}
+
+/* the DoFs and the Laplacian, of the hierarchy when the problem uses multigrid */
+static int level_space(const dist_study *d, int level, dist_level *o, double *t) {
+  const ts_study *s = &d->s;
+  if (s->p->use_mg) {
+    TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
+                  ts_parallel_mg_create(s->backend, d->par, s->mesh, s->fe[0],
+                                        s->p->mg.coarse_level, level, &o->mg));
+    o->pd = ts_parallel_mg_dofs(o->mg, level);
+    o->A = ts_parallel_mg_operator(o->mg, level);
+    return 0;
+  }
+  TS_CALL_TIMED(&t[TS_SETUP_DOFS],
+                ts_parallel_dofs_create(s->backend, d->par, s->mesh, s->fe[0], level, &o->pd));
+  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_parallel_operator_create_laplace(o->pd, &o->A));
+  return 0;
+}
+
+/* The lift: u at the box's boundary DoFs of the block (zero inside), each DoF its owner's
+ * value (the sum over the blocks of owned .* lift).  xh: host work of the block's size. */
+static int boundary_values(const dist_study *d, dist_level *o, double *xh) {
+  ts_parallel_dofs pd = o->pd;
+  const ts_solution *u = d->s.exact;
+  TS_CALL(ts_vec_get_to_host(pd->dirichlet_mask, xh));
+  for (int64_t i = 0; i < pd->dofs->count; ++i)
+    if (xh[i] != 0.0) {
+      double x[3];
+      TS_CALL(ts_dofs_point(pd->dofs, i, x));
+      xh[i] = u->value(pd->dofs->dim, x);
+    }
+  TS_CALL(ts_vec_set_from_host(o->lift, xh));
+  TS_CALL(ts_vec_pointwise_mult(o->lift, pd->owned_mask, o->lift));
+  TS_CALL(ts_parallel_vec_sum_shared(pd, o->lift));
+  return 0;
+}
+
+/* b = f - A u_D on the free rows, 0 on the Dirichlet rows: each block's load of its cells
+ * minus its cells' part of A_unconstrained u_D, summed over the interfaces (bh, xh: host
+ * work of the block's size). */
+static int lifted_rhs(const dist_study *d, dist_level *o, double *bh, double *xh, double *t) {
+  ts_parallel_dofs pd = o->pd;
+  double t0 = ts_wtime();
+  TS_CALL(ts_assemble_load(pd->dofs, d->s.exact, bh));
+  t[TS_SETUP_RIGHT_SIDE] += ts_wtime() - t0;
+  t0 = ts_wtime();
+  TS_CALL(boundary_values(d, o, xh));
+  TS_CALL(ts_parallel_laplace_apply_block(o->A, o->lift, o->x));
+  TS_CALL(ts_vec_get_to_host(o->x, xh));
+  for (int64_t i = 0; i < pd->dofs->count; ++i) bh[i] -= xh[i];
+  TS_CALL(ts_vec_set_from_host(o->b, bh));
+  TS_CALL(ts_parallel_vec_sum_shared(pd, o->b));
+  TS_CALL(ts_vec_pointwise_mult(o->b, pd->free_mask, o->b));
+  TS_CALL(ts_vec_set(o->x, 0.0));
+  t[TS_SETUP_BOUNDARY] += ts_wtime() - t0;
+  return 0;
+}
+
+/* The right side as ts_assemble_rhs makes it on the whole mesh: for a separable f with zero
+ * boundary values the block's part of the one-process vector (its bits), else lifted_rhs. */
+static int assemble_rhs(const dist_study *d, dist_level *o, double *t) {
+  ts_parallel_dofs pd = o->pd;
+  ts_dofs whole = NULL;
+  double *bh = NULL, *xh = NULL;
+  const double t0 = ts_wtime();
+  TS_CALL(ts_dofs_create(d->s.mesh, d->s.fe[0], pd->level, &whole));
+  const int separable = ts_rhs_separable(whole, d->s.exact, d->s.backend);
+  int ierr = separable ? ts_assemble_rhs_separable_block(whole, pd->offset, pd->n, d->s.exact,
+                                                         o->b)
+                       : 0;
+  ts_dofs_destroy(&whole);
+  t[TS_SETUP_RIGHT_SIDE] += ts_wtime() - t0;
+  if (ierr || separable) return ierr;
+  const size_t n = (size_t)pd->dofs->count;
+  ierr = ts_calloc(n, sizeof *bh, "right-hand side", &bh);
+  if (!ierr) ierr = ts_calloc(n, sizeof *xh, "boundary values", &xh);
+  if (!ierr) ierr = lifted_rhs(d, o, bh, xh, t);
+  ts_free(&bh);
+  ts_free(&xh);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "distributed right side") : 0;
+}
+
+/* The problem's preconditioner (ts_problem_parallel_check allows these), or full
+ * multigrid's V-cycle: Chebyshev smoothing as the one-process hierarchy's, V(1,1). */
+static int create_pc(const dist_study *d, dist_level *o) {
+  ts_problem p = d->s.p;
+  if (p->fmg) return ts_parallel_pc_create_mg_chebyshev(o->mg, p->mg.chebyshev_degree, 1, &o->pc);
+  if (!p->pc_nodes) return 0;
+  const ts_pc_node *n = &p->pc_tree[0];
+  if (!strcmp(n->kind, "jacobi")) return ts_pc_create_jacobi(o->A, &o->pc);
+  if (!strcmp(n->kind, "chebyshev")) return ts_pc_create_chebyshev(o->A, n->degree, &o->pc);
+  if (n->jacobi)
+    return ts_parallel_pc_create_mg_jacobi(o->mg, n->weight, n->smoothing_steps, &o->pc);
+  return ts_parallel_pc_create_mg_chebyshev(o->mg, p->mg.chebyshev_degree, 1, &o->pc);
+}
+
+static int level_setup(const dist_study *d, int level, dist_level *o, double *t) {
+  TS_CALL(level_space(d, level, o, t));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_parallel_vec_create(o->pd, &o->b));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_parallel_vec_create(o->pd, &o->x));
+  TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_parallel_vec_create(o->pd, &o->lift));
+  TS_CALL(assemble_rhs(d, o, t));
+  TS_CALL_TIMED(&t[TS_SETUP_SMOOTHERS], create_pc(d, o));
+  if (!d->s.p->fmg) TS_CALL(ts_problem_solver_create(d->s.p, o->A, o->pc, &o->solver));
+  return 0;
+}
+
+/* Full multigrid's monitor: the log's line, and the last relative residual for the report. */
+typedef struct fmg_monitor {
+  ts_problem_monitor print;
+  double relative_residual;
+} fmg_monitor;
+
+static int fmg_record(void *ctx, int iteration, double relative_residual) {
+  fmg_monitor *m = ctx;
+  m->relative_residual = relative_residual;
+  return m->print.log ? ts_problem_print_iteration(&m->print, iteration, relative_residual) : 0;
+}
+
+/* Full multigrid or the Krylov solver; the iterations, residual and time into r. */
+static int run_solver(ts_problem p, dist_level *o, FILE *log, ts_level_report *r) {
+  ts_problem_monitor monitor = {log, r->level, -1};
+  const double t0 = ts_wtime();
+  int solve_error;
+  if (p->fmg) {
+    fmg_monitor m = {{log, r->level, -1}, NAN};
+    TS_CALL(ts_pc_multigrid_set_monitor(o->pc, fmg_record, &m));
+    solve_error = ts_pc_multigrid_fmg_solve(o->pc, o->b, o->x, p->rtol, p->max_iterations,
+                                            &r->iterations);
+    r->relative_residual = m.relative_residual;
+  } else {
+    if (log) TS_CALL(ts_solver_set_monitor(o->solver, ts_problem_print_iteration, &monitor));
+    solve_error = ts_solver_solve(o->solver, o->b, o->x);
+    r->iterations = ts_solver_iterations(o->solver);
+    r->relative_residual = ts_solver_relative_residual(o->solver);
+  }
+  r->solve_seconds = ts_wtime() - t0;
+  return solve_error;
+}
+
+/* the boundary values added back, the block's solution on the host, its error integrals */
+static int complete_local(const dist_study *d, dist_level *o, double *sums) {
+  TS_CALL(ts_vec_axpby(1.0, o->lift, 1.0, o->x));
+  TS_CALL(ts_calloc((size_t)o->pd->dofs->count, sizeof *o->host, "solution on the host",
+                    &o->host));
+  TS_CALL(ts_vec_get_to_host(o->x, o->host));
+  if (!d->s.p->rhs_one) TS_CALL(ts_compute_error_sums(o->pd->dofs, o->host, d->s.exact, sums));
+  return 0;
+}
+
+/* The errors: the blocks' integrals summed in rank order (the cells of a block are its own). */
+static int measure(const dist_study *d, dist_level *o, ts_level_report *r) {
+  double sums[2] = {0.0, 0.0}, total[2];
+  TS_CALL(ts_parallel_agree(d->par, complete_local(d, o, sums)));
+  if (d->s.p->rhs_one) return 0; /* no exact solution */
+  for (int k = 0; k < 2; ++k) TS_CALL(ts_parallel_sum(d->par, sums[k], &total[k]));
+  r->l2_error = sqrt(total[0]);
+  r->h1_error = sqrt(total[1]);
+  return 0;
+}
+
+/* <output vtu="NAME.vtu">: this process's piece NAME-RANK.vtu and the index NAME.pvtu (a path
+ * without ".vtu" is the NAME) */
+static int output_paths(const dist_study *d, int rank, char *piece, char *index, size_t cap) {
+  const char *path = d->s.p->vtu_path;
+  size_t stem = strlen(path);
+  if (stem > 4 && !strcmp(path + stem - 4, ".vtu")) stem -= 4;
+  const int a = snprintf(piece, cap, "%.*s-%d.vtu", (int)stem, path, rank);
+  const int b = snprintf(index, cap, "%.*s.pvtu", (int)stem, path);
+  TS_CHECK_ARG(a > 0 && b > 0 && (size_t)a < cap && (size_t)b < cap,
+               "<output vtu=\"%s\">: the path is too long for the pieces' names", path);
+  return 0;
+}
+
+#define PATH_CAP 1100
+
+/* Before any solve: each process's piece of the finest level can be written. */
+static int check_output(const dist_study *d) {
+  ts_problem p = d->s.p;
+  char piece[PATH_CAP], index[PATH_CAP];
+  int64_t cells[3];
+  if (!*p->vtu_path) return 0;
+  TS_CALL(output_paths(d, d->par->rank, piece, index, sizeof piece));
+  TS_CALL(ts_parallel_block_cells(d->par, d->s.mesh, p->levels, cells));
+  TS_CALL(ts_vtu_check_output(piece, p->dim, cells, p->vtu_subdivisions, !p->rhs_one));
+  return 0;
+}
+
+/* rank 0: the index naming every process's piece, relative to the index's folder */
+static int write_index(const dist_study *d, const char *index) {
+  ts_problem p = d->s.p;
+  const int size = d->par->size;
+  char (*names)[PATH_CAP] = NULL, unused[PATH_CAP];
+  const char **pieces = NULL;
+  int ierr = ts_calloc((size_t)size, sizeof *names, "piece names", &names);
+  if (!ierr) ierr = ts_calloc((size_t)size, sizeof *pieces, "piece names", &pieces);
+  for (int r = 0; !ierr && r < size; ++r) {
+    ierr = output_paths(d, r, names[r], unused, PATH_CAP);
+    const char *slash = strrchr(names[r], '/');
+    pieces[r] = slash ? slash + 1 : names[r];
+  }
+  if (!ierr) ierr = ts_write_pvtu(index, p->dim, !p->rhs_one, size, pieces);
+  ts_free(&names);
+  ts_free(&pieces);
+  return ierr;
+}
+
+/* the pieces, then (rank 0) the index */
+static int write_output(const dist_study *d, const dist_level *o, FILE *log) {
+  ts_problem p = d->s.p;
+  char piece[PATH_CAP], index[PATH_CAP];
+  TS_CALL(output_paths(d, d->par->rank, piece, index, sizeof piece));
+  TS_CALL(ts_parallel_agree(d->par, ts_write_vtu(piece, o->pd->dofs, o->host,
+                                                 p->rhs_one ? NULL : d->s.exact,
+                                                 p->vtu_subdivisions)));
+  TS_CALL(ts_parallel_agree(d->par, d->par->rank ? 0 : write_index(d, index)));
+  if (!log) return 0;
+  char first[PATH_CAP], last[PATH_CAP];
+  TS_CALL(output_paths(d, 0, first, index, sizeof first));
+  TS_CALL(output_paths(d, d->par->size - 1, last, index, sizeof last));
+  ts_problem_print_written(log, index);
+  fprintf(log, "    its pieces, one per process: %s .. %s\n", first, last);
+  return 0;
+}
+
+/* this process's figures of the finest level */
+static void record_figures(const dist_study *d, const dist_level *o, const ts_level_report *r,
+                           ts_parallel_figures *f) {
+  ts_parallel_dofs pd = o->pd;
+  *f = (ts_parallel_figures){.rank = d->par->rank, .processes = d->par->size,
+                             .owned_dofs = pd->layout.end - pd->layout.begin,
+                             .block_dofs = pd->dofs->count, .setup_seconds = r->setup_seconds,
+                             .solve_seconds = r->solve_seconds};
+  for (int dd = 0; dd < 3; ++dd) {
+    f->procs[dd] = d->par->procs[dd];
+    f->cells[dd] = pd->cell_end[dd] - pd->cell_start[dd];
+  }
+}
+
+/* the report's times: the slowest process's */
+static int slowest(const dist_study *d, ts_level_report *r) {
+  double t[TS_SETUP_PHASES + 2];
+  memcpy(t, r->setup_phase_seconds, sizeof r->setup_phase_seconds);
+  t[TS_SETUP_PHASES] = r->setup_seconds;
+  t[TS_SETUP_PHASES + 1] = r->solve_seconds;
+  TS_MPI_CALL("MPI_Allreduce", MPI_Allreduce(MPI_IN_PLACE, t, TS_SETUP_PHASES + 2, MPI_DOUBLE,
+                                             MPI_MAX, d->par->cart));
+  memcpy(r->setup_phase_seconds, t, sizeof r->setup_phase_seconds);
+  r->setup_seconds = t[TS_SETUP_PHASES];
+  r->solve_seconds = t[TS_SETUP_PHASES + 1];
+  return 0;
+}
+
+/* Set up, solve and measure one level (the finest: its output and figures). */
+static int solve_level(const dist_study *d, dist_level *o, FILE *log, ts_level_report *r,
+                       int finest, ts_parallel_figures *f) {
+  const double t0 = ts_wtime();
+  TS_CALL(ts_parallel_agree(d->par, level_setup(d, r->level, o, r->setup_phase_seconds)));
+  r->setup_seconds = ts_wtime() - t0;
+  r->dofs = ts_parallel_dofs_global_count(o->pd);
+  const int solve_error = ts_parallel_agree(d->par, run_solver(d->s.p, o, log, r));
+  if (!ts_results_kept(solve_error)) return solve_error;
+  TS_CALL(measure(d, o, r));
+  r->converged = !solve_error;
+  if (finest && f) record_figures(d, o, r, f);
+  TS_CALL(slowest(d, r));
+  if (!solve_error && finest && *d->s.p->vtu_path) TS_CALL(write_output(d, o, log));
+  return solve_error;
+}
+
+static int run_level(const dist_study *d, int level, FILE *log, ts_level_report *r, int finest,
+                     ts_parallel_figures *f) {
+  dist_level o = {0};
+  ts_level_report_start(r, level);
+  const int ierr = solve_level(d, &o, log, r, finest, f);
+  level_free(&o);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "distributed level solve") : 0;
+}
+
+/* The levels of the study, their rates and the summary (as study.c's run_study). */
+static int run_study(const dist_study *d, FILE *log, ts_report *report, ts_parallel_figures *f) {
+  ts_problem p = d->s.p;
+  int unconverged = 0;
+  if (log) {
+    ts_study_print_header(&d->s, log);
+    fprintf(log, "  distributed over %d processes, grid", d->par->size);
+    for (int k = 0; k < p->dim; ++k) fprintf(log, "%s%d", k ? "x" : " ", d->par->procs[k]);
+    fprintf(log, " (doc/parallel.md)\n");
+  }
+  for (int level = p->first_level; level <= p->levels; ++level) {
+    ts_level_report *r = &report->levels[report->n_levels];
+    const int ierr = run_level(d, level, log, r, level == p->levels, f);
+    if (!ts_results_kept(ierr)) return ts_error_trace(ierr, __FILE__, __LINE__, "level solve");
+    if (report->n_levels > 0) ts_level_rates(r - 1, r);
+    report->n_levels++;
+    unconverged |= ierr != 0;
+  }
+  if (log) ts_study_print_summary(&d->s, report, log);
+  return unconverged ? TS_ERR_NOT_CONVERGED : 0;
+}
+
+/* the whole problem's memory estimate against the processes' memory together */
+static int check_memory(ts_problem p, ts_backend backend, int size) {
+  size_t available;
+  TS_CALL(ts_backend_memory_available(backend, &available));
+  TS_CALL(ts_problem_check_memory(p, available > SIZE_MAX / (size_t)size ? SIZE_MAX
+                                                                         : available * (size_t)size));
+  return 0;
+}
+
+int ts_problem_solve_parallel(ts_problem p, ts_backend backend, int comm, const int *procs,
+                              FILE *log, ts_report *report, ts_parallel_figures *figures) {
+  dist_study d;
+  TS_CHECK_ARG(p && backend && report, "ts_problem_solve_parallel: NULL argument");
+  memset(report, 0, sizeof *report);
+  memset(&d, 0, sizeof d);
+  if (figures) memset(figures, 0, sizeof *figures);
+  report->threads = omp_get_max_threads();
+  TS_CALL(ts_problem_parallel_check(p));
+  TS_CHECK_ARG(p->levels - p->first_level < 32, "convergence study: at most 32 levels");
+  TS_CALL(ts_parallel_create(comm, p->dim, procs, &d.par));
+  int ierr = ts_parallel_agree(d.par, check_memory(p, backend, d.par->size));
+  if (!ierr) ierr = ts_parallel_agree(d.par, ts_study_create(p, backend, &d.s));
+  if (!ierr) ierr = ts_parallel_agree(d.par, check_output(&d));
+  if (!ierr) ierr = run_study(&d, log, report, figures);
+  ts_study_free(&d.s);
+  ts_parallel_destroy(&d.par);
+  return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "distributed problem solve") : 0;
+}

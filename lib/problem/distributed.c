@@ -1,0 +1,105 @@
+/* distributed.c -- what a problem file may ask for when it is solved over several processes
+ * (ts_problem_solve_parallel, lib/parallel/problem.c; doc/parallel.md, "Running a problem
+ * file under mpirun"): the parts the MPI domain decomposition has.  Anything else is refused
+ * before any work, naming the element, attribute and value, so that a distributed run
+ * solves exactly the problem a one-process run of the same file solves. */
+#include <string.h>
+#include "equation.h"
+
+/* the file the problem was read from, for messages (its name if read from memory) */
+static const char *origin(ts_problem p) { return p->source[0] ? p->source : p->name; }
+
+/* Your own data: the first of its parts that is set (all of them are refused). */
+static int own_data_refused(ts_problem p) {
+  static const char *const maps[] = {"box", "kershaw", "sine", "shell"};
+  if (p->map != TS_MAP_BOX)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <mesh map=\"%s\">: mapped meshes are not distributed "
+                    "yet (under mpirun: a box with a built-in solution)", origin(p), maps[p->map]);
+  const char *attr = p->neumann_faces ? "neumann" : p->kappa[0] ? "kappa"
+                     : p->kappa_file[0] ? "kappa-file" : p->c[0] ? "c" : p->c_file[0] ? "c-file"
+                                                                         : "f";
+  return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <poisson %s=...>: your own data (expressions, "
+                  "coefficients, Neumann faces) is not distributed yet; under mpirun: <poisson "
+                  "solution=\"%s\"> or rhs=\"one\" on a box", origin(p), attr, ts_solution_names());
+}
+
+/* The equation: the Poisson problems of the built-in solutions only. */
+static int check_equation(ts_problem p) {
+  const ts_equation *eq = p->equation;
+  if (eq == &ts_equation_poisson) return 0;
+  if (eq == &ts_equation_poisson_own) return own_data_refused(p);
+  return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <%s> (%s, <element family=\"%s\">) is not distributed "
+                  "yet; under mpirun: <poisson> with Q_k on a box", origin(p), eq->element,
+                  eq->name, eq->family);
+}
+
+/* The solver: a Krylov method or full multigrid, in double precision. */
+static int check_solver(ts_problem p) {
+  if (p->precision != TS_DOUBLE)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <solver precision=\"single\">: only double precision "
+                    "is distributed yet; allowed under mpirun: precision=\"double\"", origin(p));
+  if (p->pc_nodes > 1)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <preconditioner type=\"%s\"> with inner "
+                    "preconditioners: trees of preconditioners are not distributed yet; allowed "
+                    "under mpirun: none, jacobi, chebyshev, mg", origin(p), p->pc_tree[0].kind);
+  static const char *const distributed[] = {"jacobi", "chebyshev", "mg"};
+  for (int i = 0; i < p->pc_nodes; ++i) {
+    int found = 0;
+    for (int k = 0; k < 3; ++k) found |= !strcmp(p->pc_tree[i].kind, distributed[k]);
+    if (!found)
+      return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <solver preconditioner=\"%s\"> is not distributed "
+                      "yet; allowed under mpirun: none, jacobi, chebyshev, mg", origin(p),
+                      p->pc_tree[i].kind);
+  }
+  return 0;
+}
+
+/* The multigrid: the distributed V-cycle has the mesh levels only (no degree levels), in
+ * double, with Chebyshev (or, from <preconditioner type="mg" smoother="jacobi">, weighted
+ * Jacobi) smoothing and the LU of the whole coarse level. */
+static int check_multigrid(ts_problem p) {
+  const ts_mg_options *o = &p->mg;
+  const int jacobi = !p->fmg && p->pc_tree[0].jacobi; /* the smoother of <multigrid> unused */
+  if (!p->use_mg) return 0;
+  if (!jacobi && o->smoother != TS_MG_SMOOTHER_CHEBYSHEV)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid smoother=\"%s\">%s is not distributed "
+                    "yet; under mpirun use <multigrid smoother=\"chebyshev\"> (tessera run --set "
+                    "multigrid/smoother=chebyshev) or <preconditioner type=\"mg\" "
+                    "smoother=\"jacobi\">", origin(p), ts_mg_smoother_word(o->smoother),
+                    o->smoother == TS_MG_SMOOTHER_VERTEX_PATCH ? " (also the default)" : "");
+  if (o->precision != TS_DOUBLE)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid precision=\"mixed\">: mixed precision is "
+                    "not distributed yet; allowed under mpirun: precision=\"double\"", origin(p));
+  if (o->coarse_solver == TS_MG_COARSE_CG_JACOBI || o->coarse_solver == TS_MG_COARSE_CG_AMG)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-solver=\"%s\"> is not distributed "
+                    "yet (the distributed coarse solve is the LU of the whole coarse level); "
+                    "allowed under mpirun: \"auto\", \"dense\"", origin(p),
+                    ts_mg_coarse_solver_word(o->coarse_solver));
+  if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO && o->coarse_degree != p->degree)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-degree=\"%d\">: degree levels are "
+                    "not distributed yet; allowed under mpirun: \"auto\" or %d (the element's "
+                    "degree)", origin(p), o->coarse_degree, p->degree);
+  int64_t cells[3] = {1, 1, 1};
+  for (int d = 0; d < p->dim; ++d) cells[d] = (int64_t)p->coarse[d] << o->coarse_level;
+  const int64_t coarse_dofs = ts_poisson_dofs(p->dim, p->degree, cells);
+  if (o->coarse_degree == TS_MG_COARSE_DEGREE_AUTO && coarse_dofs > TS_MG_COARSE_DEGREE_AUTO_DOFS)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-degree=\"auto\"> adds degree levels "
+                    "below a coarse level of %lld DoFs (more than %d), which are not distributed "
+                    "yet; under mpirun choose a lower <multigrid coarse-level> (the distributed "
+                    "coarse solve takes at most 8,000 DoFs)", origin(p), (long long)coarse_dofs,
+                    TS_MG_COARSE_DEGREE_AUTO_DOFS);
+  return 0;
+}
+
+int ts_problem_parallel_check(ts_problem p) {
+  TS_CHECK_NOT_NULL(p);
+  TS_CALL(check_equation(p));
+  TS_CALL(check_solver(p));
+  TS_CALL(check_multigrid(p));
+  return 0;
+}
+
+int ts_problem_dim(ts_problem p) {
+  TS_GETTER_NOT_NULL(p, -1);
+  return p->dim;
+}

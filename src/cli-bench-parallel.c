@@ -1,0 +1,251 @@
+/* cli-bench-parallel.c -- `mpirun -np N tessera bench [--mg]`: the distributed Q_k Laplacian
+ * (doc/parallel.md) per degree, with the total and each process's figures.  The box [0,1]^dim
+ * has one level-0 cell per process and direction (the grid of MPI_Dims_create), refined to
+ * the level whose DoFs are nearest --dofs, so that the blocks nest for multigrid.  Without
+ * --mg: one application of the operator and, of it, the interface sums
+ * (ts_parallel_vec_sum_shared); with --mg: the hierarchy's setup and full multigrid to 1e-9
+ * from a random right side with the Chebyshev(3) V-cycle and the gathered coarse LU, after one
+ * untimed solve.  The calls are collective, so every process makes as many: the count is fixed
+ * from a first call's time on the slowest process.  Each process's figure is its own clock's;
+ * the total is the slowest process's. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+#define FMG_RTOL 1e-9
+#define FMG_MAX_VCYCLES 50
+#define CHEBYSHEV_DEGREE 3
+
+/* One degree's figures on one process (seconds: per call of the operator, per solve). */
+typedef struct par_row {
+  int degree, level, vcycles;
+  int64_t dofs, owned, block;   /* the whole mesh's; owned by and in the block of the process */
+  double apply, halo;           /* without --mg */
+  double setup, solve;          /* with --mg */
+} par_row;
+
+/* The objects of one degree. */
+typedef struct par_objects {
+  ts_mesh mesh;
+  ts_fe fe;
+  ts_parallel_mg mg;            /* --mg: owns pd and A */
+  ts_parallel_dofs pd;          /* the finest level's */
+  ts_operator A;
+  ts_pc pc;                     /* --mg: the V-cycle */
+  ts_vec x, y;                  /* random input (right side), output (solution) */
+} par_objects;
+
+static void objects_free(par_objects *q) {
+  ts_vec_destroy(&q->x);
+  ts_vec_destroy(&q->y);
+  ts_pc_destroy(&q->pc);
+  if (q->mg) {
+    ts_parallel_mg_destroy(&q->mg);
+  } else {
+    ts_operator_destroy(&q->A);
+    ts_parallel_dofs_destroy(&q->pd);
+  }
+  ts_fe_destroy(&q->fe);
+  ts_mesh_destroy(&q->mesh);
+}
+
+/* the level whose DoFs, prod_d (procs_d 2^level k + 1), are nearest dofs (in ratio) */
+static int nearest_level(const int *procs, int dim, int k, double dofs) {
+  int best = 0;
+  double best_distance = INFINITY;
+  for (int level = 0; level <= 20; ++level) {
+    double n = 1.0;
+    for (int d = 0; d < dim; ++d) n *= ldexp(procs[d], level) * k + 1.0;
+    const double distance = fabs(log(n / dofs));
+    if (distance < best_distance) best = level, best_distance = distance;
+  }
+  return best;
+}
+
+static int setup_degree(const cli_bench_parallel_config *c, ts_parallel par, int k,
+                        par_objects *q, par_row *r) {
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  int procs[3] = {1, 1, 1};
+  int ierr = ts_parallel_procs(par, procs);
+  r->degree = k;
+  r->level = nearest_level(procs, c->dim, k, c->dofs);
+  if (!ierr) ierr = ts_mesh_create_box(c->dim, lower, upper, procs, r->level, &q->mesh);
+  if (!ierr) ierr = ts_fe_create_q(c->dim, k, &q->fe);
+  const double t0 = ts_wtime();
+  if (!ierr && c->mg) {
+    ierr = ts_parallel_mg_create(c->backend, par, q->mesh, q->fe, 0, r->level, &q->mg);
+    if (!ierr) ierr = ts_parallel_pc_create_mg_chebyshev(q->mg, CHEBYSHEV_DEGREE, 1, &q->pc);
+    q->pd = ierr ? NULL : ts_parallel_mg_dofs(q->mg, r->level);
+    q->A = ierr ? NULL : ts_parallel_mg_operator(q->mg, r->level);
+  } else if (!ierr) {
+    ierr = ts_parallel_dofs_create(c->backend, par, q->mesh, q->fe, r->level, &q->pd);
+    if (!ierr) ierr = ts_parallel_operator_create_laplace(q->pd, &q->A);
+  }
+  r->setup = ts_wtime() - t0;
+  if (!ierr) ierr = ts_parallel_vec_create(q->pd, &q->x);
+  if (!ierr) ierr = ts_parallel_vec_create(q->pd, &q->y);
+  if (!ierr) ierr = ts_vec_set_random(q->x, 42);
+  if (ierr) return ierr;
+  const ts_layout l = ts_vec_layout(q->x);
+  r->dofs = ts_layout_global_size(l);
+  r->owned = ts_layout_end(l) - ts_layout_begin(l);
+  r->block = ts_dofs_count(ts_parallel_dofs_local(q->pd));
+  return 0;
+}
+
+/* a scalar back from every process: the work queued before it is done */
+static int drain(ts_vec v) {
+  double norm;
+  return ts_vec_norm(v, &norm);
+}
+
+typedef int (*par_call)(par_objects *q);
+static int apply_laplacian(par_objects *q) { return ts_operator_apply(q->A, q->x, q->y); }
+static int sum_interfaces(par_objects *q) { return ts_parallel_vec_sum_shared(q->pd, q->y); }
+
+/* Seconds per call on this process: the best of c->repeat windows of as many calls as fill
+ * c->min_seconds on the slowest process (at least 5). */
+static int time_calls(const cli_bench_parallel_config *c, const cli_mpi *m, par_objects *q,
+                      par_call call, double *seconds) {
+  double t0 = ts_wtime();
+  int ierr = call(q);
+  if (!ierr) ierr = drain(q->y);
+  const double once = cli_mpi_max(m, ts_wtime() - t0);
+  const int calls = (int)fmin(1e6, fmax(5.0, ceil(c->min_seconds / fmax(once, 1e-9))));
+  *seconds = INFINITY;
+  for (int w = 0; !ierr && w < c->repeat; ++w) {
+    ierr = drain(q->x);
+    t0 = ts_wtime();
+    for (int i = 0; !ierr && i < calls; ++i) ierr = call(q);
+    if (!ierr) ierr = drain(q->y);
+    *seconds = fmin(*seconds, (ts_wtime() - t0) / calls);
+  }
+  return ierr;
+}
+
+/* full multigrid from zero, the best of c->repeat solves after an untimed one */
+static int time_fmg(const cli_bench_parallel_config *c, par_objects *q, par_row *r) {
+  int ierr = ts_pc_multigrid_fmg_solve(q->pc, q->x, q->y, FMG_RTOL, FMG_MAX_VCYCLES, &r->vcycles);
+  r->solve = INFINITY;
+  for (int w = 0; !ierr && w < c->repeat; ++w) {
+    ierr = ts_vec_set(q->y, 0.0);
+    if (!ierr) ierr = drain(q->x);
+    const double t0 = ts_wtime();
+    if (!ierr) ierr = ts_pc_multigrid_fmg_solve(q->pc, q->x, q->y, FMG_RTOL, FMG_MAX_VCYCLES,
+                                                &r->vcycles);
+    if (!ierr) ierr = drain(q->y);
+    r->solve = fmin(r->solve, ts_wtime() - t0);
+  }
+  return ierr;
+}
+
+/* One degree on every process (an error agreed: every process stops with it). */
+static int measure_degree(const cli_bench_parallel_config *c, const cli_mpi *m, ts_parallel par,
+                          int k, par_row *r) {
+  par_objects q = {0};
+  int ierr = cli_mpi_agree(m, setup_degree(c, par, k, &q, r));
+  if (!ierr && c->mg) ierr = cli_mpi_agree(m, time_fmg(c, &q, r));
+  if (!ierr && !c->mg) ierr = cli_mpi_agree(m, time_calls(c, m, &q, apply_laplacian, &r->apply));
+  if (!ierr && !c->mg) ierr = cli_mpi_agree(m, time_calls(c, m, &q, sum_interfaces, &r->halo));
+  objects_free(&q);
+  return ierr;
+}
+
+/* the slowest process's figures: the whole run's */
+static par_row slowest(const par_row *all, int processes) {
+  par_row t = all[0];
+  for (int p = 1; p < processes; ++p) {
+    t.apply = fmax(t.apply, all[p].apply);
+    t.halo = fmax(t.halo, all[p].halo);
+    t.setup = fmax(t.setup, all[p].setup);
+    t.solve = fmax(t.solve, all[p].solve);
+  }
+  t.owned = t.dofs;
+  return t;
+}
+
+/* One row of the table: the total (process < 0) or a process's share. */
+static void print_row(const cli_bench_parallel_config *c, const par_row *r, int process) {
+  char who[16];
+  snprintf(who, sizeof who, process < 0 ? "total" : "%d", process);
+  const double seconds = c->mg ? r->solve : r->apply;
+  printf(" %2d %5d %11lld %7s %11lld", r->degree, r->level, (long long)r->dofs, who,
+         (long long)r->owned);
+  if (c->mg) printf(" %9.3f %9.4f %8d", r->setup, r->solve, r->vcycles);
+  else printf(" %9.4f %9.4f %6.1f", 1e3 * r->apply, 1e3 * r->halo, 100.0 * r->halo / r->apply);
+  printf(" %10.2f\n", 1e-6 * (double)r->owned / seconds);
+}
+
+static void print_header(const cli_bench_parallel_config *c, const int *procs, int processes) {
+  printf("tessera bench: the distributed Q_k Laplacian%s, %dD, on %d processes (grid", 
+         c->mg ? ", full multigrid to 1e-9 (Chebyshev(3) V-cycle, coarse LU)" : "", c->dim,
+         processes);
+  for (int d = 0; d < c->dim; ++d) printf("%s%d", d ? "x" : " ", procs[d]);
+  printf("), backend %s: %s\n", ts_backend_name(c->backend), ts_backend_description(c->backend));
+  printf(" each process: the DoFs it owns and its own time; total: the slowest process's time\n");
+  if (c->mg)
+    printf("  k level        DoFs process        DoFs   setup s     FMG s V-cycles     MDoF/s\n");
+  else
+    printf("  k level        DoFs process        DoFs  apply ms   halo ms halo %%     MDoF/s\n");
+}
+
+static void print_json_row(const cli_bench_parallel_config *c, const par_row *all, int processes,
+                           const int *procs) {
+  const par_row t = slowest(all, processes);
+  printf("{\"kernel\": \"%s\", \"backend\": ", c->mg ? "parallel-fmg" : "parallel-laplace");
+  cli_json_string(stdout, ts_backend_name(c->backend));
+  printf(", \"dim\": %d, \"degree\": %d, \"level\": %d, \"processes\": %d, \"process_grid\": [",
+         c->dim, t.degree, t.level, processes);
+  for (int d = 0; d < c->dim; ++d) printf("%s%d", d ? ", " : "", procs[d]);
+  printf("], \"dofs\": %lld", (long long)t.dofs);
+  if (c->mg)
+    printf(", \"setup_seconds\": %.6e, \"solve_seconds\": %.6e, \"vcycles\": %d", t.setup,
+           t.solve, t.vcycles);
+  else
+    printf(", \"apply_seconds\": %.6e, \"halo_seconds\": %.6e", t.apply, t.halo);
+  printf(", \"dofs_per_second\": %.6e, \"per_process\": [",
+         (double)t.dofs / (c->mg ? t.solve : t.apply));
+  for (int p = 0; p < processes; ++p) {
+    const par_row *r = &all[p];
+    printf("%s{\"rank\": %d, \"dofs\": %lld, \"block_dofs\": %lld", p ? ", " : "", p,
+           (long long)r->owned, (long long)r->block);
+    if (c->mg) printf(", \"setup_seconds\": %.6e, \"solve_seconds\": %.6e}", r->setup, r->solve);
+    else printf(", \"apply_seconds\": %.6e, \"halo_seconds\": %.6e}", r->apply, r->halo);
+  }
+  printf("]}\n");
+}
+
+static int run_degrees(const cli_bench_parallel_config *c, const cli_mpi *m, ts_parallel par,
+                       par_row *all) {
+  int procs[3] = {1, 1, 1};
+  ts_parallel_procs(par, procs);
+  if (!m->rank && !c->json) print_header(c, procs, m->size);
+  for (int i = 0; i < c->n_degrees; ++i) {
+    par_row mine = {0};
+    const int ierr = measure_degree(c, m, par, c->degrees[i], &mine);
+    if (ierr) return cli_exit_code(ierr);
+    if (cli_mpi_gather(m, &mine, (int)sizeof mine, all) != CLI_OK) return CLI_ERROR;
+    if (m->rank) continue;
+    if (c->json) {
+      print_json_row(c, all, m->size, procs);
+      continue;
+    }
+    const par_row total = slowest(all, m->size);
+    print_row(c, &total, -1);
+    for (int p = 0; p < m->size; ++p) print_row(c, &all[p], p);
+  }
+  return CLI_OK;
+}
+
+int cli_bench_parallel(const cli_bench_parallel_config *c, const cli_mpi *m) {
+  ts_parallel par = NULL;
+  par_row *all = calloc((size_t)m->size, sizeof *all);
+  int status = all ? CLI_OK : CLI_ERROR;
+  const int ierr = status ? 0 : cli_mpi_agree(m, ts_parallel_create(cli_mpi_comm(), c->dim, NULL, &par));
+  if (ierr) status = cli_exit_code(ierr);
+  if (!status) status = run_degrees(c, m, par, all);
+  ts_parallel_destroy(&par);
+  free(all);
+  return status;
+}
