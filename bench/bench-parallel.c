@@ -9,7 +9,8 @@
  * one Laplacian application of the finest level and, of it, the interface sum
  * (ts_parallel_vec_sum_shared: the halo exchange, staged through the host), each the best of
  * 5.  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
- * the device of its rank on the node (TESSERA_GPU_DEVICE, unless already set). */
+ * the device of its rank on the node modulo the node's devices (TESSERA_GPU_NODE_RANK; an
+ * explicit TESSERA_GPU_DEVICE wins). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -81,7 +82,7 @@ int main(int argc, char **argv) {
   name = name ? name : "omp";
   char device[16];
   snprintf(device, sizeof device, "%d", ts_parallel_node_rank(par));
-  if (!getenv("TESSERA_GPU_DEVICE")) setenv("TESSERA_GPU_DEVICE", device, 0);
+  setenv("TESSERA_GPU_NODE_RANK", device, 1);
   ts_backend be = NULL;
   ts_mesh mesh = NULL;
   ts_fe fe = NULL;

@@ -121,8 +121,9 @@ The number of threads of the omp backend.
 Set to 1 to add to error messages the source locations the error passed through.
 .TP
 .B TESSERA_GPU_DEVICE
-The GPU the cuda and hip backends use (default 0; under mpirun each process's rank among
-the processes of its node).
+The GPU the cuda and hip backends use (default 0; under mpirun, unless set, each process
+takes its rank among the processes of its node modulo the node's GPUs, so that several
+processes may share one GPU).
 .TP
 .B OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_RANK
 Set by MPI launchers (mpirun, mpiexec, srun): \fBtessera run\fR then starts MPI and, with

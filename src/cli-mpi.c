@@ -34,7 +34,7 @@ static long launched_rank(void) {
 void cli_mpi_choose_device(const cli_mpi *m) {
   char device[16];
   snprintf(device, sizeof device, "%d", m->node_rank);
-  setenv("TESSERA_GPU_DEVICE", device, 0);
+  setenv("TESSERA_GPU_NODE_RANK", device, 1);
 }
 
 #ifdef HAVE_MPI

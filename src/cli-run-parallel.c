@@ -1,8 +1,8 @@
 /* cli-run-parallel.c -- `mpirun -np N tessera run FILE.xml` (or --procs PxQ[xR]): the problem
  * solved over the processes (ts_problem_solve_parallel; doc/parallel.md, "Running a problem
  * file under mpirun").  Every process reads the file and opens the backend (a GPU backend:
- * the device of its rank on the node, unless TESSERA_GPU_DEVICE says); what the layer does not
- * distribute is refused before any work.  Rank 0 prints the log, each process's share and
+ * the device of its rank on the node modulo the node's GPUs, unless TESSERA_GPU_DEVICE
+ * says); what the layer does not distribute is refused before any work.  Rank 0 prints the log, each process's share and
  * the JSON; every process exits with the same code. */
 #include <stdlib.h>
 #include <string.h>

@@ -36,8 +36,9 @@ int cli_mpi_agree(const cli_mpi *m, int code);
 int cli_mpi_gather(const cli_mpi *m, const void *mine, int bytes, void *all);
 /** The largest value over the processes (every process gets it). */
 double cli_mpi_max(const cli_mpi *m, double value);
-/** A GPU backend's processes take the devices of their node in turn: TESSERA_GPU_DEVICE set
- *  to the node rank, unless it is set. */
+/** A GPU backend's processes take the devices of their node in turn: TESSERA_GPU_NODE_RANK
+ *  set to the node rank (the backend takes that modulo the node's devices, unless
+ *  TESSERA_GPU_DEVICE names one). */
 void cli_mpi_choose_device(const cli_mpi *m);
 
 /* tessera run (cli-run.c; under mpirun cli-run-parallel.c) */

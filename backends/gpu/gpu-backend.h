@@ -98,9 +98,14 @@ typedef struct gpu_state {
 
 /* Select the device and allocate the state's device buffers. */
 static int gpu_start(ts_backend_ops *ops, gpu_state *s, int count) {
-  /* TESSERA_GPU_DEVICE picks the device (default 0) */
-  const char *dev = getenv("TESSERA_GPU_DEVICE");
-  s->device = dev && *dev ? atoi(dev) : 0;
+  /* TESSERA_GPU_DEVICE picks the device; without it, a process of an MPI run (the tessera
+   * CLI sets TESSERA_GPU_NODE_RANK to its rank among its node's processes) takes the devices
+   * of its node in turn, several processes sharing one where there are more of them than
+   * devices; else device 0 */
+  const char *dev = getenv("TESSERA_GPU_DEVICE"), *node_rank = getenv("TESSERA_GPU_NODE_RANK");
+  if (dev && *dev) s->device = atoi(dev);
+  else if (node_rank && *node_rank) s->device = abs(atoi(node_rank)) % count;
+  else s->device = 0;
   if (s->device < 0 || s->device >= count) {
     snprintf(ops->error, TS_BACKEND_ERROR_SIZE,
              "TESSERA_GPU_DEVICE = %s, but the devices are 0..%d", dev, count - 1);
