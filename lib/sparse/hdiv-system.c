@@ -230,7 +230,8 @@ static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
  * without hypre.  In 2D its prolongation is smoothed by 3 steps, not the default 2: with 2
  * the CG counts on the Darcy S~ reach 1.4-1.5 times BoomerAMG's (RT_1 level 7, RT_5 level 5),
  * with 3 they stay within 1.2 times; in 3D a third step raises the operator complexity from
- * about 2.6 to 3.8 for one iteration fewer, and is slower on the GPU
+ * about 2.6 to 3.8 for one iteration fewer, solves no faster on the GPU, and its setup needed
+ * more than cuSPARSE's SpGEMM found at 2e6 rows
  * (bench/results/2026-11-28-amg-prolongation-smoothing.md). */
 static int create_schur_amg(ts_hdiv_system s) {
   const int host = !strcmp(ts_backend_name(s->backend), "omp") && ts_hypre_version()[0];
