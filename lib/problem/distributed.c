@@ -11,10 +11,10 @@ static const char *origin(ts_problem p) { return p->source[0] ? p->source : p->n
 
 /* Your own data: the first of its parts that is set (all of them are refused). */
 static int own_data_refused(ts_problem p) {
-  static const char *const maps[] = {"box", "kershaw", "sine", "shell"};
   if (p->map != TS_MAP_BOX)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <mesh map=\"%s\">: mapped meshes are not distributed "
-                    "yet (under mpirun: a box with a built-in solution)", origin(p), maps[p->map]);
+                    "yet (under mpirun: a box with a built-in solution)", origin(p),
+                    ts_reader_map_name(p->map));
   const char *attr = p->neumann_faces ? "neumann" : p->kappa[0] ? "kappa"
                      : p->kappa_file[0] ? "kappa-file" : p->c[0] ? "c" : p->c_file[0] ? "c-file"
                                                                          : "f";
