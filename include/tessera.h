@@ -2222,7 +2222,7 @@ int ts_system_mg_create(ts_system system, ts_backend backend, const ts_mg_option
  *  MPI_Comm_c2f(comm).  Built without MPI (configure --without-mpi), every function below
  *  reports TS_ERR_UNSUPPORTED (the getters -1 or NULL) and ts_parallel_available is 0. */
 typedef struct ts_parallel_s *ts_parallel;
-/** A Q_k space on a box mesh, split among the processes of a ts_parallel. */
+/** A Q_k space on a box or mapped mesh, split among the processes of a ts_parallel. */
 typedef struct ts_parallel_dofs_s *ts_parallel_dofs;
 
 /** @brief 1 if Tessera was built with MPI (configure --with-mpi), else 0. */
@@ -2252,11 +2252,13 @@ int ts_parallel_node_rank(ts_parallel par);
 /** @brief The Q_k DoFs of mesh's level split into blocks of cells (collective).  Per
  *  direction the cells are dealt out as evenly as possible (the first blocks one more).
  *  @param backend  where the distributed vectors and operators live
- *  @param mesh     a box mesh (ts_mesh_create_box; mapped meshes are not yet distributed)
+ *  @param mesh     a box mesh (ts_mesh_create_box) or a mapped one (ts_mesh_create_mapped,
+ *                  _kershaw, ...: each block samples the mesh's map at its own cells, the
+ *                  points of the whole level; the map and its context must outlive pd)
  *  @param fe       a Q_k element (ts_fe_create_q) of the mesh's dimension
  *  @return 0; TS_ERR_ARG naming the argument (a dimension other than the split's, not Q_k,
- *          a mapped mesh, fewer cells than processes in a direction); TS_ERR_UNSUPPORTED
- *          without MPI; TS_ERR_MEMORY */
+ *          fewer cells than processes in a direction, a map failing at a cell);
+ *          TS_ERR_UNSUPPORTED without MPI; TS_ERR_MEMORY */
 int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
                             int level, ts_parallel_dofs *pd);
 /** @brief Free the distributed DoFs (after the vectors and operators made on them). */
@@ -2286,9 +2288,22 @@ int ts_parallel_vec_scatter(const double *global, ts_vec v);
  *  over the processes (ts_parallel_vec_sum_shared) and the Dirichlet rows are those of the
  *  box's boundary (identity rows and columns).  Its diagonal (ts_operator_diagonal, so
  *  Jacobi and Chebyshev) is distributed alike.  Input and output: distributed vectors of pd.
+ *  On a mapped mesh: ts_parallel_operator_create_mapped with NULL coefficients.
  *  @return 0; TS_ERR_ARG (NULL); TS_ERR_UNSUPPORTED without MPI or without the backend
  *          kernel; TS_ERR_MEMORY */
 int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op);
+/** @brief The operator of ts_operator_create_mapped on the whole level of a mapped mesh
+ *  (-div(kappa grad u) + c u, Dirichlet rows on the whole boundary), applied block by block as
+ *  ts_parallel_operator_create_laplace: each process has the mapped operator of its block
+ *  without constraints; the interface rows and the diagonal are summed over the processes.
+ *  @param coefficients  NULL (the Laplacian) or as for ts_operator_create_mapped on the whole
+ *                       level: the arrays over the whole level's cells (each process takes
+ *                       its block's), or kappa_at / reaction_at called at each block's points
+ *  @return 0; TS_ERR_ARG (NULL, a box mesh: ts_parallel_operator_create_laplace, the errors of
+ *          ts_operator_create_mapped); TS_ERR_UNSUPPORTED without MPI or without the backend
+ *          kernel 'mapped_apply'; TS_ERR_MEMORY */
+int ts_parallel_operator_create_mapped(ts_parallel_dofs pd, const ts_coefficients *coefficients,
+                                       ts_operator *op);
 
 /** @brief The transfer from the distributed Q_k space `coarse` to the next finer level `fine`
  *  (the same split, backend and degree) as an operator: apply is the prolongation of
@@ -2301,15 +2316,27 @@ int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op);
  *          the backend kernel 'transfer' */
 int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_dofs fine,
                                          ts_operator *P);
-/** Distributed Q_k spaces and Laplacians of a box mesh's levels, for multigrid. */
+/** Distributed Q_k spaces and Laplacians of a box or mapped mesh's levels, for multigrid. */
 typedef struct ts_parallel_mg_s *ts_parallel_mg;
 /** @brief The distributed DoFs (ts_parallel_dofs_create) and Laplacians
  *  (ts_parallel_operator_create_laplace) of mesh's levels coarse_level..finest_level
- *  (collective).  mesh and fe are borrowed: they must outlive the hierarchy.
+ *  (collective).  mesh and fe are borrowed: they must outlive the hierarchy.  On a mapped
+ *  mesh: ts_parallel_mg_create_mapped with NULL coefficients.
  *  @return 0; TS_ERR_ARG for levels out of range or blocks that do not nest (a direction
  *          with fewer level-0 cells than processes); the errors of the parts */
 int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
                           int coarse_level, int finest_level, ts_parallel_mg *mg);
+/** @brief The same on a mapped mesh with coefficients, as ts_mg_create_mapped: every level
+ *  rediscretized (ts_parallel_operator_create_mapped), its kappa and c arrays the means of
+ *  the finer level's cells, down from the finest level's (coefficients: over the whole
+ *  finest level's cells, copied; every process keeps the whole levels' arrays), values per
+ *  point evaluated on every level; the coarse solve of the V-cycles the LU of the
+ *  one-process mapped operator of the coarse level.
+ *  @return as ts_parallel_mg_create; TS_ERR_ARG for a box mesh or coefficients that
+ *          ts_mg_create_mapped refuses */
+int ts_parallel_mg_create_mapped(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                                 int coarse_level, int finest_level,
+                                 const ts_coefficients *coefficients, ts_parallel_mg *mg);
 /** @brief Free the hierarchy (after the preconditioners made of it); NULL is allowed. */
 int ts_parallel_mg_destroy(ts_parallel_mg *mg);
 /** @brief The distributed DoFs of a level (borrowed; NULL with the error set out of range). */

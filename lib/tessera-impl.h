@@ -267,6 +267,11 @@ int ts_box_extent_ok(double lower, double upper);
 /** The geometry's nodes of a Q_k space on a mapped mesh (geometry.c): dofs->nodes sampled
  *  from the map, once per cell (a failing or non-finite map names the cell). */
 int ts_geometry_nodes_init(ts_dofs dofs);
+/** The same for DoFs on a block of a larger mapped level (the distributed DoFs,
+ *  lib/parallel/dofs.c): cell c of dofs is cell first_cell + c of the reference grid of
+ *  spacing dofs->h from lower (the whole mesh's), so the map is called at the reference
+ *  points of the whole level, bit for bit. */
+int ts_geometry_nodes_init_block(ts_dofs dofs, const double *lower, const int64_t *first_cell);
 /** TS_ERR_ARG naming `what` unless the DoFs' mesh is mapped (need = 1) or a box (need = 0):
  *  the box tools (Laplacian, ts_assemble_rhs, ...) and the mapped ones each take their own. */
 int ts_dofs_require_mapped(ts_dofs dofs, int need, const char *what);

@@ -64,13 +64,23 @@ int ts_dofs_require_mapped(ts_dofs dofs, int need, const char *what) {
   return 0;
 }
 
+/* Where a level's cells lie in the reference box: cell c of the DoFs is cell first[d] + c[d]
+ * of the grid of spacing dofs->h from lower (the DoFs' own cells: lower = dofs->lower,
+ * first = 0; a block of a distributed level: the whole mesh's lower and the block's first
+ * cell, so that the map is sampled at the bits of the whole mesh's points). */
+typedef struct reference_grid {
+  const double *lower;
+  const int64_t *first;
+} reference_grid;
+
 /* The reference points of a cell's n^dim nodes (1D points p[0..n-1] on [0,1]), lexicographic. */
-static void cell_reference_points(ts_dofs dofs, const int64_t *c, int n, const double *p, double *xi) {
+static void cell_reference_points(ts_dofs dofs, const reference_grid *grid, const int64_t *c, int n,
+                                  const double *p, double *xi) {
   const int dim = dofs->dim, total = dim == 3 ? n * n * n : n * n;
   for (int l = 0; l < total; ++l) {
     int m = l;
     for (int d = 0; d < dim; ++d, m /= n)
-      xi[l * dim + d] = dofs->lower[d] + dofs->h[d] * ((double)c[d] + p[m % n]);
+      xi[l * dim + d] = grid->lower[d] + dofs->h[d] * ((double)(grid->first[d] + c[d]) + p[m % n]);
   }
 }
 
@@ -91,14 +101,15 @@ static void multilinear_nodes(int dim, int n1, const double *p, const double *v,
 
 /* The nodes of one cell from the map; the cell writes the nodes it owns (a_d < k, or the
  * last cell of a direction), so that no two cells write one node. */
-static void cell_nodes(ts_dofs dofs, int64_t cell, ts_cell_failure *failure) {
+static void cell_nodes(ts_dofs dofs, const reference_grid *grid, int64_t cell,
+                       ts_cell_failure *failure) {
   const int dim = dofs->dim, n1 = dofs->degree + 1, k = dofs->degree;
   const int qk = dofs->mesh->geometry == TS_GEOMETRY_QK, n = qk ? n1 : 2;
   const double ends[2] = {0.0, 1.0};
   double xi[TS_MAX_CELL_DOFS * 3], mapped[TS_MAX_CELL_DOFS * 3], x[TS_MAX_CELL_DOFS * 3];
   int64_t c[3], idx[TS_MAX_CELL_DOFS];
   ts_cell_from_index(dofs, cell, c);
-  cell_reference_points(dofs, c, n, qk ? dofs->fe->points : ends, xi);
+  cell_reference_points(dofs, grid, c, n, qk ? dofs->fe->points : ends, xi);
   const int count = dim == 3 ? n * n * n : n * n;
   const int rc = dofs->mesh->map(dofs->mesh->map_ctx, dim, count, xi, mapped);
   char name[96];
@@ -126,15 +137,21 @@ static void cell_nodes(ts_dofs dofs, int64_t cell, ts_cell_failure *failure) {
   }
 }
 
-int ts_geometry_nodes_init(ts_dofs dofs) {
+int ts_geometry_nodes_init_block(ts_dofs dofs, const double *lower, const int64_t *first_cell) {
   TS_CALL(ts_calloc((size_t)dofs->count * (size_t)dofs->dim, sizeof(double), "mapped DoF points",
                     &dofs->nodes));
+  const reference_grid grid = {lower, first_cell};
   ts_cell_failure failure;
   ts_cell_failure_init(&failure);
   const int64_t cells = ts_cell_count(dofs);
 #pragma omp parallel for schedule(dynamic, 16)
-  for (int64_t cell = 0; cell < cells; ++cell) cell_nodes(dofs, cell, &failure);
+  for (int64_t cell = 0; cell < cells; ++cell) cell_nodes(dofs, &grid, cell, &failure);
   return ts_cell_failure_report(&failure, "mapped mesh");
+}
+
+int ts_geometry_nodes_init(ts_dofs dofs) {
+  static const int64_t none[3] = {0, 0, 0};
+  return ts_geometry_nodes_init_block(dofs, dofs->lower, none);
 }
 
 void ts_tensor_to_points(int dim, int n1, int nq, const double *const *tables, const double *in, double *out) {

@@ -156,6 +156,12 @@ int ts_mg_check_common_options(ts_mesh mesh, int finest, const ts_mg_options *o)
 int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest,
                            const ts_mg_options *options, int n_degrees, const int *degrees,
                            const ts_mg_discretization *disc, void *data, ts_mg *mg);
+/** Per-cell coefficients of a mapped hierarchy (mg-laplace.c): levels[finest] a copy of given
+ *  (cells x components values of the finest level), levels[l] for l = finest - 1 down to
+ *  coarsest the arithmetic means of each cell's 2^dim children (ts_cell_values_coarsen);
+ *  given NULL leaves them NULL.  The caller frees levels[coarsest..finest], also on error. */
+int ts_mg_coefficient_levels(ts_mesh mesh, int finest, int coarsest, int components,
+                             const double *given, double **levels);
 /** A_0^{-1} by LU of the assembled matrix of A (double, at most 8000 rows, on the host);
  *  with null_vector (host, A->n values) z, A is singular by z (A z = 0, A^T z = 0) and the
  *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z

@@ -62,9 +62,8 @@ static void mapped_coefficients_free(void *data) {
   free(m);
 }
 
-/* One array per mesh level from the finest's (copied) down to coarse_level; NULL stays NULL. */
-static int level_arrays(ts_mesh mesh, int finest, int coarsest, int components,
-                        const double *given, double **levels) {
+int ts_mg_coefficient_levels(ts_mesh mesh, int finest, int coarsest, int components,
+                             const double *given, double **levels) {
   if (!given) return 0;
   int64_t cells[3] = {1, 1, 1};
   TS_CALL(ts_mesh_cells(mesh, finest, cells));
@@ -341,11 +340,12 @@ int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_l
   m->kappa_at = co->kappa_at;
   m->reaction_at = co->reaction_at;
   m->ctx = co->ctx;
-  int ierr = level_arrays(mesh, finest_level, o.coarse_level, components ? components : 1,
-                          components && !co->kappa_at ? co->kappa : NULL, m->kappa);
+  int ierr = ts_mg_coefficient_levels(mesh, finest_level, o.coarse_level,
+                                      components ? components : 1,
+                                      components && !co->kappa_at ? co->kappa : NULL, m->kappa);
   if (!ierr)
-    ierr = level_arrays(mesh, finest_level, o.coarse_level, 1, co->reaction_at ? NULL : co->reaction,
-                        m->reaction);
+    ierr = ts_mg_coefficient_levels(mesh, finest_level, o.coarse_level, 1,
+                                    co->reaction_at ? NULL : co->reaction, m->reaction);
   if (ierr) {
     mapped_coefficients_free(m);
     return ierr;

@@ -1,7 +1,8 @@
-/* dofs.c -- ts_parallel_dofs: the Q_k DoFs of a box split into blocks of cells, one block per
- * process (doc/parallel.md).  Each process numbers its block's DoFs lexicographically, as a
- * one-process run of the block would (ts_dofs_create on the block's box); the DoFs on an
- * interface belong to both blocks, owned by the lower one and ghosts of the upper one.
+/* dofs.c -- ts_parallel_dofs: the Q_k DoFs of a box or a mapped mesh split into blocks of
+ * cells, one block per process (doc/parallel.md).  Each process numbers its block's DoFs
+ * lexicographically, as a one-process run of the block would (ts_dofs_create on the block's
+ * box); the DoFs on an interface belong to both blocks, owned by the lower one and ghosts of
+ * the upper one.
  * Here: the split, the masks (owned, Dirichlet), the distributed vectors, their dot product,
  * random entries, gather and scatter. */
 #include <limits.h>
@@ -13,8 +14,23 @@ static int64_t box_index(const int64_t *n, const int64_t *i) {
   return i[0] + n[0] * (i[1] + n[1] * i[2]);
 }
 
+/* A block of a mapped mesh: the whole mesh's map (a function of the reference point, so the
+ * block needs nothing of the other blocks), sampled at the whole level's reference points
+ * of the block's cells (the one-process nodes, bit for bit); every face of the block Neumann,
+ * so that the block's operator (ts_operator_create_mapped) constrains nothing - the box's
+ * Dirichlet rows are the masks' (laplace.c), as on a box. */
+static int map_block(ts_parallel_dofs pd, ts_mesh mesh, const int64_t *start) {
+  ts_mesh block = pd->mesh;
+  block->map = mesh->map;
+  block->map_ctx = mesh->map_ctx;
+  block->geometry = mesh->geometry;
+  memcpy(block->map_params, mesh->map_params, sizeof block->map_params);
+  pd->dofs->neumann_faces = TS_FACES_ALL(mesh->dim);
+  return ts_geometry_nodes_init_block(pd->dofs, mesh->lower, start);
+}
+
 /* the block's box of cells at `level`, numbered as the whole mesh's cells [start, end) per
- * direction; its DoFs with the whole mesh's cell size */
+ * direction; its DoFs with the whole mesh's cell size (and a mapped mesh's geometry) */
 static int create_block(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level,
                         const int64_t *start, const int64_t *end) {
   double lower[3], upper[3], h[3];
@@ -33,7 +49,7 @@ static int create_block(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level,
   /* the whole mesh's cell size, not the block's recomputed one: every block's operator plan
    * then has the bits of the one-process plan */
   for (int d = 0; d < dim; ++d) pd->dofs->h[d] = h[d];
-  return 0;
+  return mesh->map ? map_block(pd, mesh, start) : 0;
 }
 
 /* the mask that is 1 where keep(pd, i) holds, as a vector on pd's backend */
@@ -172,8 +188,6 @@ int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, t
                fe->dim, par->dim);
   TS_CHECK_ARG(fe->family == TS_FE_Q, "ts_parallel_dofs_create: the element is not Q_k "
                "(only Q_k is distributed yet)");
-  TS_CHECK_ARG(!ts_mesh_is_mapped(mesh), "ts_parallel_dofs_create: the mesh is mapped (only box "
-               "meshes, ts_mesh_create_box, are distributed yet)");
   TS_CHECK_ARG(level >= 0 && level <= mesh->levels,
                "ts_parallel_dofs_create: level = %d, the mesh has 0..%d", level, mesh->levels);
   ts_parallel_dofs p;

@@ -1,18 +1,27 @@
-/* laplace.c -- the Laplacian of the whole box applied block by block (doc/parallel.md).
+/* laplace.c -- the Laplacian of the whole box (or of a mapped mesh, with coefficients)
+ * applied block by block (doc/parallel.md).
  *
- * Each process holds the plan of its block (ts_laplace_plan_init on the block's DoFs, as a
- * one-process run of the block would) without the constraints, since its block's faces are
- * mostly interfaces; with F the mask of the DoFs off the box's boundary and D = 1 - F:
+ * Each process holds the operator of its block, as a one-process run of the block would make
+ * it, without the constraints, since its block's faces are mostly interfaces: on a box the
+ * plan of its block (ts_laplace_plan_init), on a mapped mesh the block's
+ * ts_operator_create_mapped (its DoFs have every face Neumann, dofs.c; the geometry is the
+ * whole mesh's map at the block's cells).  With F the mask of the DoFs off the box's
+ * boundary and D = 1 - F:
  *   y = F .* S(A_block (F .* x)) + D .* x,
  * S the sum of the interface rows over the blocks (ts_parallel_vec_sum_shared): the rows of
  * the one-process operator, Dirichlet DoFs read as zero and given identity rows, as
- * ts_operator_create_laplace does.  The diagonal alike: F .* S(diag A_block) + D.  The
- * backend kernels are the one-process ones, unchanged. */
+ * ts_operator_create_laplace and ts_operator_create_mapped do.  The diagonal alike:
+ * F .* S(diag A_block) + D, diag A_block the box's Kronecker product or the mapped
+ * operator's (summed over its cells).  The backend kernels are the one-process ones,
+ * unchanged. */
+#include <string.h>
 #include "parallel-impl.h"
 
 typedef struct parallel_laplace {
   ts_parallel_dofs pd;         /* borrowed */
-  ts_laplace_plan plan;        /* the block's, unconstrained */
+  ts_operator block;           /* a mapped mesh: the block's operator (unconstrained); NULL on
+                                  a box, which has the plan */
+  ts_laplace_plan plan;        /* a box: the block's, unconstrained */
   double matrices[2 * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
   ts_vec masked;               /* F .* x, then D .* x */
   ts_vec sum;                  /* the result before it is added to y (apply_add) */
@@ -28,6 +37,13 @@ static int finish_rows(parallel_laplace *L, ts_vec x, ts_vec out) {
   return 0;
 }
 
+/* out = A_block in (the block's cells, no constraints, no interface sums) */
+static int apply_block(ts_operator op, ts_vec in, ts_vec out) {
+  const parallel_laplace *L = op->data;
+  if (L->block) return ts_operator_apply(L->block, in, out);
+  return ts_backend_laplace_apply(op->backend, &L->plan, TS_DOUBLE, in->data, out->data, 0);
+}
+
 static int parallel_laplace_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   parallel_laplace *L = op->data;
   ts_parallel_dofs pd = L->pd;
@@ -35,7 +51,7 @@ static int parallel_laplace_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   TS_CALL(ts_parallel_check_vec(pd, y, "distributed Laplacian (output)"));
   ts_vec out = add ? L->sum : y;
   TS_CALL(ts_vec_pointwise_mult(x, pd->free_mask, L->masked));
-  TS_CALL(ts_backend_laplace_apply(op->backend, &L->plan, TS_DOUBLE, L->masked->data, out->data, 0));
+  TS_CALL(apply_block(op, L->masked, out));
   TS_CALL(finish_rows(L, x, out));
   if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
   return 0;
@@ -45,7 +61,8 @@ static int parallel_laplace_diagonal(ts_operator op, ts_vec d) {
   parallel_laplace *L = op->data;
   ts_parallel_dofs pd = L->pd;
   TS_CALL(ts_parallel_check_vec(pd, d, "distributed Laplacian (diagonal)"));
-  TS_CALL(ts_backend_laplace_diagonal(op->backend, &L->plan, TS_DOUBLE, d->data));
+  if (L->block) TS_CALL(ts_operator_diagonal(L->block, d));
+  else TS_CALL(ts_backend_laplace_diagonal(op->backend, &L->plan, TS_DOUBLE, d->data));
   TS_CALL(ts_vec_set(L->sum, 1.0)); /* D .* 1 = D on the Dirichlet rows */
   TS_CALL(finish_rows(L, L->sum, d));
   return 0;
@@ -54,11 +71,12 @@ static int parallel_laplace_diagonal(ts_operator op, ts_vec d) {
 /* this process's share: the block's kernel */
 static double parallel_laplace_flops(ts_operator op) {
   const parallel_laplace *L = op->data;
-  return ts_laplace_plan_flops(&L->plan);
+  return L->block ? ts_operator_flops(L->block) : ts_laplace_plan_flops(&L->plan);
 }
 
 static void parallel_laplace_destroy(ts_operator op) {
   parallel_laplace *L = op->data;
+  ts_operator_destroy(&L->block);
   ts_vec_destroy(&L->masked);
   ts_vec_destroy(&L->sum);
   ts_free(&op->data);
@@ -79,27 +97,30 @@ int ts_parallel_laplace_apply_block(ts_operator A, ts_vec x, ts_vec y) {
   parallel_laplace *L = A->data;
   TS_CALL(ts_parallel_check_vec(L->pd, x, __func__));
   TS_CALL(ts_parallel_check_vec(L->pd, y, __func__));
-  TS_CALL(ts_backend_laplace_apply(A->backend, &L->plan, TS_DOUBLE, x->data, y->data, 0));
-  return 0;
+  return apply_block(A, x, y);
 }
 
-int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op) {
-  TS_CHECK_NOT_NULL(op);
-  *op = NULL;
-  TS_CHECK_NOT_NULL(pd);
-  if (!pd->backend->ops.laplace_apply || !pd->backend->ops.laplace_diagonal)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'laplace_apply' or "
-                    "'laplace_diagonal'", pd->backend->name);
-  parallel_laplace *L;
-  TS_CALL(ts_calloc(1, sizeof *L, "distributed Laplacian", &L));
+/* The shell around the block's operator: block (mapped; owned from here, also on error)
+ * or, with block NULL, the box's plan. */
+static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_operator *op) {
+  parallel_laplace *L = NULL;
+  int ierr = ts_calloc(1, sizeof *L, "distributed Laplacian", &L);
+  if (ierr) {
+    ts_operator_destroy(&block);
+    return ierr;
+  }
   L->pd = pd;
-  int ierr = ts_laplace_plan_init(pd->dofs, &L->plan, L->matrices);
-  L->plan.constrained = 0; /* the box's Dirichlet rows: the masks (above) */
+  L->block = block;
+  if (!block) {
+    ierr = ts_laplace_plan_init(pd->dofs, &L->plan, L->matrices);
+    L->plan.constrained = 0; /* the box's Dirichlet rows: the masks (above) */
+  }
   if (!ierr) ierr = ts_parallel_vec_create(pd, &L->masked);
   if (!ierr) ierr = ts_parallel_vec_create(pd, &L->sum);
   if (!ierr) ierr = ts_operator_create_shell(pd->backend, &parallel_laplace_ops, pd->dofs->count,
                                              TS_DOUBLE, L, op);
   if (ierr) {
+    ts_operator_destroy(&L->block);
     ts_vec_destroy(&L->masked);
     ts_vec_destroy(&L->sum);
     ts_free(&L);
@@ -107,4 +128,64 @@ int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op) {
   }
   (*op)->layout = &pd->layout;
   return 0;
+}
+
+/* The block's cells' values of an array over the whole level's cells (per cell `per_cell`
+ * values, cells numbered c_0 + cells_0 (c_1 + cells_1 c_2)) into *out. */
+static int block_values(ts_parallel_dofs pd, const double *whole, int per_cell, double **out) {
+  const int64_t *lo = pd->cell_start, *hi = pd->cell_end, *cells = pd->cells;
+  const int64_t count = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+  TS_CALL(ts_calloc((size_t)(count * per_cell), sizeof **out, "block coefficients", out));
+  int64_t c[3], n = 0;
+  for (c[2] = lo[2]; c[2] < hi[2]; ++c[2])
+    for (c[1] = lo[1]; c[1] < hi[1]; ++c[1])
+      for (c[0] = lo[0]; c[0] < hi[0]; ++c[0], ++n) {
+        const int64_t cell = c[0] + cells[0] * (c[1] + cells[1] * c[2]);
+        memcpy(*out + n * per_cell, whole + cell * per_cell, sizeof **out * (size_t)per_cell);
+      }
+  return 0;
+}
+
+/* The block's mapped operator: the whole level's coefficients (NULL: the Laplacian) cut to
+ * the block's cells; values per point (kappa_at, reaction_at) as they are. */
+static int create_block_mapped(ts_parallel_dofs pd, const ts_coefficients *co, ts_operator *block) {
+  ts_coefficients mine = co ? *co : (ts_coefficients){0};
+  const int dim = pd->par->dim, nk = mine.kappa_components, tensor = dim * (dim + 1) / 2;
+  TS_CHECK_ARG(nk == 0 || nk == 1 || nk == tensor, "ts_parallel_operator_create_mapped: "
+               "coefficients->kappa_components = %d, allowed 0 (kappa = 1), 1 (scalar) or %d "
+               "(symmetric tensor in %dD)", nk, tensor, dim);
+  double *kappa = NULL, *reaction = NULL;
+  int ierr = 0;
+  if (nk && mine.kappa && !mine.kappa_at) ierr = block_values(pd, mine.kappa, nk, &kappa);
+  if (!ierr && mine.reaction && !mine.reaction_at)
+    ierr = block_values(pd, mine.reaction, 1, &reaction);
+  mine.kappa = kappa;       /* unused where per point (or kappa = 1) */
+  mine.reaction = reaction;
+  if (!ierr) ierr = ts_operator_create_mapped(pd->backend, pd->dofs, &mine, TS_DOUBLE, block);
+  ts_free(&kappa);
+  ts_free(&reaction);
+  return ierr;
+}
+
+int ts_parallel_operator_create_mapped(ts_parallel_dofs pd, const ts_coefficients *coefficients,
+                                       ts_operator *op) {
+  TS_CHECK_NOT_NULL(op);
+  *op = NULL;
+  TS_CHECK_NOT_NULL(pd);
+  TS_CHECK_ARG(pd->mesh->map, "ts_parallel_operator_create_mapped: the DoFs are on a box mesh; "
+               "it takes a mapped mesh (on a box: ts_parallel_operator_create_laplace)");
+  ts_operator block = NULL;
+  TS_CALL(create_block_mapped(pd, coefficients, &block));
+  return create_shell(pd, block, op);
+}
+
+int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op) {
+  TS_CHECK_NOT_NULL(op);
+  *op = NULL;
+  TS_CHECK_NOT_NULL(pd);
+  if (pd->mesh->map) return ts_parallel_operator_create_mapped(pd, NULL, op);
+  if (!pd->backend->ops.laplace_apply || !pd->backend->ops.laplace_diagonal)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'laplace_apply' or "
+                    "'laplace_diagonal'", pd->backend->name);
+  return create_shell(pd, NULL, op);
 }

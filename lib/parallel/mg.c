@@ -13,9 +13,16 @@
  *                 fine DoF counted once, the interface rows summed (ts_parallel_vec_sum_shared)
  *                 - the transpose of the prolongation over the whole mesh.
  * The coarse solve gathers the coarse vector on every process (ts_parallel_vec_gather),
- * applies the LU of the one-process coarse Laplacian (assembled once,
- * ts_mg_dense_inverse_create_matrix) and takes the process's entries back: the one-process
- * coarse solve, bit for bit, on every process. */
+ * applies the LU of the one-process coarse Laplacian (assembled once: on a box
+ * ts_mg_dense_inverse_create_matrix of the sparse assembly, on a mapped mesh
+ * ts_mg_dense_inverse_create of the one-process mapped operator, as ts_mg_create_mapped's
+ * coarse solve) and takes the process's entries back: the one-process coarse solve, bit for
+ * bit, on every process.
+ *
+ * On a mapped mesh every level is rediscretized (ts_parallel_operator_create_mapped), its
+ * kappa and c the means of the finer level's (ts_mg_coefficient_levels, as
+ * ts_mg_create_mapped); the transfers are the box's, since they depend on the reference
+ * cells only. */
 #include "parallel-impl.h"
 #include "../mg/mg-impl.h"
 
@@ -144,24 +151,43 @@ static const ts_operator_ops gathered_ops = {.name = "distributed coarse LU",
                                              .destroy = gathered_destroy,
                                              .apply_transpose = gathered_apply}; /* symmetric */
 
-/* A^{-1} of the Laplacian of mesh's level (the DoFs of pd) as a distributed operator */
-static int gathered_lu_create(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, ts_operator *op) {
+/* The LU of the one-process operator on the whole level `whole`: the sparse assembly of the
+ * box's Laplacian, or the mapped operator with the level's coefficients co, assembled by
+ * applications (as the one-process hierarchies do). */
+static int one_process_lu(ts_backend backend, ts_dofs whole, const ts_coefficients *co,
+                          ts_operator *inverse) {
+  ts_matrix M = NULL;
+  ts_operator A = NULL;
+  int ierr;
+  if (whole->mesh->map) {
+    ierr = ts_operator_create_mapped(backend, whole, co, TS_DOUBLE, &A);
+    if (!ierr) ierr = ts_mg_dense_inverse_create(A, NULL, inverse);
+  } else {
+    ierr = ts_matrix_assemble_laplace(whole, &M);
+    if (!ierr) ierr = ts_mg_dense_inverse_create_matrix(backend, M, NULL, inverse);
+  }
+  ts_operator_destroy(&A);
+  ts_matrix_destroy(&M);
+  return ierr;
+}
+
+/* A^{-1} of the operator of mesh's level (the DoFs of pd; co its coefficients on a mapped
+ * mesh) as a distributed operator */
+static int gathered_lu_create(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe,
+                              const ts_coefficients *co, ts_operator *op) {
   gathered_lu *g;
   ts_dofs whole = NULL;
-  ts_matrix M = NULL;
   const int64_t n = pd->layout.global_size;
   TS_CALL(ts_calloc(1, sizeof *g, "distributed coarse solve", &g));
   g->pd = pd;
   int ierr = ts_dofs_create(mesh, fe, pd->level, &whole);
-  if (!ierr) ierr = ts_matrix_assemble_laplace(whole, &M);
-  if (!ierr) ierr = ts_mg_dense_inverse_create_matrix(pd->backend, M, NULL, &g->inverse);
+  if (!ierr) ierr = one_process_lu(pd->backend, whole, co, &g->inverse);
   if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->in);
   if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->out);
   if (!ierr) ierr = ts_parallel_vec_create(pd, &g->sum);
   if (!ierr) ierr = ts_calloc((size_t)n, sizeof *g->global, "gathered coarse vector", &g->global);
   if (!ierr) ierr = ts_operator_create_shell(pd->backend, &gathered_ops, pd->dofs->count,
                                              TS_DOUBLE, g, op);
-  ts_matrix_destroy(&M);
   ts_dofs_destroy(&whole);
   if (ierr) {
     gathered_free(g);
@@ -179,10 +205,48 @@ struct ts_parallel_mg_s {
   int coarse_level, levels;
   ts_parallel_dofs pd[TS_MG_PARTS_MAX_LEVELS];
   ts_operator A[TS_MG_PARTS_MAX_LEVELS];
+  /* a mapped mesh: the coefficients' callbacks and kappa's components (the finest level's),
+   * and per mesh level the whole level's cell arrays (owned; NULL: kappa = 1, c = 0) */
+  ts_coefficients given;
+  double *kappa[TS_MG_PARTS_MAX_LEVELS], *reaction[TS_MG_PARTS_MAX_LEVELS];
 };
 
-int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
-                          int coarse_level, int finest_level, ts_parallel_mg *mg) {
+/* the coefficients of mesh level l of a mapped hierarchy, over the whole level's cells */
+static ts_coefficients level_coefficients(ts_parallel_mg m, int l) {
+  const ts_coefficients *g = &m->given;
+  return (ts_coefficients){m->kappa[l] || g->kappa_at ? g->kappa_components : 0, m->kappa[l],
+                           m->reaction[l], g->kappa_at, g->reaction_at, g->ctx};
+}
+
+/* the levels' cell arrays from the finest's (coefficients; NULL: the Laplacian) */
+static int coefficient_levels(ts_parallel_mg m, int finest, const ts_coefficients *co) {
+  if (!co) return 0;
+  m->given = *co;
+  const int nk = co->kappa_components, tensor = m->mesh->dim * (m->mesh->dim + 1) / 2;
+  TS_CHECK_ARG(nk == 0 || nk == 1 || nk == tensor, "ts_parallel_mg_create_mapped: "
+               "coefficients->kappa_components = %d, allowed 0, 1 or %d", nk, tensor);
+  TS_CHECK_ARG(nk == 0 || co->kappa || co->kappa_at, "ts_parallel_mg_create_mapped: "
+               "coefficients->kappa and kappa_at are NULL with kappa_components = %d", nk);
+  TS_CALL(ts_mg_coefficient_levels(m->mesh, finest, m->coarse_level, nk ? nk : 1,
+                                   nk && !co->kappa_at ? co->kappa : NULL, m->kappa));
+  TS_CALL(ts_mg_coefficient_levels(m->mesh, finest, m->coarse_level, 1,
+                                   co->reaction_at ? NULL : co->reaction, m->reaction));
+  return 0;
+}
+
+/* level i's DoFs and operator */
+static int create_level(ts_parallel_mg m, ts_backend backend, ts_parallel par, int i) {
+  const int l = m->coarse_level + i;
+  TS_CALL(ts_parallel_dofs_create(backend, par, m->mesh, m->fe, l, &m->pd[i]));
+  if (!m->mesh->map) return ts_parallel_operator_create_laplace(m->pd[i], &m->A[i]);
+  const ts_coefficients co = level_coefficients(m, l);
+  return ts_parallel_operator_create_mapped(m->pd[i], &co, &m->A[i]);
+}
+
+/* ts_parallel_mg_create with the finest level's coefficients on a mapped mesh */
+static int create_hierarchy(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                            int coarse_level, int finest_level, const ts_coefficients *co,
+                            ts_parallel_mg *mg) {
   TS_CHECK_NOT_NULL(mg);
   *mg = NULL;
   TS_CHECK_NOT_NULL(backend);
@@ -198,11 +262,8 @@ int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_
   TS_CALL(ts_calloc(1, sizeof *m, "distributed multigrid hierarchy", &m));
   *m = (struct ts_parallel_mg_s){.mesh = mesh, .fe = fe, .coarse_level = coarse_level,
                                  .levels = finest_level - coarse_level + 1};
-  int ierr = 0;
-  for (int i = 0; i < m->levels && !ierr; ++i) {
-    ierr = ts_parallel_dofs_create(backend, par, mesh, fe, coarse_level + i, &m->pd[i]);
-    if (!ierr) ierr = ts_parallel_operator_create_laplace(m->pd[i], &m->A[i]);
-  }
+  int ierr = coefficient_levels(m, finest_level, co);
+  for (int i = 0; i < m->levels && !ierr; ++i) ierr = create_level(m, backend, par, i);
   if (!ierr && m->levels > 1 && !m->pd[0]->nested)
     ierr = TS_ERROR(TS_ERR_ARG, "ts_parallel_mg_create: a direction has fewer level-0 cells "
                     "than processes: the blocks of the levels would not nest (use a coarser "
@@ -215,11 +276,32 @@ int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_
   return 0;
 }
 
+int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                          int coarse_level, int finest_level, ts_parallel_mg *mg) {
+  return create_hierarchy(backend, par, mesh, fe, coarse_level, finest_level, NULL, mg);
+}
+
+int ts_parallel_mg_create_mapped(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                                 int coarse_level, int finest_level,
+                                 const ts_coefficients *coefficients, ts_parallel_mg *mg) {
+  TS_CHECK_NOT_NULL(mg);
+  *mg = NULL;
+  TS_CHECK_NOT_NULL(mesh);
+  TS_CHECK_ARG(mesh->map, "ts_parallel_mg_create_mapped: the mesh is a box; use "
+               "ts_parallel_mg_create");
+  return create_hierarchy(backend, par, mesh, fe, coarse_level, finest_level, coefficients, mg);
+}
+
 int ts_parallel_mg_destroy(ts_parallel_mg *mg) {
   if (!mg || !*mg) return 0;
-  for (int i = 0; i < (*mg)->levels; ++i) {
-    ts_operator_destroy(&(*mg)->A[i]);
-    ts_parallel_dofs_destroy(&(*mg)->pd[i]);
+  ts_parallel_mg m = *mg;
+  for (int i = 0; i < m->levels; ++i) {
+    ts_operator_destroy(&m->A[i]);
+    ts_parallel_dofs_destroy(&m->pd[i]);
+  }
+  for (int l = 0; l < TS_MG_PARTS_MAX_LEVELS; ++l) {
+    ts_free(&m->kappa[l]);
+    ts_free(&m->reaction[l]);
   }
   ts_free(mg);
   return 0;
@@ -260,7 +342,8 @@ static int make_parts(ts_parallel_mg mg, int chebyshev_degree, double weight, ts
     if (chebyshev_degree) TS_CALL(ts_pc_create_chebyshev(v->A[i], chebyshev_degree, &v->smoothers[i]));
     else TS_CALL(ts_pc_create_jacobi_weighted(v->A[i], weight, &v->smoothers[i]));
   }
-  TS_CALL(gathered_lu_create(mg->pd[0], mg->mesh, mg->fe, &v->coarse_inverse));
+  const ts_coefficients co = level_coefficients(mg, mg->coarse_level);
+  TS_CALL(gathered_lu_create(mg->pd[0], mg->mesh, mg->fe, &co, &v->coarse_inverse));
   TS_CALL(ts_pc_create_operator(v->coarse_inverse, &v->coarse));
   return 0;
 }

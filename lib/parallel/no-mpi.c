@@ -100,6 +100,13 @@ int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op) {
   return TS_NO_MPI(__func__);
 }
 
+int ts_parallel_operator_create_mapped(ts_parallel_dofs pd, const ts_coefficients *coefficients,
+                                       ts_operator *op) {
+  (void)pd, (void)coefficients;
+  if (op) *op = NULL;
+  return TS_NO_MPI(__func__);
+}
+
 int ts_parallel_dot(ts_vec x, ts_vec y, double *result) {
   (void)x, (void)y, (void)result;
   return TS_NO_MPI(__func__);
@@ -120,6 +127,15 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
 int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
                           int coarse_level, int finest_level, ts_parallel_mg *mg) {
   (void)backend, (void)par, (void)mesh, (void)fe, (void)coarse_level, (void)finest_level;
+  if (mg) *mg = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_mg_create_mapped(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                                 int coarse_level, int finest_level,
+                                 const ts_coefficients *coefficients, ts_parallel_mg *mg) {
+  (void)backend, (void)par, (void)mesh, (void)fe, (void)coarse_level, (void)finest_level;
+  (void)coefficients;
   if (mg) *mg = NULL;
   return TS_NO_MPI(__func__);
 }
