@@ -8,8 +8,10 @@
  * distributed V-cycle (ts_parallel_pc_create_mg_jacobi, _chebyshev; 2D 3 levels, 3D 2), and
  * GMRES with the Jacobi one, and full multigrid with it (ts_pc_multigrid_fmg_solve), the
  * iterations and solution of the same with the one-process V-cycle of the same parts
- * (ts_pc_create_mg_jacobi; ts_pc_create_multigrid with Chebyshev smoothers).  Every process
- * checks; rank 0 prints. */
+ * (ts_pc_create_mg_jacobi; ts_pc_create_multigrid with Chebyshev smoothers).  The same on
+ * Kershaw's mesh (2D Q2, Q3; 3D Q1, Q2): the mapped operator with per-cell coefficients and
+ * its diagonal, CG with Chebyshev-Jacobi, and the V-cycles and FMG of the rediscretized
+ * levels with coefficients per point.  Every process checks; rank 0 prints. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -54,14 +56,19 @@ typedef struct problem {
   double *g, *h;            /* host: a gathered and a one-process vector */
 } problem;
 
-static int setup(ts_backend be, ts_mesh mesh, ts_fe fe, const int *procs, problem *p) {
+/* level 0 of mesh: the Laplacian on a box, the operator with coefficients co on a mapped mesh */
+static int setup(ts_backend be, ts_mesh mesh, ts_fe fe, const int *procs,
+                 const ts_coefficients *co, problem *p) {
+  const int mapped = ts_mesh_is_mapped(mesh) == 1;
   int ierr = ts_dofs_create(mesh, fe, 0, &p->dofs);
-  if (!ierr) ierr = ts_operator_create_laplace(be, p->dofs, TS_DOUBLE, &p->A);
+  if (!ierr) ierr = mapped ? ts_operator_create_mapped(be, p->dofs, co, TS_DOUBLE, &p->A)
+                           : ts_operator_create_laplace(be, p->dofs, TS_DOUBLE, &p->A);
   if (!ierr) ierr = ts_vec_create(be, ts_dofs_count(p->dofs), TS_DOUBLE, &p->x);
   if (!ierr) ierr = ts_vec_create(be, ts_dofs_count(p->dofs), TS_DOUBLE, &p->y);
   if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), p->dim, procs, &p->par);
   if (!ierr) ierr = ts_parallel_dofs_create(be, p->par, mesh, fe, 0, &p->pd);
-  if (!ierr) ierr = ts_parallel_operator_create_laplace(p->pd, &p->Ad);
+  if (!ierr) ierr = mapped ? ts_parallel_operator_create_mapped(p->pd, co, &p->Ad)
+                           : ts_parallel_operator_create_laplace(p->pd, &p->Ad);
   if (!ierr) ierr = ts_parallel_vec_create(p->pd, &p->xd);
   if (!ierr) ierr = ts_parallel_vec_create(p->pd, &p->yd);
   p->n = ts_dofs_count(p->dofs);
@@ -202,15 +209,12 @@ static int serial_chebyshev_mg(ts_mg mg, ts_mg mg0, int levels, ts_operator *P, 
 }
 
 /* CG + the distributed V-cycle (Jacobi 0.6, 2 steps; Chebyshev 3, 1 step), GMRES + the
- * Jacobi one and FMG with it on levels 0..L against the same with the one-process V-cycle, for
- * a random right side.  The 3D coarse mesh is
- * 3 x 2 x 4 cells (every split of up to 4 processes nests; the coarse LU of Q_4 has 1,989
- * rows, and every process factors it). */
-static void check_mg(ts_backend be, problem *p, const char *name) {
-  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  static const int coarse2[2] = {7, 5}, coarse3[3] = {3, 2, 4};
-  const int L = p->dim == 2 ? 2 : 1;
-  ts_mesh mesh = NULL;
+ * Jacobi one and FMG with it on levels 0..L of mesh against the same with the one-process
+ * V-cycle, for a random right side.  On a mapped mesh the levels' operators have the
+ * coefficients co (ts_mg_create_mapped, ts_parallel_mg_create_mapped). */
+static void check_mg_on(ts_backend be, problem *p, const char *name, ts_mesh mesh, int L,
+                        const ts_coefficients *co) {
+  const int mapped = ts_mesh_is_mapped(mesh) == 1;
   ts_fe fe = NULL;
   ts_mg mg = NULL, mg0 = NULL;
   ts_parallel_mg pmg = NULL;
@@ -221,13 +225,16 @@ static void check_mg(ts_backend be, problem *p, const char *name) {
   ts_mg_options_default(&o);
   o.coarse_level = 0;
   o.coarse_degree = p->k; /* no degree levels: the distributed hierarchy has none */
-  int ierr = ts_mesh_create_box(p->dim, lower, upper, p->dim == 2 ? coarse2 : coarse3, L, &mesh);
-  if (!ierr) ierr = ts_fe_create_q(p->dim, p->k, &fe);
-  if (!ierr) ierr = ts_mg_create(be, mesh, fe, L, &o, &mg);
-  if (!ierr) ierr = ts_mg_create(be, mesh, fe, 0, &o, &mg0);
+  o.smoother = TS_MG_SMOOTHER_CHEBYSHEV; /* the hierarchies' own smoothers are not used */
+  int ierr = ts_fe_create_q(p->dim, p->k, &fe);
+  if (!ierr) ierr = mapped ? ts_mg_create_mapped(be, mesh, fe, L, co, &o, &mg)
+                           : ts_mg_create(be, mesh, fe, L, &o, &mg);
+  if (!ierr) ierr = mapped ? ts_mg_create_mapped(be, mesh, fe, 0, co, &o, &mg0)
+                           : ts_mg_create(be, mesh, fe, 0, &o, &mg0);
   if (!ierr) ierr = ts_pc_create_mg_jacobi(mg, 0.6, 2, &pcs[0]);
   if (!ierr) ierr = serial_chebyshev_mg(mg, mg0, L + 1, P, S, &coarse, &pcs[1]);
-  if (!ierr) ierr = ts_parallel_mg_create(be, p->par, mesh, fe, 0, L, &pmg);
+  if (!ierr) ierr = mapped ? ts_parallel_mg_create_mapped(be, p->par, mesh, fe, 0, L, co, &pmg)
+                           : ts_parallel_mg_create(be, p->par, mesh, fe, 0, L, &pmg);
   if (!ierr) ierr = ts_parallel_pc_create_mg_jacobi(pmg, 0.6, 2, &pcd[0]);
   if (!ierr) ierr = ts_parallel_pc_create_mg_chebyshev(pmg, 3, 1, &pcd[1]);
   ts_operator A = ierr ? NULL : ts_mg_level_operator(mg, L);
@@ -254,18 +261,20 @@ static void check_mg(ts_backend be, problem *p, const char *name) {
        name, m < 2 ? "CG" : "GMRES", smoother[m], L + 1, its_d, its, apart, e ? ": " : "",
        e ? ts_error_message() : "");
   }
-  { /* full multigrid with the Jacobi V-cycle's parts */
+  { /* full multigrid with the Jacobi V-cycle's parts (Chebyshev's on distorted cells, where
+     * the Jacobi V-cycle alone converges too slowly) */
     int its = -1, its_d = -2, e = ierr;
     if (!e) e = ts_vec_set(x, 0.0);
     if (!e) e = ts_vec_set(xd, 0.0);
-    if (!e) e = ts_pc_multigrid_fmg_solve(pcs[0], b, x, 1e-10, 100, &its);
-    if (!e) e = ts_pc_multigrid_fmg_solve(pcd[0], bd, xd, 1e-10, 100, &its_d);
+    if (!e) e = ts_pc_multigrid_fmg_solve(pcs[mapped], b, x, 1e-10, 100, &its);
+    if (!e) e = ts_pc_multigrid_fmg_solve(pcd[mapped], bd, xd, 1e-10, 100, &its_d);
     if (!e) e = ts_parallel_vec_gather(xd, g);
     if (!e) e = ts_vec_get_to_host(x, h);
     const double apart = e ? INFINITY : max_difference(n, g, h) / max_abs(n, h);
     ok(everywhere(!e && its == its_d && apart <= 1e-12),
-       "%s: FMG (Jacobi V-cycles), %d levels: %d V-cycles, one process %d, solutions %.1e "
-       "apart%s%s", name, L + 1, its_d, its, apart, e ? ": " : "", e ? ts_error_message() : "");
+       "%s: FMG (%s V-cycles), %d levels: %d V-cycles, one process %d, solutions %.1e "
+       "apart%s%s", name, smoother[mapped], L + 1, its_d, its, apart, e ? ": " : "",
+       e ? ts_error_message() : "");
   }
   ts_vec *v[] = {&b, &x, &bd, &xd};
   for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
@@ -282,9 +291,25 @@ static void check_mg(ts_backend be, problem *p, const char *name) {
   ts_mg_destroy(&mg);
   ts_mg_destroy(&mg0);
   ts_fe_destroy(&fe);
-  ts_mesh_destroy(&mesh);
   free(g);
   free(h);
+}
+
+/* check_mg_on a box of 7 x 5 (2D, 3 levels) or 3 x 2 x 4 cells (3D, 2 levels): every split
+ * of up to 4 processes nests; the coarse LU of Q_4 has 1,989 rows, and every process
+ * factors it. */
+static void check_mg(ts_backend be, problem *p, const char *name) {
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  static const int coarse2[2] = {7, 5}, coarse3[3] = {3, 2, 4};
+  const int L = p->dim == 2 ? 2 : 1;
+  ts_mesh mesh = NULL;
+  if (!ts_mesh_create_box(p->dim, lower, upper, p->dim == 2 ? coarse2 : coarse3, L, &mesh)) {
+    check_mg_on(be, p, name, mesh, L, NULL);
+  } else {
+    ok(0, "%s: the multigrid mesh: %s", name, ts_error_message());
+    skip(3, "no mesh");
+  }
+  ts_mesh_destroy(&mesh);
 }
 
 static void run_case(ts_backend be, int dim, int k, int fixed_split, int size) {
@@ -298,7 +323,7 @@ static void run_case(ts_backend be, int dim, int k, int fixed_split, int size) {
   ts_fe fe = NULL;
   int ierr = ts_mesh_create_box(dim, lower, upper, dim == 2 ? coarse2 : coarse3, 0, &mesh);
   if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
-  if (!ierr) ierr = setup(be, mesh, fe, fixed_split ? procs : NULL, &p);
+  if (!ierr) ierr = setup(be, mesh, fe, fixed_split ? procs : NULL, NULL, &p);
   if (!ierr) ierr = ts_parallel_procs(p.par, procs);
   if (dim == 3) snprintf(name, sizeof name, "3D Q%d on %dx%dx%d", k, procs[0], procs[1], procs[2]);
   else snprintf(name, sizeof name, "2D Q%d on %dx%d", k, procs[0], procs[1]);
@@ -312,6 +337,109 @@ static void run_case(ts_backend be, int dim, int k, int fixed_split, int size) {
   }
   teardown(&p);
   ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
+/* ---------------------------------------------------------------- mapped meshes */
+
+enum { MAPPED_TESTS_PER_CASE = 8 };
+
+/* kappa = 1 + x^2 + y/2 and c = x y at the points (positive on the unit box): the
+ * coefficients per point of the mapped hierarchies */
+static int kappa_at(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  (void)ctx;
+  for (int64_t i = 0; i < n; ++i) v[i] = 1.0 + x[i * dim] * x[i * dim] + 0.5 * x[i * dim + 1];
+  return 0;
+}
+
+static int reaction_at(void *ctx, int dim, int64_t n, const double *x, double *v) {
+  (void)ctx;
+  for (int64_t i = 0; i < n; ++i) v[i] = x[i * dim] * x[i * dim + 1];
+  return 0;
+}
+
+/* Per cell of level 0 (cells in all): in 2D a kappa tensor (k00 k01 k11), in 3D a scalar,
+ * and c, all varying from cell to cell, so that a block that took another block's cells
+ * would show */
+static int cell_coefficients(int dim, int64_t cells, double **kappa, double **c,
+                             ts_coefficients *co) {
+  const int nk = dim == 2 ? 3 : 1;
+  *kappa = calloc((size_t)(cells * nk), sizeof **kappa);
+  *c = calloc((size_t)cells, sizeof **c);
+  if (!*kappa || !*c) return TS_ERR_MEMORY;
+  for (int64_t i = 0; i < cells; ++i) {
+    const double t = 1.0 + 0.5 * sin(0.7 * (double)i);
+    if (dim == 2) {
+      (*kappa)[3 * i] = t + 1.0;
+      (*kappa)[3 * i + 1] = 0.3;
+      (*kappa)[3 * i + 2] = 1.5;
+    } else {
+      (*kappa)[i] = t;
+    }
+    (*c)[i] = 0.5 * (double)(i % 3);
+  }
+  *co = (ts_coefficients){.kappa_components = nk, .kappa = *kappa, .reaction = *c};
+  return 0;
+}
+
+/* CG + Chebyshev-Jacobi from a random right side: the same iterations and solution */
+static void check_random_solve(ts_backend be, problem *p, const char *name) {
+  ts_vec b = NULL, bd = NULL;
+  int its = -1, its_d = -2;
+  int ierr = ts_vec_create(be, p->n, TS_DOUBLE, &b);
+  if (!ierr) ierr = ts_parallel_vec_create(p->pd, &bd);
+  if (!ierr) ierr = ts_vec_set_random(b, 5);
+  if (!ierr) ierr = ts_vec_set_random(bd, 5);
+  if (!ierr) ierr = solve(TS_SOLVER_CG, p->A, b, p->x, &its);
+  if (!ierr) ierr = solve(TS_SOLVER_CG, p->Ad, bd, p->xd, &its_d);
+  if (!ierr) ierr = fetch(p, p->xd, p->x);
+  const double apart = ierr ? INFINITY : max_difference(p->n, p->g, p->h) / max_abs(p->n, p->h);
+  ok(everywhere(!ierr && its == its_d && apart <= 1e-12),
+     "%s: CG + Chebyshev-Jacobi: %d iterations, one process %d, solutions %.1e apart%s%s", name,
+     its_d, its, apart, ierr ? ": " : "", ierr ? ts_error_message() : "");
+  ts_vec_destroy(&b);
+  ts_vec_destroy(&bd);
+}
+
+/* Kershaw's mesh (epsilon 0.3): the operator with per-cell coefficients on level 0 of 12 x 8
+ * (2D) or 6 x 4 x 4 cells (3D; 3 processes along the last direction: 3 + 3 + 2 or
+ * 2 + 1 + 1 cells) against the one-process one (A x, diag A, CG), and the V-cycles with
+ * coefficients per point on levels 0..L of 6 x 4 (L = 2) or 6 x 2 x 4 cells (L = 1) */
+static void run_mapped_case(ts_backend be, int dim, int k, int fixed_split, int size) {
+  static const int coarse2[2] = {12, 8}, coarse3[3] = {6, 4, 4};
+  static const int mg2[2] = {6, 4}, mg3[3] = {6, 2, 4};
+  const ts_coefficients per_point = {.kappa_components = 1, .kappa_at = kappa_at,
+                                     .reaction_at = reaction_at};
+  int procs[3] = {1, 1, 1};
+  procs[dim - 1] = size;
+  char name[96];
+  problem p = {.dim = dim, .k = k};
+  ts_mesh mesh = NULL, mg_mesh = NULL;
+  ts_fe fe = NULL;
+  double *kappa = NULL, *c = NULL;
+  ts_coefficients co;
+  const int64_t cells = dim == 2 ? 12 * 8 : 6 * 4 * 4;
+  int ierr = ts_mesh_create_kershaw(dim, dim == 2 ? coarse2 : coarse3, 0, 0.3, &mesh);
+  if (!ierr) ierr = ts_mesh_create_kershaw(dim, dim == 2 ? mg2 : mg3, dim == 2 ? 2 : 1, 0.6, &mg_mesh);
+  if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
+  if (!ierr) ierr = cell_coefficients(dim, cells, &kappa, &c, &co);
+  if (!ierr) ierr = setup(be, mesh, fe, fixed_split ? procs : NULL, &co, &p);
+  if (!ierr) ierr = ts_parallel_procs(p.par, procs);
+  if (dim == 3) snprintf(name, sizeof name, "Kershaw 3D Q%d on %dx%dx%d", k, procs[0], procs[1], procs[2]);
+  else snprintf(name, sizeof name, "Kershaw 2D Q%d on %dx%d", k, procs[0], procs[1]);
+  if (!everywhere(!ierr)) {
+    ok(0, "%s: setup: %s", name, ts_error_message());
+    skip(MAPPED_TESTS_PER_CASE - 1, "no setup");
+  } else {
+    check_operator(&p, name);
+    check_random_solve(be, &p, name);
+    check_mg_on(be, &p, name, mg_mesh, dim == 2 ? 2 : 1, &per_point);
+  }
+  teardown(&p);
+  free(kappa);
+  free(c);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mg_mesh);
   ts_mesh_destroy(&mesh);
 }
 
@@ -360,14 +488,18 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  plan(2 * 4 * 2 * TESTS_PER_CASE + 2);
+  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 2;
+  plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
-    skip(2 * 4 * 2 * TESTS_PER_CASE + 2, "no backend");
+    skip(tests, "no backend");
   } else {
     diag("%d processes", size);
     for (int dim = 2; dim <= 3; ++dim)
       for (int k = 1; k <= 4; ++k)
         for (int fixed = 0; fixed <= 1; ++fixed) run_case(be, dim, k, fixed, size);
+    for (int dim = 2; dim <= 3; ++dim) /* 2D Q2, Q3; 3D Q1, Q2 */
+      for (int k = 4 - dim; k <= 5 - dim; ++k)
+        for (int fixed = 0; fixed <= 1; ++fixed) run_mapped_case(be, dim, k, fixed, size);
     check_mg_refusals(be, size);
   }
   ts_backend_destroy(&be);
