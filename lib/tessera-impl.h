@@ -55,6 +55,12 @@ int ts_assemble_load(ts_dofs dofs, const ts_solution *u, double *b);
 /** The squared L2 and H1-seminorm errors over dofs' cells into sums[0], sums[1] (compensated). */
 int ts_compute_error_sums(ts_dofs dofs, const double *values, const ts_solution *u,
                           double *sums);
+/** The same pieces on mapped cells (lib/problem/rhs-mapped.c, for a block of a distributed
+ *  mapped level): b += (f, phi_i) over dofs' cells on the host (no lifting, no constraints),
+ *  and the squared errors of ts_compute_errors_mapped into sums[0], sums[1]. */
+int ts_assemble_load_mapped(ts_dofs dofs, ts_point_fn f, void *ctx, double *b);
+int ts_compute_error_sums_mapped(ts_dofs dofs, const double *values, ts_point_fn u,
+                                 ts_point_fn grad_u, void *ctx, double *sums);
 /** TS_CALL, adding the call's wall-clock seconds to *seconds (a setup phase's timer). */
 #define TS_CALL_TIMED(seconds, expr)                                                 \
   do {                                                                               \

@@ -4,7 +4,8 @@
 # blocks), one TAP line per run; then `tessera run` on the problem files
 # tests/xml/good/mpirun-poisson-{2d,3d}.xml with 1 (--procs 1x1: the distributed code on
 # one process), 2 and 3 processes against the plain one-process run (the same iterations,
-# errors equal to round-off, the DoFs of the processes summing to the whole), the .pvtu
+# errors equal to round-off, the DoFs of the processes summing to the whole), the same for
+# your own data on Kershaw's mesh (tests/xml/good/mpirun-kershaw-{2d,3d}.xml), the .pvtu
 # output and its pieces against the one-process .vtu, and problems that are not distributed
 # refused; `tessera bench` (and --mg) under mpirun -np 2.  Built without MPI: that tessera
 # refuses --procs and being one of several processes.  A TAP skip when no launcher was
@@ -43,7 +44,7 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-echo "1..14"
+echo "1..21"
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
@@ -94,54 +95,66 @@ compare() {
   [ "$status" -eq 0 ] || sed 's/^/# /' "$work/$dir.err" | head -10
 }
 
-for name in mpirun-poisson-2d mpirun-poisson-3d; do
+for name in mpirun-poisson-2d mpirun-poisson-3d mpirun-kershaw-2d mpirun-kershaw-3d; do
   mkdir -p "$work/$name-one"
   (cd "$work/$name-one" && "$tessera" run "$srcdir/tests/xml/good/$name.xml" --json) >"$work/$name-one.json"
   one_procs=1x1
-  [ "$name" = mpirun-poisson-3d ] && one_procs=1x1x1
+  case $name in *-3d) one_procs=1x1x1 ;; esac
   options="--procs $one_procs" compare $name $name-np1 1 --procs $one_procs
   options= compare $name $name-np2 2
   options= compare $name $name-np3 3
 done
 options="--procs 1x3" compare mpirun-poisson-2d mpirun-poisson-2d-1x3 3 --procs 1x3
 
-# vtu_values FILE N: "i j k solution" per point, the coordinates as lattice indices (x N)
+# vtu_values FILE N: "i j k solution" per point, the coordinates as lattice indices (x N), or
+# with N = 0 (a mapped mesh) rounded to 1e-9
 vtu_values() {
   awk -v N="$2" '
     /<Points>/ { mode = "p"; next }
     /<\/Points>/ { mode = ""; next }
     /<DataArray.*Name="solution"/ { mode = "s"; i = 0; next }
     /<\/DataArray>/ { if (mode == "s") mode = ""; next }
+    mode == "p" && NF == 3 && N == 0 { key[np++] = sprintf("%.9f %.9f %.9f", $1, $2, $3); next }
     mode == "p" && NF == 3 { key[np++] = int($1 * N + 0.5) " " int($2 * N + 0.5) " " int($3 * N + 0.5); next }
     mode == "s" && NF == 1 { print key[i++], $1 }' "$1"
 }
-# The 3 pieces together hold the one-process values: every piece point is a point of the
-# one-process file with its value (to 1e-12), and every one-process point is in a piece.
-# The lattice of 4 x 3 cells refined 3 times, 2 subdivisions per cell: x = i/64, y = j/48.
-dir="$work/mpirun-poisson-2d-np3"
-pieces=$(grep -c '<Piece Source="mpirun-poisson-2d-[0-2]\.vtu"/>' "$dir/mpirun-poisson-2d.pvtu" 2>/dev/null)
-vtu_values "$work/mpirun-poisson-2d-one/mpirun-poisson-2d.vtu" 192 >"$work/one.values"
-for r in 0 1 2; do vtu_values "$dir/mpirun-poisson-2d-$r.vtu" 192; done >"$work/pieces.values"
-set -- $(awk 'NR == FNR { v[$1 " " $2 " " $3] = $4; ++n; next }
-  { k = $1 " " $2 " " $3; ++m; if (!(k in v)) ++foreign; else { d = $4 - v[k]; if (d < 0) d = -d;
-    if (d > max) max = d; seen[k] = 1 } }
-  END { for (k in v) if (!(k in seen)) ++missing; printf "%d %d %d %d %g\n", n, m, foreign, missing, max }' \
-  "$work/one.values" "$work/pieces.values")
-[ "$pieces" = 3 ] && [ "$1" -gt 0 ] && [ "$3" -eq 0 ] && [ "$4" -eq 0 ] &&
-  awk -v d="$5" 'BEGIN { exit !(d <= 1e-12) }'
-ok $? "mpirun -np 3: mpirun-poisson-2d.pvtu names $pieces pieces; their $2 points (interfaces twice) cover the $1 points of the one-process .vtu ($3 foreign, $4 missing), values at most $5 apart"
+# check_pieces NAME N: the 3 pieces of the run under mpirun -np 3 together hold the
+# one-process values: every piece point is a point of the one-process file with its value
+# (to 1e-12), and every one-process point is in a piece.
+check_pieces() {
+  name=$1 dir="$work/$1-np3"
+  pieces=$(grep -c "<Piece Source=\"$name-[0-2]\\.vtu\"/>" "$dir/$name.pvtu" 2>/dev/null)
+  vtu_values "$work/$name-one/$name.vtu" "$2" >"$work/one.values"
+  for r in 0 1 2; do vtu_values "$dir/$name-$r.vtu" "$2"; done >"$work/pieces.values"
+  set -- $(awk 'NR == FNR { v[$1 " " $2 " " $3] = $4; ++n; next }
+    { k = $1 " " $2 " " $3; ++m; if (!(k in v)) ++foreign; else { d = $4 - v[k]; if (d < 0) d = -d;
+      if (d > max) max = d; seen[k] = 1 } }
+    END { for (k in v) if (!(k in seen)) ++missing; printf "%d %d %d %d %g\n", n, m, foreign, missing, max }' \
+    "$work/one.values" "$work/pieces.values")
+  [ "$pieces" = 3 ] && [ "$1" -gt 0 ] && [ "$3" -eq 0 ] && [ "$4" -eq 0 ] &&
+    awk -v d="$5" 'BEGIN { exit !(d <= 1e-12) }'
+  ok $? "mpirun -np 3: $name.pvtu names $pieces pieces; their $2 points (interfaces twice) cover the $1 points of the one-process .vtu ($3 foreign, $4 missing), values at most $5 apart"
+}
+# The box: 4 x 3 cells refined 3 times, 2 subdivisions per cell: x = i/64, y = j/48.
+check_pieces mpirun-poisson-2d 192
+# Kershaw's mesh: the mapped points, rounded to 1e-9
+check_pieces mpirun-kershaw-2d 0
 
 # Refused before any work, by rank 0 alone, every process exiting non-zero: the default
-# vertex-patch smoother (named with the way out), and Stokes.
+# vertex-patch smoother (named with the way out), Stokes, and Neumann faces of your own data.
 mpirun_np 2 "$tessera" run "$srcdir/examples/poisson-3d-mg.xml" >"$work/refused.out" 2>&1
 status=$?
 mpirun_np 2 "$tessera" run "$srcdir/tests/xml/good/stokes-2d.xml" >"$work/stokes.out" 2>&1
 stokes=$?
+mpirun_np 2 "$tessera" run "$srcdir/examples/poisson-kershaw.xml" >"$work/neumann.out" 2>&1
+neumann=$?
 [ "$status" -ne 0 ] && [ "$(grep -c 'error:' "$work/refused.out")" -eq 1 ] &&
   grep -q 'smoother="vertex-patch"> (also the default) is not distributed yet.*smoother="chebyshev"' "$work/refused.out" &&
   ! grep -q 'iteration' "$work/refused.out" && [ "$stokes" -ne 0 ] &&
-  grep -q '<stokes> (stokes, <element family="RT">) is not distributed yet' "$work/stokes.out"
-ok $? "mpirun -np 2 refuses the vertex-patch smoother (exit $status) and <stokes> (exit $stokes), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
+  grep -q '<stokes> (stokes, <element family="RT">) is not distributed yet' "$work/stokes.out" &&
+  [ "$neumann" -ne 0 ] && [ "$(grep -c 'error:' "$work/neumann.out")" -eq 1 ] &&
+  grep -q '<poisson neumann="right top">: Neumann faces are not distributed yet' "$work/neumann.out"
+ok $? "mpirun -np 2 refuses the vertex-patch smoother (exit $status), <stokes> (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
 
 # tessera bench under mpirun: the operator and FMG rows, each process's DoFs summing to the
 # whole; a problem it does not distribute refused

@@ -1,11 +1,13 @@
 /* problem.c -- a problem file solved over the processes of a communicator (doc/parallel.md,
  * "Running a problem file under mpirun"): the convergence study of ts_problem_solve
- * (lib/problem/study.c) with the distributed parts.  On each level the box is split into
- * blocks (dofs.c), the operator is the distributed Laplacian (laplace.c) or the finest of a
- * distributed hierarchy (mg.c), the right side is assembled block by block and summed over
- * the interfaces, the problem's solver and preconditioner run unchanged on the distributed
- * vectors, and the errors are summed over the processes in rank order.  The output is one
- * .vtu piece per process, the block's cells, and the .pvtu index that names the pieces.
+ * (lib/problem/study.c) with the distributed parts.  On each level the mesh is split into
+ * blocks (dofs.c), the operator is the distributed Laplacian - or, for your own data
+ * (<poisson f=...>, on a mapped mesh or the box as one), the distributed operator on mapped
+ * cells with the level's kappa and c (laplace.c) - or the finest of a distributed hierarchy
+ * (mg.c), the right side is assembled block by block and summed over the interfaces, the
+ * problem's solver and preconditioner run unchanged on the distributed vectors, and the
+ * errors are summed over the processes in rank order.  The output is one .vtu piece per
+ * process, the block's cells, and the .pvtu index that names the pieces.
  *
  * What the processes do differently (a file one cannot write, memory one lacks) is agreed
  * on after each phase (ts_parallel_agree): every process then stops with the same error. */
@@ -27,11 +29,16 @@ typedef struct dist_level {
 } dist_level;
 
 /* What every level shares: the study (problem, backend, mesh, element, exact solution) and
- * the split. */
+ * the split; for your own data on a mapped mesh (or the box as one) its functions. */
 typedef struct dist_study {
   ts_study s;
   ts_parallel par;
+  int own;                      /* <poisson f=...>: the operator on mapped cells */
+  ts_poisson_own_functions fns; /* its data (own) */
 } dist_study;
+
+/* whether the errors are measured: a built-in solution but rhs="one", or your own u */
+static int has_exact(const dist_study *d) { return d->own ? d->fns.u != NULL : !d->s.p->rhs_one; }
 
 static void level_free(dist_level *o) {
   ts_solver_destroy(&o->solver);
@@ -48,34 +55,69 @@ static void level_free(dist_level *o) {
   ts_free(&o->host);
 }
 
-/* the DoFs and the Laplacian, of the hierarchy when the problem uses multigrid */
-static int level_space(const dist_study *d, int level, dist_level *o, double *t) {
+/* the DoFs and the operator (the Laplacian, or with your own data the operator on mapped
+ * cells with the coefficients co), of the hierarchy when the problem uses multigrid */
+static int create_space(const dist_study *d, int level, const ts_coefficients *co,
+                        dist_level *o, double *t) {
   const ts_study *s = &d->s;
   if (s->p->use_mg) {
+    const int coarse = s->p->mg.coarse_level;
     TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
-                  ts_parallel_mg_create(s->backend, d->par, s->mesh, s->fe[0],
-                                        s->p->mg.coarse_level, level, &o->mg));
+                  d->own ? ts_parallel_mg_create_mapped(s->backend, d->par, s->mesh, s->fe[0],
+                                                        coarse, level, co, &o->mg)
+                         : ts_parallel_mg_create(s->backend, d->par, s->mesh, s->fe[0], coarse,
+                                                 level, &o->mg));
     o->pd = ts_parallel_mg_dofs(o->mg, level);
     o->A = ts_parallel_mg_operator(o->mg, level);
     return 0;
   }
   TS_CALL_TIMED(&t[TS_SETUP_DOFS],
                 ts_parallel_dofs_create(s->backend, d->par, s->mesh, s->fe[0], level, &o->pd));
-  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS], ts_parallel_operator_create_laplace(o->pd, &o->A));
+  TS_CALL_TIMED(&t[TS_SETUP_OPERATORS],
+                d->own ? ts_parallel_operator_create_mapped(o->pd, co, &o->A)
+                       : ts_parallel_operator_create_laplace(o->pd, &o->A));
   return 0;
 }
 
-/* The lift: u at the box's boundary DoFs of the block (zero inside), each DoF its owner's
- * value (the sum over the blocks of owned .* lift).  xh: host work of the block's size. */
+/* create_space with your own data's coefficients of the level (as the one-process study
+ * gives its operator or hierarchy: over the whole level's cells, or per point) */
+static int level_space(const dist_study *d, int level, dist_level *o, double *t) {
+  double *kappa = NULL, *c = NULL;
+  ts_coefficients co = {0};
+  int ierr = d->own ? ts_poisson_own_coefficients(&d->s, level, &kappa, &c, &co) : 0;
+  if (!ierr) ierr = create_space(d, level, &co, o, t);
+  ts_free(&kappa);
+  ts_free(&c);
+  return ierr;
+}
+
+/* The boundary value at the point x of DoF i: the built-in solution's, or your own g (zero
+ * without it). */
+static int boundary_value(const dist_study *d, int dim, int64_t i, const double *x, double *v) {
+  if (!d->own) {
+    *v = ((const ts_solution *)d->s.exact)->value(dim, x);
+    return 0;
+  }
+  *v = 0.0;
+  const ts_poisson_own_functions *f = &d->fns;
+  const int rc = f->g ? f->g(f->ctx, dim, 1, x, v) : 0;
+  TS_CHECK_ARG(!rc && isfinite(*v), "the Dirichlet data g %s at the block's DoF %lld (%g, %g%s)",
+               rc ? "failed" : "is not finite", (long long)i, x[0], x[1],
+               dim == 3 ? ", ..." : "");
+  return 0;
+}
+
+/* The lift: the boundary values at the box's boundary DoFs of the block (zero inside), each
+ * DoF its owner's value (the sum over the blocks of owned .* lift).  xh: host work of the
+ * block's size. */
 static int boundary_values(const dist_study *d, dist_level *o, double *xh) {
   ts_parallel_dofs pd = o->pd;
-  const ts_solution *u = d->s.exact;
   TS_CALL(ts_vec_get_to_host(pd->dirichlet_mask, xh));
   for (int64_t i = 0; i < pd->dofs->count; ++i)
     if (xh[i] != 0.0) {
       double x[3];
       TS_CALL(ts_dofs_point(pd->dofs, i, x));
-      xh[i] = u->value(pd->dofs->dim, x);
+      TS_CALL(boundary_value(d, pd->dofs->dim, i, x, &xh[i]));
     }
   TS_CALL(ts_vec_set_from_host(o->lift, xh));
   TS_CALL(ts_vec_pointwise_mult(o->lift, pd->owned_mask, o->lift));
@@ -89,7 +131,8 @@ static int boundary_values(const dist_study *d, dist_level *o, double *xh) {
 static int lifted_rhs(const dist_study *d, dist_level *o, double *bh, double *xh, double *t) {
   ts_parallel_dofs pd = o->pd;
   double t0 = ts_wtime();
-  TS_CALL(ts_assemble_load(pd->dofs, d->s.exact, bh));
+  if (d->own) TS_CALL(ts_assemble_load_mapped(pd->dofs, d->fns.f, d->fns.ctx, bh));
+  else TS_CALL(ts_assemble_load(pd->dofs, d->s.exact, bh));
   t[TS_SETUP_RIGHT_SIDE] += ts_wtime() - t0;
   t0 = ts_wtime();
   TS_CALL(boundary_values(d, o, xh));
@@ -104,23 +147,32 @@ static int lifted_rhs(const dist_study *d, dist_level *o, double *bh, double *xh
   return 0;
 }
 
-/* The right side as ts_assemble_rhs makes it on the whole mesh: for a separable f with zero
- * boundary values the block's part of the one-process vector (its bits), else lifted_rhs. */
-static int assemble_rhs(const dist_study *d, dist_level *o, double *t) {
+/* On a box, for a separable f with zero boundary values, the block's part of the one-process
+ * right side (its bits; *done = 1). */
+static int separable_rhs(const dist_study *d, dist_level *o, double *t, int *done) {
   ts_parallel_dofs pd = o->pd;
   ts_dofs whole = NULL;
-  double *bh = NULL, *xh = NULL;
   const double t0 = ts_wtime();
   TS_CALL(ts_dofs_create(d->s.mesh, d->s.fe[0], pd->level, &whole));
-  const int separable = ts_rhs_separable(whole, d->s.exact, d->s.backend);
-  int ierr = separable ? ts_assemble_rhs_separable_block(whole, pd->offset, pd->n, d->s.exact,
-                                                         o->b)
-                       : 0;
+  *done = ts_rhs_separable(whole, d->s.exact, d->s.backend);
+  const int ierr = *done ? ts_assemble_rhs_separable_block(whole, pd->offset, pd->n,
+                                                           d->s.exact, o->b)
+                         : 0;
   ts_dofs_destroy(&whole);
   t[TS_SETUP_RIGHT_SIDE] += ts_wtime() - t0;
-  if (ierr || separable) return ierr;
+  return ierr;
+}
+
+/* The right side as ts_assemble_rhs (ts_assemble_rhs_mapped for your own data) makes it on
+ * the whole mesh: separable_rhs where it applies, else lifted_rhs. */
+static int assemble_rhs(const dist_study *d, dist_level *o, double *t) {
+  ts_parallel_dofs pd = o->pd;
+  double *bh = NULL, *xh = NULL;
+  int done = 0;
+  if (!d->own) TS_CALL(separable_rhs(d, o, t, &done));
+  if (done) return 0;
   const size_t n = (size_t)pd->dofs->count;
-  ierr = ts_calloc(n, sizeof *bh, "right-hand side", &bh);
+  int ierr = ts_calloc(n, sizeof *bh, "right-hand side", &bh);
   if (!ierr) ierr = ts_calloc(n, sizeof *xh, "boundary values", &xh);
   if (!ierr) ierr = lifted_rhs(d, o, bh, xh, t);
   ts_free(&bh);
@@ -192,7 +244,12 @@ static int complete_local(const dist_study *d, dist_level *o, double *sums) {
   TS_CALL(ts_calloc((size_t)o->pd->dofs->count, sizeof *o->host, "solution on the host",
                     &o->host));
   TS_CALL(ts_vec_get_to_host(o->x, o->host));
-  if (!d->s.p->rhs_one) TS_CALL(ts_compute_error_sums(o->pd->dofs, o->host, d->s.exact, sums));
+  if (!has_exact(d)) return 0;
+  if (d->own)
+    TS_CALL(ts_compute_error_sums_mapped(o->pd->dofs, o->host, d->fns.u, d->fns.grad_u,
+                                         d->fns.ctx, sums));
+  else
+    TS_CALL(ts_compute_error_sums(o->pd->dofs, o->host, d->s.exact, sums));
   return 0;
 }
 
@@ -200,7 +257,7 @@ static int complete_local(const dist_study *d, dist_level *o, double *sums) {
 static int measure(const dist_study *d, dist_level *o, ts_level_report *r) {
   double sums[2] = {0.0, 0.0}, total[2];
   TS_CALL(ts_parallel_agree(d->par, complete_local(d, o, sums)));
-  if (d->s.p->rhs_one) return 0; /* no exact solution */
+  if (!has_exact(d)) return 0; /* no exact solution */
   for (int k = 0; k < 2; ++k) TS_CALL(ts_parallel_sum(d->par, sums[k], &total[k]));
   r->l2_error = sqrt(total[0]);
   r->h1_error = sqrt(total[1]);
@@ -230,7 +287,7 @@ static int check_output(const dist_study *d) {
   if (!*p->vtu_path) return 0;
   TS_CALL(output_paths(d, d->par->rank, piece, index, sizeof piece));
   TS_CALL(ts_parallel_block_cells(d->par, d->s.mesh, p->levels, cells));
-  TS_CALL(ts_vtu_check_output(piece, p->dim, cells, p->vtu_subdivisions, !p->rhs_one));
+  TS_CALL(ts_vtu_check_output(piece, p->dim, cells, p->vtu_subdivisions, has_exact(d)));
   return 0;
 }
 
@@ -247,20 +304,24 @@ static int write_index(const dist_study *d, const char *index) {
     const char *slash = strrchr(names[r], '/');
     pieces[r] = slash ? slash + 1 : names[r];
   }
-  if (!ierr) ierr = ts_write_pvtu(index, p->dim, !p->rhs_one, size, pieces);
+  if (!ierr) ierr = ts_write_pvtu(index, p->dim, has_exact(d), size, pieces);
   ts_free(&names);
   ts_free(&pieces);
   return ierr;
 }
 
+/* this process's piece: its block's cells, the exact solution where it is known */
+static int write_piece(const dist_study *d, const dist_level *o, const char *piece) {
+  const int s = d->s.p->vtu_subdivisions;
+  if (d->own) return ts_write_vtu_mapped(piece, o->pd->dofs, o->host, d->fns.u, d->fns.ctx, s);
+  return ts_write_vtu(piece, o->pd->dofs, o->host, has_exact(d) ? d->s.exact : NULL, s);
+}
+
 /* the pieces, then (rank 0) the index */
 static int write_output(const dist_study *d, const dist_level *o, FILE *log) {
-  ts_problem p = d->s.p;
   char piece[PATH_CAP], index[PATH_CAP];
   TS_CALL(output_paths(d, d->par->rank, piece, index, sizeof piece));
-  TS_CALL(ts_parallel_agree(d->par, ts_write_vtu(piece, o->pd->dofs, o->host,
-                                                 p->rhs_one ? NULL : d->s.exact,
-                                                 p->vtu_subdivisions)));
+  TS_CALL(ts_parallel_agree(d->par, write_piece(d, o, piece)));
   TS_CALL(ts_parallel_agree(d->par, d->par->rank ? 0 : write_index(d, index)));
   if (!log) return 0;
   char first[PATH_CAP], last[PATH_CAP];
@@ -369,6 +430,8 @@ int ts_problem_solve_parallel(ts_problem p, ts_backend backend, int comm, const 
   TS_CALL(ts_parallel_create(comm, p->dim, procs, &d.par));
   int ierr = ts_parallel_agree(d.par, check_memory(p, backend, d.par->size));
   if (!ierr) ierr = ts_parallel_agree(d.par, ts_study_create(p, backend, &d.s));
+  d.own = !ierr && d.s.eq == &ts_equation_poisson_own;
+  if (d.own) ts_poisson_own_functions_of(&d.s, &d.fns);
   if (!ierr) ierr = ts_parallel_agree(d.par, check_output(&d));
   if (!ierr) ierr = run_study(&d, log, report, figures);
   ts_study_free(&d.s);

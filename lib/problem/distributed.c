@@ -3,34 +3,35 @@
  * file under mpirun"): the parts the MPI domain decomposition has.  Anything else is refused
  * before any work, naming the element, attribute and value, so that a distributed run
  * solves exactly the problem a one-process run of the same file solves. */
+#include <stdio.h>
 #include <string.h>
 #include "equation.h"
 
 /* the file the problem was read from, for messages (its name if read from memory) */
 static const char *origin(ts_problem p) { return p->source[0] ? p->source : p->name; }
 
-/* Your own data: the first of its parts that is set (all of them are refused). */
-static int own_data_refused(ts_problem p) {
-  if (p->map != TS_MAP_BOX)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <mesh map=\"%s\">: mapped meshes are not distributed "
-                    "yet (under mpirun: a box with a built-in solution)", origin(p),
-                    ts_reader_map_name(p->map));
-  const char *attr = p->neumann_faces ? "neumann" : p->kappa[0] ? "kappa"
-                     : p->kappa_file[0] ? "kappa-file" : p->c[0] ? "c" : p->c_file[0] ? "c-file"
-                                                                         : "f";
-  return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <poisson %s=...>: your own data (expressions, "
-                  "coefficients, Neumann faces) is not distributed yet; under mpirun: <poisson "
-                  "solution=\"%s\"> or rhs=\"one\" on a box", origin(p), attr, ts_solution_names());
+/* Your own data (<poisson f=...>) is distributed on a mapped mesh or the box (the box as
+ * one), with g, u, grad-u, kappa, c, their files and sample="points"; Neumann faces are not. */
+static int check_own_data(ts_problem p) {
+  if (!p->neumann_faces) return 0;
+  char faces[64] = "";
+  for (int face = 0; face < 2 * p->dim; ++face)
+    if (p->neumann_faces >> face & 1)
+      snprintf(faces + strlen(faces), sizeof faces - strlen(faces), "%s%s", faces[0] ? " " : "",
+               ts_face_names[face]);
+  return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <poisson neumann=\"%s\">: Neumann faces are not "
+                  "distributed yet; under mpirun your own data has Dirichlet data g on the whole "
+                  "boundary (no neumann, no h)", origin(p), faces);
 }
 
-/* The equation: the Poisson problems of the built-in solutions only. */
+/* The equation: Poisson with a built-in solution on a box, or your own data. */
 static int check_equation(ts_problem p) {
   const ts_equation *eq = p->equation;
   if (eq == &ts_equation_poisson) return 0;
-  if (eq == &ts_equation_poisson_own) return own_data_refused(p);
+  if (eq == &ts_equation_poisson_own) return check_own_data(p);
   return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <%s> (%s, <element family=\"%s\">) is not distributed "
-                  "yet; under mpirun: <poisson> with Q_k on a box", origin(p), eq->element,
-                  eq->name, eq->family);
+                  "yet; under mpirun: <poisson> with Q_k", origin(p), eq->element, eq->name,
+                  eq->family);
 }
 
 /* The solver: a Krylov method or full multigrid, in double precision. */
@@ -82,12 +83,15 @@ static int check_multigrid(ts_problem p) {
   int64_t cells[3] = {1, 1, 1};
   for (int d = 0; d < p->dim; ++d) cells[d] = (int64_t)p->coarse[d] << o->coarse_level;
   const int64_t coarse_dofs = ts_poisson_dofs(p->dim, p->degree, cells);
-  if (o->coarse_degree == TS_MG_COARSE_DEGREE_AUTO && coarse_dofs > TS_MG_COARSE_DEGREE_AUTO_DOFS)
+  /* the one-process hierarchies' limit (ts_mg_create's coarse degree): on mapped cells the
+   * LU's */
+  const int limit = p->equation->mapped ? TS_MG_COARSE_DENSE_DOFS : TS_MG_COARSE_DEGREE_AUTO_DOFS;
+  if (o->coarse_degree == TS_MG_COARSE_DEGREE_AUTO && coarse_dofs > limit)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-degree=\"auto\"> adds degree levels "
                     "below a coarse level of %lld DoFs (more than %d), which are not distributed "
                     "yet; under mpirun choose a lower <multigrid coarse-level> (the distributed "
                     "coarse solve takes at most 8,000 DoFs)", origin(p), (long long)coarse_dofs,
-                    TS_MG_COARSE_DEGREE_AUTO_DOFS);
+                    limit);
   return 0;
 }
 

@@ -161,6 +161,17 @@ int ts_poisson_complete(const ts_study *s, ts_level_objects *o);
  * its mg_create when the problem uses multigrid (phases timed into t) */
 int ts_poisson_space_operator(const ts_study *s, ts_level_objects *o, double *t);
 void ts_poisson_error_columns(int exact, const ts_level_report *r, char *buf, size_t len);
+/* poisson-own.c, for the distributed solve (lib/parallel/problem.c): your own data's
+ * functions (NULL where not given) with their context, and a level's coefficients as its
+ * operator gets them (kappa and c per cell of the whole level, owned by the caller, or per
+ * point) */
+typedef struct ts_poisson_own_functions {
+  ts_point_fn f, g, u, grad_u;
+  void *ctx;
+} ts_poisson_own_functions;
+void ts_poisson_own_functions_of(const ts_study *s, ts_poisson_own_functions *fns);
+int ts_poisson_own_coefficients(const ts_study *s, int level, double **kappa, double **c,
+                                ts_coefficients *co);
 /* poisson.c: Q_k's DoFs of the finest level (dofs_bound) */
 uint64_t ts_poisson_dofs_bound(const struct ts_problem_s *p);
 /* poisson-read.c: <poisson> for both Poisson equations (read); your own data's selects

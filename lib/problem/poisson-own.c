@@ -204,8 +204,8 @@ static int eval_c(void *ctx, int dim, int64_t n, const double *x, double *v) {
 
 /* The level's coefficients: per cell (kappa and c arrays, owned by the caller), or with
  * <poisson sample="points"> the expressions at the quadrature points (no arrays). */
-static int level_coefficients(const ts_study *s, int level, double **kappa, double **c,
-                              ts_coefficients *co) {
+int ts_poisson_own_coefficients(const ts_study *s, int level, double **kappa, double **c,
+                                ts_coefficients *co) {
   own_data *d = s->data;
   *kappa = *c = NULL;
   if (s->p->coefficients_at_points) {
@@ -224,7 +224,7 @@ static int own_operator_on_level(const ts_study *s, ts_backend backend, ts_dofs 
                                  ts_precision precision, ts_operator *A) {
   double *kappa = NULL, *c = NULL;
   ts_coefficients coefficients;
-  TS_CALL(level_coefficients(s, level, &kappa, &c, &coefficients));
+  TS_CALL(ts_poisson_own_coefficients(s, level, &kappa, &c, &coefficients));
   const int ierr = ts_operator_create_mapped(backend, dofs, &coefficients, precision, A);
   ts_free(&kappa);
   ts_free(&c);
@@ -243,7 +243,7 @@ static int own_mg_create(const ts_study *s, ts_backend backend, int level,
   ts_mg_options o = *options;
   o.neumann_faces = s->p->neumann_faces;
   ts_coefficients coefficients;
-  TS_CALL(level_coefficients(s, level, &kappa, &c, &coefficients));
+  TS_CALL(ts_poisson_own_coefficients(s, level, &kappa, &c, &coefficients));
   const int ierr = ts_mg_create_mapped(backend, s->mesh, s->fe[0], level, &coefficients, &o, mg);
   ts_free(&kappa);
   ts_free(&c);
@@ -253,6 +253,13 @@ static int own_mg_create(const ts_study *s, ts_backend backend, int level,
 /* A pure Neumann problem's data must satisfy (f, 1) + (h, 1)_N = 0; beyond quadrature
  * error (below 1e-12 relative in the tests) a defect this large is a mistake in the data. */
 #define INCOMPATIBLE_DEFECT 1e-3
+
+void ts_poisson_own_functions_of(const ts_study *s, ts_poisson_own_functions *fns) {
+  const own_data *d = s->data;
+  *fns = (ts_poisson_own_functions){.f = d->f ? eval_f : NULL, .g = d->g ? eval_g : NULL,
+                                    .u = d->u ? eval_u : NULL,
+                                    .grad_u = d->grad_u ? eval_grad_u : NULL, .ctx = s->data};
+}
 
 /* The operator on the mapped cells, b = (f, phi_i) + (h, phi_i)_N lifted for g, x0 = g on
  * the Dirichlet faces; for a pure Neumann problem b made compatible. */
