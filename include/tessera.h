@@ -2371,6 +2371,16 @@ int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smooth
  *  @return 0, or TS_ERR_UNSUPPORTED naming the element, attribute and value that are not
  *          distributed yet and what is allowed */
 int ts_problem_parallel_check(ts_problem problem);
+/** @brief ts_problem_read_xml over the processes of comm (collective): rank 0 reads the file's
+ *  bytes and broadcasts them, every process parses them with the same overrides (the file
+ *  need not be visible on the other nodes; files it names, kappa-file and c-file, are read
+ *  where they are used, on every process).  An error reading on rank 0 is every process's
+ *  ("process 0: ..." on the others); a parse error is the same on every process.
+ *  @param comm  the communicator's Fortran handle: MPI_Comm_c2f(MPI_COMM_WORLD)
+ *  @return as ts_problem_read_xml; TS_ERR_ARG (NULL, MPI not initialized);
+ *          TS_ERR_UNSUPPORTED without MPI; TS_ERR_BACKEND naming a failed MPI call */
+int ts_problem_read_xml_parallel(int comm, const char *path, int n_overrides,
+                                 const char *const *overrides, ts_problem *problem);
 /** This process's share of a distributed solve (ts_problem_solve_parallel), finest level. */
 typedef struct ts_parallel_figures {
   int rank, processes;          /* this process in the split, of how many */

@@ -1,19 +1,22 @@
 /* cli-run-parallel.c -- `mpirun -np N tessera run FILE.xml` (or --procs PxQ[xR]): the problem
  * solved over the processes (ts_problem_solve_parallel; doc/parallel.md, "Running a problem
- * file under mpirun").  Every process reads the file and opens the backend (a GPU backend:
- * the device of its rank on the node modulo the node's GPUs, unless TESSERA_GPU_DEVICE
- * says); what the layer does not distribute is refused before any work.  Rank 0 prints the log, each process's share and
- * the JSON; every process exits with the same code. */
+ * file under mpirun").  Rank 0 reads the file and broadcasts it, every process parses it and
+ * opens the backend (a GPU backend: the device of its rank on the node modulo the node's
+ * GPUs, unless TESSERA_GPU_DEVICE says); what the layer does not distribute is refused
+ * before any work.  Rank 0 prints the log, each process's share and the JSON; every process
+ * exits with the same code. */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
-/* The problem read, checked and its backend open on every process (agreed: the first
- * failing process's message printed once); the exit status. */
+/* The problem read (rank 0 reads the file, every process parses its bytes), checked and its
+ * backend open on every process (agreed: the first failing process's message printed once);
+ * the exit status. */
 static int prepare(const cli_run_options *o, const cli_mpi *m, ts_problem *p, ts_backend *b) {
   int ierr = 0;
   if (o->max_output_size) ierr = ts_set_max_output_size(o->max_output_size);
-  if (!ierr) ierr = ts_problem_read_xml(o->file, o->n_overrides, o->overrides, p);
+  if (!ierr) ierr = ts_problem_read_xml_parallel(cli_mpi_comm(), o->file, o->n_overrides,
+                                                 o->overrides, p);
   if (!ierr) ierr = ts_problem_parallel_check(*p);
   if ((ierr = cli_mpi_agree(m, ierr))) return cli_exit_code(ierr);
   int product = 1;

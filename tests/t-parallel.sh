@@ -6,8 +6,8 @@
 # one process), 2 and 3 processes against the plain one-process run (the same iterations,
 # errors equal to round-off, the DoFs of the processes summing to the whole), the same for
 # your own data on Kershaw's mesh (tests/xml/good/mpirun-kershaw-{2d,3d}.xml), the .pvtu
-# output and its pieces against the one-process .vtu, and problems that are not distributed
-# refused; `tessera bench` (and --mg) under mpirun -np 2.  Built without MPI: that tessera
+# output and its pieces against the one-process .vtu, the file read by rank 0 alone, and
+# problems that are not distributed refused; `tessera bench` (and --mg) under mpirun -np 2.  Built without MPI: that tessera
 # refuses --procs and being one of several processes.  A TAP skip when no launcher was
 # found.  One OpenMP thread per process: the machine may have fewer cores than processes
 # (--oversubscribe).
@@ -44,7 +44,7 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-echo "1..21"
+echo "1..22"
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
@@ -155,6 +155,25 @@ neumann=$?
   [ "$neumann" -ne 0 ] && [ "$(grep -c 'error:' "$work/neumann.out")" -eq 1 ] &&
   grep -q '<poisson neumann="right top">: Neumann faces are not distributed yet' "$work/neumann.out"
 ok $? "mpirun -np 2 refuses the vertex-patch smoother (exit $status), <stokes> (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
+
+# Rank 0 reads the file and broadcasts it: a problem file that only rank 0 sees (the others
+# start in a folder without it) is solved on 2 processes; one that rank 0 does not see is one
+# error, every process exiting non-zero.
+mkdir -p "$work/rank0" "$work/elsewhere"
+cp "$srcdir/tests/xml/good/mpirun-poisson-3d.xml" "$work/rank0/p.xml"
+rank_cd='r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}; if [ "$r" '
+(cd "$work/rank0" && mpirun_np 2 sh -c "$rank_cd"'!= 0 ]; then cd "$1"; fi; exec "$2" run p.xml --json' \
+  sh "$work/elsewhere" "$tessera") >"$work/rank0.json" 2>"$work/rank0.err"
+status=$?
+(cd "$work/rank0" && mpirun_np 2 sh -c "$rank_cd"'= 0 ]; then cd "$1"; fi; exec "$2" run p.xml' \
+  sh "$work/elsewhere" "$tessera") >"$work/missing.out" 2>&1
+missing=$?
+[ "$status" -eq 0 ] && [ "$(first "$work/rank0.json" iterations)" = 9 ] &&
+  [ "$(first "$work/rank0.json" processes)" = 2 ] && [ "$missing" -ne 0 ] &&
+  [ "$(grep -c 'error:' "$work/missing.out")" -eq 1 ] &&
+  grep -q "cannot open problem file 'p.xml'" "$work/missing.out"
+ok $? "rank 0 reads the problem file: seen by rank 0 only, solved on 2 processes (exit $status, $(first "$work/rank0.json" iterations) iterations); not seen by rank 0, one error (exit $missing): $(grep 'error:' "$work/missing.out" | head -1)"
+[ "$status" -eq 0 ] || sed 's/^/# /' "$work/rank0.err" | head -5
 
 # tessera bench under mpirun: the operator and FMG rows, each process's DoFs summing to the
 # whole; a problem it does not distribute refused

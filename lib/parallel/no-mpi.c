@@ -178,3 +178,10 @@ int ts_problem_solve_parallel(ts_problem problem, ts_backend backend, int comm, 
   (void)problem, (void)backend, (void)comm, (void)procs, (void)log, (void)report, (void)figures;
   return TS_NO_MPI(__func__);
 }
+
+int ts_problem_read_xml_parallel(int comm, const char *path, int n_overrides,
+                                 const char *const *overrides, ts_problem *problem) {
+  (void)comm, (void)path, (void)n_overrides, (void)overrides;
+  if (problem) *problem = NULL;
+  return TS_NO_MPI(__func__);
+}

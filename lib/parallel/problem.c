@@ -13,6 +13,7 @@
  * on after each phase (ts_parallel_agree): every process then stops with the same error. */
 #include <math.h>
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 #include "parallel-impl.h"
 #include "../problem/equation.h"
@@ -437,4 +438,50 @@ int ts_problem_solve_parallel(ts_problem p, ts_backend backend, int comm, const 
   ts_study_free(&d.s);
   ts_parallel_destroy(&d.par);
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "distributed problem solve") : 0;
+}
+
+/* ---------------------------------------------------------------- reading on rank 0 */
+
+/* On rank 0 the file's bytes (or its error: *code and the message); on every process then
+ * the code and size, the message of a failure, or the bytes.  *bytes is the caller's. */
+static int broadcast_file(MPI_Comm c, int rank, const char *path, char **bytes, size_t *size) {
+  long long header[2] = {0, 0}; /* rank 0's code and size */
+  if (rank == 0) {
+    header[0] = ts_problem_file_bytes(path, bytes, size);
+    header[1] = (long long)*size;
+  }
+  TS_MPI_CALL("MPI_Bcast", MPI_Bcast(header, 2, MPI_LONG_LONG, 0, c));
+  if (header[0]) {
+    char message[4096] = "";
+    if (rank == 0) snprintf(message, sizeof message, "%s", ts_error_message());
+    TS_MPI_CALL("MPI_Bcast", MPI_Bcast(message, sizeof message, MPI_CHAR, 0, c));
+    if (rank == 0) return (int)header[0];
+    return ts_error_set((int)header[0], __FILE__, __LINE__, "process 0: %s", message);
+  }
+  *size = (size_t)header[1]; /* at most TS_PROBLEM_MAX_BYTES: an int count */
+  if (rank) TS_CALL(ts_calloc(*size + 1, 1, "the broadcast problem file", bytes));
+  TS_MPI_CALL("MPI_Bcast", MPI_Bcast(*bytes, (int)*size, MPI_CHAR, 0, c));
+  return 0;
+}
+
+int ts_problem_read_xml_parallel(int comm, const char *path, int n_overrides,
+                                 const char *const *overrides, ts_problem *problem) {
+  int initialized = 0, rank = 0;
+  TS_CHECK_NOT_NULL(problem);
+  *problem = NULL;
+  TS_CHECK_ARG(path && *path, "ts_problem_read_xml_parallel: the path is %s",
+               path ? "empty" : "NULL");
+  MPI_Initialized(&initialized);
+  TS_CHECK_ARG(initialized, "ts_problem_read_xml_parallel: MPI is not initialized (call "
+               "MPI_Init first)");
+  const MPI_Comm c = MPI_Comm_f2c((MPI_Fint)comm);
+  TS_CHECK_ARG(c != MPI_COMM_NULL, "ts_problem_read_xml_parallel: comm = %d is MPI_COMM_NULL",
+               comm);
+  TS_MPI_CALL("MPI_Comm_rank", MPI_Comm_rank(c, &rank));
+  char *bytes = NULL;
+  size_t size = 0;
+  int ierr = broadcast_file(c, rank, path, &bytes, &size);
+  if (!ierr) ierr = ts_problem_read_memory(path, bytes, size, n_overrides, overrides, problem);
+  free(bytes);
+  return ierr;
 }

@@ -167,6 +167,9 @@ struct ts_problem_s {
  * hundred bytes, and the schema's elements have at most 11 attributes. */
 #define TS_PROBLEM_MAX_BYTES ((size_t)1 << 20)
 #define TS_PROBLEM_MAX_ATTRIBUTES 64
+/* problem.c: the bytes of the problem file path (a regular file of at most
+ * TS_PROBLEM_MAX_BYTES; *bytes the caller frees), TS_ERR_IO or TS_ERR_INPUT naming it */
+int ts_problem_file_bytes(const char *path, char **bytes, size_t *size);
 /* problem.c: ts_problem_read_xml from the bytes of a file, checked as a file's are; name is
  * the file's name in messages and the problem's source. */
 int ts_problem_read_memory(const char *name, const char *bytes, size_t size, int n_overrides,

@@ -604,7 +604,7 @@ static int too_large(const char *name, const char *size) {
 
 /* Read the regular file path (at most TS_PROBLEM_MAX_BYTES) into *bytes (caller frees).
  * O_NONBLOCK: opening a FIFO returns at once (and is then refused by fstat). */
-static int read_file(const char *path, char **bytes, size_t *size) {
+int ts_problem_file_bytes(const char *path, char **bytes, size_t *size) {
   *bytes = NULL;
   *size = 0;
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -1917,7 +1917,7 @@ int ts_problem_read_xml(const char *path, int n_overrides, const char *const *ov
                               problem));
   char *bytes;
   size_t size;
-  TS_CALL(read_file(path, &bytes, &size));
+  TS_CALL(ts_problem_file_bytes(path, &bytes, &size));
   int code = ts_problem_read_memory(path, bytes, size, n_overrides, overrides, problem);
   free(bytes);
   return code;
