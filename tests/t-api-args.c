@@ -843,6 +843,7 @@ static void parallel(fixture *f) {
          ts_parallel_dofs_create(f->b, NULL, f->mesh, f->q, 0, &pd));
   EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_vec_create(NULL, &v));
   EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_operator_create_laplace(NULL, &op));
+  EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_operator_create_mapped(NULL, NULL, &op));
   EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_vec_sum_shared(NULL, f->x));
   EXPECT(code, mpi ? "not distributed" : without, ts_parallel_vec_gather(f->x, f->host));
   EXPECT(code, mpi ? "not distributed" : without, ts_parallel_vec_scatter(f->host, f->x));
@@ -859,6 +860,10 @@ static void parallel(fixture *f) {
   ts_pc pc;
   EXPECT(code, mpi ? "'par' is NULL" : without,
          ts_parallel_mg_create(f->b, NULL, f->mesh, f->q, 0, 0, &mg));
+  EXPECT(code, mpi ? "'mesh' is NULL" : without,
+         ts_parallel_mg_create_mapped(f->b, NULL, NULL, f->q, 0, 0, NULL, &mg));
+  EXPECT(code, mpi ? "the mesh is a box; use ts_parallel_mg_create" : without,
+         ts_parallel_mg_create_mapped(f->b, NULL, f->mesh, f->q, 0, 0, NULL, &mg));
   EXPECT(code, mpi ? "'coarse' is NULL" : without,
          ts_parallel_operator_create_transfer(NULL, NULL, &op));
   EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_pc_create_mg_jacobi(NULL, 0.6, 2, &pc));
@@ -876,6 +881,12 @@ static void parallel(fixture *f) {
          ts_problem_solve_parallel(f->problem, f->b, 0, NULL, NULL, NULL, NULL));
   EXPECT(mpi ? TS_ERR_UNSUPPORTED : code, mpi ? "is not distributed yet" : without,
          ts_problem_solve_parallel(f->problem, f->b, 0, NULL, NULL, report, NULL));
+  ts_problem read = (void *)&read;
+  EXPECT(code, mpi ? "the path is NULL" : without,
+         ts_problem_read_xml_parallel(0, NULL, 0, NULL, &read));
+  EXPECT(code, mpi ? "MPI is not initialized" : without,
+         ts_problem_read_xml_parallel(0, "problem.xml", 0, NULL, &read));
+  ok(read == NULL, "ts_problem_read_xml_parallel leaves the handle NULL");
   EXPECT_MINUS_ONE(ts_problem_dim(NULL));
   ok(ts_problem_dim(f->problem) == 2, "ts_problem_dim of a 2D problem is 2");
   free(report);
