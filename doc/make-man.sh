@@ -98,7 +98,7 @@ structured meshes: Poisson with Q_k elements, Stokes with Raviart\-Thomas RT_k a
 discontinuous DGQ_k elements), compares one compute backend with another, measures the
 matrix\-free operators and multigrid solvers, and describes the installation.  Under
 \fBmpirun \-np\fR \fIN\fR, \fBtessera run\fR solves Poisson problems over the \fIN\fR
-processes (an MPI domain decomposition of the box).  Every command
+processes (an MPI domain decomposition of the box or the mapped mesh).  Every command
 is built on the public C API of libtessera (\fItessera.h\fR).
 EOF
 echo "$top" | help_to_roff
