@@ -2363,7 +2363,8 @@ int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smooth
                                        ts_pc *pc);
 
 /** @brief Whether the problem can be solved distributed (ts_problem_solve_parallel): <poisson>
- *  with a built-in solution (or rhs="one") on a box, Q_k in double precision, CG, GMRES,
+ *  with a built-in solution (or rhs="one") on a box, or your own data without Neumann faces
+ *  on a box or a mapped mesh, Q_k in double precision, CG, GMRES,
  *  FGMRES, MINRES or full multigrid, preconditioned by none, jacobi, chebyshev or mg, the
  *  multigrid without degree levels or mixed precision, with the Chebyshev smoother
  *  (<multigrid smoother="chebyshev">; the default vertex patch is not distributed) or from
@@ -2391,7 +2392,7 @@ typedef struct ts_parallel_figures {
   double setup_seconds, solve_seconds; /* its own times (the report's: the slowest process's) */
 } ts_parallel_figures;
 /** @brief Solve the problem over the processes of comm (collective; doc/parallel.md, "Running
- *  a problem file under mpirun"): as ts_problem_solve, each level's box split into blocks
+ *  a problem file under mpirun"): as ts_problem_solve, each level's mesh split into blocks
  *  (ts_parallel_create with procs), the distributed Laplacian, right side and preconditioner
  *  (ts_parallel_mg_create, ts_parallel_pc_create_mg_chebyshev / _jacobi), the problem's
  *  solver, the errors summed over the processes in rank order.  Every process reads the same

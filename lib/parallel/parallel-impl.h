@@ -1,5 +1,6 @@
 /* parallel-impl.h -- the MPI domain decomposition (doc/parallel.md): the Cartesian split of
- * the processes, the distributed Q_k DoFs of a box and what their halo exchange needs. */
+ * the processes, the distributed Q_k DoFs of a box or mapped mesh and what their halo
+ * exchange needs. */
 #ifndef TS_PARALLEL_IMPL_H
 #define TS_PARALLEL_IMPL_H
 #include <mpi.h>
@@ -17,7 +18,7 @@ struct ts_parallel_dofs_s {
   ts_parallel par;             /* borrowed */
   ts_backend backend;          /* borrowed */
   int degree;
-  ts_mesh mesh;                /* owned: the block's box of cells */
+  ts_mesh mesh;                /* owned: the block's box of cells (with a mapped mesh's map) */
   ts_dofs dofs;                /* owned: the block's Q_k DoFs (owned and ghost) */
   int64_t n[3];                /* the block's DoFs per direction (1 beyond dim) */
   int64_t global_n[3];         /* the whole mesh's DoFs per direction (1 beyond dim) */
