@@ -1,14 +1,19 @@
 /* bench-parallel.c -- the distributed Q_k Poisson solver (doc/parallel.md) under mpirun:
  *   mpirun -np P bench-parallel DIM K C LEVEL
- * the box [0,1]^dim of C^dim level-0 cells refined LEVEL times, split among the P processes
+ * the box [0,1]^dim of C^dim level-0 cells (C may also be C0xC1[xC2], and the box is then
+ * C0/C2 x C1/C2 x 1: cells of equal shape, for weak scaling) refined LEVEL times, split among the P processes
  * (MPI_Dims_create), Q_K; the distributed hierarchy of levels 0..LEVEL
  * (ts_parallel_mg_create), its V-cycle with Chebyshev(3) smoothers and the gathered coarse
  * LU (ts_parallel_pc_create_mg_chebyshev), and full multigrid to 1e-8 from a random right side
  * (ts_pc_multigrid_fmg_solve, after one untimed run).  Rank 0 prints one line: DoFs (total,
  * per process), the setup and FMG seconds, V-cycles, DoFs per second (total, per process),
  * one Laplacian application of the finest level and, of it, the interface sum
- * (ts_parallel_vec_sum_shared: the halo exchange, staged through the host), each the best of
- * 5.  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
+ * (ts_parallel_vec_sum_shared: the halo exchange), each the best of 5, and how the planes
+ * travelled ("device": device to device, NCCL on cuda; "host": through host memory and MPI;
+ * TESSERA_PEER=0 forces the host).  On one process it also times the one-process Laplacian
+ * (ts_operator_create_laplace) of the same mesh: the cost of the distributed operator's masks.
+ * "GB" is the device memory rank 0's process took (ts_backend_memory_available before the
+ * hierarchy and after the solve; other processes on its device count too).  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
  * the device of its rank on the node modulo the node's devices (TESSERA_GPU_NODE_RANK; an
  * explicit TESSERA_GPU_DEVICE wins). */
 #include <math.h>
@@ -57,6 +62,24 @@ static int sum_once(void *ctx) {
   return ierr ? ierr : drain(t->y);
 }
 
+/* the best seconds of the one-process Laplacian of the finest level (one process only) */
+static double one_process_apply(ts_backend be, ts_mesh mesh, ts_fe fe, int level) {
+  ts_dofs dofs = NULL;
+  timed plain = {0};
+  double best = NAN;
+  if (!ts_dofs_create(mesh, fe, level, &dofs) &&
+      !ts_operator_create_laplace(be, dofs, TS_DOUBLE, &plain.A) &&
+      !ts_vec_create(be, ts_dofs_count(dofs), TS_DOUBLE, &plain.x) &&
+      !ts_vec_create(be, ts_dofs_count(dofs), TS_DOUBLE, &plain.y) &&
+      !ts_vec_set_random(plain.x, 12))
+    best = best_of(apply_once, &plain);
+  ts_vec_destroy(&plain.x);
+  ts_vec_destroy(&plain.y);
+  ts_operator_destroy(&plain.A);
+  ts_dofs_destroy(&dofs);
+  return best;
+}
+
 static int fail(const char *what) {
   fprintf(stderr, "bench-parallel: %s: %s\n", what, ts_error_message());
   MPI_Abort(MPI_COMM_WORLD, 1);
@@ -73,9 +96,13 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  const int dim = atoi(argv[1]), k = atoi(argv[2]), c = atoi(argv[3]), level = atoi(argv[4]);
-  const int coarse[3] = {c, c, c};
-  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  const int dim = atoi(argv[1]), k = atoi(argv[2]), level = atoi(argv[4]);
+  int coarse[3];
+  const int given = sscanf(argv[3], "%dx%dx%d", &coarse[0], &coarse[1], &coarse[2]);
+  for (int d = given; d < 3; ++d) coarse[d] = given == 1 ? coarse[0] : 1;
+  static const double lower[3] = {0, 0, 0};
+  double upper[3];
+  for (int d = 0; d < 3; ++d) upper[d] = (double)coarse[d] / coarse[dim - 1];
   ts_parallel par = NULL;
   if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par)) return fail("split");
   const char *name = getenv("TESSERA_BENCH_BACKEND");
@@ -92,6 +119,8 @@ int main(int argc, char **argv) {
   if (ts_backend_open(name, &be)) return fail("backend");
   if (ts_mesh_create_box(dim, lower, upper, coarse, level, &mesh) || ts_fe_create_q(dim, k, &fe))
     return fail("mesh");
+  size_t free_before = 0, free_after = 0;
+  ts_backend_memory_available(be, &free_before);
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
   if (ts_parallel_mg_create(be, par, mesh, fe, 0, level, &mg) ||
@@ -118,12 +147,16 @@ int main(int argc, char **argv) {
     const double s = MPI_Wtime() - t0;
     if (s < fmg) fmg = s;
   }
+  ts_backend_memory_available(be, &free_after);
   const double apply = best_of(apply_once, &t), halo = best_of(sum_once, &t);
   const double n = (double)ts_parallel_dofs_global_count(t.pd);
+  const double plain = size == 1 ? one_process_apply(be, mesh, fe, level) : NAN;
   if (!rank)
-    printf("| %dD Q%d | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) |\n",
-           dim, k, size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size, 1e3 * apply,
-           1e3 * halo, 100.0 * halo / apply);
+    printf("| %dD Q%d %s | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) | %s | %.3f | %.1f |\n",
+           dim, k, argv[3], size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size,
+           1e3 * apply, 1e3 * halo, 100.0 * halo / apply,
+           ts_parallel_dofs_device_messages(t.pd) ? "device" : "host", 1e3 * plain,
+           ((double)free_before - (double)free_after) / 1e9);
   ts_vec_destroy(&b);
   ts_vec_destroy(&x);
   ts_vec_destroy(&t.x);

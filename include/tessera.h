@@ -2258,7 +2258,10 @@ int ts_parallel_node_rank(ts_parallel par);
  *  @param fe       a Q_k element (ts_fe_create_q) of the mesh's dimension
  *  @return 0; TS_ERR_ARG naming the argument (a dimension other than the split's, not Q_k,
  *          fewer cells than processes in a direction, a map failing at a cell);
- *          TS_ERR_UNSUPPORTED without MPI; TS_ERR_MEMORY */
+ *          TS_ERR_UNSUPPORTED without MPI or for a backend that does not pack planes
+ *          (vec_plane_pack, backend ABI 17: omp, cuda and hip do); TS_ERR_MEMORY.
+ *          Collective: the processes agree here whether the halo travels device to device
+ *          (ts_parallel_dofs_device_messages). */
 int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
                             int level, ts_parallel_dofs *pd);
 /** @brief Free the distributed DoFs (after the vectors and operators made on them). */
@@ -2266,6 +2269,11 @@ int ts_parallel_dofs_destroy(ts_parallel_dofs *pd);
 /** @brief The ordinary DoF handler of this process's block (owned and ghost DoFs, numbered
  *  lexicographically in the block), borrowed: for ts_dofs_point and friends. */
 ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd);
+/** @brief 1 when pd's halo exchange sends its planes device to device (the backend's peer
+ *  messages: NCCL on cuda, doc/parallel.md), 0 when they travel through host memory and MPI,
+ *  -1 for NULL.  TESSERA_PEER=0 in the environment keeps them on the host; NCCL is not
+ *  used by two processes that share one device. */
+int ts_parallel_dofs_device_messages(ts_parallel_dofs pd);
 /** @brief The DoFs of the whole mesh (-1 for NULL). */
 int64_t ts_parallel_dofs_global_count(ts_parallel_dofs pd);
 /** @brief The index that local DoF `local` of this process has in the one-process numbering

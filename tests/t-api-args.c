@@ -854,6 +854,7 @@ static void parallel(fixture *f) {
   EXPECT_MINUS_ONE(ts_parallel_size(NULL));
   EXPECT_MINUS_ONE(ts_parallel_node_rank(NULL));
   EXPECT_MINUS_ONE(ts_parallel_dofs_global_count(NULL));
+  EXPECT_MINUS_ONE(ts_parallel_dofs_device_messages(NULL));
   EXPECT_MINUS_ONE(ts_parallel_dofs_global_index(NULL, 0));
   EXPECT_NULL(ts_parallel_dofs_local(NULL));
   ts_parallel_mg mg;

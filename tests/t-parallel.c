@@ -481,6 +481,34 @@ static void check_mg_refusals(ts_backend be, int size) {
   ts_mesh_destroy(&mesh);
 }
 
+/* How the halo travels: never device to device on one process or on the host backend;
+ * TESSERA_TEST_DEVICE_MESSAGES=0/1 states what a GPU run must use (1: NCCL between the
+ * processes' own devices, 0: two processes that share a device, or TESSERA_PEER=0). */
+static void check_halo_path(ts_backend be, int size) {
+  const char *expect = getenv("TESSERA_TEST_DEVICE_MESSAGES");
+  const int host_only = size == 1 || strcmp(tap_backend(), "omp") == 0;
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  const int cells[3] = {2 * size, 2 * size, 2 * size};
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_parallel par = NULL;
+  ts_parallel_dofs pd = NULL;
+  int ierr = ts_mesh_create_box(3, lower, upper, cells, 0, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(3, 2, &fe);
+  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 3, NULL, &par);
+  if (!ierr) ierr = ts_parallel_dofs_create(be, par, mesh, fe, 0, &pd);
+  const int device = ierr ? -2 : ts_parallel_dofs_device_messages(pd);
+  const int wanted = host_only ? 0 : expect && *expect ? atoi(expect) : device;
+  ok(everywhere(!ierr && device == wanted && (device == 0 || device == 1)),
+     "the halo planes travel %s (%d; expected %d)%s%s",
+     device == 1 ? "device to device" : "through the host", device, wanted,
+     ierr ? ": " : "", ierr ? ts_error_message() : "");
+  ts_parallel_dofs_destroy(&pd);
+  ts_parallel_destroy(&par);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
 int main(int argc, char **argv) {
   int rank = 0, size = 1;
   ts_backend be = NULL;
@@ -488,7 +516,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 2;
+  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 3;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
     skip(tests, "no backend");
@@ -501,6 +529,7 @@ int main(int argc, char **argv) {
       for (int k = 4 - dim; k <= 5 - dim; ++k)
         for (int fixed = 0; fixed <= 1; ++fixed) run_mapped_case(be, dim, k, fixed, size);
     check_mg_refusals(be, size);
+    check_halo_path(be, size);
   }
   ts_backend_destroy(&be);
   const int status = exit_status();

@@ -20,6 +20,7 @@
 #include "gpu-ceilings.h"
 #include "gpu-patch-cache.h"
 #include "gpu-stokes-work.h"
+#include "gpu-peer.h"
 
 /* the CSR sparse matrix (gpu-csr.h, compiled in csr): copy the plan's arrays to the device
  * once (the values in precision p) and prepare the sparse library's descriptors and work
@@ -217,17 +218,34 @@ static int gpu_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, con
   return 0;
 }
 
-/* rows of a strided block between x and h (ABI 16), one 2D copy */
-static int gpu_vec_strided_copy(ts_backend_ops *ops, int to_host, int64_t offset, int64_t width,
-                                int64_t pitch, int64_t height, void *x, double *h) {
-  double *v = (double *)x + offset;
-  const size_t row = (size_t)width * sizeof(double), step = (size_t)pitch * sizeof(double);
-  if (to_host)
-    GPU_CHECK(ops->error, "vec_strided_copy",
-              gpuMemcpy2D(h, row, v, step, row, (size_t)height, gpuMemcpyDeviceToHost));
-  else
-    GPU_CHECK(ops->error, "vec_strided_copy",
-              gpuMemcpy2D(v, step, h, row, row, (size_t)height, gpuMemcpyHostToDevice));
+/* the planes of the halo exchange (ABI 17), packed and unpacked on the device */
+static int gpu_vec_plane_pack(ts_backend_ops *ops, int64_t offset, int64_t width, int64_t pitch,
+                              int64_t height, const void *x, void *buf) {
+  if (width * height <= 0) return 0;
+  ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(width * height), TS_GPU_VEC_THREADS>>>(
+      width, pitch, height, (const double *)x + offset, (double *)buf);
+  GPU_CHECK_LAUNCH(ops->error, "plane_pack");
+  return 0;
+}
+
+static int gpu_vec_plane_unpack(ts_backend_ops *ops, int add, int64_t offset, int64_t width,
+                                int64_t pitch, int64_t height, const void *buf, void *x) {
+  if (width * height <= 0) return 0;
+  ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(width * height), TS_GPU_VEC_THREADS>>>(
+      add, width, pitch, height, (const double *)buf, (double *)x + offset);
+  GPU_CHECK_LAUNCH(ops->error, "plane_unpack");
+  return 0;
+}
+
+/* page-locked host memory (ABI 17): copies to and from it run at the bus's speed */
+static int gpu_host_alloc(ts_backend_ops *ops, size_t bytes, void **h) {
+  *h = NULL;
+  GPU_CHECK(ops->error, "host_alloc", gpuHostAlloc(h, bytes > 0 ? bytes : 1));
+  return 0;
+}
+
+static int gpu_host_free(ts_backend_ops *ops, void *h) {
+  if (h) GPU_CHECK(ops->error, "host_free", gpuFreeHost(h));
   return 0;
 }
 
@@ -572,7 +590,6 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->mem_available = gpu_mem_available;
   ops->vec_from_host = gpu_vec_from_host;
   ops->vec_to_host = gpu_vec_to_host;
-  ops->vec_strided_copy = gpu_vec_strided_copy;
   ops->vec_set = gpu_vec_set;
   ops->vec_random = gpu_vec_random;
   ops->vec_convert = gpu_vec_convert;
@@ -599,5 +616,16 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->csr_apply = gpu_csr_apply;
   ops->csr_destroy = gpu_csr_destroy;
   ops->csr_multiply = gpu_csr_multiply;
+  ops->vec_plane_pack = gpu_vec_plane_pack;
+  ops->vec_plane_unpack = gpu_vec_plane_unpack;
+  ops->host_alloc = gpu_host_alloc;
+  ops->host_free = gpu_host_free;
+#ifdef TS_GPU_PEER
+  ops->peer_device = ts_gpu_peer_device;
+  ops->peer_id = ts_gpu_peer_id;
+  ops->peer_create = ts_gpu_peer_create;
+  ops->peer_exchange = ts_gpu_peer_exchange;
+  ops->peer_destroy = ts_gpu_peer_destroy;
+#endif
   return 0;
 }

@@ -14,7 +14,8 @@
 #define gpuGetLastError hipGetLastError
 #define gpuGetDeviceCount hipGetDeviceCount
 #define gpuSetDevice hipSetDevice
-#define gpuMemcpy2D hipMemcpy2D
+#define gpuHostAlloc(p, bytes) hipHostMalloc((p), (bytes), hipHostMallocDefault)
+#define gpuFreeHost hipHostFree
 #define gpuGetDevice hipGetDevice
 #define gpuDeviceProp hipDeviceProp_t
 #define gpuGetDeviceProperties hipGetDeviceProperties
@@ -47,7 +48,8 @@
 #define gpuGetLastError cudaGetLastError
 #define gpuGetDeviceCount cudaGetDeviceCount
 #define gpuSetDevice cudaSetDevice
-#define gpuMemcpy2D cudaMemcpy2D
+#define gpuHostAlloc(p, bytes) cudaHostAlloc((p), (bytes), cudaHostAllocDefault)
+#define gpuFreeHost cudaFreeHost
 #define gpuGetDevice cudaGetDevice
 #define gpuDeviceProp cudaDeviceProp
 #define gpuGetDeviceProperties cudaGetDeviceProperties

@@ -76,6 +76,26 @@ __global__ void ts_gpu_vec_pointwise_mult_kernel(int64_t n, const R *x, const R 
   TS_GPU_FOR(i, n) w[i] = x[i] * y[i];
 }
 
+/* The plane of the halo exchange (tessera/backend.h, vec_plane_pack): height rows of width
+ * entries of x, row r at offset + r pitch, packed into buf one row after the other. */
+__global__ void ts_gpu_plane_pack_kernel(int64_t width, int64_t pitch, int64_t height,
+                                         const double *__restrict__ x, double *__restrict__ buf) {
+  TS_GPU_FOR(i, width * height) {
+    const int64_t r = i / width;
+    buf[i] = x[r * pitch + (i - r * width)];
+  }
+}
+
+/* The plane = buf (add = 0) or += buf (add = 1). */
+__global__ void ts_gpu_plane_unpack_kernel(int add, int64_t width, int64_t pitch, int64_t height,
+                                           const double *__restrict__ buf, double *__restrict__ x) {
+  TS_GPU_FOR(i, width * height) {
+    const int64_t r = i / width;
+    double *v = x + r * pitch + (i - r * width);
+    *v = add ? *v + buf[i] : buf[i];
+  }
+}
+
 /* In-block tree sum of s (blockDim.x = TS_GPU_VEC_THREADS threads), fixed order. */
 __device__ __forceinline__ double ts_gpu_block_sum(double s) {
   __shared__ double sh[TS_GPU_VEC_THREADS];

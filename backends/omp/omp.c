@@ -104,15 +104,27 @@ static int omp_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, con
   return 0;
 }
 
-/* rows of a strided block between x and h (ABI 16) */
-static int omp_vec_strided_copy(ts_backend_ops *ops, int to_host, int64_t offset, int64_t width,
-                                int64_t pitch, int64_t height, void *x, double *h) {
+/* the planes of the halo exchange (ABI 17): height rows of width entries of x at pitch,
+ * one after the other in buf */
+static int omp_vec_plane_pack(ts_backend_ops *ops, int64_t offset, int64_t width, int64_t pitch,
+                              int64_t height, const void *x, void *buf) {
+  (void)ops;
+  const double *v = (const double *)x + offset;
+  double *b = buf;
+#pragma omp parallel for schedule(static) if (width * height > 65536)
+  for (int64_t r = 0; r < height; ++r) memcpy(b + r * width, v + r * pitch, (size_t)width * sizeof *b);
+  return 0;
+}
+
+static int omp_vec_plane_unpack(ts_backend_ops *ops, int add, int64_t offset, int64_t width,
+                                int64_t pitch, int64_t height, const void *buf, void *x) {
   (void)ops;
   double *v = (double *)x + offset;
-  for (int64_t r = 0; r < height; ++r) {
-    if (to_host) memcpy(h + r * width, v + r * pitch, (size_t)width * sizeof *h);
-    else memcpy(v + r * pitch, h + r * width, (size_t)width * sizeof *h);
-  }
+  const double *b = buf;
+#pragma omp parallel for schedule(static) if (width * height > 65536)
+  for (int64_t r = 0; r < height; ++r)
+    for (int64_t i = 0; i < width; ++i)
+      v[r * pitch + i] = add ? v[r * pitch + i] + b[r * width + i] : b[r * width + i];
   return 0;
 }
 
@@ -308,7 +320,8 @@ int tessera_backend_register(ts_backend_ops *ops) {
   ops->mem_available = omp_mem_available;
   ops->vec_from_host = omp_vec_from_host;
   ops->vec_to_host = omp_vec_to_host;
-  ops->vec_strided_copy = omp_vec_strided_copy;
+  ops->vec_plane_pack = omp_vec_plane_pack;
+  ops->vec_plane_unpack = omp_vec_plane_unpack;
   ops->vec_set = omp_vec_set;
   ops->vec_random = omp_vec_random;
   ops->vec_convert = omp_vec_convert;

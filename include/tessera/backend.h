@@ -46,8 +46,16 @@ extern "C" {
  * ABI 15: the sparse product C = A B (csr_multiply, ts_csr_product); the H(div) (RT_k)
  *         mass on box and mapped cells (hdiv_mass_apply, ts_hdiv_mass_plan);
  * ABI 16: strided copies between a double vector and the host (vec_strided_copy: the
- *         planes of the MPI halo exchange) */
-#define TS_BACKEND_ABI_VERSION 16
+ *         planes of the MPI halo exchange);
+ * ABI 17: the planes packed on the device (vec_plane_pack, vec_plane_unpack; they replace
+ *         vec_strided_copy), page-locked host memory (host_alloc, host_free) and
+ *         device-to-device messages between processes (peer_device, peer_id, peer_create,
+ *         peer_exchange, peer_destroy: NCCL on cuda) */
+#define TS_BACKEND_ABI_VERSION 17
+/** The bytes of the identifier peer_id makes and peer_create reads (NCCL's unique id). */
+#define TS_PEER_ID_SIZE 128
+/** The bytes of the device name peer_device writes, its terminating 0 included. */
+#define TS_PEER_DEVICE_SIZE 64
 #define TS_MAX_DEGREE 10
 #define TS_BACKEND_ERROR_SIZE 1024
 
@@ -717,12 +725,37 @@ typedef struct ts_backend_ops {
    * plan->n_dofs entries of precision p, x != y; TS_ERR_UNSUPPORTED for a precision it lacks */
   int (*hdiv_mass_apply)(struct ts_backend_ops *ops, const ts_hdiv_mass_plan *plan,
                          ts_precision p, const void *x, void *y, int add);
-  /* optional (ABI 16): a strided block of the double vector x and the host array h, height
-   * rows of width consecutive entries, row r of x starting at entry offset + r pitch and of h
-   * at r width (cudaMemcpy2D's layout): to_host = 1 copies x into h, 0 h into x.  NULL: the
-   * library copies the whole vector (lib/parallel/halo.c). */
-  int (*vec_strided_copy)(struct ts_backend_ops *ops, int to_host, int64_t offset,
-                          int64_t width, int64_t pitch, int64_t height, void *x, double *h);
+  /* optional (ABI 17): the planes of the MPI halo exchange (lib/parallel/halo.c).  A plane
+   * is height rows of width consecutive entries of the double vector x, row r starting at
+   * entry offset + r pitch; the device array buf holds them one row after the other (width
+   * height doubles).  vec_plane_pack: buf = the plane; vec_plane_unpack: the plane = buf
+   * (add = 0) or += buf (add = 1).  NULL: the library stages the whole vector on the host. */
+  int (*vec_plane_pack)(struct ts_backend_ops *ops, int64_t offset, int64_t width,
+                        int64_t pitch, int64_t height, const void *x, void *buf);
+  int (*vec_plane_unpack)(struct ts_backend_ops *ops, int add, int64_t offset, int64_t width,
+                          int64_t pitch, int64_t height, const void *buf, void *x);
+  /* optional (ABI 17): host memory the device copies to and from at full speed
+   * (page-locked); NULL: the library uses malloc */
+  int (*host_alloc)(struct ts_backend_ops *ops, size_t bytes, void **h);
+  int (*host_free)(struct ts_backend_ops *ops, void *h);
+  /* optional (ABI 17): device-to-device messages among the processes of a run.  peer_device
+   * writes a text of at most TS_PEER_DEVICE_SIZE bytes (with its 0) naming this process's
+   * device uniquely on its host (the PCI bus id): the library uses peer messages only when no
+   * two processes of a host share a device (NCCL refuses them, and not on every process).
+   * peer_id writes TS_PEER_ID_SIZE bytes on one process, which the library sends to the others;
+   * peer_create (called by every process at once, `rank` of `size`) makes the handle from
+   * them; peer_exchange sends count doubles of the device array send to process `to` and
+   * receives count doubles from process `from` into recv (-1: no such message), ordered
+   * with the backend's other work and without waiting for it on the host; peer_destroy
+   * frees a handle.  A backend that cannot (NCCL not found) returns TS_ERR_UNSUPPORTED from
+   * peer_id or peer_create, and the library stages the messages through the host. */
+  int (*peer_device)(struct ts_backend_ops *ops, char *key);
+  int (*peer_id)(struct ts_backend_ops *ops, void *id);
+  int (*peer_create)(struct ts_backend_ops *ops, int size, int rank, const void *id,
+                     void **peer);
+  int (*peer_exchange)(struct ts_backend_ops *ops, void *peer, const void *send, int to,
+                       void *recv, int from, int64_t count);
+  int (*peer_destroy)(struct ts_backend_ops *ops, void *peer);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

@@ -164,12 +164,10 @@ static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
       if (e != d && plane < (size_t)(pd->n[d] * pd->n[e])) plane = (size_t)(pd->n[d] * pd->n[e]);
   }
   TS_CALL(ts_calloc((size_t)pd->dofs->count, sizeof *pd->host, "halo staging", &pd->host));
-  TS_CALL(ts_calloc(plane, sizeof *pd->send, "halo send buffer", &pd->send));
-  TS_CALL(ts_calloc(plane, sizeof *pd->recv, "halo receive buffer", &pd->recv));
+  TS_CALL(ts_parallel_halo_create(pd, plane));
   TS_CALL(create_mask(pd, is_owned, &pd->owned_mask));
   TS_CALL(create_mask(pd, is_free, &pd->free_mask));
   TS_CALL(create_mask(pd, is_dirichlet, &pd->dirichlet_mask));
-  TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, &pd->work));
   TS_CALL(init_layout(pd));
   return 0;
 }
@@ -190,6 +188,10 @@ int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, t
                "(only Q_k is distributed yet)");
   TS_CHECK_ARG(level >= 0 && level <= mesh->levels,
                "ts_parallel_dofs_create: level = %d, the mesh has 0..%d", level, mesh->levels);
+  if (!backend->ops.vec_plane_pack || !backend->ops.vec_plane_unpack)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "ts_parallel_dofs_create: backend '%s' has no kernel "
+                    "'vec_plane_pack' or 'vec_plane_unpack' (backend ABI 17), which the halo "
+                    "exchange needs", backend->name);
   ts_parallel_dofs p;
   TS_CALL(ts_calloc(1, sizeof *p, "distributed DoFs", &p));
   p->par = par;
@@ -207,11 +209,10 @@ int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, t
 int ts_parallel_dofs_destroy(ts_parallel_dofs *pd) {
   if (!pd || !*pd) return 0;
   ts_parallel_dofs p = *pd;
-  ts_vec *vecs[] = {&p->owned_mask, &p->free_mask, &p->dirichlet_mask, &p->work};
+  ts_vec *vecs[] = {&p->owned_mask, &p->free_mask, &p->dirichlet_mask};
   for (size_t v = 0; v < sizeof vecs / sizeof *vecs; ++v) ts_vec_destroy(vecs[v]);
   ts_free(&p->host);
-  ts_free(&p->send);
-  ts_free(&p->recv);
+  ts_parallel_halo_destroy(p);
   ts_dofs_destroy(&p->dofs);
   ts_mesh_destroy(&p->mesh);
   ts_free(pd);
@@ -261,14 +262,19 @@ int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller) {
   return 0;
 }
 
-/* sum over the owned DoFs of x_i y_i, then over the processes in rank order */
+/* sum over the owned DoFs of x_i y_i, then over the processes in rank order.  The ghosts
+ * lie on planes: x's ghost planes are zeroed for the dot product and restored (y's too when
+ * it is x), the owned mask's terms at the cost of the planes instead of vector passes. */
 int ts_parallel_dot(ts_vec x, ts_vec y, double *result) {
   ts_parallel_dofs pd = x->layout.dist ? x->layout.dist : y->layout.dist;
   double local;
   TS_CALL(ts_parallel_check_vec(pd, x, "ts_vec_dot"));
   TS_CALL(ts_parallel_check_vec(pd, y, "ts_vec_dot"));
-  TS_CALL(ts_vec_pointwise_mult(x, pd->owned_mask, pd->work));
-  TS_BACKEND_CALL(x->backend, vec_dot, TS_DOUBLE, x->n, pd->work->data, y->data, &local);
+  TS_CALL(ts_parallel_planes_zero(pd, TS_PLANES_GHOST, x));
+  const int ierr = x->backend->ops.vec_dot(&x->backend->ops, TS_DOUBLE, x->n, x->data, y->data,
+                                           &local);
+  TS_CALL(ts_parallel_planes_restore(pd, TS_PLANES_GHOST, x));
+  if (ierr) return ts_backend_error(x->backend, ierr, "vec_dot", __FILE__, __LINE__);
   TS_CALL(ts_parallel_sum(pd->par, local, result));
   return 0;
 }

@@ -11,11 +11,18 @@
  *    neighbour, which overwrites its lower plane with it: the ghosts get their owner's sum.
  * Planes include the ghosts of the other directions (their values are partial sums until
  * the later stages fix them).  The owner adds its neighbours' values in the same order for
- * every run.  Not CUDA-aware: the planes travel through host memory.  A backend with
- * vec_strided_copy (ABI 16: omp, cuda, hip) copies each plane alone between the device and
- * the host (a plane is rows of equal width at a fixed pitch in the block's lexicographic
- * numbering); otherwise the whole vector is staged (pd->host).  Both give the same sums, bit
- * for bit. */
+ * every run.  The backend (vec_plane_pack, ABI 17: omp, cuda, hip; distributed DoFs need it)
+ * packs each plane (rows of equal width at a fixed pitch in the block's lexicographic
+ * numbering) into a buffer on the device, which travels device to device where the backend
+ * has peer messages (NCCL on cuda), else through page-locked host memory and MPI (Debian's
+ * OpenMPI is not CUDA-aware), and is added or written back on the device.  Both give the same
+ * sums, bit for bit.
+ *
+ * The same planes carry the masks of the distributed operators: a block's Dirichlet DoFs
+ * lie on its faces on the box's boundary and its ghosts on its lower interface planes, so
+ * ts_parallel_planes_zero / _restore apply F .* v or O .* v at the cost of the planes. */
+#include <stdlib.h>
+#include <string.h>
 #include "parallel-impl.h"
 
 /* the strides of the block's lexicographic numbering and the two directions other than d */
@@ -27,38 +34,11 @@ static void plane_axes(ts_parallel_dofs pd, int d, int64_t *stride, int *a, int 
   *b = d == 2 ? 1 : 2;
 }
 
-/* plane i_d = at of the staged vector into buf (PACK), or buf added to it (ADD) or put in it (SET) */
-enum plane_op { PLANE_PACK, PLANE_ADD, PLANE_SET };
-static int64_t plane_copy(ts_parallel_dofs pd, int d, int64_t at, double *buf, enum plane_op op) {
-  int64_t stride[3], count = 0;
-  int a, b;
-  plane_axes(pd, d, stride, &a, &b);
-  double *v = pd->host + at * stride[d];
-  for (int64_t j = 0; j < pd->n[b]; ++j)
-    for (int64_t i = 0; i < pd->n[a]; ++i, ++count) {
-      double *x = v + i * stride[a] + j * stride[b];
-      if (op == PLANE_PACK) buf[count] = *x;
-      else if (op == PLANE_ADD) *x += buf[count];
-      else *x = buf[count];
-    }
-  return count;
-}
+enum plane_op { PLANE_ADD, PLANE_SET };
 
-/* send plane `from` to neighbour `to`, receive the plane of neighbour `source` into plane
- * `into` (added or set); MPI_PROC_NULL neighbours send or receive nothing */
-static int exchange(ts_parallel_dofs pd, int d, int64_t from, int to, int64_t into, int source,
-                    enum plane_op op) {
-  const int count = (int)plane_copy(pd, d, from, pd->send, PLANE_PACK);
-  TS_MPI_CALL("MPI_Sendrecv", MPI_Sendrecv(pd->send, count, MPI_DOUBLE, to, d, pd->recv, count,
-                                           MPI_DOUBLE, source, d, pd->par->cart,
-                                           MPI_STATUS_IGNORE));
-  if (source != MPI_PROC_NULL) plane_copy(pd, d, into, pd->recv, op);
-  return 0;
-}
-
-/* plane i_d = at of the block as strided rows (vec_strided_copy's layout), in plane_copy's
- * order: direction 0 single entries at pitch n0, direction 1 rows of n0 at pitch n0 n1,
- * direction 2 one row of n0 n1 */
+/* plane i_d = at of the block as strided rows (vec_plane_pack's layout): direction 0
+ * single entries at pitch n0, direction 1 rows of n0 at pitch n0 n1, direction 2 one row of
+ * n0 n1 */
 static void plane_rows(ts_parallel_dofs pd, int d, int64_t at, int64_t *offset, int64_t *width,
                        int64_t *pitch, int64_t *height) {
   const int64_t *n = pd->n;
@@ -68,32 +48,43 @@ static void plane_rows(ts_parallel_dofs pd, int d, int64_t at, int64_t *offset, 
   *height = d == 0 ? n[1] * n[2] : d == 1 ? n[2] : 1;
 }
 
-/* plane `at` of v to the host buffer h (to_host) or back */
-static int plane_transfer(ts_parallel_dofs pd, ts_vec v, int d, int64_t at, int to_host,
-                          double *h) {
-  int64_t offset, width, pitch, height;
-  plane_rows(pd, d, at, &offset, &width, &pitch, &height);
-  TS_BACKEND_CALL(v->backend, vec_strided_copy, to_host, offset, width, pitch, height, v->data,
-                  h);
+/* the packed plane pd->plane_send to neighbour `to`, the neighbour `source`'s into
+ * pd->plane_recv: device to device, or through the host */
+static int send_packed(ts_parallel_dofs pd, int to, int source, int count) {
+  const ts_backend b = pd->backend;
+  if (pd->peer) {
+    TS_BACKEND_CALL(b, peer_exchange, pd->peer, pd->plane_send->data,
+                    to == MPI_PROC_NULL ? -1 : to, pd->plane_recv->data,
+                    source == MPI_PROC_NULL ? -1 : source, (int64_t)count);
+    return 0;
+  }
+  if (to != MPI_PROC_NULL)
+    TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, count, pd->plane_send->data, pd->send);
+  TS_MPI_CALL("MPI_Sendrecv", MPI_Sendrecv(pd->send, count, MPI_DOUBLE, to, 0, pd->recv, count,
+                                           MPI_DOUBLE, source, 0, pd->par->cart,
+                                           MPI_STATUS_IGNORE));
+  if (source != MPI_PROC_NULL)
+    TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, count, pd->recv, pd->plane_recv->data);
   return 0;
 }
 
-/* exchange() on the device vector: only the planes travel through the host (pd->host holds
- * the receiving plane while it is summed) */
-static int exchange_planes(ts_parallel_dofs pd, ts_vec v, int d, int64_t from, int to,
+/* plane `from` of v packed and sent to neighbour `to`, the plane received from neighbour
+ * `source` added to (PLANE_ADD) or written into (PLANE_SET) plane `into` of v on the backend;
+ * MPI_PROC_NULL neighbours send or receive nothing */
+static int exchange_packed(ts_parallel_dofs pd, ts_vec v, int d, int64_t from, int to,
                            int64_t into, int source, enum plane_op op) {
+  const ts_backend b = pd->backend;
   int64_t offset, width, pitch, height;
   plane_rows(pd, d, from, &offset, &width, &pitch, &height);
-  const int count = (int)(width * height);
-  if (to != MPI_PROC_NULL) TS_CALL(plane_transfer(pd, v, d, from, 1, pd->send));
-  TS_MPI_CALL("MPI_Sendrecv", MPI_Sendrecv(pd->send, count, MPI_DOUBLE, to, d, pd->recv, count,
-                                           MPI_DOUBLE, source, d, pd->par->cart,
-                                           MPI_STATUS_IGNORE));
+  if (to != MPI_PROC_NULL)
+    TS_BACKEND_CALL(b, vec_plane_pack, offset, width, pitch, height, v->data,
+                    pd->plane_send->data);
+  TS_CALL(send_packed(pd, to, source, (int)(width * height)));
   if (source == MPI_PROC_NULL) return 0;
-  if (op == PLANE_SET) return plane_transfer(pd, v, d, into, 0, pd->recv);
-  TS_CALL(plane_transfer(pd, v, d, into, 1, pd->host));
-  for (int i = 0; i < count; ++i) pd->host[i] += pd->recv[i];
-  return plane_transfer(pd, v, d, into, 0, pd->host);
+  plane_rows(pd, d, into, &offset, &width, &pitch, &height);
+  TS_BACKEND_CALL(b, vec_plane_unpack, op == PLANE_ADD, offset, width, pitch, height,
+                  pd->plane_recv->data, v->data);
+  return 0;
 }
 
 int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {
@@ -101,18 +92,177 @@ int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {
   TS_CALL(ts_parallel_check_vec(pd, v, __func__));
   const ts_parallel par = pd->par;
   if (par->size == 1) return 0;
-  if (v->backend->ops.vec_strided_copy) {
-    for (int d = 0; d < par->dim; ++d)
-      TS_CALL(exchange_planes(pd, v, d, 0, par->lower[d], pd->n[d] - 1, par->upper[d], PLANE_ADD));
-    for (int d = par->dim - 1; d >= 0; --d)
-      TS_CALL(exchange_planes(pd, v, d, pd->n[d] - 1, par->upper[d], 0, par->lower[d], PLANE_SET));
+  for (int d = 0; d < par->dim; ++d) /* reverse: the lower plane to the lower neighbour */
+    TS_CALL(exchange_packed(pd, v, d, 0, par->lower[d], pd->n[d] - 1, par->upper[d], PLANE_ADD));
+  for (int d = par->dim - 1; d >= 0; --d) /* forward: the upper plane to the upper neighbour */
+    TS_CALL(exchange_packed(pd, v, d, pd->n[d] - 1, par->upper[d], 0, par->lower[d], PLANE_SET));
+  return 0;
+}
+
+/* ---------------------------------------------------------------- sets of planes */
+
+/* the planes (direction, index) of `set` on pd's block; their count */
+static int plane_set(ts_parallel_dofs pd, ts_plane_set set, int *dir, int64_t *at) {
+  const ts_parallel par = pd->par;
+  int count = 0;
+  for (int d = 0; d < par->dim; ++d) {
+    const int lower = par->lower[d] != MPI_PROC_NULL, upper = par->upper[d] != MPI_PROC_NULL;
+    if (set == TS_PLANES_GHOST ? lower : !lower) dir[count] = d, at[count++] = 0;
+    if (set == TS_PLANES_DIRICHLET && !upper) dir[count] = d, at[count++] = pd->n[d] - 1;
+  }
+  return count;
+}
+
+/* pack (save = 1) the planes of `set` of v into their slots, or unpack the slots into v */
+static int move_planes(ts_parallel_dofs pd, ts_plane_set set, ts_vec v, int save) {
+  const ts_backend b = pd->backend;
+  int dir[6];
+  int64_t at[6], offset, width, pitch, height;
+  const int count = plane_set(pd, set, dir, at);
+  for (int p = 0; p < count; ++p) {
+    double *slot = (double *)pd->saved->data + (set * 6 + p) * pd->plane_send->n;
+    plane_rows(pd, dir[p], at[p], &offset, &width, &pitch, &height);
+    if (save) TS_BACKEND_CALL(b, vec_plane_pack, offset, width, pitch, height, v->data, slot);
+    else TS_BACKEND_CALL(b, vec_plane_unpack, 0, offset, width, pitch, height, slot, v->data);
+  }
+  return 0;
+}
+
+int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
+  const ts_backend b = pd->backend;
+  int dir[6];
+  int64_t at[6], offset, width, pitch, height;
+  const int count = plane_set(pd, set, dir, at);
+  for (int p = 0; p < count; ++p) {
+    plane_rows(pd, dir[p], at[p], &offset, &width, &pitch, &height);
+    TS_BACKEND_CALL(b, vec_plane_unpack, 0, offset, width, pitch, height, pd->zeros->data, v->data);
+  }
+  return 0;
+}
+
+/* every plane is saved before any is zeroed: planes that share an edge save its values */
+int ts_parallel_planes_zero(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
+  TS_CALL(move_planes(pd, set, v, 1));
+  return ts_parallel_planes_clear(pd, set, v);
+}
+
+int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
+  return move_planes(pd, set, v, 0);
+}
+
+/* ---------------------------------------------------------------- the buffers */
+
+/* TESSERA_PEER=0 keeps the planes on the host path (to compare the two) */
+static int peer_wanted(ts_backend b) {
+  const char *env = getenv("TESSERA_PEER");
+  const ts_backend_ops *o = &b->ops;
+  return o->peer_device && o->peer_id && o->peer_create && o->peer_exchange && o->peer_destroy &&
+         !(env && strcmp(env, "0") == 0);
+}
+
+/* every process's flag made their minimum */
+static int all_of(ts_parallel par, int flag, int *all) {
+  TS_MPI_CALL("MPI_Allreduce", MPI_Allreduce(&flag, all, 1, MPI_INT, MPI_MIN, par->cart));
+  return 0;
+}
+
+/* 1 when every process named its device and no two processes of a host name the same one */
+static int devices_distinct(ts_parallel par, ts_backend b, int *distinct) {
+  enum { KEY = MPI_MAX_PROCESSOR_NAME + TS_PEER_DEVICE_SIZE + 2 };
+  char mine[KEY] = "", device[TS_PEER_DEVICE_SIZE] = "", host[MPI_MAX_PROCESSOR_NAME] = "";
+  int length = 0, named = b->ops.peer_device(&b->ops, device) == 0;
+  TS_MPI_CALL("MPI_Get_processor_name", MPI_Get_processor_name(host, &length));
+  snprintf(mine, sizeof mine, "%s/%.*s", host, TS_PEER_DEVICE_SIZE - 1, device);
+  char *keys;
+  TS_CALL(ts_calloc((size_t)par->size * KEY, 1, "device names", &keys));
+  const int err = MPI_Allgather(mine, KEY, MPI_CHAR, keys, KEY, MPI_CHAR, par->cart);
+  for (int r = 0; !err && named && r < par->size; ++r)
+    if (r != par->rank && strcmp(keys + (size_t)r * KEY, mine) == 0) named = 0;
+  ts_free(&keys);
+  TS_MPI_CALL("MPI_Allgather", err);
+  return all_of(par, named, distinct);
+}
+
+/* par's peer handle for pd's backend: made by every process at once when all of them can
+ * (each on a device of its own; process 0's identifier broadcast), else none, and the
+ * planes go through the host.  A backend that cannot (NCCL absent, processes sharing a
+ * device) is not an error; the answer is kept for the split's later DoFs. */
+static int acquire_peer(ts_parallel_dofs pd) {
+  const ts_parallel par = pd->par;
+  const ts_backend b = pd->backend;
+  int all = 0;
+  if (par->peer_users > 0) {
+    if (par->peer_backend == b) {
+      par->peer_users++;
+      pd->peer = par->peer;
+    }
     return 0;
   }
-  TS_CALL(ts_vec_get_to_host(v, pd->host));
-  for (int d = 0; d < par->dim; ++d) /* reverse: the lower plane to the lower neighbour */
-    TS_CALL(exchange(pd, d, 0, par->lower[d], pd->n[d] - 1, par->upper[d], PLANE_ADD));
-  for (int d = par->dim - 1; d >= 0; --d) /* forward: the upper plane to the upper neighbour */
-    TS_CALL(exchange(pd, d, pd->n[d] - 1, par->upper[d], 0, par->lower[d], PLANE_SET));
-  TS_CALL(ts_vec_set_from_host(v, pd->host));
+  if (par->peer_refused && par->peer_backend == b) return 0;
+  par->peer_refused = 1;
+  par->peer_backend = b;
+  TS_CALL(all_of(par, par->size > 1 && peer_wanted(b), &all));
+  if (all) TS_CALL(devices_distinct(par, b, &all));
+  if (!all) return 0;
+  unsigned char id[TS_PEER_ID_SIZE] = {0};
+  int made = par->rank != 0 || b->ops.peer_id(&b->ops, id) == 0;
+  TS_CALL(all_of(par, made, &all));
+  if (!all) return 0;
+  TS_MPI_CALL("MPI_Bcast", MPI_Bcast(id, TS_PEER_ID_SIZE, MPI_UNSIGNED_CHAR, 0, par->cart));
+  void *peer = NULL;
+  made = b->ops.peer_create(&b->ops, par->size, par->rank, id, &peer) == 0;
+  TS_CALL(all_of(par, made, &all));
+  if (!all) {
+    if (peer) b->ops.peer_destroy(&b->ops, peer);
+    return 0;
+  }
+  par->peer_refused = 0;
+  par->peer = pd->peer = peer;
+  par->peer_backend = b;
+  par->peer_users = 1;
   return 0;
+}
+
+static int host_buffer(ts_backend b, size_t count, const char *what, double **h) {
+  if (!b->ops.host_alloc) return ts_calloc(count, sizeof **h, what, h);
+  TS_BACKEND_CALL(b, host_alloc, count * sizeof **h, (void **)h);
+  return 0;
+}
+
+static void free_host_buffer(ts_backend b, double **h) {
+  if (*h && b->ops.host_alloc) b->ops.host_free(&b->ops, *h);
+  else ts_free(h);
+  *h = NULL;
+}
+
+int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
+  const ts_backend b = pd->backend;
+  TS_CALL(host_buffer(b, plane, "halo send buffer", &pd->send));
+  TS_CALL(host_buffer(b, plane, "halo receive buffer", &pd->recv));
+  TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->plane_send));
+  TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->plane_recv));
+  TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->zeros));
+  TS_CALL(ts_vec_create(b, (int64_t)plane * 6 * TS_PLANE_SETS, TS_DOUBLE, &pd->saved));
+  return acquire_peer(pd);
+}
+
+void ts_parallel_halo_destroy(ts_parallel_dofs pd) {
+  const ts_backend b = pd->backend;
+  const ts_parallel par = pd->par;
+  free_host_buffer(b, &pd->send);
+  free_host_buffer(b, &pd->recv);
+  ts_vec_destroy(&pd->plane_send);
+  ts_vec_destroy(&pd->plane_recv);
+  ts_vec_destroy(&pd->zeros);
+  ts_vec_destroy(&pd->saved);
+  if (pd->peer && --par->peer_users == 0) {
+    b->ops.peer_destroy(&b->ops, par->peer);
+    par->peer = NULL;
+  }
+  pd->peer = NULL;
+}
+
+int ts_parallel_dofs_device_messages(ts_parallel_dofs pd) {
+  TS_GETTER_NOT_NULL(pd, -1);
+  return pd->peer != NULL;
 }

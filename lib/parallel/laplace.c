@@ -13,7 +13,11 @@
  * ts_operator_create_laplace and ts_operator_create_mapped do.  The diagonal alike:
  * F .* S(diag A_block) + D, diag A_block the box's Kronecker product or the mapped
  * operator's (summed over its cells).  The backend kernels are the one-process ones,
- * unchanged. */
+ * unchanged.  The masks of the application touch the Dirichlet DoFs alone, which lie on the
+ * block's faces on the box's boundary: those planes of x are saved and zeroed, the block's
+ * operator reads x (= F .* x), x's planes are restored, and after the sums they are written
+ * into y (= F .* y + D .* x): the masks' numbers at the cost of the planes, not of
+ * whole-vector passes (the diagonal, made once, uses the masks). */
 #include <string.h>
 #include "parallel-impl.h"
 
@@ -23,19 +27,8 @@ typedef struct parallel_laplace {
                                   a box, which has the plan */
   ts_laplace_plan plan;        /* a box: the block's, unconstrained */
   double matrices[2 * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
-  ts_vec masked;               /* F .* x, then D .* x */
   ts_vec sum;                  /* the result before it is added to y (apply_add) */
 } parallel_laplace;
-
-/* out = F .* S(out) + D .* x: the interface sums and the Dirichlet rows */
-static int finish_rows(parallel_laplace *L, ts_vec x, ts_vec out) {
-  ts_parallel_dofs pd = L->pd;
-  TS_CALL(ts_parallel_vec_sum_shared(pd, out));
-  TS_CALL(ts_vec_pointwise_mult(out, pd->free_mask, out));
-  TS_CALL(ts_vec_pointwise_mult(x, pd->dirichlet_mask, L->masked));
-  TS_CALL(ts_vec_axpby(1.0, L->masked, 1.0, out));
-  return 0;
-}
 
 /* out = A_block in (the block's cells, no constraints, no interface sums) */
 static int apply_block(ts_operator op, ts_vec in, ts_vec out) {
@@ -44,15 +37,27 @@ static int apply_block(ts_operator op, ts_vec in, ts_vec out) {
   return ts_backend_laplace_apply(op->backend, &L->plan, TS_DOUBLE, in->data, out->data, 0);
 }
 
+/* out = A x with the Dirichlet rows by planes (above); x is left as it was */
+static int apply_by_planes(ts_operator op, ts_vec x, ts_vec out) {
+  const parallel_laplace *L = op->data;
+  ts_parallel_dofs pd = L->pd;
+  TS_CALL(ts_parallel_planes_zero(pd, TS_PLANES_DIRICHLET, x));
+  const int ierr = apply_block(op, x, out);
+  TS_CALL(ts_parallel_planes_restore(pd, TS_PLANES_DIRICHLET, x));
+  TS_CALL(ierr);
+  TS_CALL(ts_parallel_vec_sum_shared(pd, out));
+  return ts_parallel_planes_restore(pd, TS_PLANES_DIRICHLET, out);
+}
+
 static int parallel_laplace_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   parallel_laplace *L = op->data;
   ts_parallel_dofs pd = L->pd;
   TS_CALL(ts_parallel_check_vec(pd, x, "distributed Laplacian (input)"));
   TS_CALL(ts_parallel_check_vec(pd, y, "distributed Laplacian (output)"));
+  TS_CHECK_ARG(add || x != y, "distributed Laplacian: y = A x needs y other than x (the same "
+               "vector was given)");
   ts_vec out = add ? L->sum : y;
-  TS_CALL(ts_vec_pointwise_mult(x, pd->free_mask, L->masked));
-  TS_CALL(apply_block(op, L->masked, out));
-  TS_CALL(finish_rows(L, x, out));
+  TS_CALL(apply_by_planes(op, x, out));
   if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
   return 0;
 }
@@ -63,8 +68,9 @@ static int parallel_laplace_diagonal(ts_operator op, ts_vec d) {
   TS_CALL(ts_parallel_check_vec(pd, d, "distributed Laplacian (diagonal)"));
   if (L->block) TS_CALL(ts_operator_diagonal(L->block, d));
   else TS_CALL(ts_backend_laplace_diagonal(op->backend, &L->plan, TS_DOUBLE, d->data));
-  TS_CALL(ts_vec_set(L->sum, 1.0)); /* D .* 1 = D on the Dirichlet rows */
-  TS_CALL(finish_rows(L, L->sum, d));
+  TS_CALL(ts_parallel_vec_sum_shared(pd, d)); /* F .* S(diag A_block) + D */
+  TS_CALL(ts_vec_pointwise_mult(d, pd->free_mask, d));
+  TS_CALL(ts_vec_axpby(1.0, pd->dirichlet_mask, 1.0, d));
   return 0;
 }
 
@@ -77,7 +83,6 @@ static double parallel_laplace_flops(ts_operator op) {
 static void parallel_laplace_destroy(ts_operator op) {
   parallel_laplace *L = op->data;
   ts_operator_destroy(&L->block);
-  ts_vec_destroy(&L->masked);
   ts_vec_destroy(&L->sum);
   ts_free(&op->data);
 }
@@ -115,14 +120,12 @@ static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_operator *op)
     ierr = ts_laplace_plan_init(pd->dofs, &L->plan, L->matrices);
     L->plan.constrained = 0; /* the box's Dirichlet rows: the masks (above) */
   }
-  if (!ierr) ierr = ts_parallel_vec_create(pd, &L->masked);
   if (!ierr) ierr = ts_parallel_vec_create(pd, &L->sum);
   if (!ierr) ierr = ts_operator_create_shell(pd->backend, &parallel_laplace_ops, pd->dofs->count,
                                              TS_DOUBLE, L, op);
   if (ierr) {
     ts_operator_destroy(&L->block);
-    ts_vec_destroy(&L->masked);
-    ts_vec_destroy(&L->sum);
+      ts_vec_destroy(&L->sum);
     ts_free(&L);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed Laplacian setup");
   }

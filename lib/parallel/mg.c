@@ -12,6 +12,8 @@
  *   restriction   y_c = F_c .* S(P_block^T (O_f .* F_f .* x_f)), O_f the owned mask: each
  *                 fine DoF counted once, the interface rows summed (ts_parallel_vec_sum_shared)
  *                 - the transpose of the prolongation over the whole mesh.
+ * The masks touch only the planes that hold the masked DoFs (the Dirichlet faces, the ghost
+ * planes: ts_parallel_planes_zero), the masks' numbers at the cost of the planes.
  * The coarse solve gathers the coarse vector on every process (ts_parallel_vec_gather),
  * applies the LU of the one-process coarse Laplacian (assembled once: on a box
  * ts_mg_dense_inverse_create_matrix of the sparse assembly, on a mapped mesh
@@ -32,18 +34,36 @@ typedef struct parallel_transfer {
   ts_parallel_dofs coarse, fine; /* borrowed */
   ts_transfer_plan plan;         /* the blocks', unconstrained */
   double storage[TS_TRANSFER_1D_SIZE];
-  ts_vec wc, wf, out;            /* coarse and fine work; the result before an add */
-  ts_vec counted;                /* O_f .* F_f: the fine DoFs the restriction reads */
+  ts_vec wf, out;                /* the fine and the coarse result before an add */
 } parallel_transfer;
+
+/* out = F_f .* P_block (F_c .* x) by planes; x is left as it was */
+static int prolongate_by_planes(ts_operator op, parallel_transfer *t, ts_vec x, ts_vec out) {
+  TS_CALL(ts_parallel_planes_zero(t->coarse, TS_PLANES_DIRICHLET, x));
+  const int ierr = ts_transfer_apply(op->backend, &t->plan, 0, x, out, 0);
+  TS_CALL(ts_parallel_planes_restore(t->coarse, TS_PLANES_DIRICHLET, x));
+  TS_CALL(ierr);
+  return ts_parallel_planes_clear(t->fine, TS_PLANES_DIRICHLET, out);
+}
+
+/* out = F_c .* S(P_block^T (O_f .* F_f .* x)) by planes; x is left as it was */
+static int restrict_by_planes(ts_operator op, parallel_transfer *t, ts_vec x, ts_vec out) {
+  TS_CALL(ts_parallel_planes_zero(t->fine, TS_PLANES_GHOST, x));
+  TS_CALL(ts_parallel_planes_zero(t->fine, TS_PLANES_DIRICHLET, x));
+  const int ierr = ts_transfer_apply(op->backend, &t->plan, 1, x, out, 0);
+  TS_CALL(ts_parallel_planes_restore(t->fine, TS_PLANES_DIRICHLET, x));
+  TS_CALL(ts_parallel_planes_restore(t->fine, TS_PLANES_GHOST, x));
+  TS_CALL(ierr);
+  TS_CALL(ts_parallel_vec_sum_shared(t->coarse, out));
+  return ts_parallel_planes_clear(t->coarse, TS_PLANES_DIRICHLET, out);
+}
 
 static int transfer_prolongate(ts_operator op, ts_vec x, ts_vec y, int add) {
   parallel_transfer *t = op->data;
   TS_CALL(ts_parallel_check_vec(t->coarse, x, "distributed prolongation (input)"));
   TS_CALL(ts_parallel_check_vec(t->fine, y, "distributed prolongation (output)"));
-  TS_CALL(ts_vec_pointwise_mult(x, t->coarse->free_mask, t->wc));
-  TS_CALL(ts_transfer_apply(op->backend, &t->plan, 0, t->wc, t->wf, 0));
   ts_vec out = add ? t->wf : y;
-  TS_CALL(ts_vec_pointwise_mult(t->wf, t->fine->free_mask, out));
+  TS_CALL(prolongate_by_planes(op, t, x, out));
   if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
   return 0;
 }
@@ -52,19 +72,16 @@ static int transfer_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
   parallel_transfer *t = op->data;
   TS_CALL(ts_parallel_check_vec(t->fine, x, "distributed restriction (input)"));
   TS_CALL(ts_parallel_check_vec(t->coarse, y, "distributed restriction (output)"));
-  TS_CALL(ts_vec_pointwise_mult(x, t->counted, t->wf));
   ts_vec out = add ? t->out : y;
-  TS_CALL(ts_transfer_apply(op->backend, &t->plan, 1, t->wf, out, 0));
-  TS_CALL(ts_parallel_vec_sum_shared(t->coarse, out));
-  TS_CALL(ts_vec_pointwise_mult(out, t->coarse->free_mask, out));
+  TS_CALL(restrict_by_planes(op, t, x, out));
   if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
   return 0;
 }
 
 static void transfer_destroy(ts_operator op) {
   parallel_transfer *t = op->data;
-  ts_vec *v[] = {&t->wc, &t->wf, &t->out, &t->counted};
-  for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
+  ts_vec_destroy(&t->wf);
+  ts_vec_destroy(&t->out);
   ts_free(&op->data);
 }
 
@@ -95,16 +112,13 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
   *t = (parallel_transfer){.coarse = coarse, .fine = fine};
   int ierr = ts_transfer_plan_init(coarse->dofs, fine->dofs, &t->plan, t->storage);
   t->plan.constrained = 0; /* the box's Dirichlet DoFs: the masks (above) */
-  if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->wc);
   if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->out);
   if (!ierr) ierr = ts_parallel_vec_create(fine, &t->wf);
-  if (!ierr) ierr = ts_parallel_vec_create(fine, &t->counted);
-  if (!ierr) ierr = ts_vec_pointwise_mult(fine->owned_mask, fine->free_mask, t->counted);
   if (!ierr) ierr = ts_operator_create_shell_rect(fine->backend, &transfer_ops, fine->dofs->count,
                                                   coarse->dofs->count, TS_DOUBLE, t, P);
   if (ierr) {
-    ts_vec *v[] = {&t->wc, &t->wf, &t->out, &t->counted};
-    for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
+    ts_vec_destroy(&t->wf);
+    ts_vec_destroy(&t->out);
     ts_free(&t);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed transfer setup");
   }

@@ -60,6 +60,12 @@ ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd) {
   return NULL;
 }
 
+int ts_parallel_dofs_device_messages(ts_parallel_dofs pd) {
+  TS_GETTER_NOT_NULL(pd, -1); /* the getters' fallback for NULL, as with MPI */
+  TS_NO_MPI(__func__);
+  return -1;
+}
+
 int64_t ts_parallel_dofs_global_count(ts_parallel_dofs pd) {
   TS_GETTER_NOT_NULL(pd, -1); /* the getters' fallback for NULL, as with MPI */
   TS_NO_MPI(__func__);

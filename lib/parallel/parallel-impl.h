@@ -12,6 +12,13 @@ struct ts_parallel_s {
   int procs[3];                /* processes per direction (1 beyond dim) */
   int coords[3];               /* this process's block (0 beyond dim) */
   int lower[3], upper[3];      /* the neighbour ranks per direction, MPI_PROC_NULL at the box */
+  /* device-to-device messages (the backend's peer_* members, NCCL on cuda): one handle over
+   * the processes, made when the first distributed DoFs of a backend that has them are
+   * created and freed with the last (halo.c) */
+  ts_backend peer_backend;     /* borrowed: the backend of peer, or the one refused */
+  void *peer;
+  int peer_users;
+  int peer_refused;            /* peer_backend's processes could not make one: not asked again */
 };
 
 struct ts_parallel_dofs_s {
@@ -36,9 +43,13 @@ struct ts_parallel_dofs_s {
   ts_vec owned_mask;              /* 1 on the owned DoFs, 0 on the ghosts */
   ts_vec free_mask;              /* 0 on the Dirichlet DoFs (the box's boundary), else 1 */
   ts_vec dirichlet_mask;         /* 1 - free */
-  ts_vec work;                 /* for ts_parallel_dot */
-  double *host;                /* the block's vector on the host (halo staging) */
-  double *send, *recv;         /* one plane of DoFs */
+  double *host;                /* the block's vector on the host (random, scatter, gather) */
+  double *send, *recv;         /* one plane of DoFs on the host (page-locked where the
+                                  backend has host_alloc) */
+  ts_vec plane_send, plane_recv; /* one plane on the backend (vec_plane_pack) */
+  ts_vec saved;                /* TS_PLANE_SETS x 6 planes saved by ts_parallel_planes_zero */
+  ts_vec zeros;                /* one plane of zeros */
+  void *peer;                  /* par->peer when the planes travel device to device */
 };
 
 /** The block of cells [*start, *end) that coordinate `coord` of `procs` gets of `cells`:
@@ -65,6 +76,23 @@ int ts_parallel_mpi_error(int mpi_error, const char *call, const char *file, int
     if (ts_mpi_err_ != MPI_SUCCESS)                                                 \
       return ts_parallel_mpi_error(ts_mpi_err_, call, __FILE__, __LINE__);          \
   } while (0)
+/** The buffers of pd's halo exchange (planes of `plane` DoFs at most; collective: the
+ *  processes agree on device-to-device messages) and their release (halo.c). */
+int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane);
+void ts_parallel_halo_destroy(ts_parallel_dofs pd);
+/** Sets of planes of a block: its faces on the box's boundary (the Dirichlet DoFs), and its
+ *  ghost planes (i_d = 0 where a lower neighbour owns the interface). */
+typedef enum { TS_PLANES_DIRICHLET = 0, TS_PLANES_GHOST = 1, TS_PLANE_SETS = 2 } ts_plane_set;
+/** Save the planes of `set` of v, then zero them in v: with them restored afterwards, a
+ *  kernel or a dot product reads F .* v at the cost of the planes, not of whole-vector
+ *  mask passes.  Saving two sets in turn, restore them in the reverse order (where they
+ *  overlap, the second saved the first's zeros). */
+int ts_parallel_planes_zero(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
+/** Zero the planes of `set` of v (nothing saved): F .* v for the Dirichlet set. */
+int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
+/** Write the planes of `set` last saved by ts_parallel_planes_zero into v (the vector they
+ *  came from, or another: the identity rows of the Dirichlet DoFs). */
+int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
 /** The check that v is a distributed vector of pd (TS_ERR_ARG naming `caller`). */
 int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller);
 #endif
