@@ -218,21 +218,40 @@ static int gpu_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, con
   return 0;
 }
 
-/* the planes of the halo exchange (ABI 17), packed and unpacked on the device */
-static int gpu_vec_plane_pack(ts_backend_ops *ops, int64_t offset, int64_t width, int64_t pitch,
-                              int64_t height, const void *x, void *buf) {
-  if (width * height <= 0) return 0;
-  ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(width * height), TS_GPU_VEC_THREADS>>>(
-      width, pitch, height, (const double *)x + offset, (double *)buf);
+/* planes of a vector (ABI 17), packed and unpacked on the device, all in one launch */
+static int gpu_planes(ts_backend_ops *ops, int count, const ts_plane *planes, ts_gpu_planes *q) {
+  if (count < 1 || count > TS_MAX_PLANES) {
+    snprintf(ops->error, TS_BACKEND_ERROR_SIZE, "%s: %d planes, allowed 1..%d", TS_GPU_NAME, count,
+             TS_MAX_PLANES);
+    return TS_ERR_ARG;
+  }
+  q->count = count;
+  q->start[0] = 0;
+  for (int p = 0; p < count; ++p) {
+    q->plane[p] = planes[p];
+    q->start[p + 1] = q->start[p] + planes[p].width * planes[p].height;
+  }
+  return 0;
+}
+
+static int gpu_vec_plane_pack(ts_backend_ops *ops, int count, const ts_plane *planes,
+                              const void *x, void *buf) {
+  ts_gpu_planes q;
+  const int ierr = gpu_planes(ops, count, planes, &q);
+  if (ierr || q.start[count] <= 0) return ierr;
+  ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
+      q, (const double *)x, (double *)buf);
   GPU_CHECK_LAUNCH(ops->error, "plane_pack");
   return 0;
 }
 
-static int gpu_vec_plane_unpack(ts_backend_ops *ops, int add, int64_t offset, int64_t width,
-                                int64_t pitch, int64_t height, const void *buf, void *x) {
-  if (width * height <= 0) return 0;
-  ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(width * height), TS_GPU_VEC_THREADS>>>(
-      add, width, pitch, height, (const double *)buf, (double *)x + offset);
+static int gpu_vec_plane_unpack(ts_backend_ops *ops, int add, int count, const ts_plane *planes,
+                                const void *buf, void *x) {
+  ts_gpu_planes q;
+  const int ierr = gpu_planes(ops, count, planes, &q);
+  if (ierr || q.start[count] <= 0) return ierr;
+  ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
+      q, add, (const double *)buf, (double *)x);
   GPU_CHECK_LAUNCH(ops->error, "plane_unpack");
   return 0;
 }

@@ -76,23 +76,36 @@ __global__ void ts_gpu_vec_pointwise_mult_kernel(int64_t n, const R *x, const R 
   TS_GPU_FOR(i, n) w[i] = x[i] * y[i];
 }
 
-/* The plane of the halo exchange (tessera/backend.h, vec_plane_pack): height rows of width
- * entries of x, row r at offset + r pitch, packed into buf one row after the other. */
-__global__ void ts_gpu_plane_pack_kernel(int64_t width, int64_t pitch, int64_t height,
-                                         const double *__restrict__ x, double *__restrict__ buf) {
-  TS_GPU_FOR(i, width * height) {
-    const int64_t r = i / width;
-    buf[i] = x[r * pitch + (i - r * width)];
-  }
+/* Planes of a vector (tessera/backend.h, vec_plane_pack), up to TS_MAX_PLANES in one launch:
+ * entry i of the packed buffer is plane p's entry i - start[p] (start: the prefix sums of the
+ * planes' sizes, start[count] the total). */
+struct ts_gpu_planes {
+  ts_plane plane[TS_MAX_PLANES];
+  int64_t start[TS_MAX_PLANES + 1];
+  int count;
+};
+
+/* the entry of x that entry i of the packed planes is */
+__device__ __forceinline__ int64_t ts_gpu_plane_entry(const ts_gpu_planes &q, int64_t i) {
+  int p = 0;
+  while (p + 1 < q.count && i >= q.start[p + 1]) ++p;
+  const ts_plane pl = q.plane[p];
+  const int64_t j = i - q.start[p], r = j / pl.width;
+  return pl.offset + r * pl.pitch + (j - r * pl.width);
 }
 
-/* The plane = buf (add = 0) or += buf (add = 1). */
-__global__ void ts_gpu_plane_unpack_kernel(int add, int64_t width, int64_t pitch, int64_t height,
+__global__ void ts_gpu_plane_pack_kernel(const ts_gpu_planes q, const double *__restrict__ x,
+                                         double *__restrict__ buf) {
+  TS_GPU_FOR(i, q.start[q.count]) buf[i] = x[ts_gpu_plane_entry(q, i)];
+}
+
+/* the planes = buf (add = 0; buf NULL: = 0) or += buf (add = 1) */
+__global__ void ts_gpu_plane_unpack_kernel(const ts_gpu_planes q, int add,
                                            const double *__restrict__ buf, double *__restrict__ x) {
-  TS_GPU_FOR(i, width * height) {
-    const int64_t r = i / width;
-    double *v = x + r * pitch + (i - r * width);
-    *v = add ? *v + buf[i] : buf[i];
+  TS_GPU_FOR(i, q.start[q.count]) {
+    double *v = x + ts_gpu_plane_entry(q, i);
+    const double in = buf ? buf[i] : 0.0;
+    *v = add ? *v + in : in;
   }
 }
 

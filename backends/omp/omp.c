@@ -104,27 +104,38 @@ static int omp_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, con
   return 0;
 }
 
-/* the planes of the halo exchange (ABI 17): height rows of width entries of x at pitch,
- * one after the other in buf */
-static int omp_vec_plane_pack(ts_backend_ops *ops, int64_t offset, int64_t width, int64_t pitch,
-                              int64_t height, const void *x, void *buf) {
+/* planes of x (ABI 17): height rows of width entries at pitch, one plane after the other
+ * in buf, row after row */
+static int omp_vec_plane_pack(ts_backend_ops *ops, int count, const ts_plane *planes,
+                              const void *x, void *buf) {
   (void)ops;
-  const double *v = (const double *)x + offset;
   double *b = buf;
-#pragma omp parallel for schedule(static) if (width * height > 65536)
-  for (int64_t r = 0; r < height; ++r) memcpy(b + r * width, v + r * pitch, (size_t)width * sizeof *b);
+  for (int p = 0; p < count; ++p) {
+    const ts_plane q = planes[p];
+    const double *v = (const double *)x + q.offset;
+#pragma omp parallel for schedule(static) if (q.width * q.height > 65536)
+    for (int64_t r = 0; r < q.height; ++r)
+      memcpy(b + r * q.width, v + r * q.pitch, (size_t)q.width * sizeof *b);
+    b += q.width * q.height;
+  }
   return 0;
 }
 
-static int omp_vec_plane_unpack(ts_backend_ops *ops, int add, int64_t offset, int64_t width,
-                                int64_t pitch, int64_t height, const void *buf, void *x) {
+static int omp_vec_plane_unpack(ts_backend_ops *ops, int add, int count, const ts_plane *planes,
+                                const void *buf, void *x) {
   (void)ops;
-  double *v = (double *)x + offset;
   const double *b = buf;
-#pragma omp parallel for schedule(static) if (width * height > 65536)
-  for (int64_t r = 0; r < height; ++r)
-    for (int64_t i = 0; i < width; ++i)
-      v[r * pitch + i] = add ? v[r * pitch + i] + b[r * width + i] : b[r * width + i];
+  for (int p = 0; p < count; ++p) {
+    const ts_plane q = planes[p];
+    double *v = (double *)x + q.offset;
+#pragma omp parallel for schedule(static) if (q.width * q.height > 65536)
+    for (int64_t r = 0; r < q.height; ++r)
+      for (int64_t i = 0; i < q.width; ++i) {
+        const double in = b ? b[r * q.width + i] : 0.0;
+        v[r * q.pitch + i] = add ? v[r * q.pitch + i] + in : in;
+      }
+    if (b) b += q.width * q.height;
+  }
   return 0;
 }
 

@@ -52,6 +52,13 @@ extern "C" {
  *         device-to-device messages between processes (peer_device, peer_id, peer_create,
  *         peer_exchange, peer_destroy: NCCL on cuda) */
 #define TS_BACKEND_ABI_VERSION 17
+/** A plane of a vector (vec_plane_pack): height rows of width consecutive entries, row r
+ *  starting at entry offset + r pitch (e.g. a face of a box of DoFs numbered
+ *  lexicographically). */
+typedef struct ts_plane {
+  int64_t offset, width, pitch, height;
+} ts_plane;
+#define TS_MAX_PLANES 6
 /** The bytes of the identifier peer_id makes and peer_create reads (NCCL's unique id). */
 #define TS_PEER_ID_SIZE 128
 /** The bytes of the device name peer_device writes, its terminating 0 included. */
@@ -725,15 +732,18 @@ typedef struct ts_backend_ops {
    * plan->n_dofs entries of precision p, x != y; TS_ERR_UNSUPPORTED for a precision it lacks */
   int (*hdiv_mass_apply)(struct ts_backend_ops *ops, const ts_hdiv_mass_plan *plan,
                          ts_precision p, const void *x, void *y, int add);
-  /* optional (ABI 17): the planes of the MPI halo exchange (lib/parallel/halo.c).  A plane
-   * is height rows of width consecutive entries of the double vector x, row r starting at
-   * entry offset + r pitch; the device array buf holds them one row after the other (width
-   * height doubles).  vec_plane_pack: buf = the plane; vec_plane_unpack: the plane = buf
-   * (add = 0) or += buf (add = 1).  NULL: the library stages the whole vector on the host. */
-  int (*vec_plane_pack)(struct ts_backend_ops *ops, int64_t offset, int64_t width,
-                        int64_t pitch, int64_t height, const void *x, void *buf);
-  int (*vec_plane_unpack)(struct ts_backend_ops *ops, int add, int64_t offset, int64_t width,
-                          int64_t pitch, int64_t height, const void *buf, void *x);
+  /* optional (ABI 17): planes of a double vector x (ts_plane), for the MPI halo exchange
+   * and the masks of the distributed operators (lib/parallel/halo.c), `count` of them
+   * (1..TS_MAX_PLANES) in one call; the device array buf holds them one after the other,
+   * each row after row.  vec_plane_pack: buf = the planes; vec_plane_unpack: the planes = buf
+   * (add = 0; buf NULL: = 0) or += buf (add = 1; the planes must not overlap).  Where planes
+   * overlap (the edges of a box's faces) unpacking with add = 0 writes the entries of each of
+   * them: they must hold equal values there.  Required of a backend for distributed DoFs
+   * (ts_parallel_dofs_create). */
+  int (*vec_plane_pack)(struct ts_backend_ops *ops, int count, const ts_plane *planes,
+                        const void *x, void *buf);
+  int (*vec_plane_unpack)(struct ts_backend_ops *ops, int add, int count, const ts_plane *planes,
+                          const void *buf, void *x);
   /* optional (ABI 17): host memory the device copies to and from at full speed
    * (page-locked); NULL: the library uses malloc */
   int (*host_alloc)(struct ts_backend_ops *ops, size_t bytes, void **h);

@@ -25,27 +25,16 @@
 #include <string.h>
 #include "parallel-impl.h"
 
-/* the strides of the block's lexicographic numbering and the two directions other than d */
-static void plane_axes(ts_parallel_dofs pd, int d, int64_t *stride, int *a, int *b) {
-  stride[0] = 1;
-  stride[1] = pd->n[0];
-  stride[2] = pd->n[0] * pd->n[1];
-  *a = d == 0 ? 1 : 0;
-  *b = d == 2 ? 1 : 2;
-}
-
 enum plane_op { PLANE_ADD, PLANE_SET };
 
-/* plane i_d = at of the block as strided rows (vec_plane_pack's layout): direction 0
- * single entries at pitch n0, direction 1 rows of n0 at pitch n0 n1, direction 2 one row of
- * n0 n1 */
-static void plane_rows(ts_parallel_dofs pd, int d, int64_t at, int64_t *offset, int64_t *width,
-                       int64_t *pitch, int64_t *height) {
+/* plane i_d = at of the block (vec_plane_pack's layout): direction 0 single entries at
+ * pitch n0, direction 1 rows of n0 at pitch n0 n1, direction 2 one row of n0 n1 */
+static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
   const int64_t *n = pd->n;
-  *offset = d == 0 ? at : d == 1 ? n[0] * at : n[0] * n[1] * at;
-  *width = d == 0 ? 1 : d == 1 ? n[0] : n[0] * n[1];
-  *pitch = d == 0 ? n[0] : n[0] * n[1];
-  *height = d == 0 ? n[1] * n[2] : d == 1 ? n[2] : 1;
+  return (ts_plane){.offset = d == 0 ? at : d == 1 ? n[0] * at : n[0] * n[1] * at,
+                    .width = d == 0 ? 1 : d == 1 ? n[0] : n[0] * n[1],
+                    .pitch = d == 0 ? n[0] : n[0] * n[1],
+                    .height = d == 0 ? n[1] * n[2] : d == 1 ? n[2] : 1};
 }
 
 /* the packed plane pd->plane_send to neighbour `to`, the neighbour `source`'s into
@@ -74,16 +63,13 @@ static int send_packed(ts_parallel_dofs pd, int to, int source, int count) {
 static int exchange_packed(ts_parallel_dofs pd, ts_vec v, int d, int64_t from, int to,
                            int64_t into, int source, enum plane_op op) {
   const ts_backend b = pd->backend;
-  int64_t offset, width, pitch, height;
-  plane_rows(pd, d, from, &offset, &width, &pitch, &height);
+  const ts_plane sent = plane_of(pd, d, from), received = plane_of(pd, d, into);
   if (to != MPI_PROC_NULL)
-    TS_BACKEND_CALL(b, vec_plane_pack, offset, width, pitch, height, v->data,
-                    pd->plane_send->data);
-  TS_CALL(send_packed(pd, to, source, (int)(width * height)));
+    TS_BACKEND_CALL(b, vec_plane_pack, 1, &sent, v->data, pd->plane_send->data);
+  TS_CALL(send_packed(pd, to, source, (int)(sent.width * sent.height)));
   if (source == MPI_PROC_NULL) return 0;
-  plane_rows(pd, d, into, &offset, &width, &pitch, &height);
-  TS_BACKEND_CALL(b, vec_plane_unpack, op == PLANE_ADD, offset, width, pitch, height,
-                  pd->plane_recv->data, v->data);
+  TS_BACKEND_CALL(b, vec_plane_unpack, op == PLANE_ADD, 1, &received, pd->plane_recv->data,
+                  v->data);
   return 0;
 }
 
@@ -101,53 +87,47 @@ int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {
 
 /* ---------------------------------------------------------------- sets of planes */
 
-/* the planes (direction, index) of `set` on pd's block; their count */
-static int plane_set(ts_parallel_dofs pd, ts_plane_set set, int *dir, int64_t *at) {
+/* the planes of `set` on pd's block; their count */
+static int plane_set(ts_parallel_dofs pd, ts_plane_set set, ts_plane *planes) {
   const ts_parallel par = pd->par;
   int count = 0;
   for (int d = 0; d < par->dim; ++d) {
     const int lower = par->lower[d] != MPI_PROC_NULL, upper = par->upper[d] != MPI_PROC_NULL;
-    if (set == TS_PLANES_GHOST ? lower : !lower) dir[count] = d, at[count++] = 0;
-    if (set == TS_PLANES_DIRICHLET && !upper) dir[count] = d, at[count++] = pd->n[d] - 1;
+    if (set == TS_PLANES_GHOST ? lower : !lower) planes[count++] = plane_of(pd, d, 0);
+    if (set == TS_PLANES_DIRICHLET && !upper) planes[count++] = plane_of(pd, d, pd->n[d] - 1);
   }
   return count;
 }
 
-/* pack (save = 1) the planes of `set` of v into their slots, or unpack the slots into v */
-static int move_planes(ts_parallel_dofs pd, ts_plane_set set, ts_vec v, int save) {
-  const ts_backend b = pd->backend;
-  int dir[6];
-  int64_t at[6], offset, width, pitch, height;
-  const int count = plane_set(pd, set, dir, at);
-  for (int p = 0; p < count; ++p) {
-    double *slot = (double *)pd->saved->data + (set * 6 + p) * pd->plane_send->n;
-    plane_rows(pd, dir[p], at[p], &offset, &width, &pitch, &height);
-    if (save) TS_BACKEND_CALL(b, vec_plane_pack, offset, width, pitch, height, v->data, slot);
-    else TS_BACKEND_CALL(b, vec_plane_unpack, 0, offset, width, pitch, height, slot, v->data);
-  }
-  return 0;
+/* the slots of `set` in pd->saved: TS_MAX_PLANES planes of the block's largest size */
+static double *saved_slots(ts_parallel_dofs pd, ts_plane_set set) {
+  return (double *)pd->saved->data + (int64_t)set * TS_MAX_PLANES * pd->plane_send->n;
 }
 
 int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  const ts_backend b = pd->backend;
-  int dir[6];
-  int64_t at[6], offset, width, pitch, height;
-  const int count = plane_set(pd, set, dir, at);
-  for (int p = 0; p < count; ++p) {
-    plane_rows(pd, dir[p], at[p], &offset, &width, &pitch, &height);
-    TS_BACKEND_CALL(b, vec_plane_unpack, 0, offset, width, pitch, height, pd->zeros->data, v->data);
-  }
+  ts_plane planes[TS_MAX_PLANES];
+  const int count = plane_set(pd, set, planes);
+  if (count) TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, count, planes, NULL, v->data);
   return 0;
 }
 
-/* every plane is saved before any is zeroed: planes that share an edge save its values */
+/* every plane is saved (one call) before any is zeroed: planes that share an edge save its
+ * values */
 int ts_parallel_planes_zero(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  TS_CALL(move_planes(pd, set, v, 1));
-  return ts_parallel_planes_clear(pd, set, v);
+  ts_plane planes[TS_MAX_PLANES];
+  const int count = plane_set(pd, set, planes);
+  if (!count) return 0;
+  TS_BACKEND_CALL(pd->backend, vec_plane_pack, count, planes, v->data, saved_slots(pd, set));
+  TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, count, planes, NULL, v->data);
+  return 0;
 }
 
 int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  return move_planes(pd, set, v, 0);
+  ts_plane planes[TS_MAX_PLANES];
+  const int count = plane_set(pd, set, planes);
+  if (count)
+    TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, count, planes, saved_slots(pd, set), v->data);
+  return 0;
 }
 
 /* ---------------------------------------------------------------- the buffers */
@@ -241,8 +221,7 @@ int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
   TS_CALL(host_buffer(b, plane, "halo receive buffer", &pd->recv));
   TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->plane_send));
   TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->plane_recv));
-  TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->zeros));
-  TS_CALL(ts_vec_create(b, (int64_t)plane * 6 * TS_PLANE_SETS, TS_DOUBLE, &pd->saved));
+  TS_CALL(ts_vec_create(b, (int64_t)plane * TS_MAX_PLANES * TS_PLANE_SETS, TS_DOUBLE, &pd->saved));
   return acquire_peer(pd);
 }
 
@@ -253,7 +232,6 @@ void ts_parallel_halo_destroy(ts_parallel_dofs pd) {
   free_host_buffer(b, &pd->recv);
   ts_vec_destroy(&pd->plane_send);
   ts_vec_destroy(&pd->plane_recv);
-  ts_vec_destroy(&pd->zeros);
   ts_vec_destroy(&pd->saved);
   if (pd->peer && --par->peer_users == 0) {
     b->ops.peer_destroy(&b->ops, par->peer);

@@ -47,8 +47,7 @@ struct ts_parallel_dofs_s {
   double *send, *recv;         /* one plane of DoFs on the host (page-locked where the
                                   backend has host_alloc) */
   ts_vec plane_send, plane_recv; /* one plane on the backend (vec_plane_pack) */
-  ts_vec saved;                /* TS_PLANE_SETS x 6 planes saved by ts_parallel_planes_zero */
-  ts_vec zeros;                /* one plane of zeros */
+  ts_vec saved;                /* TS_PLANE_SETS x TS_MAX_PLANES planes (ts_parallel_planes_zero) */
   void *peer;                  /* par->peer when the planes travel device to device */
 };
 
