@@ -48,12 +48,13 @@
 void ts_amg_options_default(ts_amg_options *o) {
   if (!o) return;
   memset(o, 0, sizeof *o);
-  o->strength_threshold = 0.1;
+  o->strength_threshold = 0.12;
   o->smoother_degree = 4;
   o->smoothing_steps = 1;
   o->coarse_size = 200;
   o->max_levels = TS_MG_PARTS_MAX_LEVELS;
   o->prolongation_smoothing_steps = 2;
+  o->prolongation_filter = 1;
 }
 
 static int check_options(const ts_amg_options *o) {
@@ -76,6 +77,9 @@ static int check_options(const ts_amg_options *o) {
   TS_CHECK_ARG(o->prolongation_smoothing_steps >= 0 && o->prolongation_smoothing_steps <= 4,
                "ts_pc_create_amg: prolongation_smoothing_steps = %d, allowed 0 (plain "
                "aggregation) to 4", o->prolongation_smoothing_steps);
+  TS_CHECK_ARG(o->prolongation_filter == 0 || o->prolongation_filter == 1,
+               "ts_pc_create_amg: prolongation_filter = %d, allowed 0 (the prolongation "
+               "smoothed with A) or 1 (with the filtered matrix A_F)", o->prolongation_filter);
   return 0;
 }
 
@@ -213,18 +217,13 @@ static int64_t aggregate_rest(const csr_view *a, const unsigned char *strong, in
   return count;
 }
 
-/* agg[i]: the aggregate of row i (0..*count-1) or -2 (none) */
-static int aggregate(ts_matrix A, double theta, int64_t *agg, int64_t *count) {
-  const csr_view a = view_of(A);
-  unsigned char *strong;
-  TS_CALL(ts_calloc((size_t)a.offsets[a.n] + 1, 1, "AMG strong couplings", &strong));
-  strong_couplings(&a, theta, strong);
-  for (int64_t i = 0; i < a.n; ++i) agg[i] = -1;
-  const int64_t count1 = aggregate_roots(&a, strong, agg);
-  aggregate_attach(&a, strong, count1, agg);
-  *count = aggregate_rest(&a, strong, count1, agg);
-  ts_free(&strong);
-  return 0;
+/* agg[i]: the aggregate of row i (0..*count-1) or -2 (none), from the strong couplings */
+static void aggregate(const csr_view *a, const unsigned char *strong, int64_t *agg,
+                      int64_t *count) {
+  for (int64_t i = 0; i < a->n; ++i) agg[i] = -1;
+  const int64_t count1 = aggregate_roots(a, strong, agg);
+  aggregate_attach(a, strong, count1, agg);
+  *count = aggregate_rest(a, strong, count1, agg);
 }
 
 /* ---------------------------------------------------------------- prolongation */
@@ -321,6 +320,82 @@ static int galerkin(ts_backend products, ts_matrix A, ts_matrix P, ts_matrix *Ac
   return ierr;
 }
 
+/* A row's lumped diagonal below this fraction of a_ii keeps the row unfiltered (see
+ * filtered_matrix) */
+#define AMG_FILTER_MIN_DIAGONAL 0.1
+
+/* The filtered matrix A_F of smoothed aggregation (Vanek, Mandel and Brezina 1996, section
+ * 4): row i keeps a_ii and its strong negative couplings; the other entries (the weak
+ * couplings and every positive one) are dropped and added to the diagonal, so that A_F 1 =
+ * A 1 and P = (I - omega D_F^{-1} A_F)^s T keeps the constants A keeps.  A row whose lumped
+ * diagonal would fall below AMG_FILTER_MIN_DIAGONAL a_ii (many small negative couplings of a
+ * coarse matrix outweighing its diagonal) stays A's row: the Jacobi steps need a positive
+ * diagonal.  A_F is not symmetric where strength is not (row i's largest coupling is not
+ * row j's); it only smooths P, the coarse matrix is P^T A P. */
+static int filtered_matrix(const csr_view *a, const unsigned char *strong, ts_matrix *AF) {
+  const int64_t m = a->offsets[a->n];
+  int64_t *rows = NULL, *cols = NULL;
+  double *values = NULL;
+  int ierr = ts_calloc((size_t)m + 1, sizeof *rows, "AMG filtered matrix rows", &rows);
+  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *cols, "AMG filtered matrix columns", &cols);
+  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *values, "AMG filtered matrix values", &values);
+  int64_t t = 0;
+  for (int64_t i = 0; i < a->n && !ierr; ++i) {
+    double diagonal = 0.0, lumped = 0.0;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
+      if (a->columns[e] == i) diagonal = a->values[e];
+      else if (!strong[e] || a->values[e] > 0.0) lumped += a->values[e];
+    }
+    const int filter = diagonal + lumped >= AMG_FILTER_MIN_DIAGONAL * diagonal;
+    rows[t] = cols[t] = i;
+    values[t++] = filter ? diagonal + lumped : diagonal;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      if (a->columns[e] != i && (!filter || (strong[e] && a->values[e] < 0.0))) {
+        rows[t] = i;
+        cols[t] = a->columns[e];
+        values[t++] = a->values[e];
+      }
+  }
+  if (!ierr) ierr = ts_matrix_create_triplets(a->n, a->n, t, rows, cols, values, AF);
+  ts_free(&rows);
+  ts_free(&cols);
+  ts_free(&values);
+  return ierr;
+}
+
+/* P = (I - omega D_F^{-1} A_F)^steps T, A_F the filtered matrix of A */
+static int filtered_prolongation(ts_backend products, const csr_view *a,
+                                 const unsigned char *strong, ts_matrix T, int steps,
+                                 ts_matrix *P) {
+  double *d = NULL;
+  ts_matrix AF = NULL;
+  int ierr = ts_calloc((size_t)a->n, sizeof *d, "AMG filtered diagonal", &d);
+  if (!ierr) ierr = filtered_matrix(a, strong, &AF);
+  if (!ierr) {
+    const csr_view f = view_of(AF);
+    ierr = positive_diagonal(&f, d);
+  }
+  if (!ierr) ierr = smoothed_prolongation(products, AF, d, T, steps, P);
+  ts_matrix_destroy(&AF);
+  ts_free(&d);
+  return ierr;
+}
+
+/* P from T: s smoothing steps with A or its filtered matrix (options), or T itself */
+static int prolongation(ts_backend products, ts_matrix A, const double *d,
+                        const unsigned char *strong, const ts_amg_options *o, ts_matrix *T,
+                        ts_matrix *P) {
+  const int steps = o->prolongation_smoothing_steps;
+  if (!steps) {
+    *P = *T;
+    *T = NULL;
+    return 0;
+  }
+  if (!o->prolongation_filter) return smoothed_prolongation(products, A, d, *T, steps, P);
+  const csr_view a = view_of(A);
+  return filtered_prolongation(products, &a, strong, *T, steps, P);
+}
+
 /* One coarsening of A: P and Ac = P^T A P; *P stays NULL when the aggregation would
  * not reduce the rows by a tenth (or leaves no aggregate). */
 static int coarsen(ts_backend products, ts_matrix A, const ts_amg_options *o, ts_matrix *P,
@@ -329,25 +404,24 @@ static int coarsen(ts_backend products, ts_matrix A, const ts_amg_options *o, ts
   const csr_view a = view_of(A);
   double *d = NULL;
   int64_t *agg = NULL, count = 0;
+  unsigned char *strong = NULL;
   ts_matrix T = NULL;
   int ierr = ts_calloc((size_t)n, sizeof *d, "AMG diagonal", &d);
   if (!ierr) ierr = ts_calloc((size_t)n, sizeof *agg, "AMG aggregates", &agg);
+  if (!ierr) ierr = ts_calloc((size_t)a.offsets[n] + 1, 1, "AMG strong couplings", &strong);
   if (!ierr) ierr = positive_diagonal(&a, d);
-  if (!ierr) ierr = aggregate(A, o->strength_threshold, agg, &count);
+  if (!ierr) {
+    strong_couplings(&a, o->strength_threshold, strong);
+    aggregate(&a, strong, agg, &count);
+  }
   const int worth = count > 0 && (double)count <= 0.9 * (double)n;
   if (!ierr && worth) ierr = tentative_prolongation(n, agg, count, &T);
-  if (!ierr && worth) {
-    if (o->prolongation_smoothing_steps)
-      ierr = smoothed_prolongation(products, A, d, T, o->prolongation_smoothing_steps, P);
-    else {
-      *P = T;
-      T = NULL;
-    }
-  }
+  if (!ierr && worth) ierr = prolongation(products, A, d, strong, o, &T, P);
   if (!ierr && worth) ierr = galerkin(products, A, *P, Ac);
   ts_matrix_destroy(&T);
   ts_free(&d);
   ts_free(&agg);
+  ts_free(&strong);
   return ierr;
 }
 
