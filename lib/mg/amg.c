@@ -8,7 +8,10 @@
  *  1. Strength: j != i is strongly coupled to i when |a_ij| >= theta max_{m != i} |a_im|
  *     (relative to the row's largest coupling, as classical AMG measures it: the measure
  *     sqrt(a_ii a_jj) of smoothed aggregation's papers finds no strong coupling in the
- *     wide stencils of Q_k, k >= 2, and aggregates too much where theta is small).
+ *     wide stencils of Q_k, k >= 2, and aggregates too much where theta is small).  The
+ *     default theta = 0.12 lies above 1/9, the ratio of the couplings across the long and
+ *     the short side of cells of aspect ratio 3 (t-darcy-mapped's mesh): those are weak and
+ *     the aggregates follow the strong direction.
  *  2. Aggregates, in three passes over the rows in order: (1) a row whose strong neighbours
  *     are all free founds an aggregate of itself and them; (2) a free row joins the
  *     aggregate of its most strongly coupled neighbour among those aggregated in pass 1;
@@ -24,15 +27,25 @@
  *     is a polynomial in A) lowers the energy of the coarse basis functions.  With s = 1 and
  *     theta = 0.5 the CG counts on the Schur complements S~ of paper 003's Darcy problems
  *     grew with the level (2D RT_2: 11 15 24 44 on levels 4-7 against BoomerAMG's 9 10 11 12;
- *     3D RT_1 level 5: 31 against 14); with theta = 0.1 and s = 2 (the defaults) or s = 3
+ *     3D RT_1 level 5: 31 against 14); with theta = 0.1 and s = 2 (the default s) or s = 3
  *     they stay near BoomerAMG's: s = 3 within 1.2 times on every matrix of the study in
  *     bench/results/2026-11-28-amg-prolongation-smoothing.md, s = 2 within 1.2 times on the
  *     3D S~ but up to 1.5 times on the 2D S~ (ts_hdiv_system takes s = 3 there) and 1.4 on a
  *     3D Q2 Laplacian; operator complexities 1.2-2.7 (s = 2) and 1.7-4.2 (s = 3).
+ *     With prolongation_filter (the default) the steps take the filtered matrix A_F and its
+ *     diagonal D_F instead (filtered_matrix; Vanek, Mandel and Brezina 1996): smoothing with
+ *     A smears every coarse basis function across the weak couplings too, so on cells of
+ *     aspect ratio 3 the aggregates along the strong direction gave dense coarse matrices
+ *     (operator complexity 5.4 for CG counts near BoomerAMG's) and theta = 0.1 square
+ *     aggregates whose counts grew with the level (2D RT_2 Darcy S~: 10 16 26 on levels 3-5
+ *     against BoomerAMG's 10 10 10); with A_F and theta = 0.12: 7 7 7, complexity 3.5.  On
+ *     square cells the counts and complexities stay as they were (the 3D Q_2, Q_3 Laplacians
+ *     need one to four iterations fewer; the 2D RT_3 Darcy S~ at level 7 two more, 11 against
+ *     BoomerAMG's 10): bench/results/2026-11-28-amg-anisotropic.md.
  *  5. The coarse matrix P^T A P (Galerkin), symmetric positive definite again.
- * The sparse products (A T in step 4, A P and P^T (A P) in step 5) run on the backend the AMG
- * is built for when it has csr_multiply (cuda, hip: SpGEMM; ts_matrix_multiply_on), the rest
- * of the setup on the host.
+ * The sparse products (A T or A_F T in step 4, A P and P^T (A P) in step 5) run on the
+ * backend the AMG is built for when it has csr_multiply (cuda, hip: SpGEMM;
+ * ts_matrix_multiply_on), the rest of the setup (A_F included) on the host.
  * The levels end when a coarse matrix has at most coarse_size rows (or max_levels are made,
  * or an aggregation reduces the rows by less than a tenth); there the LU of the coarsest
  * matrix (coarse-dense.c).  Smoothers: Chebyshev of degree smoother_degree on D^{-1} A_l
