@@ -308,7 +308,7 @@ int main(void) {
       {"2D Q1 Laplacian", 2, 1, 4, 7, LAPLACIAN, 0, 0},
       {"3D Q2 Laplacian", 3, 2, 3, 4, LAPLACIAN, 0, 0},
       /* the prolongation smoothed with A (prolongation_filter 0, theta 0.1): RT_2 10 16 26
-       * iterations on levels 3..5 with BoomerAMG's 10 10 10 (lib/mg/amg.c) */
+       * iterations on levels 3..5 with BoomerAMG's 10 10 10; with A_F 7 7 8 (lib/mg/amg.c) */
       {"2D RT_1 Darcy S~ on cells of aspect ratio 3", 2, 1, 3, 5, DARCY_SCHUR, 3, 1},
       {"2D RT_2 Darcy S~ on cells of aspect ratio 3", 2, 2, 3, 5, DARCY_SCHUR, 3, 1},
   };

@@ -33,15 +33,16 @@
  *     3D S~ but up to 1.5 times on the 2D S~ (ts_hdiv_system takes s = 3 there) and 1.4 on a
  *     3D Q2 Laplacian; operator complexities 1.2-2.7 (s = 2) and 1.7-4.2 (s = 3).
  *     With prolongation_filter (the default) the steps take the filtered matrix A_F and its
- *     diagonal D_F instead (filtered_matrix; Vanek, Mandel and Brezina 1996): smoothing with
- *     A smears every coarse basis function across the weak couplings too, so on cells of
- *     aspect ratio 3 the aggregates along the strong direction gave dense coarse matrices
- *     (operator complexity 5.4 for CG counts near BoomerAMG's) and theta = 0.1 square
- *     aggregates whose counts grew with the level (2D RT_2 Darcy S~: 10 16 26 on levels 3-5
- *     against BoomerAMG's 10 10 10); with A_F and theta = 0.12: 7 7 7, complexity 3.5.  On
- *     square cells the counts and complexities stay as they were (the 3D Q_2, Q_3 Laplacians
- *     need one to four iterations fewer; the 2D RT_3 Darcy S~ at level 7 two more, 11 against
- *     BoomerAMG's 10): bench/results/2026-11-28-amg-anisotropic.md.
+ *     diagonal D_F instead (filtered_matrix, prolongation; Vanek, Mandel and Brezina 1996):
+ *     smoothing with A smears every coarse basis function across the weak couplings too, so
+ *     on cells of aspect ratio 3 the aggregates along the strong direction gave dense coarse
+ *     matrices (operator complexity 5.4 for CG counts near BoomerAMG's) and theta = 0.1
+ *     square aggregates whose counts grew with the level (2D RT_2 Darcy S~: 10 16 26 on
+ *     levels 3-5 against BoomerAMG's 10 10 10); with A_F and theta = 0.12: 7 7 8, complexity
+ *     3.3-3.5 (aspect ratio 4: 13 -> 8, complexity 5.6 -> 2.9).  On square cells the counts
+ *     stay within one iteration of A's and the complexities do not grow (the 3D Q_2, Q_3
+ *     Laplacians need one and four iterations fewer):
+ *     bench/results/2026-11-28-amg-anisotropic.md.
  *  5. The coarse matrix P^T A P (Galerkin), symmetric positive definite again.
  * The sparse products (A T or A_F T in step 4, A P and P^T (A P) in step 5) run on the
  * backend the AMG is built for when it has csr_multiply (cuda, hip: SpGEMM;
