@@ -19,6 +19,8 @@
  *     increase smaller than the one before, or at most 5 %), under a bound (2D 350, 3D 560: BoomerAMG or our
  *     AMG on S~, within 10 % of each other).  Fast cases in
  *     `make check`; TESSERA_TEST_LONG=1 runs doc/hdiv.md's table (2D k = 1..4, 3D k = 1..3).
+ *     On every backend also our AMG (the GPU's) on the box's cells of aspect ratio 3 (2D RT_2,
+ *     Kershaw 1, levels 0..4), which failed to level off with the prolongation smoothed by A.
  *   - The pure-flux (singular) Darcy problem, GMRES + block-triangular, and the grad-div
  *     solution "sine" (f from the load vector on mapped cells) on Kershaw's mesh.
  *   - Refusals: an inverted cell (by name, before any solve), a callback's failure or a value
