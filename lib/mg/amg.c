@@ -338,9 +338,9 @@ static int galerkin(ts_backend products, ts_matrix A, ts_matrix P, ts_matrix *Ac
  * filtered_matrix) */
 #define AMG_FILTER_MIN_DIAGONAL 0.1
 
-/* The filtered matrix A_F of smoothed aggregation (Vanek, Mandel and Brezina 1996, section
- * 4): row i keeps a_ii and its strong negative couplings; the other entries (the weak
- * couplings and every positive one) are dropped and added to the diagonal, so that A_F 1 =
+/* The filtered matrix A_F of smoothed aggregation (Vanek, Mandel and Brezina 1996): row i
+ * keeps a_ii and its strong negative couplings; the other entries (the weak couplings and
+ * every positive one) are dropped and added to the diagonal, so that A_F 1 =
  * A 1 and P = (I - omega D_F^{-1} A_F)^s T keeps the constants A keeps.  A row whose lumped
  * diagonal would fall below AMG_FILTER_MIN_DIAGONAL a_ii (many small negative couplings of a
  * coarse matrix outweighing its diagonal) stays A's row: the Jacobi steps need a positive
@@ -350,9 +350,9 @@ static int filtered_matrix(const csr_view *a, const unsigned char *strong, ts_ma
   const int64_t m = a->offsets[a->n];
   int64_t *rows = NULL, *cols = NULL;
   double *values = NULL;
-  int ierr = ts_calloc((size_t)m + 1, sizeof *rows, "AMG filtered matrix rows", &rows);
-  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *cols, "AMG filtered matrix columns", &cols);
-  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *values, "AMG filtered matrix values", &values);
+  int ierr = ts_calloc((size_t)m + 1, sizeof *rows, "AMG filtered rows", &rows);
+  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *cols, "AMG filtered columns", &cols);
+  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *values, "AMG filtered values", &values);
   int64_t t = 0;
   for (int64_t i = 0; i < a->n && !ierr; ++i) {
     double diagonal = 0.0, lumped = 0.0;
@@ -377,7 +377,8 @@ static int filtered_matrix(const csr_view *a, const unsigned char *strong, ts_ma
   return ierr;
 }
 
-/* P = (I - omega D_F^{-1} A_F)^steps T, A_F the filtered matrix of A */
+/* P = (I - omega D_F^{-1} A_F)^steps T, A_F the filtered matrix of A (omega from the same
+ * power iteration, an estimate of rho(D_F^{-1} A_F) where A_F is not symmetric) */
 static int filtered_prolongation(ts_backend products, const csr_view *a,
                                  const unsigned char *strong, ts_matrix T, int steps,
                                  ts_matrix *P) {
