@@ -1150,7 +1150,9 @@ int ts_pc_create_boomeramg(ts_backend backend, ts_matrix A, ts_pc *pc);
 /** Options of ts_pc_create_amg (ts_amg_options_default sets the defaults named here). */
 typedef struct ts_amg_options {
   double strength_threshold; /**< theta: j is strongly coupled to i when |a_ij| >=
-                                  theta max_{m != i} |a_im|; 0 <= theta < 1, default 0.1 */
+                                  theta max_{m != i} |a_im|; 0 <= theta < 1, default 0.12
+                                  (above 1/9: the couplings across the long side of
+                                  cells of aspect ratio 3 are weak) */
   int smoother_degree;       /**< Chebyshev degree on D^{-1} A_l, 1..20, default 4 */
   int smoothing_steps;       /**< pre- and post-smoothing steps each, 1..100, default 1 */
   int coarse_size;           /**< coarsen until at most this many rows, 1..8000 (dense LU
@@ -1163,6 +1165,12 @@ typedef struct ts_amg_options {
   int host_products;         /**< 0 (default): the setup's sparse products (A T, P^T A P)
                                   on the backend where it has them (cuda, hip: SpGEMM,
                                   ts_matrix_multiply_on); 1: on the host */
+  int prolongation_filter;   /**< 1 (default): the prolongation is smoothed with the
+                                  filtered matrix A_F (the weak and the positive couplings
+                                  dropped and added to the diagonal: narrow coarse basis
+                                  functions across the weak direction of anisotropic
+                                  cells, lower operator complexity); 0: with A
+                                  (lib/mg/amg.c) */
 } ts_amg_options;
 /** @brief The defaults of ts_amg_options. */
 void ts_amg_options_default(ts_amg_options *options);

@@ -2,13 +2,16 @@
  * BoomerAMG on the same matrices: paper 003's approximate Schur complement S~ (2D RT_2 and 3D
  * RT_1, alpha = 0.01, beta = 3, boundary fluxes fixed, as in t-hdiv-schur; the Darcy S~ of
  * `tessera bench --problem darcy`, alpha infinite, beta = 2, fluxes fixed on two faces, 2D
- * RT_3 with the 3 prolongation smoothing steps ts_hdiv_system takes in 2D and 3D RT_2) and the
- * assembled Q_k Laplacian, CG to 1e-10 on A x = 1 with one V-cycle as the preconditioner.
+ * RT_3 with the 3 prolongation smoothing steps ts_hdiv_system takes in 2D and 3D RT_2; 2D RT_1
+ * and RT_2 on t-darcy-mapped's cells of aspect ratio 3, whose weak couplings the filtered
+ * prolongation smoothing must not smear across) and the assembled Q_k Laplacian, CG to 1e-10
+ * on A x = 1 with one V-cycle as the preconditioner.
  * Asserted:
  * our counts within 1.3 times BoomerAMG's (rounded up; issue 15) where hypre is built, and
  * growing by at most 2 a refinement; the hierarchy shrinks to the coarse size with an
  * operator complexity below 3 (4 with 3 prolongation smoothing steps); the V-cycle is symmetric (x^T P y = y^T P x); with one level
- * it is the exact inverse (CG in one iteration); bad matrices and options are refused with
+ * it is the exact inverse (CG in one iteration); a row the filter cannot lump keeps A's
+ * entries; bad matrices and options are refused with
  * their row or value named.  Backend-generic: TESSERA_TEST_BACKEND (default omp). */
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +42,8 @@ typedef struct family {
   matrix_kind kind;          /* S~ of RT_k (ih) x L2 (alpha 0.01 or the Darcy problem's), or
                                 the Q_k Laplacian */
   int prolongation_steps;    /* ts_amg_options.prolongation_smoothing_steps, 0: the default */
+  int long_cells;            /* 1: t-darcy-mapped's mesh, 6 x 2 coarse cells of the unit
+                                square (aspect ratio 3); 0: 1 x 2 of [0,1] x [0,2] */
 } family;
 
 static int make_matrix(const family *f, ts_mesh mesh, int level, ts_matrix *M) {
@@ -70,10 +75,11 @@ static int make_matrix(const family *f, ts_mesh mesh, int level, ts_matrix *M) {
 }
 
 static void test_family(ts_backend b, const family *f) {
-  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1};
-  static const int coarse[3] = {1, 2, 1};
+  static const double lower[3] = {0, 0, 0}, upper[2][3] = {{1, 2, 1}, {1, 1, 1}};
+  static const int coarse[2][3] = {{1, 2, 1}, {6, 2, 2}};
   ts_mesh mesh = NULL;
-  int ierr = ts_mesh_create_box(f->dim, lower, upper, coarse, f->levels, &mesh);
+  int ierr = ts_mesh_create_box(f->dim, lower, upper[f->long_cells], coarse[f->long_cells],
+                                f->levels, &mesh);
   const int hypre = *ts_hypre_version() != '\0';
   int previous = -1, bounded = 1, within = 1;
   char ours[128] = "", theirs[128] = "";
@@ -130,7 +136,7 @@ static void test_family(ts_backend b, const family *f) {
 /* x^T P y = y^T P x for random x, y, and one level (coarse_size >= rows) is the exact
  * inverse: CG converges in one iteration */
 static void test_symmetry_and_exactness(ts_backend b) {
-  const family f = {"2D Q2 Laplacian", 2, 2, 2, 4, LAPLACIAN, 0};
+  const family f = {"2D Q2 Laplacian", 2, 2, 2, 4, LAPLACIAN, 0, 0};
   static const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1};
   static const int coarse[3] = {1, 2, 1};
   ts_mesh mesh = NULL;
@@ -178,7 +184,7 @@ static void test_symmetry_and_exactness(ts_backend b) {
 
 /* with max_levels 1 the coarsening stops at once, above the dense solve's 8000 rows */
 static void test_stalled_coarsening(ts_backend b) {
-  const family f = {"2D Q1 Laplacian", 2, 1, 6, 6, LAPLACIAN, 0};
+  const family f = {"2D Q1 Laplacian", 2, 1, 6, 6, LAPLACIAN, 0, 0};
   static const double lower[3] = {0, 0, 0}, upper[3] = {1, 2, 1};
   static const int coarse[3] = {1, 2, 1};
   ts_mesh mesh = NULL;
@@ -196,6 +202,43 @@ static void test_stalled_coarsening(ts_backend b) {
      "(%s)", ts_error_message());
   ts_matrix_destroy(&M);
   ts_mesh_destroy(&mesh);
+}
+
+/* A star: row 0 coupled by -0.5 to row 1 (strong) and by -0.04 to rows 2..31 (weak, below
+ * 0.12 times 0.5), every diagonal 1 (SPD: 0.5^2 + 30 * 0.04^2 < 1).  Lumping row 0's weak
+ * couplings would leave it the diagonal 1 - 1.2 < 0: the filter keeps the row whole, and
+ * with every other coupling strong and negative A_F = A, so the V-cycle is that of
+ * prolongation_filter 0 (the same CG iterations) */
+static void test_filter_keeps_row(ts_backend b) {
+  enum { N = 32 };
+  int64_t r[3 * N], c[3 * N];
+  double v[3 * N];
+  int m = 0;
+  for (int i = 0; i < N; ++i) {
+    r[m] = c[m] = i;
+    v[m++] = 1.0;
+    if (!i) continue;
+    const double coupling = i == 1 ? -0.5 : -0.04;
+    r[m] = 0, c[m] = i, v[m++] = coupling;
+    r[m] = i, c[m] = 0, v[m++] = coupling;
+  }
+  ts_matrix A = NULL;
+  int ierr = ts_matrix_create_triplets(N, N, m, r, c, v, &A);
+  ts_amg_options o;
+  ts_amg_options_default(&o);
+  o.coarse_size = 1;
+  ts_amg_hierarchy h = {0};
+  ts_pc P = NULL;
+  if (!ierr) ierr = ts_pc_create_amg(b, A, &o, &P, &h);
+  if (ierr) diag("%s", ts_error_message());
+  const int filtered = ierr ? -1 : cg_iterations(b, A, PC_OURS, &o);
+  o.prolongation_filter = 0;
+  const int plain = ierr ? -1 : cg_iterations(b, A, PC_OURS, &o);
+  ok(!ierr && h.levels == 2 && filtered > 0 && filtered == plain, "a row whose lumped diagonal "
+     "would be negative stays unfiltered: %d AMG levels, CG in %d iterations (unfiltered %d)",
+     h.levels, filtered, plain);
+  ts_pc_destroy(&P);
+  ts_matrix_destroy(&A);
 }
 
 static void test_refusals(ts_backend b) {
@@ -233,6 +276,11 @@ static void test_refusals(ts_backend b) {
   ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "host_products = 2"),
      "host_products 2 is refused (%s)", ts_error_message());
   ts_amg_options_default(&o);
+  o.prolongation_filter = 2;
+  ierr = ts_pc_create_amg(b, D, &o, &P, NULL);
+  ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "prolongation_filter = 2"),
+     "prolongation_filter 2 is refused (%s)", ts_error_message());
+  ts_amg_options_default(&o);
   o.coarse_size = 9000;
   ierr = ts_pc_create_amg(b, D, &o, &P, NULL);
   ok(ierr == TS_ERR_ARG && strstr(ts_error_message(), "coarse_size = 9000"),
@@ -253,16 +301,21 @@ int main(void) {
     return exit_status();
   }
   static const family families[] = {
-      {"2D RT_2 S~", 2, 2, 2, 6, SCHUR, 0},
-      {"3D RT_1 S~", 3, 1, 2, 4, SCHUR, 0},
-      {"2D RT_3 Darcy S~", 2, 3, 3, 6, DARCY_SCHUR, 3},
-      {"3D RT_2 Darcy S~", 3, 2, 1, 3, DARCY_SCHUR, 0},
-      {"2D Q1 Laplacian", 2, 1, 4, 7, LAPLACIAN, 0},
-      {"3D Q2 Laplacian", 3, 2, 3, 4, LAPLACIAN, 0},
+      {"2D RT_2 S~", 2, 2, 2, 6, SCHUR, 0, 0},
+      {"3D RT_1 S~", 3, 1, 2, 4, SCHUR, 0, 0},
+      {"2D RT_3 Darcy S~", 2, 3, 3, 6, DARCY_SCHUR, 3, 0},
+      {"3D RT_2 Darcy S~", 3, 2, 1, 3, DARCY_SCHUR, 0, 0},
+      {"2D Q1 Laplacian", 2, 1, 4, 7, LAPLACIAN, 0, 0},
+      {"3D Q2 Laplacian", 3, 2, 3, 4, LAPLACIAN, 0, 0},
+      /* the prolongation smoothed with A (prolongation_filter 0, theta 0.1): RT_2 10 16 26
+       * iterations on levels 3..5 with BoomerAMG's 10 10 10; with A_F 7 7 8 (lib/mg/amg.c) */
+      {"2D RT_1 Darcy S~ on cells of aspect ratio 3", 2, 1, 3, 5, DARCY_SCHUR, 3, 1},
+      {"2D RT_2 Darcy S~ on cells of aspect ratio 3", 2, 2, 3, 5, DARCY_SCHUR, 3, 1},
   };
   for (size_t i = 0; i < sizeof families / sizeof families[0]; ++i) test_family(b, &families[i]);
   test_symmetry_and_exactness(b);
   test_stalled_coarsening(b);
+  test_filter_keeps_row(b);
   test_refusals(b);
   done_testing();
   ts_backend_destroy(&b);

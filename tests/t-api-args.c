@@ -541,6 +541,21 @@ static void preconditioners(fixture *f) {
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_boomeramg(f->b, NULL, NULL));
   EXPECT_CREATE("'backend' is NULL", pc, ts_pc_create_boomeramg(NULL, NULL, &pc));
   EXPECT_CREATE("'A' is NULL", pc, ts_pc_create_boomeramg(f->b, NULL, &pc));
+  static const int64_t origin = 0;
+  static const double one = 1.0;
+  ts_matrix unit = NULL;
+  EXPECT(0, "", ts_matrix_create_triplets(1, 1, 1, &origin, &origin, &one, &unit));
+  ts_amg_options amg;
+  ts_amg_options_default(&amg);
+  ok(amg.prolongation_filter == 1, "ts_amg_options_default: prolongation_filter = %d (1)",
+     amg.prolongation_filter);
+  amg.prolongation_filter = 2;
+  EXPECT_CREATE("prolongation_filter = 2, allowed 0 (the prolongation smoothed with A) or 1",
+                pc, ts_pc_create_amg(f->b, unit, &amg, &pc, NULL));
+  amg.prolongation_filter = -1;
+  EXPECT_CREATE("prolongation_filter = -1, allowed 0", pc,
+                ts_pc_create_amg(f->b, unit, &amg, &pc, NULL));
+  ts_matrix_destroy(&unit);
   const ts_operator levels_A[2] = {f->A, f->A};
   EXPECT_CREATE("levels = 0, allowed 1..32", pc, ts_pc_create_multigrid(0, levels_A, NULL, NULL, 1, jac, &pc));
   EXPECT_CREATE("'A' is NULL", pc, ts_pc_create_multigrid(1, NULL, NULL, NULL, 1, jac, &pc));

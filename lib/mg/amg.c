@@ -8,7 +8,10 @@
  *  1. Strength: j != i is strongly coupled to i when |a_ij| >= theta max_{m != i} |a_im|
  *     (relative to the row's largest coupling, as classical AMG measures it: the measure
  *     sqrt(a_ii a_jj) of smoothed aggregation's papers finds no strong coupling in the
- *     wide stencils of Q_k, k >= 2, and aggregates too much where theta is small).
+ *     wide stencils of Q_k, k >= 2, and aggregates too much where theta is small).  The
+ *     default theta = 0.12 lies above 1/9, the ratio of the couplings across the long and
+ *     the short side of cells of aspect ratio 3 (t-darcy-mapped's mesh): those are weak and
+ *     the aggregates follow the strong direction.
  *  2. Aggregates, in three passes over the rows in order: (1) a row whose strong neighbours
  *     are all free founds an aggregate of itself and them; (2) a free row joins the
  *     aggregate of its most strongly coupled neighbour among those aggregated in pass 1;
@@ -24,15 +27,26 @@
  *     is a polynomial in A) lowers the energy of the coarse basis functions.  With s = 1 and
  *     theta = 0.5 the CG counts on the Schur complements S~ of paper 003's Darcy problems
  *     grew with the level (2D RT_2: 11 15 24 44 on levels 4-7 against BoomerAMG's 9 10 11 12;
- *     3D RT_1 level 5: 31 against 14); with theta = 0.1 and s = 2 (the defaults) or s = 3
+ *     3D RT_1 level 5: 31 against 14); with theta = 0.1 and s = 2 (the default s) or s = 3
  *     they stay near BoomerAMG's: s = 3 within 1.2 times on every matrix of the study in
  *     bench/results/2026-11-28-amg-prolongation-smoothing.md, s = 2 within 1.2 times on the
  *     3D S~ but up to 1.5 times on the 2D S~ (ts_hdiv_system takes s = 3 there) and 1.4 on a
  *     3D Q2 Laplacian; operator complexities 1.2-2.7 (s = 2) and 1.7-4.2 (s = 3).
+ *     With prolongation_filter (the default) the steps take the filtered matrix A_F and its
+ *     diagonal D_F instead (filtered_matrix, prolongation; Vanek, Mandel and Brezina 1996):
+ *     smoothing with A smears every coarse basis function across the weak couplings too, so
+ *     on cells of aspect ratio 3 the aggregates along the strong direction gave dense coarse
+ *     matrices (operator complexity 5.4 for CG counts near BoomerAMG's) and theta = 0.1
+ *     square aggregates whose counts grew with the level (2D RT_2 Darcy S~: 10 16 26 on
+ *     levels 3-5 against BoomerAMG's 10 10 10); with A_F and theta = 0.12: 7 7 8, complexity
+ *     3.3-3.5 (aspect ratio 4: 13 -> 8, complexity 5.6 -> 2.9).  On square cells the counts
+ *     stay within one iteration of A's and the complexities do not grow (the 3D Q_2, Q_3
+ *     Laplacians need one and four iterations fewer):
+ *     bench/results/2026-11-28-amg-anisotropic.md.
  *  5. The coarse matrix P^T A P (Galerkin), symmetric positive definite again.
- * The sparse products (A T in step 4, A P and P^T (A P) in step 5) run on the backend the AMG
- * is built for when it has csr_multiply (cuda, hip: SpGEMM; ts_matrix_multiply_on), the rest
- * of the setup on the host.
+ * The sparse products (A T or A_F T in step 4, A P and P^T (A P) in step 5) run on the
+ * backend the AMG is built for when it has csr_multiply (cuda, hip: SpGEMM;
+ * ts_matrix_multiply_on), the rest of the setup (A_F included) on the host.
  * The levels end when a coarse matrix has at most coarse_size rows (or max_levels are made,
  * or an aggregation reduces the rows by less than a tenth); there the LU of the coarsest
  * matrix (coarse-dense.c).  Smoothers: Chebyshev of degree smoother_degree on D^{-1} A_l
@@ -48,12 +62,13 @@
 void ts_amg_options_default(ts_amg_options *o) {
   if (!o) return;
   memset(o, 0, sizeof *o);
-  o->strength_threshold = 0.1;
+  o->strength_threshold = 0.12;
   o->smoother_degree = 4;
   o->smoothing_steps = 1;
   o->coarse_size = 200;
   o->max_levels = TS_MG_PARTS_MAX_LEVELS;
   o->prolongation_smoothing_steps = 2;
+  o->prolongation_filter = 1;
 }
 
 static int check_options(const ts_amg_options *o) {
@@ -76,6 +91,9 @@ static int check_options(const ts_amg_options *o) {
   TS_CHECK_ARG(o->prolongation_smoothing_steps >= 0 && o->prolongation_smoothing_steps <= 4,
                "ts_pc_create_amg: prolongation_smoothing_steps = %d, allowed 0 (plain "
                "aggregation) to 4", o->prolongation_smoothing_steps);
+  TS_CHECK_ARG(o->prolongation_filter == 0 || o->prolongation_filter == 1,
+               "ts_pc_create_amg: prolongation_filter = %d, allowed 0 (the prolongation "
+               "smoothed with A) or 1 (with the filtered matrix A_F)", o->prolongation_filter);
   return 0;
 }
 
@@ -213,18 +231,13 @@ static int64_t aggregate_rest(const csr_view *a, const unsigned char *strong, in
   return count;
 }
 
-/* agg[i]: the aggregate of row i (0..*count-1) or -2 (none) */
-static int aggregate(ts_matrix A, double theta, int64_t *agg, int64_t *count) {
-  const csr_view a = view_of(A);
-  unsigned char *strong;
-  TS_CALL(ts_calloc((size_t)a.offsets[a.n] + 1, 1, "AMG strong couplings", &strong));
-  strong_couplings(&a, theta, strong);
-  for (int64_t i = 0; i < a.n; ++i) agg[i] = -1;
-  const int64_t count1 = aggregate_roots(&a, strong, agg);
-  aggregate_attach(&a, strong, count1, agg);
-  *count = aggregate_rest(&a, strong, count1, agg);
-  ts_free(&strong);
-  return 0;
+/* agg[i]: the aggregate of row i (0..*count-1) or -2 (none), from the strong couplings */
+static void aggregate(const csr_view *a, const unsigned char *strong, int64_t *agg,
+                      int64_t *count) {
+  for (int64_t i = 0; i < a->n; ++i) agg[i] = -1;
+  const int64_t count1 = aggregate_roots(a, strong, agg);
+  aggregate_attach(a, strong, count1, agg);
+  *count = aggregate_rest(a, strong, count1, agg);
 }
 
 /* ---------------------------------------------------------------- prolongation */
@@ -321,33 +334,116 @@ static int galerkin(ts_backend products, ts_matrix A, ts_matrix P, ts_matrix *Ac
   return ierr;
 }
 
-/* One coarsening of A: P and Ac = P^T A P; *P stays NULL when the aggregation would
- * not reduce the rows by a tenth (or leaves no aggregate). */
-static int coarsen(ts_backend products, ts_matrix A, const ts_amg_options *o, ts_matrix *P,
-                   ts_matrix *Ac) {
+/* A row's lumped diagonal below this fraction of a_ii keeps the row unfiltered (see
+ * filtered_matrix) */
+#define AMG_FILTER_MIN_DIAGONAL 0.1
+
+/* The filtered matrix A_F of smoothed aggregation (Vanek, Mandel and Brezina 1996): row i
+ * keeps a_ii and its strong negative couplings; the other entries (the weak couplings and
+ * every positive one) are dropped and added to the diagonal, so that A_F 1 =
+ * A 1 and P = (I - omega D_F^{-1} A_F)^s T keeps the constants A keeps.  A row whose lumped
+ * diagonal would fall below AMG_FILTER_MIN_DIAGONAL a_ii (many small negative couplings of a
+ * coarse matrix outweighing its diagonal) stays A's row: the Jacobi steps need a positive
+ * diagonal.  A_F is not symmetric where strength is not (row i's largest coupling is not
+ * row j's); it only smooths P, the coarse matrix is P^T A P. */
+static int filtered_matrix(const csr_view *a, const unsigned char *strong, ts_matrix *AF) {
+  const int64_t m = a->offsets[a->n];
+  int64_t *rows = NULL, *cols = NULL;
+  double *values = NULL;
+  int ierr = ts_calloc((size_t)m + 1, sizeof *rows, "AMG filtered rows", &rows);
+  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *cols, "AMG filtered columns", &cols);
+  if (!ierr) ierr = ts_calloc((size_t)m + 1, sizeof *values, "AMG filtered values", &values);
+  int64_t t = 0;
+  for (int64_t i = 0; i < a->n && !ierr; ++i) {
+    double diagonal = 0.0, lumped = 0.0;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
+      if (a->columns[e] == i) diagonal = a->values[e];
+      else if (!strong[e] || a->values[e] > 0.0) lumped += a->values[e];
+    }
+    const int filter = diagonal + lumped >= AMG_FILTER_MIN_DIAGONAL * diagonal;
+    rows[t] = cols[t] = i;
+    values[t++] = filter ? diagonal + lumped : diagonal;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e)
+      if (a->columns[e] != i && (!filter || (strong[e] && a->values[e] < 0.0))) {
+        rows[t] = i;
+        cols[t] = a->columns[e];
+        values[t++] = a->values[e];
+      }
+  }
+  if (!ierr) ierr = ts_matrix_create_triplets(a->n, a->n, t, rows, cols, values, AF);
+  ts_free(&rows);
+  ts_free(&cols);
+  ts_free(&values);
+  return ierr;
+}
+
+/* P = (I - omega D_F^{-1} A_F)^steps T, A_F the filtered matrix of A (omega from the same
+ * power iteration, an estimate of rho(D_F^{-1} A_F) where A_F is not symmetric) */
+static int filtered_prolongation(ts_backend products, const csr_view *a,
+                                 const unsigned char *strong, ts_matrix T, int steps,
+                                 ts_matrix *P) {
+  double *d = NULL;
+  ts_matrix AF = NULL;
+  int ierr = ts_calloc((size_t)a->n, sizeof *d, "AMG filtered diagonal", &d);
+  if (!ierr) ierr = filtered_matrix(a, strong, &AF);
+  if (!ierr) {
+    const csr_view f = view_of(AF);
+    ierr = positive_diagonal(&f, d);
+  }
+  if (!ierr) ierr = smoothed_prolongation(products, AF, d, T, steps, P);
+  ts_matrix_destroy(&AF);
+  ts_free(&d);
+  return ierr;
+}
+
+/* P from T on level `level` (0 the finest): s smoothing steps with A or its filtered matrix
+ * (options), or T itself.  The filter keeps the couplings at least theta 2^-level times the
+ * row's largest (strong: those of the aggregation, recomputed there below level 0), as
+ * Vanek, Mandel and Brezina halve their threshold from level to level: a coarse matrix's
+ * wider stencil carries much of its rows in many small couplings, and dropping them with
+ * the fine level's theta spoiled the smoothing (cells of aspect ratio 2, 2D RT_2 Darcy S~,
+ * level 5: 15 CG iterations, 11 with the halved threshold, BoomerAMG 10). */
+static int prolongation(ts_backend products, ts_matrix A, const double *d,
+                        unsigned char *strong, const ts_amg_options *o, int level,
+                        ts_matrix *T, ts_matrix *P) {
+  const int steps = o->prolongation_smoothing_steps;
+  if (!steps) {
+    *P = *T;
+    *T = NULL;
+    return 0;
+  }
+  if (!o->prolongation_filter) return smoothed_prolongation(products, A, d, *T, steps, P);
+  const csr_view a = view_of(A);
+  if (level) strong_couplings(&a, ldexp(o->strength_threshold, -level), strong);
+  return filtered_prolongation(products, &a, strong, *T, steps, P);
+}
+
+/* One coarsening of A (level `level`): P and Ac = P^T A P; *P stays NULL when the
+ * aggregation would not reduce the rows by a tenth (or leaves no aggregate). */
+static int coarsen(ts_backend products, ts_matrix A, const ts_amg_options *o, int level,
+                   ts_matrix *P, ts_matrix *Ac) {
   const int64_t n = ts_matrix_rows(A);
   const csr_view a = view_of(A);
   double *d = NULL;
   int64_t *agg = NULL, count = 0;
+  unsigned char *strong = NULL;
   ts_matrix T = NULL;
   int ierr = ts_calloc((size_t)n, sizeof *d, "AMG diagonal", &d);
   if (!ierr) ierr = ts_calloc((size_t)n, sizeof *agg, "AMG aggregates", &agg);
+  if (!ierr) ierr = ts_calloc((size_t)a.offsets[n] + 1, 1, "AMG strong couplings", &strong);
   if (!ierr) ierr = positive_diagonal(&a, d);
-  if (!ierr) ierr = aggregate(A, o->strength_threshold, agg, &count);
+  if (!ierr) {
+    strong_couplings(&a, o->strength_threshold, strong);
+    aggregate(&a, strong, agg, &count);
+  }
   const int worth = count > 0 && (double)count <= 0.9 * (double)n;
   if (!ierr && worth) ierr = tentative_prolongation(n, agg, count, &T);
-  if (!ierr && worth) {
-    if (o->prolongation_smoothing_steps)
-      ierr = smoothed_prolongation(products, A, d, T, o->prolongation_smoothing_steps, P);
-    else {
-      *P = T;
-      T = NULL;
-    }
-  }
+  if (!ierr && worth) ierr = prolongation(products, A, d, strong, o, level, &T, P);
   if (!ierr && worth) ierr = galerkin(products, A, *P, Ac);
   ts_matrix_destroy(&T);
   ts_free(&d);
   ts_free(&agg);
+  ts_free(&strong);
   return ierr;
 }
 
@@ -388,7 +484,7 @@ static int build_levels(ts_backend products, ts_matrix A, const ts_amg_options *
   s->levels = 1;
   while (s->levels < o->max_levels && ts_matrix_rows(s->M[s->levels - 1]) > o->coarse_size) {
     ts_matrix P = NULL, Ac = NULL;
-    const int ierr = coarsen(products, s->M[s->levels - 1], o, &P, &Ac);
+    const int ierr = coarsen(products, s->M[s->levels - 1], o, s->levels - 1, &P, &Ac);
     if (ierr) {
       ts_matrix_destroy(&P);
       ts_matrix_destroy(&Ac);

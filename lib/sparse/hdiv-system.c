@@ -232,7 +232,10 @@ static int assemble(ts_hdiv_system s, const ts_hdiv_coefficients *k) {
  * with 3 they stay within 1.2 times; in 3D a third step raises the operator complexity from
  * about 2.6 to 3.8 for one iteration fewer, solves no faster on the GPU, and its setup needed
  * more than cuSPARSE's SpGEMM found at 2e6 rows
- * (bench/results/2026-11-28-amg-prolongation-smoothing.md). */
+ * (bench/results/2026-11-28-amg-prolongation-smoothing.md).  The other options are the
+ * defaults: theta = 0.12 and the prolongation smoothed with the filtered matrix, which keep
+ * the counts on anisotropic cells (t-darcy-mapped's aspect ratio 3) near BoomerAMG's
+ * (bench/results/2026-11-28-amg-anisotropic.md). */
 static int create_schur_amg(ts_hdiv_system s) {
   const int host = !strcmp(ts_backend_name(s->backend), "omp") && ts_hypre_version()[0];
   if (s->amg_kind == TS_HDIV_AMG_AUTO)
