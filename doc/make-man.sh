@@ -125,6 +125,15 @@ The GPU the cuda and hip backends use (default 0; under mpirun, unless set, each
 takes its rank among the processes of its node modulo the node's GPUs, so that several
 processes may share one GPU).
 .TP
+.B TESSERA_NCCL_LIBRARY
+The NCCL library file the cuda backend loads (default libnccl.so.2 from the loader's path):
+under mpirun with one GPU per process the halo planes then travel GPU to GPU
+(doc/parallel.md).
+.TP
+.B TESSERA_PEER
+Set to 0 to send the halo planes of a distributed run through host memory and MPI even where
+NCCL could send them GPU to GPU.
+.TP
 .B OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_RANK
 Set by MPI launchers (mpirun, mpiexec, srun): \fBtessera run\fR then starts MPI and, with
 more than one process, solves the problem over them (\-\-procs; doc/parallel.md).
