@@ -160,9 +160,9 @@ static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
     pd->global_n[d] = d < par->dim ? cells[d] * k + 1 : 1;
     pd->offset[d] = d < par->dim ? start[d] * k : 0;
     pd->first_owned[d] = par->lower[d] != MPI_PROC_NULL;
-    for (int e = 0; e < 3; ++e) /* the largest plane of the block */
-      if (e != d && plane < (size_t)(pd->n[d] * pd->n[e])) plane = (size_t)(pd->n[d] * pd->n[e]);
   }
+  for (int d = 0; d < par->dim; ++d) /* the largest plane: across direction d, count / n_d */
+    if (plane < (size_t)(pd->dofs->count / pd->n[d])) plane = (size_t)(pd->dofs->count / pd->n[d]);
   TS_CALL(ts_calloc((size_t)pd->dofs->count, sizeof *pd->host, "halo staging", &pd->host));
   TS_CALL(ts_parallel_halo_create(pd, plane));
   TS_CALL(create_mask(pd, is_owned, &pd->owned_mask));
