@@ -118,7 +118,7 @@ static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_operator *op)
   L->block = block;
   if (!block) {
     ierr = ts_laplace_plan_init(pd->dofs, &L->plan, L->matrices);
-    L->plan.constrained = 0; /* the box's Dirichlet rows: the masks (above) */
+    L->plan.constrained = 0; /* the box's Dirichlet rows: by planes (above) */
   }
   if (!ierr) ierr = ts_parallel_vec_create(pd, &L->sum);
   if (!ierr) ierr = ts_operator_create_shell(pd->backend, &parallel_laplace_ops, pd->dofs->count,

@@ -111,7 +111,7 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
   TS_CALL(ts_calloc(1, sizeof *t, "distributed transfer", &t));
   *t = (parallel_transfer){.coarse = coarse, .fine = fine};
   int ierr = ts_transfer_plan_init(coarse->dofs, fine->dofs, &t->plan, t->storage);
-  t->plan.constrained = 0; /* the box's Dirichlet DoFs: the masks (above) */
+  t->plan.constrained = 0; /* the box's Dirichlet DoFs: by planes (above) */
   if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->out);
   if (!ierr) ierr = ts_parallel_vec_create(fine, &t->wf);
   if (!ierr) ierr = ts_operator_create_shell_rect(fine->backend, &transfer_ops, fine->dofs->count,
