@@ -13,7 +13,11 @@
  * TESSERA_PEER=0 forces the host).  On one process it also times the one-process Laplacian
  * (ts_operator_create_laplace) of the same mesh: the cost of the distributed operator's masks.
  * "GB" is the device memory rank 0's process took (ts_backend_memory_available before the
- * hierarchy and after the solve; other processes on its device count too).  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
+ * hierarchy and after the solve; other processes on its device count too).  A second line
+ * ("timed") is one more FMG solve with ts_parallel_timing on: its seconds (each timed region
+ * waits for the device before and after, so it is slower than the FMG above), and of them the
+ * halo exchanges (all levels, and the finest level alone), the reductions and the gathered
+ * coarse solves, each the largest over the processes, with its share of the timed solve.  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
  * the device of its rank on the node modulo the node's devices (TESSERA_GPU_NODE_RANK; an
  * explicit TESSERA_GPU_DEVICE wins). */
 #include <math.h>
@@ -78,6 +82,44 @@ static double one_process_apply(ts_backend be, ts_mesh mesh, ts_fe fe, int level
   ts_operator_destroy(&plain.A);
   ts_dofs_destroy(&dofs);
   return best;
+}
+
+/* seconds of `what` summed over the levels 0..level of mg (finest: that level only) */
+static double time_spent(ts_parallel_mg mg, int level, ts_parallel_time what, int finest) {
+  double total = 0.0;
+  for (int l = finest ? level : 0; l <= level; ++l) {
+    double s = 0.0;
+    ts_parallel_dofs_time(ts_parallel_mg_dofs(mg, l), what, &s, NULL);
+    total += s;
+  }
+  double largest = 0.0;
+  MPI_Allreduce(&total, &largest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return largest;
+}
+
+/* one more FMG solve with the communication timed (ts_parallel_timing): its seconds, and the
+ * halo (all levels and the finest), reductions and coarse solves with their shares */
+static int timed_fmg(ts_parallel par, ts_parallel_mg mg, int level, ts_pc pc, ts_vec b,
+                     ts_vec x, const char *label, int size) {
+  int its = 0;
+  ts_vec_set(x, 0.0);
+  if (ts_parallel_timing(par, 1)) return 1;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = MPI_Wtime();
+  if (ts_pc_multigrid_fmg_solve(pc, b, x, 1e-8, 50, &its) || drain(x)) return 1;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double fmg = MPI_Wtime() - t0;
+  if (ts_parallel_timing(par, 0)) return 1;
+  const double halo = time_spent(mg, level, TS_PARALLEL_TIME_HALO, 0),
+               halo_fine = time_spent(mg, level, TS_PARALLEL_TIME_HALO, 1),
+               reductions = time_spent(mg, level, TS_PARALLEL_TIME_REDUCTION, 0),
+               coarse = time_spent(mg, level, TS_PARALLEL_TIME_COARSE, 0);
+  if (!ts_parallel_rank(par))
+    printf("| timed %s | %d | FMG %.3f s | halo %.4f s (%.1f %%), finest %.4f s | reductions "
+           "%.4f s (%.1f %%) | coarse %.4f s (%.1f %%) | %d V-cycles |\n",
+           label, size, fmg, halo, 100 * halo / fmg, halo_fine, reductions,
+           100 * reductions / fmg, coarse, 100 * coarse / fmg, its);
+  return 0;
 }
 
 static int fail(const char *what) {
@@ -157,6 +199,9 @@ int main(int argc, char **argv) {
            1e3 * apply, 1e3 * halo, 100.0 * halo / apply,
            ts_parallel_dofs_device_messages(t.pd) ? "device" : "host", 1e3 * plain,
            ((double)free_before - (double)free_after) / 1e9);
+  char label[64];
+  snprintf(label, sizeof label, "%dD Q%d %s", dim, k, argv[3]);
+  if (timed_fmg(par, mg, level, pc, b, x, label, size)) return fail("timed FMG");
   ts_vec_destroy(&b);
   ts_vec_destroy(&x);
   ts_vec_destroy(&t.x);

@@ -2282,6 +2282,27 @@ ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd);
  *  -1 for NULL.  TESSERA_PEER=0 in the environment keeps them on the host; NCCL is not
  *  used by two processes that share one device. */
 int ts_parallel_dofs_device_messages(ts_parallel_dofs pd);
+/** What a distributed solve spends its time on besides the operators' kernels
+ *  (ts_parallel_dofs_time; doc/parallel.md section 6 models them). */
+typedef enum {
+  TS_PARALLEL_TIME_HALO = 0,      /**< ts_parallel_vec_sum_shared: packing, messages, unpacking */
+  TS_PARALLEL_TIME_REDUCTION = 1, /**< the sums over the processes of dot products and norms */
+  TS_PARALLEL_TIME_COARSE = 2,    /**< the gathered coarse solve: gather, LU, scatter */
+  TS_PARALLEL_TIMES = 3
+} ts_parallel_time;
+/** @brief Start (on = 1) or stop (on = 0) timing the halo exchanges, reductions and coarse
+ *  solves of the distributed DoFs of par (on this process; off when par is made).  While on,
+ *  each timed region first waits for the backend's queued work and ends when its own is done,
+ *  so that it is timed alone: the solve runs slower by those waits (compare its time with
+ *  timing off).  A reduction's time includes waiting for the slowest process.
+ *  @return 0, or TS_ERR_ARG for NULL or on other than 0 and 1 */
+int ts_parallel_timing(ts_parallel par, int on);
+/** @brief The seconds (and the number of times) this process spent on `what` for pd while
+ *  timing was on, summed since pd was made: read it before and after the part to time.
+ *  Either output may be NULL.
+ *  @return 0, or TS_ERR_ARG for NULL pd or `what` out of range */
+int ts_parallel_dofs_time(ts_parallel_dofs pd, ts_parallel_time what, double *seconds,
+                          int64_t *calls);
 /** @brief The DoFs of the whole mesh (-1 for NULL). */
 int64_t ts_parallel_dofs_global_count(ts_parallel_dofs pd);
 /** @brief The index that local DoF `local` of this process has in the one-process numbering

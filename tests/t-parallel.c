@@ -509,6 +509,67 @@ static void check_halo_path(ts_backend be, int size) {
   ts_mesh_destroy(&mesh);
 }
 
+/* ts_parallel_timing: nothing counted while off; on, an FMG solve counts its halo exchanges
+ * (several processes only), its reductions and its coarse solves, and takes the same
+ * V-cycles; out-of-range arguments refused. */
+static void check_timing(ts_backend be, int size) {
+  static const double lower[2] = {0, 0}, upper[2] = {1, 1};
+  static const int cells[2] = {4, 4};
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_parallel par = NULL;
+  ts_parallel_mg mg = NULL;
+  ts_pc pc = NULL;
+  ts_vec b = NULL, x = NULL;
+  int its_off = -1, its_on = -2;
+  int64_t off[TS_PARALLEL_TIMES] = {0}, on[TS_PARALLEL_TIMES] = {0};
+  double seconds[TS_PARALLEL_TIMES] = {0};
+  int ierr = ts_mesh_create_box(2, lower, upper, cells, 2, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 2, &fe);
+  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
+  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 2, &mg);
+  if (!ierr) ierr = ts_parallel_pc_create_mg_chebyshev(mg, 3, 1, &pc);
+  ts_parallel_dofs fine = ierr ? NULL : ts_parallel_mg_dofs(mg, 2);
+  ts_parallel_dofs coarse = ierr ? NULL : ts_parallel_mg_dofs(mg, 0);
+  if (!ierr) ierr = ts_parallel_vec_create(fine, &b);
+  if (!ierr) ierr = ts_parallel_vec_create(fine, &x);
+  if (!ierr) ierr = ts_vec_set_random(b, 5);
+  if (!ierr) ierr = ts_pc_multigrid_fmg_solve(pc, b, x, 1e-10, 50, &its_off);
+  for (int w = 0; w < TS_PARALLEL_TIMES && !ierr; ++w) {
+    int64_t c[2];
+    ierr = ts_parallel_dofs_time(fine, w, NULL, &c[0]);
+    if (!ierr) ierr = ts_parallel_dofs_time(coarse, w, NULL, &c[1]);
+    off[w] = c[0] + c[1];
+  }
+  if (!ierr) ierr = ts_parallel_timing(par, 1);
+  if (!ierr) ierr = ts_vec_set(x, 0.0);
+  if (!ierr) ierr = ts_pc_multigrid_fmg_solve(pc, b, x, 1e-10, 50, &its_on);
+  if (!ierr) ierr = ts_parallel_timing(par, 0);
+  if (!ierr) ierr = ts_parallel_dofs_time(fine, TS_PARALLEL_TIME_HALO, &seconds[0], &on[0]);
+  if (!ierr) ierr = ts_parallel_dofs_time(fine, TS_PARALLEL_TIME_REDUCTION, &seconds[1], &on[1]);
+  if (!ierr) ierr = ts_parallel_dofs_time(coarse, TS_PARALLEL_TIME_COARSE, &seconds[2], &on[2]);
+  const int counted = on[0] > 0 == (size > 1) && on[1] > 0 && on[2] > 0 && seconds[0] >= 0 &&
+                      seconds[1] > 0 && seconds[2] > 0;
+  ok(everywhere(!ierr && !off[0] && !off[1] && !off[2] && counted && its_on == its_off),
+     "timing: off, nothing counted; on, FMG (%d V-cycles, %d off) counts %lld halo exchanges "
+     "(%.1e s) on the finest level, %lld reductions (%.1e s), %lld coarse solves (%.1e s)%s%s",
+     its_on, its_off, (long long)on[0], seconds[0], (long long)on[1], seconds[1],
+     (long long)on[2], seconds[2], ierr ? ": " : "", ierr ? ts_error_message() : "");
+  int bad_on = ierr ? 0 : ts_parallel_timing(par, 2);
+  bad_on = bad_on == TS_ERR_ARG && strstr(ts_error_message(), "on = 2; allowed: 1 (start) or 0");
+  int bad_what = ierr ? 0 : ts_parallel_dofs_time(fine, TS_PARALLEL_TIMES, NULL, NULL);
+  bad_what = bad_what == TS_ERR_ARG && strstr(ts_error_message(), "what = 3; allowed");
+  ok(everywhere(!ierr && bad_on && bad_what && ts_parallel_timing(NULL, 1) == TS_ERR_ARG),
+     "ts_parallel_timing refuses on = 2 and NULL, ts_parallel_dofs_time what = 3");
+  ts_vec_destroy(&b);
+  ts_vec_destroy(&x);
+  ts_pc_destroy(&pc);
+  ts_parallel_mg_destroy(&mg);
+  ts_parallel_destroy(&par);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
 int main(int argc, char **argv) {
   int rank = 0, size = 1;
   ts_backend be = NULL;
@@ -516,7 +577,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 3;
+  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 5;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
     skip(tests, "no backend");
@@ -530,6 +591,7 @@ int main(int argc, char **argv) {
         for (int fixed = 0; fixed <= 1; ++fixed) run_mapped_case(be, dim, k, fixed, size);
     check_mg_refusals(be, size);
     check_halo_path(be, size);
+    check_timing(be, size);
   }
   ts_backend_destroy(&be);
   const int status = exit_status();

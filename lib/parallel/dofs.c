@@ -275,8 +275,10 @@ int ts_parallel_dot(ts_vec x, ts_vec y, double *result) {
                                            &local);
   TS_CALL(ts_parallel_planes_restore(pd, TS_PLANES_GHOST, x));
   if (ierr) return ts_backend_error(x->backend, ierr, "vec_dot", __FILE__, __LINE__);
+  double start; /* the device's work is done: its partial sum is on the host */
+  TS_CALL(ts_parallel_time_start(pd, x, &start));
   TS_CALL(ts_parallel_sum(pd->par, local, result));
-  return 0;
+  return ts_parallel_time_stop(pd, TS_PARALLEL_TIME_REDUCTION, x, start);
 }
 
 /* the entries the backends' vec_random draws at the one-process indices */

@@ -78,11 +78,13 @@ int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {
   TS_CALL(ts_parallel_check_vec(pd, v, __func__));
   const ts_parallel par = pd->par;
   if (par->size == 1) return 0;
+  double start;
+  TS_CALL(ts_parallel_time_start(pd, v, &start));
   for (int d = 0; d < par->dim; ++d) /* reverse: the lower plane to the lower neighbour */
     TS_CALL(exchange_packed(pd, v, d, 0, par->lower[d], pd->n[d] - 1, par->upper[d], PLANE_ADD));
   for (int d = par->dim - 1; d >= 0; --d) /* forward: the upper plane to the upper neighbour */
     TS_CALL(exchange_packed(pd, v, d, pd->n[d] - 1, par->upper[d], 0, par->lower[d], PLANE_SET));
-  return 0;
+  return ts_parallel_time_stop(pd, TS_PARALLEL_TIME_HALO, v, start);
 }
 
 /* ---------------------------------------------------------------- sets of planes */

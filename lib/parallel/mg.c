@@ -138,13 +138,15 @@ typedef struct gathered_lu {
 
 static int gathered_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   gathered_lu *g = op->data;
+  double start;
+  TS_CALL(ts_parallel_time_start(g->pd, x, &start));
   TS_CALL(ts_parallel_vec_gather(x, g->global));
   TS_CALL(ts_vec_set_from_host(g->in, g->global));
   TS_CALL(ts_operator_apply(g->inverse, g->in, g->out));
   TS_CALL(ts_vec_get_to_host(g->out, g->global));
   TS_CALL(ts_parallel_vec_scatter(g->global, add ? g->sum : y));
   if (add) TS_CALL(ts_vec_axpby(1.0, g->sum, 1.0, y));
-  return 0;
+  return ts_parallel_time_stop(g->pd, TS_PARALLEL_TIME_COARSE, y, start);
 }
 
 static void gathered_free(gathered_lu *g) {

@@ -60,6 +60,19 @@ ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd) {
   return NULL;
 }
 
+int ts_parallel_timing(ts_parallel par, int on) {
+  (void)par, (void)on;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_dofs_time(ts_parallel_dofs pd, ts_parallel_time what, double *seconds,
+                          int64_t *calls) {
+  (void)pd, (void)what;
+  if (seconds) *seconds = 0.0;
+  if (calls) *calls = 0;
+  return TS_NO_MPI(__func__);
+}
+
 int ts_parallel_dofs_device_messages(ts_parallel_dofs pd) {
   TS_GETTER_NOT_NULL(pd, -1); /* the getters' fallback for NULL, as with MPI */
   TS_NO_MPI(__func__);

@@ -19,6 +19,7 @@ struct ts_parallel_s {
   void *peer;
   int peer_users;
   int peer_refused;            /* peer_backend's processes could not make one: not asked again */
+  int timing;                  /* ts_parallel_timing: the regions below are timed */
 };
 
 struct ts_parallel_dofs_s {
@@ -49,6 +50,8 @@ struct ts_parallel_dofs_s {
   ts_vec plane_send, plane_recv; /* one plane on the backend (vec_plane_pack) */
   ts_vec saved;                /* TS_PLANE_SETS x TS_MAX_PLANES planes (ts_parallel_planes_zero) */
   void *peer;                  /* par->peer when the planes travel device to device */
+  double seconds[TS_PARALLEL_TIMES]; /* ts_parallel_dofs_time: while par->timing */
+  int64_t calls[TS_PARALLEL_TIMES];
 };
 
 /** The block of cells [*start, *end) that coordinate `coord` of `procs` gets of `cells`:
@@ -92,6 +95,11 @@ int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
 /** Write the planes of `set` last saved by ts_parallel_planes_zero into v (the vector they
  *  came from, or another: the identity rows of the Dirichlet DoFs). */
 int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
+/** The start of a timed region of pd working on v (ts_parallel_timing): the backend's queued
+ *  work done first, then the clock; 0 when timing is off. */
+int ts_parallel_time_start(ts_parallel_dofs pd, ts_vec v, double *start);
+/** Its end: the work on v done, then the seconds since `start` added to pd's `what`. */
+int ts_parallel_time_stop(ts_parallel_dofs pd, ts_parallel_time what, ts_vec v, double start);
 /** The check that v is a distributed vector of pd (TS_ERR_ARG naming `caller`). */
 int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller);
 #endif

@@ -110,6 +110,49 @@ void ts_parallel_split(int64_t cells, int procs, int coord, int64_t *start, int6
   *end = *start + base + (coord < extra ? 1 : 0);
 }
 
+int ts_parallel_timing(ts_parallel par, int on) {
+  TS_CHECK_NOT_NULL(par);
+  TS_CHECK_ARG(on == 0 || on == 1, "ts_parallel_timing: on = %d; allowed: 1 (start) or 0 (stop)",
+               on);
+  par->timing = on;
+  return 0;
+}
+
+/* the backend's work queued on v done: one entry copied to the host waits for it (the
+ * backends queue on one stream; omp's work is done when its calls return) */
+static int wait_for(ts_vec v) {
+  double first;
+  TS_BACKEND_CALL(v->backend, vec_to_host, TS_DOUBLE, 1, v->data, &first);
+  return 0;
+}
+
+int ts_parallel_time_start(ts_parallel_dofs pd, ts_vec v, double *start) {
+  *start = 0.0;
+  if (!pd->par->timing) return 0;
+  TS_CALL(wait_for(v));
+  *start = ts_wtime();
+  return 0;
+}
+
+int ts_parallel_time_stop(ts_parallel_dofs pd, ts_parallel_time what, ts_vec v, double start) {
+  if (!pd->par->timing) return 0;
+  TS_CALL(wait_for(v));
+  pd->seconds[what] += ts_wtime() - start;
+  pd->calls[what]++;
+  return 0;
+}
+
+int ts_parallel_dofs_time(ts_parallel_dofs pd, ts_parallel_time what, double *seconds,
+                          int64_t *calls) {
+  TS_CHECK_NOT_NULL(pd);
+  TS_CHECK_ARG(what >= 0 && what < TS_PARALLEL_TIMES,
+               "ts_parallel_dofs_time: what = %d; allowed: TS_PARALLEL_TIME_HALO (0), "
+               "TS_PARALLEL_TIME_REDUCTION (1), TS_PARALLEL_TIME_COARSE (2)", (int)what);
+  if (seconds) *seconds = pd->seconds[what];
+  if (calls) *calls = pd->calls[what];
+  return 0;
+}
+
 /* MPI_Allreduce may add in any order; gathering the values and adding them in rank order
  * gives every process, and every run, the same sum. */
 int ts_parallel_sum(ts_parallel par, double local, double *sum) {
