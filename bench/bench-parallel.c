@@ -17,7 +17,8 @@
  * ("timed") is one more FMG solve with ts_parallel_timing on: its seconds (each timed region
  * waits for the device before and after, so it is slower than the FMG above), and of them the
  * halo exchanges (all levels, and the finest level alone), the reductions and the gathered
- * coarse solves, each the largest over the processes, with its share of the timed solve.  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
+ * coarse solves, each the largest over the processes, with its share of the timed solve and
+ * (in parentheses after it) how many there were.  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
  * the device of its rank on the node modulo the node's devices (TESSERA_GPU_NODE_RANK; an
  * explicit TESSERA_GPU_DEVICE wins). */
 #include <math.h>
@@ -84,13 +85,18 @@ static double one_process_apply(ts_backend be, ts_mesh mesh, ts_fe fe, int level
   return best;
 }
 
-/* seconds of `what` summed over the levels 0..level of mg (finest: that level only) */
-static double time_spent(ts_parallel_mg mg, int level, ts_parallel_time what, int finest) {
+/* seconds of `what` summed over the levels 0..level of mg (finest: that level only), the
+ * largest over the processes; *calls: how many (rank 0's) */
+static double time_spent(ts_parallel_mg mg, int level, ts_parallel_time what, int finest,
+                         long long *calls) {
   double total = 0.0;
+  *calls = 0;
   for (int l = finest ? level : 0; l <= level; ++l) {
     double s = 0.0;
-    ts_parallel_dofs_time(ts_parallel_mg_dofs(mg, l), what, &s, NULL);
+    int64_t c = 0;
+    ts_parallel_dofs_time(ts_parallel_mg_dofs(mg, l), what, &s, &c);
     total += s;
+    *calls += c;
   }
   double largest = 0.0;
   MPI_Allreduce(&total, &largest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -110,15 +116,16 @@ static int timed_fmg(ts_parallel par, ts_parallel_mg mg, int level, ts_pc pc, ts
   MPI_Barrier(MPI_COMM_WORLD);
   const double fmg = MPI_Wtime() - t0;
   if (ts_parallel_timing(par, 0)) return 1;
-  const double halo = time_spent(mg, level, TS_PARALLEL_TIME_HALO, 0),
-               halo_fine = time_spent(mg, level, TS_PARALLEL_TIME_HALO, 1),
-               reductions = time_spent(mg, level, TS_PARALLEL_TIME_REDUCTION, 0),
-               coarse = time_spent(mg, level, TS_PARALLEL_TIME_COARSE, 0);
+  long long n_halo, n_fine, n_reductions, n_coarse;
+  const double halo = time_spent(mg, level, TS_PARALLEL_TIME_HALO, 0, &n_halo),
+               halo_fine = time_spent(mg, level, TS_PARALLEL_TIME_HALO, 1, &n_fine),
+               reductions = time_spent(mg, level, TS_PARALLEL_TIME_REDUCTION, 0, &n_reductions),
+               coarse = time_spent(mg, level, TS_PARALLEL_TIME_COARSE, 0, &n_coarse);
   if (!ts_parallel_rank(par))
-    printf("| timed %s | %d | FMG %.3f s | halo %.4f s (%.1f %%), finest %.4f s | reductions "
-           "%.4f s (%.1f %%) | coarse %.4f s (%.1f %%) | %d V-cycles |\n",
-           label, size, fmg, halo, 100 * halo / fmg, halo_fine, reductions,
-           100 * reductions / fmg, coarse, 100 * coarse / fmg, its);
+    printf("| timed %s | %d | FMG %.3f s | halo %.4f s (%.1f %%, %lld), finest %.4f s (%lld) | "
+           "reductions %.4f s (%.1f %%, %lld) | coarse %.4f s (%.1f %%, %lld) | %d V-cycles |\n",
+           label, size, fmg, halo, 100 * halo / fmg, n_halo, halo_fine, n_fine, reductions,
+           100 * reductions / fmg, n_reductions, coarse, 100 * coarse / fmg, n_coarse, its);
   return 0;
 }
 
