@@ -863,6 +863,9 @@ static void parallel(fixture *f) {
   EXPECT(code, mpi ? "not distributed" : without, ts_parallel_vec_gather(f->x, f->host));
   EXPECT(code, mpi ? "not distributed" : without, ts_parallel_vec_scatter(f->host, f->x));
   EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_procs(NULL, procs));
+  EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_timing(NULL, 1));
+  EXPECT(code, mpi ? "'pd' is NULL" : without,
+         ts_parallel_dofs_time(NULL, TS_PARALLEL_TIME_HALO, NULL, NULL));
   EXPECT(0, "", ts_parallel_destroy(NULL));
   EXPECT(0, "", ts_parallel_dofs_destroy(NULL));
   EXPECT_MINUS_ONE(ts_parallel_rank(NULL));
