@@ -5,8 +5,10 @@
  * --mg: one application of the operator and, of it, the interface sums
  * (ts_parallel_vec_sum_shared); with --mg: the hierarchy's setup and full multigrid to 1e-9
  * from a random right side with the Chebyshev(3) V-cycle and the gathered coarse LU, after one
- * untimed solve.  The calls are collective, so every process makes as many: the count is fixed
- * from a first call's time on the slowest process.  Each process's figure is its own clock's;
+ * untimed solve, then one more solve with the communication timed (ts_parallel_timing: each
+ * halo exchange, reduction and coarse solve waits for the device before and after it) and the
+ * shares of that solve spent in them.  The calls are collective, so every process makes as
+ * many: the count is fixed from a first call's time on the slowest process.  Each process's figure is its own clock's;
  * the total is the slowest process's. */
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +25,8 @@ typedef struct par_row {
   int64_t dofs, owned, block;   /* the whole mesh's; owned by and in the block of the process */
   double apply, halo;           /* without --mg */
   double setup, solve;          /* with --mg */
+  double timed;                 /* --mg: the solve with ts_parallel_timing on */
+  double spent[TS_PARALLEL_TIMES]; /* of it: halo, reductions, coarse solves (all levels) */
 } par_row;
 
 /* The objects of one degree. */
@@ -140,12 +144,35 @@ static int time_fmg(const cli_bench_parallel_config *c, par_objects *q, par_row 
   return ierr;
 }
 
+/* one more FMG solve with ts_parallel_timing on: its seconds and, summed over the levels, the
+ * seconds of each ts_parallel_time */
+static int time_communication(ts_parallel par, int finest, par_objects *q, par_row *r) {
+  int ierr = ts_vec_set(q->y, 0.0);
+  if (!ierr) ierr = drain(q->x);
+  if (!ierr) ierr = ts_parallel_timing(par, 1);
+  const double t0 = ts_wtime();
+  int vcycles = 0;
+  if (!ierr) ierr = ts_pc_multigrid_fmg_solve(q->pc, q->x, q->y, FMG_RTOL, FMG_MAX_VCYCLES,
+                                              &vcycles);
+  if (!ierr) ierr = drain(q->y);
+  r->timed = ts_wtime() - t0;
+  if (!ierr) ierr = ts_parallel_timing(par, 0);
+  for (int w = 0; w < TS_PARALLEL_TIMES && !ierr; ++w)
+    for (int l = 0; l <= finest && !ierr; ++l) {
+      double seconds = 0.0;
+      ierr = ts_parallel_dofs_time(ts_parallel_mg_dofs(q->mg, l), w, &seconds, NULL);
+      r->spent[w] += seconds;
+    }
+  return ierr;
+}
+
 /* One degree on every process (an error agreed: every process stops with it). */
 static int measure_degree(const cli_bench_parallel_config *c, const cli_mpi *m, ts_parallel par,
                           int k, par_row *r) {
   par_objects q = {0};
   int ierr = cli_mpi_agree(m, setup_degree(c, par, k, &q, r));
   if (!ierr && c->mg) ierr = cli_mpi_agree(m, time_fmg(c, &q, r));
+  if (!ierr && c->mg) ierr = cli_mpi_agree(m, time_communication(par, r->level, &q, r));
   if (!ierr && !c->mg) ierr = cli_mpi_agree(m, time_calls(c, m, &q, apply_laplacian, &r->apply));
   if (!ierr && !c->mg) ierr = cli_mpi_agree(m, time_calls(c, m, &q, sum_interfaces, &r->halo));
   objects_free(&q);
@@ -160,6 +187,8 @@ static par_row slowest(const par_row *all, int processes) {
     t.halo = fmax(t.halo, all[p].halo);
     t.setup = fmax(t.setup, all[p].setup);
     t.solve = fmax(t.solve, all[p].solve);
+    t.timed = fmax(t.timed, all[p].timed);
+    for (int w = 0; w < TS_PARALLEL_TIMES; ++w) t.spent[w] = fmax(t.spent[w], all[p].spent[w]);
   }
   t.owned = t.dofs;
   return t;
@@ -172,7 +201,11 @@ static void print_row(const cli_bench_parallel_config *c, const par_row *r, int 
   const double seconds = c->mg ? r->solve : r->apply;
   printf(" %2d %5d %11lld %7s %11lld", r->degree, r->level, (long long)r->dofs, who,
          (long long)r->owned);
-  if (c->mg) printf(" %9.3f %9.4f %8d", r->setup, r->solve, r->vcycles);
+  if (c->mg)
+    printf(" %9.3f %9.4f %8d %6.1f %7.1f %7.1f", r->setup, r->solve, r->vcycles,
+           100.0 * r->spent[TS_PARALLEL_TIME_HALO] / r->timed,
+           100.0 * r->spent[TS_PARALLEL_TIME_REDUCTION] / r->timed,
+           100.0 * r->spent[TS_PARALLEL_TIME_COARSE] / r->timed);
   else printf(" %9.4f %9.4f %6.1f", 1e3 * r->apply, 1e3 * r->halo, 100.0 * r->halo / r->apply);
   printf(" %10.2f\n", 1e-6 * (double)r->owned / seconds);
 }
@@ -185,7 +218,9 @@ static void print_header(const cli_bench_parallel_config *c, const int *procs, i
   printf("), backend %s: %s\n", ts_backend_name(c->backend), ts_backend_description(c->backend));
   printf(" each process: the DoFs it owns and its own time; total: the slowest process's time\n");
   if (c->mg)
-    printf("  k level        DoFs process        DoFs   setup s     FMG s V-cycles     MDoF/s\n");
+    printf(" halo, reduce, coarse: %% of one more FMG solve timed with ts_parallel_timing\n"
+           "  k level        DoFs process        DoFs   setup s     FMG s V-cycles  halo%% reduce%% "
+           "coarse%%     MDoF/s\n");
   else
     printf("  k level        DoFs process        DoFs  apply ms   halo ms halo %%     MDoF/s\n");
 }
@@ -200,8 +235,11 @@ static void print_json_row(const cli_bench_parallel_config *c, const par_row *al
   for (int d = 0; d < c->dim; ++d) printf("%s%d", d ? ", " : "", procs[d]);
   printf("], \"dofs\": %lld", (long long)t.dofs);
   if (c->mg)
-    printf(", \"setup_seconds\": %.6e, \"solve_seconds\": %.6e, \"vcycles\": %d", t.setup,
-           t.solve, t.vcycles);
+    printf(", \"setup_seconds\": %.6e, \"solve_seconds\": %.6e, \"vcycles\": %d, "
+           "\"timed_solve_seconds\": %.6e, \"halo_seconds\": %.6e, \"reduction_seconds\": %.6e, "
+           "\"coarse_seconds\": %.6e", t.setup, t.solve, t.vcycles, t.timed,
+           t.spent[TS_PARALLEL_TIME_HALO], t.spent[TS_PARALLEL_TIME_REDUCTION],
+           t.spent[TS_PARALLEL_TIME_COARSE]);
   else
     printf(", \"apply_seconds\": %.6e, \"halo_seconds\": %.6e", t.apply, t.halo);
   printf(", \"dofs_per_second\": %.6e, \"per_process\": [",

@@ -111,7 +111,8 @@ static void bench_help(void) {
          "Under mpirun -np N (N > 1): the distributed Q_k Laplacian on the box of one level-0\n"
          "cell per process and direction refined to about --dofs DoFs, per degree: one\n"
          "application and its interface sums, or with --mg full multigrid to 1e-9\n"
-         "(Chebyshev(3) V-cycle, coarse LU); the total (the slowest process) and each\n"
+         "(Chebyshev(3) V-cycle, coarse LU) and the shares of a solve spent in halo\n"
+         "exchanges, reductions and the coarse solve; the total (the slowest process) and each\n"
          "process's owned DoFs and own time (doc/parallel.md); no GMRES solve (--rtol,\n"
          "--restart).  Other problems and options are refused.\n",
          ts_threads_max(), CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART,

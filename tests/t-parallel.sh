@@ -176,7 +176,8 @@ ok $? "rank 0 reads the problem file: seen by rank 0 only, solved on 2 processes
 [ "$status" -eq 0 ] || sed 's/^/# /' "$work/rank0.err" | head -5
 
 # tessera bench under mpirun: the operator and FMG rows, each process's DoFs summing to the
-# whole; a problem it does not distribute refused
+# whole, the FMG's communication timed (each part positive, together less than the solve); a
+# problem it does not distribute refused
 mpirun_np 2 "$tessera" bench --dim 2 --degrees 2 --dofs 2e4 --seconds 0.05 --json >"$work/bench.json" 2>&1
 status=$?
 mpirun_np 2 "$tessera" bench --mg --dim 2 --degrees 3 --dofs 2e4 --seconds 0.05 --json >"$work/bench-mg.json" 2>&1
@@ -190,5 +191,10 @@ set -- $(per_process "$work/bench.json") $(per_process "$work/bench-mg.json")
   [ "$4" = "$(first "$work/bench-mg.json" dofs)" ] &&
   [ "$(first "$work/bench-mg.json" vcycles)" -ge 1 ] &&
   awk -v r="$(first "$work/bench.json" dofs_per_second)" 'BEGIN { exit !(r > 0) }' &&
+  awk -v t="$(first "$work/bench-mg.json" timed_solve_seconds)" \
+      -v h="$(first "$work/bench-mg.json" halo_seconds)" \
+      -v r="$(first "$work/bench-mg.json" reduction_seconds)" \
+      -v c="$(first "$work/bench-mg.json" coarse_seconds)" \
+      'BEGIN { exit !(h > 0 && r > 0 && c > 0 && h + r + c < t) }' &&
   grep -q -- '--problem is not distributed yet' "$work/bench-stokes.out"
-ok $? "mpirun -np 2 tessera bench: the operator on $2 DoFs ($(first "$work/bench.json" dofs_per_second) DoF/s), FMG on $4 DoFs in $(first "$work/bench-mg.json" vcycles) V-cycles, per process; --problem stokes refused (exit $stokes)"
+ok $? "mpirun -np 2 tessera bench: the operator on $2 DoFs ($(first "$work/bench.json" dofs_per_second) DoF/s), FMG on $4 DoFs in $(first "$work/bench-mg.json" vcycles) V-cycles, per process, its halo, reductions and coarse solves ($(first "$work/bench-mg.json" halo_seconds), $(first "$work/bench-mg.json" reduction_seconds), $(first "$work/bench-mg.json" coarse_seconds) s) within the timed solve ($(first "$work/bench-mg.json" timed_solve_seconds) s); --problem stokes refused (exit $stokes)"
