@@ -1,4 +1,4 @@
-/* gpu-peer.h -- device-to-device messages between the processes of an MPI run (backend ABI 17,
+/* gpu-peer.h -- device-to-device messages between the processes of an MPI run (backend ABI 18,
  * the peer_* members), through NCCL.  NCCL is loaded when a run first asks for it (dlopen),
  * so the module needs NCCL neither to be built (only its header, which the CUDA toolkit
  * ships) nor to be loaded: without the library peer_id reports TS_ERR_UNSUPPORTED and
@@ -117,17 +117,22 @@ static int ts_gpu_peer_create(ts_backend_ops *ops, int size, int rank, const voi
   return 0;
 }
 
-/* send to `to` and receive from `from` as one group, so that neighbours sending to each other
- * do not wait for one another */
-static int ts_gpu_peer_exchange(ts_backend_ops *ops, void *peer, const void *send, int to,
-                                void *recv, int from, int64_t count) {
+/* every message's send and receive as one group, so that neighbours sending to each other do
+ * not wait for one another (ABI 18: both neighbours of a direction at once) */
+static int ts_gpu_peer_exchange(ts_backend_ops *ops, void *peer, int count,
+                                const ts_peer_message *messages) {
   const ts_gpu_nccl *t = &ts_gpu_nccl_table;
-  if (count <= 0 || (to < 0 && from < 0)) return 0;
+  if (count <= 0) return 0;
   const ncclComm_t comm = (ncclComm_t)peer;
   TS_NCCL_CHECK(ops->error, "peer_exchange", t->group_start());
   ncclResult_t r = ncclSuccess;
-  if (to >= 0) r = t->send(send, (size_t)count, ncclFloat64, to, comm, 0);
-  if (r == ncclSuccess && from >= 0) r = t->recv(recv, (size_t)count, ncclFloat64, from, comm, 0);
+  for (int i = 0; i < count && r == ncclSuccess; ++i) {
+    const ts_peer_message *m = &messages[i];
+    if (m->count <= 0) continue;
+    if (m->to >= 0) r = t->send(m->send, (size_t)m->count, ncclFloat64, m->to, comm, 0);
+    if (r == ncclSuccess && m->from >= 0)
+      r = t->recv(m->recv, (size_t)m->count, ncclFloat64, m->from, comm, 0);
+  }
   const ncclResult_t end = t->group_end();
   TS_NCCL_CHECK(ops->error, "peer_exchange", r);
   TS_NCCL_CHECK(ops->error, "peer_exchange", end);

@@ -50,8 +50,10 @@ extern "C" {
  * ABI 17: the planes packed on the device (vec_plane_pack, vec_plane_unpack; they replace
  *         vec_strided_copy), page-locked host memory (host_alloc, host_free) and
  *         device-to-device messages between processes (peer_device, peer_id, peer_create,
- *         peer_exchange, peer_destroy: NCCL on cuda) */
-#define TS_BACKEND_ABI_VERSION 17
+ *         peer_exchange, peer_destroy: NCCL on cuda);
+ * ABI 18: peer_exchange takes a list of messages (ts_peer_message), sent and received as one
+ *         group: a block's planes to and from both neighbours of a direction at once */
+#define TS_BACKEND_ABI_VERSION 18
 /** A plane of a vector (vec_plane_pack): height rows of width consecutive entries, row r
  *  starting at entry offset + r pitch (e.g. a face of a box of DoFs numbered
  *  lexicographically). */
@@ -59,6 +61,16 @@ typedef struct ts_plane {
   int64_t offset, width, pitch, height;
 } ts_plane;
 #define TS_MAX_PLANES 6
+/** One message of peer_exchange: count doubles of the device array send to process `to`,
+ *  count doubles from process `from` into the device array recv (-1: no such message). */
+typedef struct ts_peer_message {
+  const void *send;
+  void *recv;
+  int to, from;
+  int64_t count;
+} ts_peer_message;
+/** The most messages one peer_exchange takes (a block's two neighbours of a direction). */
+#define TS_MAX_PEER_MESSAGES 2
 /** The bytes of the identifier peer_id makes and peer_create reads (NCCL's unique id). */
 #define TS_PEER_ID_SIZE 128
 /** The bytes of the device name peer_device writes, its terminating 0 included. */
@@ -754,17 +766,18 @@ typedef struct ts_backend_ops {
    * two processes of a host share a device (NCCL refuses them, and not on every process).
    * peer_id writes TS_PEER_ID_SIZE bytes on one process, which the library sends to the others;
    * peer_create (called by every process at once, `rank` of `size`) makes the handle from
-   * them; peer_exchange sends count doubles of the device array send to process `to` and
-   * receives count doubles from process `from` into recv (-1: no such message), ordered
-   * with the backend's other work and without waiting for it on the host; peer_destroy
+   * them; peer_exchange sends and receives `count` messages (ts_peer_message, at most
+   * TS_MAX_PEER_MESSAGES; ABI 18) as one group, so that neighbours sending to each other do
+   * not wait for one another, ordered with the backend's other work and without waiting for
+   * it on the host; peer_destroy
    * frees a handle.  A backend that cannot (NCCL not found) returns TS_ERR_UNSUPPORTED from
    * peer_id or peer_create, and the library stages the messages through the host. */
   int (*peer_device)(struct ts_backend_ops *ops, char *key);
   int (*peer_id)(struct ts_backend_ops *ops, void *id);
   int (*peer_create)(struct ts_backend_ops *ops, int size, int rank, const void *id,
                      void **peer);
-  int (*peer_exchange)(struct ts_backend_ops *ops, void *peer, const void *send, int to,
-                       void *recv, int from, int64_t count);
+  int (*peer_exchange)(struct ts_backend_ops *ops, void *peer, int count,
+                       const ts_peer_message *messages);
   int (*peer_destroy)(struct ts_backend_ops *ops, void *peer);
 } ts_backend_ops;
 

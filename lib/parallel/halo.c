@@ -1,22 +1,23 @@
 /* halo.c -- the sum over the processes of the entries they hold of each shared DoF
  * (doc/parallel.md, "Halo exchange").
  *
- * Direction by direction, two messages per direction and phase, no diagonal neighbours:
- *  - reverse (accumulate): for d = 0, 1, 2 each block sends its lower plane (i_d = 0) to the
- *    lower neighbour, which adds it to its upper plane.  After direction d every DoF's sum
- *    over the blocks that differ in directions 0..d lies with the lowest of them, so after
- *    the last direction the owner holds the sum over all blocks (a corner DoF of 8 blocks
- *    included: a tensor-product reduction);
- *  - forward (refresh): for d = 2, 1, 0 each block sends its upper plane to the upper
- *    neighbour, which overwrites its lower plane with it: the ghosts get their owner's sum.
- * Planes include the ghosts of the other directions (their values are partial sums until
- * the later stages fix them).  The owner adds its neighbours' values in the same order for
- * every run.  The backend (vec_plane_pack, ABI 17: omp, cuda, hip; distributed DoFs need it)
- * packs each plane (rows of equal width at a fixed pitch in the block's lexicographic
- * numbering) into a buffer on the device, which travels device to device where the backend
- * has peer messages (NCCL on cuda), else through page-locked host memory and MPI (Debian's
- * OpenMPI is not CUDA-aware), and is added or written back on the device.  Both give the same
- * sums, bit for bit.
+ * Direction by direction, one stage per direction, no diagonal neighbours: for d = 0, 1, 2
+ * each block sends its lower plane (i_d = 0) to its lower neighbour and its upper plane to its
+ * upper neighbour, receives theirs, and adds each to its own plane.  After direction d every
+ * block holds on each shared DoF the sum over the blocks that differ from it in directions
+ * 0..d, so after the last direction every block holds the sum over all blocks (a corner DoF of
+ * 8 blocks included: a tensor-product reduction).  The sums are the same bits on every block:
+ * each stage adds two values, one's own and its neighbour's, and x + y is y + x exactly, so the
+ * two sides of an interface form the same number from the same two operands - the ghosts need
+ * no refresh from their owner (the earlier form, a reverse accumulation to the owner and a
+ * forward copy back to the ghosts, took twice the stages for the same sums).  Planes include
+ * the DoFs the later directions share.  The backend (vec_plane_pack, ABI 17: omp, cuda, hip;
+ * distributed DoFs need it) packs a stage's one or two planes (rows of equal width at a fixed
+ * pitch in the block's lexicographic numbering) into a buffer on the device in one launch,
+ * which travels device to device where the backend has peer messages (NCCL on cuda, both
+ * neighbours in one group, ABI 18), else through page-locked host memory and MPI (Debian's
+ * OpenMPI is not CUDA-aware), and is added back on the device in one launch.  Both give the
+ * same sums, bit for bit.
  *
  * The same planes carry the masks of the distributed operators: a block's Dirichlet DoFs
  * lie on its faces on the box's boundary and its ghosts on its lower interface planes, so
@@ -24,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parallel-impl.h"
-
-enum plane_op { PLANE_ADD, PLANE_SET };
 
 /* plane i_d = at of the block (vec_plane_pack's layout): direction 0 single entries at
  * pitch n0, direction 1 rows of n0 at pitch n0 n1, direction 2 one row of n0 n1 */
@@ -37,39 +36,52 @@ static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
                     .height = d == 0 ? n[1] * n[2] : d == 1 ? n[2] : 1};
 }
 
-/* the packed plane pd->plane_send to neighbour `to`, the neighbour `source`'s into
- * pd->plane_recv: device to device, or through the host */
-static int send_packed(ts_parallel_dofs pd, int to, int source, int count) {
+/* The packed planes of pd->plane_send (`size` doubles each, one per message) to their
+ * neighbours, theirs into pd->plane_recv at the same places: device to device, or through the
+ * host (one copy each way, MPI to both neighbours at once). */
+static int send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size) {
   const ts_backend b = pd->backend;
   if (pd->peer) {
-    TS_BACKEND_CALL(b, peer_exchange, pd->peer, pd->plane_send->data,
-                    to == MPI_PROC_NULL ? -1 : to, pd->plane_recv->data,
-                    source == MPI_PROC_NULL ? -1 : source, (int64_t)count);
+    ts_peer_message m[TS_MAX_PEER_MESSAGES];
+    for (int i = 0; i < count; ++i)
+      m[i] = (ts_peer_message){.send = (const double *)pd->plane_send->data + i * size,
+                               .recv = (double *)pd->plane_recv->data + i * size,
+                               .to = neighbours[i], .from = neighbours[i], .count = size};
+    TS_BACKEND_CALL(b, peer_exchange, pd->peer, count, m);
     return 0;
   }
-  if (to != MPI_PROC_NULL)
-    TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, count, pd->plane_send->data, pd->send);
-  TS_MPI_CALL("MPI_Sendrecv", MPI_Sendrecv(pd->send, count, MPI_DOUBLE, to, 0, pd->recv, count,
-                                           MPI_DOUBLE, source, 0, pd->par->cart,
-                                           MPI_STATUS_IGNORE));
-  if (source != MPI_PROC_NULL)
-    TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, count, pd->recv, pd->plane_recv->data);
+  TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, count * size, pd->plane_send->data, pd->send);
+  MPI_Request requests[2 * TS_MAX_PEER_MESSAGES];
+  for (int i = 0; i < count; ++i) {
+    TS_MPI_CALL("MPI_Irecv", MPI_Irecv(pd->recv + i * size, (int)size, MPI_DOUBLE,
+                                       neighbours[i], 0, pd->par->cart, &requests[2 * i]));
+    TS_MPI_CALL("MPI_Isend", MPI_Isend(pd->send + i * size, (int)size, MPI_DOUBLE,
+                                       neighbours[i], 0, pd->par->cart, &requests[2 * i + 1]));
+  }
+  TS_MPI_CALL("MPI_Waitall", MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE));
+  TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, count * size, pd->recv, pd->plane_recv->data);
   return 0;
 }
 
-/* plane `from` of v packed and sent to neighbour `to`, the plane received from neighbour
- * `source` added to (PLANE_ADD) or written into (PLANE_SET) plane `into` of v on the backend;
- * MPI_PROC_NULL neighbours send or receive nothing */
-static int exchange_packed(ts_parallel_dofs pd, ts_vec v, int d, int64_t from, int to,
-                           int64_t into, int source, enum plane_op op) {
+/* direction d's stage: the planes on its interfaces packed, exchanged with the neighbours
+ * there and added to v's */
+static int exchange_direction(ts_parallel_dofs pd, ts_vec v, int d) {
+  const ts_parallel par = pd->par;
+  ts_plane planes[TS_MAX_PEER_MESSAGES];
+  int neighbours[TS_MAX_PEER_MESSAGES], count = 0;
+  if (par->lower[d] != MPI_PROC_NULL) {
+    planes[count] = plane_of(pd, d, 0);
+    neighbours[count++] = par->lower[d];
+  }
+  if (par->upper[d] != MPI_PROC_NULL) {
+    planes[count] = plane_of(pd, d, pd->n[d] - 1);
+    neighbours[count++] = par->upper[d];
+  }
+  if (!count) return 0;
   const ts_backend b = pd->backend;
-  const ts_plane sent = plane_of(pd, d, from), received = plane_of(pd, d, into);
-  if (to != MPI_PROC_NULL)
-    TS_BACKEND_CALL(b, vec_plane_pack, 1, &sent, v->data, pd->plane_send->data);
-  TS_CALL(send_packed(pd, to, source, (int)(sent.width * sent.height)));
-  if (source == MPI_PROC_NULL) return 0;
-  TS_BACKEND_CALL(b, vec_plane_unpack, op == PLANE_ADD, 1, &received, pd->plane_recv->data,
-                  v->data);
+  TS_BACKEND_CALL(b, vec_plane_pack, count, planes, v->data, pd->plane_send->data);
+  TS_CALL(send_packed(pd, count, neighbours, planes[0].width * planes[0].height));
+  TS_BACKEND_CALL(b, vec_plane_unpack, 1, count, planes, pd->plane_recv->data, v->data);
   return 0;
 }
 
@@ -80,10 +92,7 @@ int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {
   if (par->size == 1) return 0;
   double start;
   TS_CALL(ts_parallel_time_start(pd, v, &start));
-  for (int d = 0; d < par->dim; ++d) /* reverse: the lower plane to the lower neighbour */
-    TS_CALL(exchange_packed(pd, v, d, 0, par->lower[d], pd->n[d] - 1, par->upper[d], PLANE_ADD));
-  for (int d = par->dim - 1; d >= 0; --d) /* forward: the upper plane to the upper neighbour */
-    TS_CALL(exchange_packed(pd, v, d, pd->n[d] - 1, par->upper[d], 0, par->lower[d], PLANE_SET));
+  for (int d = 0; d < par->dim; ++d) TS_CALL(exchange_direction(pd, v, d));
   return ts_parallel_time_stop(pd, TS_PARALLEL_TIME_HALO, v, start);
 }
 
@@ -219,10 +228,11 @@ static void free_host_buffer(ts_backend b, double **h) {
 
 int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
   const ts_backend b = pd->backend;
-  TS_CALL(host_buffer(b, plane, "halo send buffer", &pd->send));
-  TS_CALL(host_buffer(b, plane, "halo receive buffer", &pd->recv));
-  TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->plane_send));
-  TS_CALL(ts_vec_create(b, (int64_t)plane, TS_DOUBLE, &pd->plane_recv));
+  const size_t both = plane * TS_MAX_PEER_MESSAGES; /* a direction's two planes */
+  TS_CALL(host_buffer(b, both, "halo send buffer", &pd->send));
+  TS_CALL(host_buffer(b, both, "halo receive buffer", &pd->recv));
+  TS_CALL(ts_vec_create(b, (int64_t)both, TS_DOUBLE, &pd->plane_send));
+  TS_CALL(ts_vec_create(b, (int64_t)both, TS_DOUBLE, &pd->plane_recv));
   TS_CALL(ts_vec_create(b, (int64_t)plane * TS_MAX_PLANES * TS_PLANE_SETS, TS_DOUBLE, &pd->saved));
   return acquire_peer(pd);
 }

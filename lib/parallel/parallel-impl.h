@@ -45,9 +45,9 @@ struct ts_parallel_dofs_s {
   ts_vec free_mask;              /* 0 on the Dirichlet DoFs (the box's boundary), else 1 */
   ts_vec dirichlet_mask;         /* 1 - free */
   double *host;                /* the block's vector on the host (random, scatter, gather) */
-  double *send, *recv;         /* one plane of DoFs on the host (page-locked where the
-                                  backend has host_alloc) */
-  ts_vec plane_send, plane_recv; /* one plane on the backend (vec_plane_pack) */
+  double *send, *recv;         /* a direction's two planes on the host (page-locked where
+                                  the backend has host_alloc) */
+  ts_vec plane_send, plane_recv; /* a direction's two planes on the backend (vec_plane_pack) */
   ts_vec saved;                /* TS_PLANE_SETS x TS_MAX_PLANES planes (ts_parallel_planes_zero) */
   void *peer;                  /* par->peer when the planes travel device to device */
   double seconds[TS_PARALLEL_TIMES]; /* ts_parallel_dofs_time: while par->timing */
