@@ -112,7 +112,7 @@ static int plane_set(ts_parallel_dofs pd, ts_plane_set set, ts_plane *planes) {
 
 /* the slots of `set` in pd->saved: TS_MAX_PLANES planes of the block's largest size */
 static double *saved_slots(ts_parallel_dofs pd, ts_plane_set set) {
-  return (double *)pd->saved->data + (int64_t)set * TS_MAX_PLANES * pd->plane_send->n;
+  return (double *)pd->saved->data + (int64_t)set * TS_MAX_PLANES * pd->plane;
 }
 
 int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
@@ -229,6 +229,7 @@ static void free_host_buffer(ts_backend b, double **h) {
 int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
   const ts_backend b = pd->backend;
   const size_t both = plane * TS_MAX_PEER_MESSAGES; /* a direction's two planes */
+  pd->plane = (int64_t)plane;
   TS_CALL(host_buffer(b, both, "halo send buffer", &pd->send));
   TS_CALL(host_buffer(b, both, "halo receive buffer", &pd->recv));
   TS_CALL(ts_vec_create(b, (int64_t)both, TS_DOUBLE, &pd->plane_send));

@@ -45,6 +45,7 @@ struct ts_parallel_dofs_s {
   ts_vec free_mask;              /* 0 on the Dirichlet DoFs (the box's boundary), else 1 */
   ts_vec dirichlet_mask;         /* 1 - free */
   double *host;                /* the block's vector on the host (random, scatter, gather) */
+  int64_t plane;               /* the DoFs of the block's largest plane */
   double *send, *recv;         /* a direction's two planes on the host (page-locked where
                                   the backend has host_alloc) */
   ts_vec plane_send, plane_recv; /* a direction's two planes on the backend (vec_plane_pack) */
