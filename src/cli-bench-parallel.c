@@ -8,8 +8,8 @@
  * untimed solve, then one more solve with the communication timed (ts_parallel_timing: each
  * halo exchange, reduction and coarse solve waits for the device before and after it) and the
  * shares of that solve spent in them.  The calls are collective, so every process makes as
- * many: the count is fixed from a first call's time on the slowest process.  Each process's figure is its own clock's;
- * the total is the slowest process's. */
+ * many: the count is fixed from a first call's time on the slowest process.  Each process's
+ * figure is its own clock's; the total is the slowest process's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,8 @@ struct ts_parallel_s {
   void *peer;
   int peer_users;
   int peer_refused;            /* peer_backend's processes could not make one: not asked again */
-  int timing;                  /* ts_parallel_timing: the regions below are timed */
+  int timing;                  /* ts_parallel_timing: the halo exchanges, reductions and
+                                  coarse solves of its DoFs are timed (their seconds[]) */
 };
 
 struct ts_parallel_dofs_s {
