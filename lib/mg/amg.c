@@ -14,10 +14,23 @@
  *     the aggregates follow the strong direction.
  *  2. Aggregates, in three passes over the rows in order: (1) a row whose strong neighbours
  *     are all free founds an aggregate of itself and them; (2) a free row joins the
- *     aggregate of its most strongly coupled neighbour among those aggregated in pass 1;
- *     (3) the rows still free found aggregates of themselves and their free strong
- *     neighbours.  A row without strong neighbours (an identity row of a Dirichlet DoF)
- *     belongs to no aggregate: the smoother alone treats it.
+ *     aggregate of its most strongly coupled aggregated neighbour, unless that aggregate
+ *     has reached 1.5 times the rows of pass 1's largest (then the next strongest; a row
+ *     left with neither a free strong neighbour nor an aggregate below the bound joins its
+ *     strongest past the bound rather than stay alone); (3) the rows still free found
+ *     aggregates of themselves and their free strong neighbours.  A row without strong
+ *     neighbours (an identity row of a Dirichlet DoF) belongs to no aggregate: the smoother
+ *     alone treats it.  Pass 2 attaches through rows it attached itself, so without the
+ *     bound a line of free rows joined one aggregate one after the other: on cells of
+ *     aspect ratio 6 the first coarse level of the RT_2 Darcy S~ got an aggregate of 202
+ *     rows among ones of 15, and CG took 13 19 27 iterations on levels 3-5 against
+ *     BoomerAMG's 8 9 10; with the bound 8 9 11, every other count of
+ *     bench/results/2026-11-28-amg-aspect6.md within one iteration of before, the
+ *     complexities the same.  The bound is MueLu's "aggregation: max agg size" of its phase
+ *     2b, relative to pass 1 here.  Attaching to pass 1's rows only (Vanek, Mandel and
+ *     Brezina 1996's step 2) also cut the chain but cost up to two iterations elsewhere
+ *     (aspect ratio 2 RT_2, aspect ratio 3 RT_3); bounds of 1 and 1.25 left many rows to
+ *     pass 3's small aggregates (up to 36 iterations), 2 gave 10 on aspect ratio 6, level 4.
  *  3. Tentative prolongation T: column a is the constant 1/sqrt(|a|) on aggregate a (the
  *     near null space of a scalar elliptic operator; orthonormal columns).
  *  4. Smoothed prolongation P = (I - omega D^{-1} A)^s T with omega = 4 / (3 rho), rho the
@@ -197,24 +210,63 @@ static int64_t aggregate_roots(const csr_view *a, const unsigned char *strong, i
   return count;
 }
 
+/* An aggregate grows in pass 2 to at most this many times the largest aggregate of pass 1
+ * (see aggregate_attach) */
+#define AMG_AGGREGATE_GROWTH 1.5
+
 /* pass 2: a free row joins the aggregate of its most strongly coupled neighbour among those
- * aggregated in pass 1 (aggregates 0..count1-1; the first of those equally strong) */
-static void aggregate_attach(const csr_view *a, const unsigned char *strong, int64_t count1,
-                             int64_t *agg) {
+ * aggregated so far (the first of those equally strong; a row attached earlier in this pass
+ * counts, so an aggregate grows outwards row by row) whose aggregate has fewer than
+ * AMG_AGGREGATE_GROWTH times the rows of pass 1's largest (aggregates 0..count1-1): the
+ * bound of step 2 in the comment at the top, which stops a line of rows from chaining into
+ * one aggregate.  A row still free after that whose strong neighbours are all aggregated
+ * joins the most strongly coupled one past the bound: pass 3 would leave it an aggregate of
+ * one (61 of them on the first coarse level of the aspect-ratio-3 RT_2 S~ with 2 smoothing
+ * steps, 10 CG iterations instead of 8). */
+static int aggregate_attach(const csr_view *a, const unsigned char *strong, int64_t count1,
+                            int64_t *agg) {
+  int64_t *size = NULL, largest = 0;
+  TS_CALL(ts_calloc((size_t)count1 + 1, sizeof *size, "AMG aggregate sizes", &size));
+  for (int64_t i = 0; i < a->n; ++i)
+    if (agg[i] >= 0) size[agg[i]]++;
+  for (int64_t c = 0; c < count1; ++c) largest = size[c] > largest ? size[c] : largest;
+  const double bound = AMG_AGGREGATE_GROWTH * (double)largest;
   for (int64_t i = 0; i < a->n; ++i) {
     if (agg[i] != -1) continue;
     double best = 0.0;
     int64_t to = -1;
     for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
       const int64_t j = a->columns[e];
-      if (strong[e] && agg[j] >= 0 && agg[j] < count1 &&
+      if (strong[e] && agg[j] >= 0 && agg[j] < count1 && (double)size[agg[j]] < bound &&
           fabs(a->values[e]) > best * (1.0 + AMG_TIE)) {
         best = fabs(a->values[e]);
         to = agg[j];
       }
     }
-    if (to >= 0) agg[i] = to;
+    if (to >= 0) {
+      agg[i] = to;
+      size[to]++;
+    }
   }
+  /* rows whose strong neighbours are all aggregated: past the bound, not alone */
+  for (int64_t i = 0; i < a->n; ++i) {
+    if (agg[i] != -1) continue;
+    double best = 0.0;
+    int64_t to = -1;
+    int alone = 1;
+    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
+      const int64_t j = a->columns[e];
+      if (!strong[e]) continue;
+      alone &= agg[j] != -1;
+      if (agg[j] >= 0 && fabs(a->values[e]) > best * (1.0 + AMG_TIE)) {
+        best = fabs(a->values[e]);
+        to = agg[j];
+      }
+    }
+    if (alone && to >= 0) agg[i] = to;
+  }
+  ts_free(&size);
+  return 0;
 }
 
 /* pass 3: the rows still free found aggregates of themselves and their free strong
@@ -232,12 +284,13 @@ static int64_t aggregate_rest(const csr_view *a, const unsigned char *strong, in
 }
 
 /* agg[i]: the aggregate of row i (0..*count-1) or -2 (none), from the strong couplings */
-static void aggregate(const csr_view *a, const unsigned char *strong, int64_t *agg,
-                      int64_t *count) {
+static int aggregate(const csr_view *a, const unsigned char *strong, int64_t *agg,
+                     int64_t *count) {
   for (int64_t i = 0; i < a->n; ++i) agg[i] = -1;
   const int64_t count1 = aggregate_roots(a, strong, agg);
-  aggregate_attach(a, strong, count1, agg);
+  TS_CALL(aggregate_attach(a, strong, count1, agg));
   *count = aggregate_rest(a, strong, count1, agg);
+  return 0;
 }
 
 /* ---------------------------------------------------------------- prolongation */
@@ -434,7 +487,7 @@ static int coarsen(ts_backend products, ts_matrix A, const ts_amg_options *o, in
   if (!ierr) ierr = positive_diagonal(&a, d);
   if (!ierr) {
     strong_couplings(&a, o->strength_threshold, strong);
-    aggregate(&a, strong, agg, &count);
+    ierr = aggregate(&a, strong, agg, &count);
   }
   const int worth = count > 0 && (double)count <= 0.9 * (double)n;
   if (!ierr && worth) ierr = tentative_prolongation(n, agg, count, &T);
