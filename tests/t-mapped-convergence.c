@@ -11,7 +11,7 @@
  * on 2 cores, 2026-11-26).  3D k >= 3 and the long Kershaw cases are solved with CG +
  * V-cycle (the same discretization, fewer operator applications: CG + Jacobi needs 200 to
  * 640 iterations on 3D Q3 and Q4, and 3D Q3 and Q4 took 103 of the 189 s of this test in
- * the sanitizer tree on 2 cores, 2026-11-28), the others with CG + Jacobi. */
+ * the sanitizer tree on 2 loaded cores, 2026-11-28), the others with CG + Jacobi. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -313,7 +313,7 @@ int main(void) {
   test_kershaw(be, cheb, 2, 2, 1, 5, 34, 8);
   test_kershaw(be, cheb, 2, 4, 1, 4, 42, 7);
   /* 3D Q2 level 3 long (with it 3D Q2 took 105 of the 253 s of this test in the sanitizer
-   * tree on 2 cores, 2026-11-28): the caps 20 % above level 2's count or level 3's */
+   * tree on 2 loaded cores, 2026-11-28): the caps 20 % above level 2's count or level 3's */
   const int last3 = long_cases ? 3 : 2;
   test_kershaw(be, cheb, 3, 2, 1, last3, long_cases ? 44 : 33, 11);
   test_jump(be, cheb, 2, 2, 0, 1, 5, 34, 7);
