@@ -1137,6 +1137,12 @@ int ts_pc_create_richardson(ts_operator A, ts_pc inner, int iterations, ts_pc *p
  *  a symmetric positive definite A.
  *  @param degree  matrix-vector products per application, 1..20 */
 int ts_pc_create_chebyshev(ts_operator A, int degree, ts_pc *pc);
+/** @brief The smoother as a preconditioner: z = S(0, r), one step from a zero initial guess
+ *  (x <- x + B (b - A x) gives z = B r), e.g. a level's smoother of ts_pc_create_multigrid.
+ *  The pc owns the smoother from here on (destroyed with it, and at once on error); kind
+ *  "smoother", for programs (problem files do not name it).
+ *  @return 0, or TS_ERR_ARG (NULL), TS_ERR_MEMORY */
+int ts_pc_create_smoother(ts_smoother smoother, ts_pc *pc);
 /** @brief Multigrid: one V-cycle of mg from a zero initial guess (ts_mg_preconditioner), on
  *  the double vectors of the finest level. */
 int ts_pc_create_mg(ts_mg mg, ts_pc *pc);
@@ -2398,6 +2404,28 @@ int ts_parallel_pc_create_mg_jacobi(ts_parallel_mg mg, double weight, int smooth
  *  1..20) instead of Jacobi. */
 int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smoothing_steps,
                                        ts_pc *pc);
+/** @brief The multiplicative vertex-patch smoother (ts_smoother_create_vertex_patch) of the
+ *  distributed Laplacian A of a box (ts_parallel_operator_create_laplace on pd): the
+ *  one-process sweep, bit for bit, for any number of processes.  Each process sweeps its
+ *  block and one layer of ghost cells on its interfaces with the one-process kernel, color
+ *  by color in the one-process order, and refreshes the ghost layer from its neighbours
+ *  after each color (2^dim exchanges of k-deep slabs per step; doc/parallel.md section 5).
+ *  A and pd are borrowed (they must outlive the smoother); double precision.
+ *  @return 0, or TS_ERR_ARG (NULL, A not the distributed Laplacian of pd, a mapped mesh, a
+ *          variant or degree out of range), TS_ERR_UNSUPPORTED (the backend has no
+ *          patch_smooth), TS_ERR_MEMORY */
+int ts_parallel_smoother_create_vertex_patch(ts_operator A, ts_parallel_dofs pd,
+                                             ts_patch_variant variant, ts_smoother *smoother);
+/** @brief The V-cycle of ts_parallel_pc_create_mg_jacobi with the vertex-patch smoother
+ *  (ts_parallel_smoother_create_vertex_patch, as preconditioners: ts_pc_create_smoother) on
+ *  every level but the coarsest: paper 002's V-cycle over the processes.  A box mesh. */
+int ts_parallel_pc_create_mg_patch(ts_parallel_mg mg, ts_patch_variant variant,
+                                   int smoothing_steps, ts_pc *pc);
+/** @brief What the hierarchy's levels spent (ts_parallel_timing on): `what`'s seconds and
+ *  calls summed over the levels (ts_parallel_dofs_time of each); NULL outputs allowed.
+ *  @return 0, TS_ERR_ARG (mg NULL, what out of range), TS_ERR_UNSUPPORTED without MPI */
+int ts_parallel_mg_time(ts_parallel_mg mg, ts_parallel_time what, double *seconds,
+                        int64_t *calls);
 
 /** @brief Whether the problem can be solved distributed (ts_problem_solve_parallel): <poisson>
  *  with a built-in solution (or rhs="one") on a box, or your own data without Neumann faces

@@ -703,6 +703,22 @@ typedef struct ts_patch_local_solver {
 } ts_patch_local_solver;
 /** Fast diagonalization (paper 002, eq. 2.13-2.15). */
 extern const ts_patch_local_solver ts_patch_solver_fdm;
+/** The multiplicative vertex-patch sweep on the box of `dofs` (vertex-patch.c): the plan of
+ *  ts_smoother_create_vertex_patch, its local solver and work vector, for smoothers that
+ *  run the colors themselves (the distributed one, lib/parallel/patch.c).  With
+ *  `constrained` the box's boundary DoFs are read as zero; without, they are read. */
+typedef struct ts_vertex_patch_sweep_s *ts_vertex_patch_sweep;
+int ts_vertex_patch_sweep_create(ts_backend backend, ts_dofs dofs, ts_precision precision,
+                                 ts_patch_variant variant, int constrained,
+                                 ts_vertex_patch_sweep *sweep);
+/** The patches of one color: x += R_j^T A_j^{-1} R_j (b - A x) for each, in parallel
+ *  (Fused: one kernel; Separate: the residuals, then the solves). */
+int ts_vertex_patch_sweep_color(ts_vertex_patch_sweep sweep, int color, ts_vec b, ts_vec x);
+void ts_vertex_patch_sweep_destroy(ts_vertex_patch_sweep *sweep);
+/** The checks of a vertex-patch smoother's variant, element, degree and backend, the
+ *  errors naming `caller`. */
+int ts_vertex_patch_check(ts_operator A, ts_dofs dofs, ts_patch_variant variant,
+                          const char *caller);
 /** The plan of a vertex-patch smoother (borrowed): geometry, 1D matrices and local-solver
  *  data; the color and stage fields are filled per kernel call.  For tests and backend
  *  checks. */

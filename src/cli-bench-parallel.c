@@ -146,7 +146,7 @@ static int time_fmg(const cli_bench_parallel_config *c, par_objects *q, par_row 
 
 /* one more FMG solve with ts_parallel_timing on: its seconds and, summed over the levels, the
  * seconds of each ts_parallel_time */
-static int time_communication(ts_parallel par, int finest, par_objects *q, par_row *r) {
+static int time_communication(ts_parallel par, par_objects *q, par_row *r) {
   int ierr = ts_vec_set(q->y, 0.0);
   if (!ierr) ierr = drain(q->x);
   if (!ierr) ierr = ts_parallel_timing(par, 1);
@@ -158,11 +158,7 @@ static int time_communication(ts_parallel par, int finest, par_objects *q, par_r
   r->timed = ts_wtime() - t0;
   if (!ierr) ierr = ts_parallel_timing(par, 0);
   for (int w = 0; w < TS_PARALLEL_TIMES && !ierr; ++w)
-    for (int l = 0; l <= finest && !ierr; ++l) {
-      double seconds = 0.0;
-      ierr = ts_parallel_dofs_time(ts_parallel_mg_dofs(q->mg, l), w, &seconds, NULL);
-      r->spent[w] += seconds;
-    }
+    ierr = ts_parallel_mg_time(q->mg, w, &r->spent[w], NULL);
   return ierr;
 }
 
@@ -172,7 +168,7 @@ static int measure_degree(const cli_bench_parallel_config *c, const cli_mpi *m, 
   par_objects q = {0};
   int ierr = cli_mpi_agree(m, setup_degree(c, par, k, &q, r));
   if (!ierr && c->mg) ierr = cli_mpi_agree(m, time_fmg(c, &q, r));
-  if (!ierr && c->mg) ierr = cli_mpi_agree(m, time_communication(par, r->level, &q, r));
+  if (!ierr && c->mg) ierr = cli_mpi_agree(m, time_communication(par, &q, r));
   if (!ierr && !c->mg) ierr = cli_mpi_agree(m, time_calls(c, m, &q, apply_laplacian, &r->apply));
   if (!ierr && !c->mg) ierr = cli_mpi_agree(m, time_calls(c, m, &q, sum_interfaces, &r->halo));
   objects_free(&q);

@@ -513,6 +513,12 @@ static void preconditioners(fixture *f) {
   EXPECT_CREATE("'A' is NULL", pc, ts_pc_create_chebyshev(NULL, 3, &pc));
   EXPECT_CREATE("degree = 0, allowed 1..20", pc, ts_pc_create_chebyshev(f->A, 0, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_chebyshev(f->A, 3, NULL));
+  EXPECT_CREATE("'smoother' is NULL", pc, ts_pc_create_smoother(NULL, &pc));
+  {
+    ts_smoother s = NULL; /* owned by ts_pc_create_smoother, destroyed when it fails */
+    EXPECT(0, "", ts_smoother_create_chebyshev(f->A, 2, &s));
+    EXPECT(TS_ERR_ARG, "pc is NULL", ts_pc_create_smoother(s, NULL));
+  }
   EXPECT_CREATE("'mg' is NULL", pc, ts_pc_create_mg(NULL, &pc));
   EXPECT(TS_ERR_ARG, "'pc' is NULL", ts_pc_create_mg(f->mg, NULL));
   EXPECT_CREATE("'P' is NULL", pc, ts_pc_create_operator(NULL, &pc));
@@ -887,6 +893,15 @@ static void parallel(fixture *f) {
          ts_parallel_operator_create_transfer(NULL, NULL, &op));
   EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_pc_create_mg_jacobi(NULL, 0.6, 2, &pc));
   EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_pc_create_mg_chebyshev(NULL, 3, 1, &pc));
+  EXPECT(code, mpi ? "'mg' is NULL" : without,
+         ts_parallel_pc_create_mg_patch(NULL, TS_PATCH_FUSED, 1, &pc));
+  EXPECT(code, mpi ? "'mg' is NULL" : without,
+         ts_parallel_mg_time(NULL, TS_PARALLEL_TIME_HALO, NULL, NULL));
+  ts_smoother patch;
+  EXPECT(code, mpi ? "'A' is NULL" : without,
+         ts_parallel_smoother_create_vertex_patch(NULL, NULL, TS_PATCH_FUSED, &patch));
+  EXPECT(code, mpi ? "'pd' is NULL" : without,
+         ts_parallel_smoother_create_vertex_patch(f->A, NULL, TS_PATCH_FUSED, &patch));
   EXPECT(0, "", ts_parallel_mg_destroy(NULL));
   EXPECT_NULL(ts_parallel_mg_dofs(NULL, 0));
   EXPECT_NULL(ts_parallel_mg_operator(NULL, 0));

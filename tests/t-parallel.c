@@ -8,7 +8,10 @@
  * distributed V-cycle (ts_parallel_pc_create_mg_jacobi, _chebyshev; 2D 3 levels, 3D 2), and
  * GMRES with the Jacobi one, and full multigrid with it (ts_pc_multigrid_fmg_solve), the
  * iterations and solution of the same with the one-process V-cycle of the same parts
- * (ts_pc_create_mg_jacobi; ts_pc_create_multigrid with Chebyshev smoothers).  The same on
+ * (ts_pc_create_mg_jacobi; ts_pc_create_multigrid with Chebyshev smoothers); on the box also
+ * CG with the V-cycle of vertex-patch smoothers (ts_parallel_pc_create_mg_patch) against the
+ * one-process one, and one step of the distributed vertex-patch smoother equal to the
+ * one-process step bit for bit, the ghosts their owners' bits.  The same on
  * Kershaw's mesh (2D Q2, Q3; 3D Q1, Q2): the mapped operator with per-cell coefficients and
  * its diagonal, CG with Chebyshev-Jacobi, and the V-cycles and FMG of the rediscretized
  * levels with coefficients per point.  Every process checks; rank 0 prints. */
@@ -21,7 +24,7 @@
 #include "tessera.h"
 
 static const double pi = 3.14159265358979323846;
-enum { TESTS_PER_CASE = 10 };
+enum { TESTS_PER_CASE = 12 };
 
 /* the condition on every process */
 static int everywhere(int cond) {
@@ -227,6 +230,68 @@ static int serial_chebyshev_mg(ts_mg mg, ts_mg mg0, int levels, ts_operator *P, 
   return ierr;
 }
 
+/* The one-process V-cycle with vertex-patch smoothers (ts_pc_create_smoother of
+ * ts_smoother_create_vertex_patch) on the levels 0..levels-1 of mesh: the parts of
+ * ts_pc_create_multigrid as serial_chebyshev_mg; the levels' DoFs into dofs */
+static int serial_patch_mg(ts_mg mg, ts_mesh mesh, ts_fe fe, int levels, ts_patch_variant variant,
+                           ts_pc coarse, ts_dofs *dofs, ts_operator *P, ts_pc *S, ts_pc *pc) {
+  ts_operator A[4] = {NULL, NULL, NULL, NULL};
+  int ierr = 0;
+  for (int l = 0; l < levels && !ierr; ++l) {
+    ts_smoother patch = NULL;
+    A[l] = ts_mg_level_operator(mg, l);
+    if (!l) continue;
+    ierr = ts_mg_transfer_operator(mg, l, &P[l]);
+    if (!ierr) ierr = ts_dofs_create(mesh, fe, l, &dofs[l]);
+    if (!ierr) ierr = ts_smoother_create_vertex_patch(A[l], dofs[l], variant, &patch);
+    if (!ierr) ierr = ts_pc_create_smoother(patch, &S[l]);
+  }
+  if (!ierr) ierr = ts_pc_create_multigrid(levels, A, P, S, 1, coarse, pc);
+  return ierr;
+}
+
+/* One step of the distributed vertex-patch smoother on the finest level from random x and b
+ * against the one-process smoother's: the same bits, and every ghost its owner's (the
+ * patches on an interface are computed on both sides from the same values) */
+static void check_patch_step(ts_backend be, problem *p, const char *name, ts_parallel_mg pmg,
+                             ts_operator A, ts_dofs dofs, int L, ts_patch_variant variant) {
+  ts_smoother s = NULL, sd = NULL;
+  ts_vec b = NULL, x = NULL, bd = NULL, xd = NULL;
+  ts_parallel_dofs pd = ts_parallel_mg_dofs(pmg, L);
+  const int64_t n = ts_operator_size(A), local = ts_dofs_count(ts_parallel_dofs_local(pd));
+  double *g = calloc((size_t)n, sizeof *g), *h = calloc((size_t)n, sizeof *h);
+  double *mine = calloc((size_t)local, sizeof *mine), *owners = calloc((size_t)local, sizeof *owners);
+  int ierr = g && h && mine && owners ? 0 : TS_ERR_MEMORY;
+  if (!ierr) ierr = ts_smoother_create_vertex_patch(A, dofs, variant, &s);
+  if (!ierr) ierr = ts_parallel_smoother_create_vertex_patch(ts_parallel_mg_operator(pmg, L), pd, variant, &sd);
+  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &b);
+  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &x);
+  if (!ierr) ierr = ts_parallel_vec_create(pd, &bd);
+  if (!ierr) ierr = ts_parallel_vec_create(pd, &xd);
+  if (!ierr) ierr = ts_vec_set_random(b, 3);
+  if (!ierr) ierr = ts_vec_set_random(bd, 3);
+  if (!ierr) ierr = ts_vec_set_random(x, 4);
+  if (!ierr) ierr = ts_vec_set_random(xd, 4);
+  if (!ierr) ierr = ts_smoother_apply(s, b, x);
+  if (!ierr) ierr = ts_smoother_apply(sd, bd, xd);
+  if (!ierr) ierr = ts_parallel_vec_gather(xd, g);
+  if (!ierr) ierr = ts_vec_get_to_host(x, h);
+  if (!ierr) ierr = ts_parallel_vec_scatter(g, bd); /* the owners' values at every entry */
+  if (!ierr) ierr = ts_vec_get_to_host(bd, owners);
+  if (!ierr) ierr = ts_vec_get_to_host(xd, mine);
+  const double apart = ierr ? INFINITY : max_difference(n, g, h);
+  const int same = !ierr && memcmp(mine, owners, (size_t)local * sizeof *mine) == 0;
+  ok(everywhere(apart == 0.0 && same),
+     "%s: a vertex-patch step (%s) on level %d: the one-process bits (%.1e apart), the ghosts "
+     "their owners' (%s)%s%s", name, variant == TS_PATCH_FUSED ? "fused" : "separate", L, apart,
+     same ? "yes" : "no", ierr ? ": " : "", ierr ? ts_error_message() : "");
+  ts_vec *v[] = {&b, &x, &bd, &xd};
+  for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
+  ts_smoother_destroy(&s);
+  ts_smoother_destroy(&sd);
+  free(g), free(h), free(mine), free(owners);
+}
+
 /* CG + the distributed V-cycle (Jacobi 0.6, 2 steps; Chebyshev 3, 1 step), GMRES + the
  * Jacobi one and FMG with it on levels 0..L of mesh against the same with the one-process
  * V-cycle, for a random right side.  On a mapped mesh the levels' operators have the
@@ -237,8 +302,12 @@ static void check_mg_on(ts_backend be, problem *p, const char *name, ts_mesh mes
   ts_fe fe = NULL;
   ts_mg mg = NULL, mg0 = NULL;
   ts_parallel_mg pmg = NULL;
-  ts_pc pcs[2] = {NULL, NULL}, pcd[2] = {NULL, NULL}, coarse = NULL, S[4] = {NULL};
-  ts_operator P[4] = {NULL};
+  ts_pc pcs[3] = {NULL, NULL, NULL}, pcd[3] = {NULL, NULL, NULL}, coarse = NULL, S[4] = {NULL};
+  ts_pc S_patch[4] = {NULL};
+  ts_operator P[4] = {NULL}, P_patch[4] = {NULL};
+  ts_dofs dofs[4] = {NULL};
+  /* vertex patches on a box: Fused in 2D, Separate in 3D */
+  const ts_patch_variant variant = p->dim == 2 ? TS_PATCH_FUSED : TS_PATCH_SEPARATE;
   ts_vec b = NULL, x = NULL, bd = NULL, xd = NULL;
   ts_mg_options o;
   ts_mg_options_default(&o);
@@ -256,6 +325,9 @@ static void check_mg_on(ts_backend be, problem *p, const char *name, ts_mesh mes
                            : ts_parallel_mg_create(be, p->par, mesh, fe, 0, L, &pmg);
   if (!ierr) ierr = ts_parallel_pc_create_mg_jacobi(pmg, 0.6, 2, &pcd[0]);
   if (!ierr) ierr = ts_parallel_pc_create_mg_chebyshev(pmg, 3, 1, &pcd[1]);
+  if (!ierr && !mapped)
+    ierr = serial_patch_mg(mg, mesh, fe, L + 1, variant, coarse, dofs, P_patch, S_patch, &pcs[2]);
+  if (!ierr && !mapped) ierr = ts_parallel_pc_create_mg_patch(pmg, variant, 1, &pcd[2]);
   ts_operator A = ierr ? NULL : ts_mg_level_operator(mg, L);
   ts_operator Ad = ierr ? NULL : ts_parallel_mg_operator(pmg, L);
   const int64_t n = A ? ts_operator_size(A) : 0;
@@ -266,18 +338,19 @@ static void check_mg_on(ts_backend be, problem *p, const char *name, ts_mesh mes
   if (!ierr) ierr = ts_parallel_vec_create(ts_parallel_mg_dofs(pmg, L), &xd);
   if (!ierr) ierr = ts_vec_set_random(b, 3);
   if (!ierr) ierr = ts_vec_set_random(bd, 3);
-  static const char *smoother[3] = {"Jacobi", "Chebyshev", "Jacobi"};
-  for (int m = 0; m < 3; ++m) { /* CG, CG, GMRES */
-    const ts_solver_type type = m < 2 ? TS_SOLVER_CG : TS_SOLVER_GMRES;
+  static const char *smoother[4] = {"Jacobi", "Chebyshev", "Jacobi", "vertex patches"};
+  for (int m = 0; m < (mapped ? 3 : 4); ++m) { /* CG, CG, GMRES, CG */
+    const ts_solver_type type = m == 2 ? TS_SOLVER_GMRES : TS_SOLVER_CG;
+    const int kind = m == 2 ? 0 : m == 3 ? 2 : m;
     int its = -1, its_d = -2, e = ierr;
-    if (!e) e = solve_with(type, A, pcs[m % 2], b, x, &its);
-    if (!e) e = solve_with(type, Ad, pcd[m % 2], bd, xd, &its_d);
+    if (!e) e = solve_with(type, A, pcs[kind], b, x, &its);
+    if (!e) e = solve_with(type, Ad, pcd[kind], bd, xd, &its_d);
     if (!e) e = ts_parallel_vec_gather(xd, g);
     if (!e) e = ts_vec_get_to_host(x, h);
     const double apart = e ? INFINITY : max_difference(n, g, h) / max_abs(n, h);
     ok(everywhere(!e && its == its_d && apart <= 1e-12),
        "%s: %s + V-cycle (%s), %d levels: %d iterations, one process %d, solutions %.1e apart%s%s",
-       name, m < 2 ? "CG" : "GMRES", smoother[m], L + 1, its_d, its, apart, e ? ": " : "",
+       name, type == TS_SOLVER_CG ? "CG" : "GMRES", smoother[m], L + 1, its_d, its, apart, e ? ": " : "",
        e ? ts_error_message() : "");
   }
   { /* full multigrid with the Jacobi V-cycle's parts (Chebyshev's on distorted cells, where
@@ -295,16 +368,23 @@ static void check_mg_on(ts_backend be, problem *p, const char *name, ts_mesh mes
        "apart%s%s", name, smoother[mapped], L + 1, its_d, its, apart, e ? ": " : "",
        e ? ts_error_message() : "");
   }
+  if (!mapped) {
+    if (!ierr) check_patch_step(be, p, name, pmg, A, dofs[L], L, variant);
+    else skip(1, "no hierarchy");
+  }
   ts_vec *v[] = {&b, &x, &bd, &xd};
   for (int i = 0; i < 4; ++i) ts_vec_destroy(v[i]);
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 3; ++i) {
     ts_pc_destroy(&pcs[i]);
     ts_pc_destroy(&pcd[i]);
   }
   ts_pc_destroy(&coarse);
   for (int i = 0; i < 4; ++i) {
     ts_pc_destroy(&S[i]);
+    ts_pc_destroy(&S_patch[i]);
     ts_operator_destroy(&P[i]);
+    ts_operator_destroy(&P_patch[i]);
+    ts_dofs_destroy(&dofs[i]);
   }
   ts_parallel_mg_destroy(&pmg);
   ts_mg_destroy(&mg);
@@ -326,7 +406,7 @@ static void check_mg(ts_backend be, problem *p, const char *name) {
     check_mg_on(be, p, name, mesh, L, NULL);
   } else {
     ok(0, "%s: the multigrid mesh: %s", name, ts_error_message());
-    skip(3, "no mesh");
+    skip(5, "no mesh");
   }
   ts_mesh_destroy(&mesh);
 }
@@ -482,8 +562,13 @@ static void check_mg_refusals(ts_backend be, int size) {
   if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 1, &mg);
   int weight = ierr ? 0 : ts_parallel_pc_create_mg_jacobi(mg, 3.0, 1, &pc);
   weight = weight == TS_ERR_ARG && !pc && strstr(ts_error_message(), "weight = 3, allowed (0, 2]");
-  ok(everywhere(!ierr && order && weight), "ts_parallel_mg_create refuses levels 1..0, "
-     "ts_parallel_pc_create_mg_jacobi a weight of 3%s%s", ierr ? ": " : "",
+  ts_smoother s = NULL;
+  int mixed = ierr ? 0 : ts_parallel_smoother_create_vertex_patch(ts_parallel_mg_operator(mg, 1),
+                                                                  ts_parallel_mg_dofs(mg, 0), TS_PATCH_FUSED, &s);
+  mixed = mixed == TS_ERR_ARG && !s && strstr(ts_error_message(), "A is not the distributed Laplacian of these DoFs");
+  ok(everywhere(!ierr && order && weight && mixed), "ts_parallel_mg_create refuses levels 1..0, "
+     "ts_parallel_pc_create_mg_jacobi a weight of 3, ts_parallel_smoother_create_vertex_patch "
+     "level 1's Laplacian on level 0's DoFs%s%s", ierr ? ": " : "",
      ierr ? ts_error_message() : "");
   ts_parallel_mg_destroy(&mg);
   if (size == 1) {
@@ -567,13 +652,27 @@ static void check_timing(ts_backend be, int size) {
   if (!ierr) ierr = ts_parallel_dofs_time(fine, TS_PARALLEL_TIME_HALO, &seconds[0], &on[0]);
   if (!ierr) ierr = ts_parallel_dofs_time(fine, TS_PARALLEL_TIME_REDUCTION, &seconds[1], &on[1]);
   if (!ierr) ierr = ts_parallel_dofs_time(coarse, TS_PARALLEL_TIME_COARSE, &seconds[2], &on[2]);
-  const int counted = on[0] > 0 == (size > 1) && on[1] > 0 && on[2] > 0 && seconds[0] >= 0 &&
-                      seconds[1] > 0 && seconds[2] > 0;
+  /* ts_parallel_mg_time: the levels' sums */
+  double level_sum = 0.0, mg_seconds = -1.0;
+  int64_t level_calls = 0, mg_calls = -1;
+  for (int l = 0; l <= 2 && !ierr; ++l) {
+    double s;
+    int64_t c;
+    ierr = ts_parallel_dofs_time(ts_parallel_mg_dofs(mg, l), TS_PARALLEL_TIME_HALO, &s, &c);
+    level_sum += s;
+    level_calls += c;
+  }
+  if (!ierr) ierr = ts_parallel_mg_time(mg, TS_PARALLEL_TIME_HALO, &mg_seconds, &mg_calls);
+  const int counted = (on[0] > 0) == (size > 1) && on[1] > 0 && on[2] > 0 && seconds[0] >= 0 &&
+                      seconds[1] > 0 && seconds[2] > 0 && mg_calls == level_calls &&
+                      mg_seconds == level_sum;
   ok(everywhere(!ierr && !off[0] && !off[1] && !off[2] && counted && its_on == its_off),
      "timing: off, nothing counted; on, FMG (%d V-cycles, %d off) counts %lld halo exchanges "
-     "(%.1e s) on the finest level, %lld reductions (%.1e s), %lld coarse solves (%.1e s)%s%s",
+     "(%.1e s) on the finest level, %lld reductions (%.1e s), %lld coarse solves (%.1e s); "
+     "ts_parallel_mg_time the levels' %lld halo exchanges (%lld)%s%s",
      its_on, its_off, (long long)on[0], seconds[0], (long long)on[1], seconds[1],
-     (long long)on[2], seconds[2], ierr ? ": " : "", ierr ? ts_error_message() : "");
+     (long long)on[2], seconds[2], (long long)mg_calls, (long long)level_calls,
+     ierr ? ": " : "", ierr ? ts_error_message() : "");
   int bad_on = ierr ? 0 : ts_parallel_timing(par, 2);
   bad_on = bad_on == TS_ERR_ARG && strstr(ts_error_message(), "on = 2; allowed: 1 (start) or 0");
   int bad_what = ierr ? 0 : ts_parallel_dofs_time(fine, TS_PARALLEL_TIMES, NULL, NULL);

@@ -14,19 +14,20 @@
 
 #define VP_MAX_NBAR (2 * TS_MAX_DEGREE + 1)
 
-typedef struct vertex_patch_data {
+struct ts_vertex_patch_sweep_s {
+  ts_backend backend;                       /* borrowed */
+  ts_precision precision;
   ts_patch_plan plan;
   ts_patch_variant variant;
   const ts_patch_local_solver *solver;
   ts_vec r;                                 /* Separate: the local residuals */
   double matrices[2 * VP_MAX_NBAR * VP_MAX_NBAR]; /* 1D patch mass and stiffness */
   double *solver_storage;
-} vertex_patch_data;
+};
 
-static int run_stage(ts_smoother s, ts_patch_stage stage, int color, ts_vec b, ts_vec x) {
-  vertex_patch_data *data = s->data;
-  ts_patch_plan plan = data->plan;
-  ts_backend be = s->A->backend;
+static int run_stage(ts_vertex_patch_sweep sw, ts_patch_stage stage, int color, ts_vec b,
+                     ts_vec x) {
+  ts_patch_plan plan = sw->plan;
   plan.stage = stage;
   if (stage != TS_PATCH_STAGE_BOUNDARY) {
     plan.color = color;
@@ -35,33 +36,30 @@ static int run_stage(ts_smoother s, ts_patch_stage stage, int color, ts_vec b, t
     for (int d = 0; d < plan.dim; ++d)
       if (plan.vertex_count[d] == 0) return 0; /* no patch of this color */
   }
-  void *r = data->r ? data->r->data : NULL;
-  TS_CALL(ts_backend_patch_smooth(be, &plan, s->A->precision, b->data, x->data, r));
+  void *r = sw->r ? sw->r->data : NULL;
+  TS_CALL(ts_backend_patch_smooth(sw->backend, &plan, sw->precision, b->data, x->data, r));
   return 0;
 }
 
+int ts_vertex_patch_sweep_color(ts_vertex_patch_sweep sw, int color, ts_vec b, ts_vec x) {
+  if (sw->variant == TS_PATCH_FUSED) return run_stage(sw, TS_PATCH_STAGE_FUSED, color, b, x);
+  TS_CALL(run_stage(sw, TS_PATCH_STAGE_RESIDUAL, color, b, x));
+  return run_stage(sw, TS_PATCH_STAGE_SOLVE, color, b, x);
+}
+
 static int vertex_patch_apply(ts_smoother s, ts_vec b, ts_vec x) {
-  vertex_patch_data *data = s->data;
+  ts_vertex_patch_sweep sw = s->data;
   TS_CHECK_ARG(b != x, "vertex-patch smoother: b and x must be different vectors");
-  const int colors = ts_vertex_patch_color_count(data->plan.dim);
-  for (int c = 0; c < colors; ++c) {
-    if (data->variant == TS_PATCH_FUSED) {
-      TS_CALL(run_stage(s, TS_PATCH_STAGE_FUSED, c, b, x));
-    } else {
-      TS_CALL(run_stage(s, TS_PATCH_STAGE_RESIDUAL, c, b, x));
-      TS_CALL(run_stage(s, TS_PATCH_STAGE_SOLVE, c, b, x));
-    }
-  }
-  TS_CALL(run_stage(s, TS_PATCH_STAGE_BOUNDARY, 0, b, x));
+  const int colors = ts_vertex_patch_color_count(sw->plan.dim);
+  for (int c = 0; c < colors; ++c) TS_CALL(ts_vertex_patch_sweep_color(sw, c, b, x));
+  TS_CALL(run_stage(sw, TS_PATCH_STAGE_BOUNDARY, 0, b, x));
   return 0;
 }
 
 static void vertex_patch_destroy(ts_smoother s) {
-  vertex_patch_data *data = s->data;
-  if (!data) return;
-  ts_vec_destroy(&data->r);
-  ts_free(&data->solver_storage);
-  ts_free(&s->data);
+  ts_vertex_patch_sweep sw = s->data;
+  ts_vertex_patch_sweep_destroy(&sw);
+  s->data = NULL;
 }
 
 static const ts_smoother_ops vertex_patch_ops = {
@@ -72,7 +70,7 @@ static const ts_smoother_ops vertex_patch_ops = {
 
 /* The plan's geometry and 1D patch matrices: the Laplacian's reference cell matrices
  * assembled over the patch's 2 cells, the same in every direction; the scalings carry h. */
-static int plan_init(ts_dofs dofs, vertex_patch_data *data) {
+static int plan_init(ts_dofs dofs, ts_vertex_patch_sweep data, int constrained) {
   ts_laplace_plan lp;
   double cell[2 * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
   TS_CALL(ts_laplace_plan_init(dofs, &lp, cell));
@@ -96,8 +94,52 @@ static int plan_init(ts_dofs dofs, vertex_patch_data *data) {
     p->mass_1d[d] = d < p->dim ? mass : NULL;
     p->stiffness_1d[d] = d < p->dim ? stiffness : NULL;
   }
-  p->constrained = 1;
+  p->constrained = constrained;
   p->vertex_stride = 2;
+  return 0;
+}
+
+void ts_vertex_patch_sweep_destroy(ts_vertex_patch_sweep *sweep) {
+  if (!sweep || !*sweep) return;
+  ts_vec_destroy(&(*sweep)->r);
+  ts_free(&(*sweep)->solver_storage);
+  ts_free(sweep);
+}
+
+int ts_vertex_patch_sweep_create(ts_backend backend, ts_dofs dofs, ts_precision precision,
+                                 ts_patch_variant variant, int constrained,
+                                 ts_vertex_patch_sweep *sweep) {
+  ts_vertex_patch_sweep sw;
+  TS_CALL(ts_calloc(1, sizeof *sw, "vertex-patch smoother", &sw));
+  *sw = (struct ts_vertex_patch_sweep_s){.backend = backend, .precision = precision,
+                                         .variant = variant, .solver = &ts_patch_solver_fdm};
+  int ierr = plan_init(dofs, sw, constrained);
+  if (!ierr)
+    ierr = ts_calloc(sw->solver->storage_doubles(&sw->plan), sizeof(double),
+                     "vertex-patch local solver", &sw->solver_storage);
+  if (!ierr) ierr = sw->solver->setup(&sw->plan, sw->solver_storage);
+  if (!ierr && variant == TS_PATCH_SEPARATE)
+    ierr = ts_vec_create(backend, dofs->count, precision, &sw->r);
+  if (ierr) {
+    ts_vertex_patch_sweep_destroy(&sw);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "vertex-patch smoother setup");
+  }
+  *sweep = sw;
+  return 0;
+}
+
+/* the checks of a vertex-patch smoother's arguments (caller names the function) */
+int ts_vertex_patch_check(ts_operator A, ts_dofs dofs, ts_patch_variant variant,
+                          const char *caller) {
+  TS_CHECK_ARG(variant == TS_PATCH_SEPARATE || variant == TS_PATCH_FUSED,
+               "%s: variant %d, allowed TS_PATCH_SEPARATE (0) or TS_PATCH_FUSED (1)", caller,
+               (int)variant);
+  TS_CHECK_ARG(dofs->fe->family == TS_FE_Q, "%s: only Q_k elements", caller);
+  TS_CHECK_ARG(dofs->degree >= 1 && dofs->degree <= TS_MAX_DEGREE,
+               "%s: degree %d, allowed 1..%d", caller, dofs->degree, TS_MAX_DEGREE);
+  if (!A->backend->ops.patch_smooth)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'patch_smooth'",
+                    A->backend->name);
   return 0;
 }
 
@@ -109,35 +151,15 @@ int ts_smoother_create_vertex_patch(ts_operator A, ts_dofs dofs, ts_patch_varian
   TS_CHECK_ARG(!strcmp(A->ops->name, "laplace"),
                "vertex-patch smoother: operator '%s' given, only 'laplace' is supported",
                A->ops->name);
-  TS_CHECK_ARG(variant == TS_PATCH_SEPARATE || variant == TS_PATCH_FUSED,
-               "vertex-patch smoother: variant %d, allowed TS_PATCH_SEPARATE (0) or "
-               "TS_PATCH_FUSED (1)",
-               (int)variant);
-  TS_CHECK_ARG(dofs->fe->family == TS_FE_Q, "vertex-patch smoother: only Q_k elements");
   TS_CHECK_ARG(A->n == dofs->count,
                "vertex-patch smoother: the operator has %lld rows, the DoF handler %lld DoFs",
                (long long)A->n, (long long)dofs->count);
-  TS_CHECK_ARG(dofs->degree >= 1 && dofs->degree <= TS_MAX_DEGREE,
-               "vertex-patch smoother: degree %d, allowed 1..%d", dofs->degree, TS_MAX_DEGREE);
-  ts_backend be = A->backend;
-  if (!be->ops.patch_smooth)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'patch_smooth'", be->name);
-  vertex_patch_data *data;
-  TS_CALL(ts_calloc(1, sizeof *data, "vertex-patch smoother", &data));
-  data->variant = variant;
-  data->solver = &ts_patch_solver_fdm;
-  int ierr = plan_init(dofs, data);
-  if (!ierr)
-    ierr = ts_calloc(data->solver->storage_doubles(&data->plan), sizeof(double),
-                     "vertex-patch local solver", &data->solver_storage);
-  if (!ierr) ierr = data->solver->setup(&data->plan, data->solver_storage);
-  if (!ierr && variant == TS_PATCH_SEPARATE)
-    ierr = ts_vec_create(be, dofs->count, A->precision, &data->r);
-  if (!ierr) ierr = ts_smoother_create_shell(A, &vertex_patch_ops, data, smoother);
+  TS_CALL(ts_vertex_patch_check(A, dofs, variant, "vertex-patch smoother"));
+  ts_vertex_patch_sweep sw;
+  TS_CALL(ts_vertex_patch_sweep_create(A->backend, dofs, A->precision, variant, 1, &sw));
+  const int ierr = ts_smoother_create_shell(A, &vertex_patch_ops, sw, smoother);
   if (ierr) {
-    ts_vec_destroy(&data->r);
-    ts_free(&data->solver_storage);
-    ts_free(&data);
+    ts_vertex_patch_sweep_destroy(&sw);
     return ts_error_trace(ierr, __FILE__, __LINE__, "vertex-patch smoother setup");
   }
   return 0;
@@ -146,6 +168,6 @@ int ts_smoother_create_vertex_patch(ts_operator A, ts_dofs dofs, ts_patch_varian
 int ts_vertex_patch_plan(ts_smoother s, const ts_patch_plan **plan) {
   TS_CHECK_ARG(s && plan && s->ops == &vertex_patch_ops,
                "ts_vertex_patch_plan: not a vertex-patch smoother");
-  *plan = &((vertex_patch_data *)s->data)->plan;
+  *plan = &((ts_vertex_patch_sweep)s->data)->plan;
   return 0;
 }

@@ -36,30 +36,28 @@ static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
                     .height = d == 0 ? n[1] * n[2] : d == 1 ? n[2] : 1};
 }
 
-/* The packed planes of pd->plane_send (`size` doubles each, one per message) to their
- * neighbours, theirs into pd->plane_recv at the same places: device to device, or through the
- * host (one copy each way, MPI to both neighbours at once). */
-static int send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size) {
+int ts_parallel_send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size,
+                            const ts_parallel_buffers *buffers) {
   const ts_backend b = pd->backend;
+  double *send = buffers->send->data, *recv = buffers->recv->data;
   if (pd->peer) {
     ts_peer_message m[TS_MAX_PEER_MESSAGES];
     for (int i = 0; i < count; ++i)
-      m[i] = (ts_peer_message){.send = (const double *)pd->plane_send->data + i * size,
-                               .recv = (double *)pd->plane_recv->data + i * size,
+      m[i] = (ts_peer_message){.send = send + i * size, .recv = recv + i * size,
                                .to = neighbours[i], .from = neighbours[i], .count = size};
     TS_BACKEND_CALL(b, peer_exchange, pd->peer, count, m);
     return 0;
   }
-  TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, count * size, pd->plane_send->data, pd->send);
+  TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, count * size, send, buffers->host_send);
   MPI_Request requests[2 * TS_MAX_PEER_MESSAGES];
   for (int i = 0; i < count; ++i) {
-    TS_MPI_CALL("MPI_Irecv", MPI_Irecv(pd->recv + i * size, (int)size, MPI_DOUBLE,
+    TS_MPI_CALL("MPI_Irecv", MPI_Irecv(buffers->host_recv + i * size, (int)size, MPI_DOUBLE,
                                        neighbours[i], 0, pd->par->cart, &requests[2 * i]));
-    TS_MPI_CALL("MPI_Isend", MPI_Isend(pd->send + i * size, (int)size, MPI_DOUBLE,
+    TS_MPI_CALL("MPI_Isend", MPI_Isend(buffers->host_send + i * size, (int)size, MPI_DOUBLE,
                                        neighbours[i], 0, pd->par->cart, &requests[2 * i + 1]));
   }
   TS_MPI_CALL("MPI_Waitall", MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE));
-  TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, count * size, pd->recv, pd->plane_recv->data);
+  TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, count * size, buffers->host_recv, recv);
   return 0;
 }
 
@@ -79,9 +77,10 @@ static int exchange_direction(ts_parallel_dofs pd, ts_vec v, int d) {
   }
   if (!count) return 0;
   const ts_backend b = pd->backend;
-  TS_BACKEND_CALL(b, vec_plane_pack, count, planes, v->data, pd->plane_send->data);
-  TS_CALL(send_packed(pd, count, neighbours, planes[0].width * planes[0].height));
-  TS_BACKEND_CALL(b, vec_plane_unpack, 1, count, planes, pd->plane_recv->data, v->data);
+  const ts_parallel_buffers *buf = &pd->buffers;
+  TS_BACKEND_CALL(b, vec_plane_pack, count, planes, v->data, buf->send->data);
+  TS_CALL(ts_parallel_send_packed(pd, count, neighbours, planes[0].width * planes[0].height, buf));
+  TS_BACKEND_CALL(b, vec_plane_unpack, 1, count, planes, buf->recv->data, v->data);
   return 0;
 }
 
@@ -122,15 +121,18 @@ int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
   return 0;
 }
 
+int ts_parallel_planes_save(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
+  ts_plane planes[TS_MAX_PLANES];
+  const int count = plane_set(pd, set, planes);
+  if (count) TS_BACKEND_CALL(pd->backend, vec_plane_pack, count, planes, v->data, saved_slots(pd, set));
+  return 0;
+}
+
 /* every plane is saved (one call) before any is zeroed: planes that share an edge save its
  * values */
 int ts_parallel_planes_zero(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  ts_plane planes[TS_MAX_PLANES];
-  const int count = plane_set(pd, set, planes);
-  if (!count) return 0;
-  TS_BACKEND_CALL(pd->backend, vec_plane_pack, count, planes, v->data, saved_slots(pd, set));
-  TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, count, planes, NULL, v->data);
-  return 0;
+  TS_CALL(ts_parallel_planes_save(pd, set, v));
+  return ts_parallel_planes_clear(pd, set, v);
 }
 
 int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
@@ -226,14 +228,25 @@ static void free_host_buffer(ts_backend b, double **h) {
   *h = NULL;
 }
 
+int ts_parallel_buffers_create(ts_backend b, int64_t count, ts_parallel_buffers *buffers) {
+  TS_CALL(host_buffer(b, (size_t)count, "halo send buffer", &buffers->host_send));
+  TS_CALL(host_buffer(b, (size_t)count, "halo receive buffer", &buffers->host_recv));
+  TS_CALL(ts_vec_create(b, count, TS_DOUBLE, &buffers->send));
+  TS_CALL(ts_vec_create(b, count, TS_DOUBLE, &buffers->recv));
+  return 0;
+}
+
+void ts_parallel_buffers_destroy(ts_backend b, ts_parallel_buffers *buffers) {
+  free_host_buffer(b, &buffers->host_send);
+  free_host_buffer(b, &buffers->host_recv);
+  ts_vec_destroy(&buffers->send);
+  ts_vec_destroy(&buffers->recv);
+}
+
 int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
   const ts_backend b = pd->backend;
-  const size_t both = plane * TS_MAX_PEER_MESSAGES; /* a direction's two planes */
   pd->plane = (int64_t)plane;
-  TS_CALL(host_buffer(b, both, "halo send buffer", &pd->send));
-  TS_CALL(host_buffer(b, both, "halo receive buffer", &pd->recv));
-  TS_CALL(ts_vec_create(b, (int64_t)both, TS_DOUBLE, &pd->plane_send));
-  TS_CALL(ts_vec_create(b, (int64_t)both, TS_DOUBLE, &pd->plane_recv));
+  TS_CALL(ts_parallel_buffers_create(b, (int64_t)plane * TS_MAX_PEER_MESSAGES, &pd->buffers));
   TS_CALL(ts_vec_create(b, (int64_t)plane * TS_MAX_PLANES * TS_PLANE_SETS, TS_DOUBLE, &pd->saved));
   return acquire_peer(pd);
 }
@@ -241,10 +254,7 @@ int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
 void ts_parallel_halo_destroy(ts_parallel_dofs pd) {
   const ts_backend b = pd->backend;
   const ts_parallel par = pd->par;
-  free_host_buffer(b, &pd->send);
-  free_host_buffer(b, &pd->recv);
-  ts_vec_destroy(&pd->plane_send);
-  ts_vec_destroy(&pd->plane_recv);
+  ts_parallel_buffers_destroy(b, &pd->buffers);
   ts_vec_destroy(&pd->saved);
   if (pd->peer && --par->peer_users == 0) {
     b->ops.peer_destroy(&b->ops, par->peer);

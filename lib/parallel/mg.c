@@ -347,16 +347,33 @@ ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level) {
 
 /* ---------------------------------------------------------------- the V-cycle */
 
-/* the parts: the hierarchy's Laplacians (borrowed), transfers, smoothers (chebyshev_degree 0:
- * weighted Jacobi), the gathered coarse LU */
-static int make_parts(ts_parallel_mg mg, int chebyshev_degree, double weight, ts_mg_parts *v) {
+/* The smoothers of a V-cycle: weighted Jacobi, Chebyshev of a degree, or the vertex
+ * patches of a variant */
+typedef enum { SMOOTH_JACOBI, SMOOTH_CHEBYSHEV, SMOOTH_PATCH } smoother_kind;
+typedef struct smoothing {
+  smoother_kind kind;
+  double weight;                /* Jacobi */
+  int degree;                   /* Chebyshev */
+  ts_patch_variant variant;     /* vertex patches */
+} smoothing;
+
+static int create_smoother(ts_parallel_mg mg, int i, const smoothing *s, ts_pc *pc) {
+  if (s->kind == SMOOTH_CHEBYSHEV) return ts_pc_create_chebyshev(mg->A[i], s->degree, pc);
+  if (s->kind == SMOOTH_JACOBI) return ts_pc_create_jacobi_weighted(mg->A[i], s->weight, pc);
+  ts_smoother patch;
+  TS_CALL(ts_parallel_smoother_create_vertex_patch(mg->A[i], mg->pd[i], s->variant, &patch));
+  return ts_pc_create_smoother(patch, pc);
+}
+
+/* the parts: the hierarchy's Laplacians (borrowed), transfers, smoothers, the gathered
+ * coarse LU */
+static int make_parts(ts_parallel_mg mg, const smoothing *s, ts_mg_parts *v) {
   v->n = mg->levels;
   for (int i = 0; i < mg->levels; ++i) {
     v->A[i] = mg->A[i];
     if (!i) continue;
     TS_CALL(ts_parallel_operator_create_transfer(mg->pd[i - 1], mg->pd[i], &v->P[i]));
-    if (chebyshev_degree) TS_CALL(ts_pc_create_chebyshev(v->A[i], chebyshev_degree, &v->smoothers[i]));
-    else TS_CALL(ts_pc_create_jacobi_weighted(v->A[i], weight, &v->smoothers[i]));
+    TS_CALL(create_smoother(mg, i, s, &v->smoothers[i]));
   }
   const ts_coefficients co = level_coefficients(mg, mg->coarse_level);
   TS_CALL(gathered_lu_create(mg->pd[0], mg->mesh, mg->fe, &co, &v->coarse_inverse));
@@ -364,11 +381,10 @@ static int make_parts(ts_parallel_mg mg, int chebyshev_degree, double weight, ts
   return 0;
 }
 
-static int vcycle_create(ts_parallel_mg mg, int chebyshev_degree, double weight, int steps,
-                         ts_pc *pc) {
+static int vcycle_create(ts_parallel_mg mg, const smoothing *s, int steps, ts_pc *pc) {
   ts_mg_parts *v;
   TS_CALL(ts_calloc(1, sizeof *v, "distributed V-cycle", &v));
-  const int ierr = make_parts(mg, chebyshev_degree, weight, v);
+  const int ierr = make_parts(mg, s, v);
   if (ierr) {
     ts_mg_parts_free(v);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed V-cycle");
@@ -384,7 +400,8 @@ int ts_parallel_pc_create_mg_jacobi(ts_parallel_mg mg, double weight, int smooth
   TS_CHECK_ARG(weight > 0.0 && weight <= 2.0, "%s: weight = %g, allowed (0, 2]", __func__, weight);
   TS_CHECK_ARG(smoothing_steps >= 1 && smoothing_steps <= 100,
                "%s: smoothing_steps = %d, allowed 1..100", __func__, smoothing_steps);
-  return vcycle_create(mg, 0, weight, smoothing_steps, pc);
+  const smoothing s = {.kind = SMOOTH_JACOBI, .weight = weight};
+  return vcycle_create(mg, &s, smoothing_steps, pc);
 }
 
 int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smoothing_steps,
@@ -395,5 +412,39 @@ int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smooth
   TS_CHECK_ARG(degree >= 1 && degree <= 20, "%s: degree = %d, allowed 1..20", __func__, degree);
   TS_CHECK_ARG(smoothing_steps >= 1 && smoothing_steps <= 100,
                "%s: smoothing_steps = %d, allowed 1..100", __func__, smoothing_steps);
-  return vcycle_create(mg, degree, 1.0, smoothing_steps, pc);
+  const smoothing s = {.kind = SMOOTH_CHEBYSHEV, .degree = degree};
+  return vcycle_create(mg, &s, smoothing_steps, pc);
+}
+
+int ts_parallel_pc_create_mg_patch(ts_parallel_mg mg, ts_patch_variant variant,
+                                   int smoothing_steps, ts_pc *pc) {
+  TS_CHECK_NOT_NULL(pc);
+  *pc = NULL;
+  TS_CHECK_NOT_NULL(mg);
+  TS_CHECK_ARG(!mg->mesh->map, "%s: the hierarchy is on a mapped mesh; the vertex patches take "
+               "a box (use ts_parallel_pc_create_mg_chebyshev)", __func__);
+  TS_CHECK_ARG(variant == TS_PATCH_SEPARATE || variant == TS_PATCH_FUSED,
+               "%s: variant %d, allowed TS_PATCH_SEPARATE (0) or TS_PATCH_FUSED (1)", __func__,
+               (int)variant);
+  TS_CHECK_ARG(smoothing_steps >= 1 && smoothing_steps <= 100,
+               "%s: smoothing_steps = %d, allowed 1..100", __func__, smoothing_steps);
+  const smoothing s = {.kind = SMOOTH_PATCH, .variant = variant};
+  return vcycle_create(mg, &s, smoothing_steps, pc);
+}
+
+int ts_parallel_mg_time(ts_parallel_mg mg, ts_parallel_time what, double *seconds,
+                        int64_t *calls) {
+  TS_CHECK_NOT_NULL(mg);
+  double total = 0.0;
+  int64_t count = 0;
+  for (int i = 0; i < mg->levels; ++i) {
+    double s;
+    int64_t c;
+    TS_CALL(ts_parallel_dofs_time(mg->pd[i], what, &s, &c));
+    total += s;
+    count += c;
+  }
+  if (seconds) *seconds = total;
+  if (calls) *calls = count;
+  return 0;
 }

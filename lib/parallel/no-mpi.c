@@ -192,6 +192,28 @@ int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smooth
   return TS_NO_MPI(__func__);
 }
 
+int ts_parallel_pc_create_mg_patch(ts_parallel_mg mg, ts_patch_variant variant,
+                                   int smoothing_steps, ts_pc *pc) {
+  (void)mg, (void)variant, (void)smoothing_steps;
+  if (pc) *pc = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_smoother_create_vertex_patch(ts_operator A, ts_parallel_dofs pd,
+                                             ts_patch_variant variant, ts_smoother *smoother) {
+  (void)A, (void)pd, (void)variant;
+  if (smoother) *smoother = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_mg_time(ts_parallel_mg mg, ts_parallel_time what, double *seconds,
+                        int64_t *calls) {
+  (void)mg, (void)what;
+  if (seconds) *seconds = 0.0;
+  if (calls) *calls = 0;
+  return TS_NO_MPI(__func__);
+}
+
 int ts_problem_solve_parallel(ts_problem problem, ts_backend backend, int comm, const int *procs,
                               FILE *log, ts_report *report, ts_parallel_figures *figures) {
   (void)problem, (void)backend, (void)comm, (void)procs, (void)log, (void)report, (void)figures;

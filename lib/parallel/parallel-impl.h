@@ -23,6 +23,13 @@ struct ts_parallel_s {
                                   coarse solves of its DoFs are timed (their seconds[]) */
 };
 
+/** Messages of a halo exchange: packed on the backend (send, recv), staged through the host
+ *  (page-locked where the backend has host_alloc) when they do not travel device to device. */
+typedef struct ts_parallel_buffers {
+  ts_vec send, recv;
+  double *host_send, *host_recv;
+} ts_parallel_buffers;
+
 struct ts_parallel_dofs_s {
   ts_parallel par;             /* borrowed */
   ts_backend backend;          /* borrowed */
@@ -47,9 +54,7 @@ struct ts_parallel_dofs_s {
   ts_vec dirichlet_mask;         /* 1 - free */
   double *host;                /* the block's vector on the host (random, scatter, gather) */
   int64_t plane;               /* the DoFs of the block's largest plane */
-  double *send, *recv;         /* a direction's two planes on the host (page-locked where
-                                  the backend has host_alloc) */
-  ts_vec plane_send, plane_recv; /* a direction's two planes on the backend (vec_plane_pack) */
+  ts_parallel_buffers buffers;  /* a direction's two planes */
   ts_vec saved;                /* TS_PLANE_SETS x TS_MAX_PLANES planes (ts_parallel_planes_zero) */
   void *peer;                  /* par->peer when the planes travel device to device */
   double seconds[TS_PARALLEL_TIMES]; /* ts_parallel_dofs_time: while par->timing */
@@ -84,6 +89,14 @@ int ts_parallel_mpi_error(int mpi_error, const char *call, const char *file, int
  *  processes agree on device-to-device messages) and their release (halo.c). */
 int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane);
 void ts_parallel_halo_destroy(ts_parallel_dofs pd);
+/** The buffers of `count` doubles and their release. */
+int ts_parallel_buffers_create(ts_backend b, int64_t count, ts_parallel_buffers *buffers);
+void ts_parallel_buffers_destroy(ts_backend b, ts_parallel_buffers *buffers);
+/** The packed messages in buffers->send (`size` doubles each, message i to neighbours[i]) to
+ *  their neighbours, theirs into buffers->recv at the same places: device to device where pd
+ *  has a peer handle, else through the host (MPI to all neighbours at once). */
+int ts_parallel_send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size,
+                            const ts_parallel_buffers *buffers);
 /** Sets of planes of a block: its faces on the box's boundary (the Dirichlet DoFs), and its
  *  ghost planes (i_d = 0 where a lower neighbour owns the interface). */
 typedef enum { TS_PLANES_DIRICHLET = 0, TS_PLANES_GHOST = 1, TS_PLANE_SETS = 2 } ts_plane_set;
@@ -92,6 +105,8 @@ typedef enum { TS_PLANES_DIRICHLET = 0, TS_PLANES_GHOST = 1, TS_PLANE_SETS = 2 }
  *  mask passes.  Saving two sets in turn, restore them in the reverse order (where they
  *  overlap, the second saved the first's zeros). */
 int ts_parallel_planes_zero(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
+/** Save the planes of `set` of v (v unchanged). */
+int ts_parallel_planes_save(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
 /** Zero the planes of `set` of v (nothing saved): F .* v for the Dirichlet set. */
 int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
 /** Write the planes of `set` last saved by ts_parallel_planes_zero into v (the vector they

@@ -34,7 +34,7 @@ int ts_pc_check_square(ts_operator A, const char *caller);
 extern const ts_pc_ops ts_pc_jacobi_ops, ts_pc_chebyshev_ops, ts_pc_mg_ops, ts_pc_operator_ops,
     ts_pc_krylov_ops, ts_pc_pressure_mass_ops, ts_pc_block_diagonal_ops,
     ts_pc_block_triangular_ops, ts_pc_boomeramg_ops, ts_pc_multigrid_ops, ts_pc_richardson_ops,
-    ts_pc_amg_ops, ts_pc_schur_block_ops;
+    ts_pc_amg_ops, ts_pc_schur_block_ops, ts_pc_smoother_ops;
 
 /** Give a multigrid preconditioner (ts_pc_create_multigrid) the parts it borrows to own:
  *  free_parts(parts) runs when pc is destroyed, after its own work vectors (for creators

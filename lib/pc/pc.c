@@ -22,6 +22,7 @@ static const struct {
     {&ts_pc_amg_ops, "one smoothed-aggregation AMG V-cycle of our own on an assembled matrix, on the backend"},
     {&ts_pc_multigrid_ops, "one V-cycle of multigrid from parts: level operators, transfers, smoothers, coarse solve"},
     {&ts_pc_richardson_ops, "a fixed number of stationary steps z += B (r - A z) with an inner preconditioner B"},
+    {&ts_pc_smoother_ops, "one step of a smoother from zero, z = S(0, r)"},
 };
 enum { n_kinds = sizeof kinds / sizeof kinds[0] };
 

@@ -1,0 +1,225 @@
+/* patch.c -- the multiplicative vertex-patch smoother (paper 002, Algorithm 2.3) on a
+ * distributed Q_k Laplacian of a box (doc/parallel.md, section 5): the one-process sweep, bit
+ * for bit, with the box's patch kernel unchanged.
+ *
+ * A patch around vertex v (2^dim cells) changes the DoFs strictly inside its cells and reads
+ * its closed cells.  Every patch that changes a DoF of the block is centred at a vertex of
+ * the block's closed cells, so it reads at most one cell beyond the block: each process runs
+ * the kernel on its **extended block**, the block's cells and one layer of ghost cells on
+ * each side that has a neighbour (corners included), with vectors of that box.  Per step:
+ *   1. b and x copied into the extended vectors, their ghost layers filled from the
+ *      neighbours (refresh below), the box's Dirichlet DoFs of x zeroed (the one-process
+ *      kernel reads them as zero; the extended kernel is unconstrained, since its outer faces
+ *      are mostly interfaces, whose values it must read);
+ *   2. the 2^dim colors in the one-process order, each translated to the extended box's
+ *      vertex parity (the global color XOR the parity of the extended box's first cell),
+ *      the ghost layer of x refreshed after each color but the last: the patches of a color
+ *      centred on an interface vertex are computed by the blocks on both sides, from the same
+ *      values, to the same bits; those the extended box cannot compute (centred on its outer
+ *      faces) only change ghost DoFs, which the refresh overwrites;
+ *   3. the block's part of x copied back, and x = b on the Dirichlet DoFs.
+ * The refresh is direction by direction: each block sends the k planes of DoFs next to its
+ * interface plane (its own cells) to the neighbour there, which writes them into its ghost
+ * layer; a direction's slab spans the whole extended box in the other directions, so the
+ * corner cells arrive through the earlier directions.  A slab is one ts_plane (vec_plane_pack
+ * and _unpack carry it as they carry the halo's planes).  The sub-box copies are a plane per
+ * DoF layer (TS_MAX_PLANES per launch). */
+#include <string.h>
+#include "parallel-impl.h"
+
+typedef struct parallel_patch {
+  ts_parallel_dofs pd;          /* borrowed */
+  ts_mesh mesh;                 /* owned: the extended block's box of cells */
+  ts_dofs dofs;                 /* owned: its DoFs (the whole mesh's cell size) */
+  ts_vertex_patch_sweep sweep;  /* on the extended box, unconstrained */
+  int64_t n[3];                 /* the extended box's DoFs per direction (1 beyond dim) */
+  int64_t at[3];                /* the block's first DoF in the extended box */
+  int parity;                   /* bit d: the parity of the extended box's first cell index */
+  ts_vec x, b;                  /* extended vectors */
+  ts_parallel_buffers buffers;  /* a direction's two slabs */
+} parallel_patch;
+
+/* planes [from, from + thickness) of direction d of the extended box, spanning it in the
+ * other directions, as one ts_plane (vec_plane_pack's layout) */
+static ts_plane slab(const parallel_patch *p, int d, int64_t from, int64_t thickness) {
+  const int64_t *n = p->n;
+  if (d == 0) return (ts_plane){.offset = from, .width = thickness, .pitch = n[0], .height = n[1] * n[2]};
+  if (d == 1)
+    return (ts_plane){.offset = n[0] * from, .width = n[0] * thickness, .pitch = n[0] * n[1],
+                      .height = n[2]};
+  return (ts_plane){.offset = n[0] * n[1] * from, .width = n[0] * n[1] * thickness,
+                    .pitch = n[0] * n[1] * thickness, .height = 1};
+}
+
+/* direction d of the refresh of v's ghost layer: the k planes beyond each interface plane
+ * from the neighbour there */
+static int refresh_direction(parallel_patch *p, ts_vec v, int d) {
+  const ts_parallel par = p->pd->par;
+  const int64_t k = p->pd->degree, n = p->n[d];
+  ts_plane send[TS_MAX_PEER_MESSAGES], recv[TS_MAX_PEER_MESSAGES];
+  int neighbours[TS_MAX_PEER_MESSAGES], count = 0;
+  if (par->lower[d] != MPI_PROC_NULL) {
+    send[count] = slab(p, d, k + 1, k);  /* the planes after the interface plane k */
+    recv[count] = slab(p, d, 0, k);
+    neighbours[count++] = par->lower[d];
+  }
+  if (par->upper[d] != MPI_PROC_NULL) {
+    send[count] = slab(p, d, n - 1 - 2 * k, k); /* the planes before the interface n-1-k */
+    recv[count] = slab(p, d, n - k, k);
+    neighbours[count++] = par->upper[d];
+  }
+  if (!count) return 0;
+  const ts_backend b = p->pd->backend;
+  TS_BACKEND_CALL(b, vec_plane_pack, count, send, v->data, p->buffers.send->data);
+  TS_CALL(ts_parallel_send_packed(p->pd, count, neighbours, send[0].width * send[0].height,
+                                  &p->buffers));
+  TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, recv, p->buffers.recv->data, v->data);
+  return 0;
+}
+
+/* v's ghost layer from the neighbours (a halo exchange, timed as one) */
+static int refresh(parallel_patch *p, ts_vec v) {
+  if (p->pd->par->size == 1) return 0;
+  double start;
+  TS_CALL(ts_parallel_time_start(p->pd, v, &start));
+  for (int d = 0; d < p->pd->par->dim; ++d) TS_CALL(refresh_direction(p, v, d));
+  return ts_parallel_time_stop(p->pd, TS_PARALLEL_TIME_HALO, v, start);
+}
+
+/* The block's vector v into the block's part of the extended vector e (to_extended), or
+ * back: one plane per DoF layer of direction 2 (2D: one plane), TS_MAX_PLANES per call, v's
+ * layers contiguous in the packed order of vec_plane_pack / _unpack. */
+static int copy_block(parallel_patch *p, ts_vec v, ts_vec e, int to_extended) {
+  const ts_backend b = p->pd->backend;
+  const int64_t *nb = p->pd->n, *n = p->n, *at = p->at, layer = nb[0] * nb[1];
+  ts_plane planes[TS_MAX_PLANES];
+  for (int64_t first = 0; first < nb[2]; first += TS_MAX_PLANES) {
+    const int count = (int)(nb[2] - first < TS_MAX_PLANES ? nb[2] - first : TS_MAX_PLANES);
+    for (int i = 0; i < count; ++i)
+      planes[i] = (ts_plane){.offset = at[0] + n[0] * (at[1] + n[1] * (at[2] + first + i)),
+                             .width = nb[0], .pitch = n[0], .height = nb[1]};
+    double *block = (double *)v->data + first * layer;
+    if (to_extended) TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, planes, block, e->data);
+    else TS_BACKEND_CALL(b, vec_plane_pack, count, planes, e->data, block);
+  }
+  return 0;
+}
+
+/* the extended box's faces on the box's boundary (the Dirichlet DoFs) zeroed in e */
+static int clear_dirichlet(parallel_patch *p, ts_vec e) {
+  const ts_parallel par = p->pd->par;
+  ts_plane planes[TS_MAX_PLANES];
+  int count = 0;
+  for (int d = 0; d < par->dim; ++d) {
+    if (par->lower[d] == MPI_PROC_NULL) planes[count++] = slab(p, d, 0, 1);
+    if (par->upper[d] == MPI_PROC_NULL) planes[count++] = slab(p, d, p->n[d] - 1, 1);
+  }
+  if (count) TS_BACKEND_CALL(p->pd->backend, vec_plane_unpack, 0, count, planes, NULL, e->data);
+  return 0;
+}
+
+static int parallel_patch_apply(ts_smoother s, ts_vec b, ts_vec x) {
+  parallel_patch *p = s->data;
+  ts_parallel_dofs pd = p->pd;
+  TS_CALL(ts_parallel_check_vec(pd, b, "distributed vertex-patch smoother (b)"));
+  TS_CALL(ts_parallel_check_vec(pd, x, "distributed vertex-patch smoother (x)"));
+  TS_CHECK_ARG(b != x, "distributed vertex-patch smoother: b and x must be different vectors");
+  TS_CALL(copy_block(p, b, p->b, 1));
+  TS_CALL(refresh(p, p->b));
+  TS_CALL(copy_block(p, x, p->x, 1));
+  TS_CALL(refresh(p, p->x));
+  TS_CALL(clear_dirichlet(p, p->x));
+  const int colors = ts_vertex_patch_color_count(pd->par->dim);
+  for (int c = 0; c < colors; ++c) {
+    TS_CALL(ts_vertex_patch_sweep_color(p->sweep, c ^ p->parity, p->b, p->x));
+    if (c + 1 < colors) TS_CALL(refresh(p, p->x));
+  }
+  TS_CALL(copy_block(p, x, p->x, 0));
+  TS_CALL(ts_parallel_planes_save(pd, TS_PLANES_DIRICHLET, b)); /* x = b on the Dirichlet DoFs */
+  return ts_parallel_planes_restore(pd, TS_PLANES_DIRICHLET, x);
+}
+
+static void parallel_patch_free(parallel_patch *p) {
+  if (!p) return;
+  ts_vertex_patch_sweep_destroy(&p->sweep);
+  ts_vec_destroy(&p->x);
+  ts_vec_destroy(&p->b);
+  ts_parallel_buffers_destroy(p->pd->backend, &p->buffers);
+  ts_dofs_destroy(&p->dofs);
+  ts_mesh_destroy(&p->mesh);
+  ts_free(&p);
+}
+
+static void parallel_patch_destroy(ts_smoother s) {
+  parallel_patch_free(s->data);
+  s->data = NULL;
+}
+
+static const ts_smoother_ops parallel_patch_ops = {
+    .name = "vertex-patch",
+    .apply = parallel_patch_apply,
+    .destroy = parallel_patch_destroy,
+};
+
+/* the extended box: its cells (a ghost layer where a neighbour is), DoFs, sweep, vectors and
+ * the buffers of its largest slab pair */
+static int extended_setup(parallel_patch *p, ts_patch_variant variant) {
+  ts_parallel_dofs pd = p->pd;
+  const ts_parallel par = pd->par;
+  const int dim = par->dim, k = pd->degree;
+  double lower[3], upper[3], h[3];
+  int cells[3] = {1, 1, 1};
+  for (int d = 0; d < 3; ++d) {
+    p->n[d] = pd->n[d];
+    p->at[d] = 0;
+  }
+  for (int d = 0; d < dim; ++d) {
+    const int lo = par->lower[d] != MPI_PROC_NULL, hi = par->upper[d] != MPI_PROC_NULL;
+    const int64_t first = pd->cell_start[d] - lo;
+    cells[d] = (int)(pd->cell_end[d] - pd->cell_start[d] + lo + hi);
+    h[d] = pd->dofs->h[d];
+    lower[d] = (double)first; /* the box's corners do not enter the plan: h does */
+    upper[d] = (double)(first + cells[d]);
+    p->n[d] = (int64_t)cells[d] * k + 1;
+    p->at[d] = lo * k;
+    p->parity |= (int)(first & 1) << d;
+  }
+  TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, 0, &p->mesh));
+  TS_CALL(ts_dofs_create(p->mesh, pd->dofs->fe, 0, &p->dofs));
+  for (int d = 0; d < dim; ++d) p->dofs->h[d] = h[d]; /* the one-process plan's bits */
+  TS_CALL(ts_vertex_patch_sweep_create(pd->backend, p->dofs, TS_DOUBLE, variant, 0, &p->sweep));
+  TS_CALL(ts_vec_create(pd->backend, p->dofs->count, TS_DOUBLE, &p->x));
+  TS_CALL(ts_vec_create(pd->backend, p->dofs->count, TS_DOUBLE, &p->b));
+  int64_t largest = 0;
+  for (int d = 0; d < dim; ++d) {
+    const ts_plane one = slab(p, d, 0, k);
+    if (largest < one.width * one.height) largest = one.width * one.height;
+  }
+  return ts_parallel_buffers_create(pd->backend, largest * TS_MAX_PEER_MESSAGES, &p->buffers);
+}
+
+int ts_parallel_smoother_create_vertex_patch(ts_operator A, ts_parallel_dofs pd,
+                                             ts_patch_variant variant, ts_smoother *smoother) {
+  TS_CHECK_NOT_NULL(smoother);
+  *smoother = NULL;
+  TS_CHECK_NOT_NULL(A);
+  TS_CHECK_NOT_NULL(pd);
+  TS_CHECK_ARG(!pd->mesh->map, "ts_parallel_smoother_create_vertex_patch: the DoFs are on a "
+               "mapped mesh; the vertex patches take a box (on mapped cells: Chebyshev on the "
+               "additive patches, not distributed yet)");
+  TS_CHECK_ARG(A->layout && A->layout->dist == pd && A->n == pd->dofs->count &&
+               !strcmp(A->ops->name, "distributed laplace"),
+               "ts_parallel_smoother_create_vertex_patch: A is not the distributed Laplacian of "
+               "these DoFs (ts_parallel_operator_create_laplace)");
+  TS_CALL(ts_vertex_patch_check(A, pd->dofs, variant, "ts_parallel_smoother_create_vertex_patch"));
+  parallel_patch *p;
+  TS_CALL(ts_calloc(1, sizeof *p, "distributed vertex-patch smoother", &p));
+  p->pd = pd;
+  int ierr = extended_setup(p, variant);
+  if (!ierr) ierr = ts_smoother_create_shell(A, &parallel_patch_ops, p, smoother);
+  if (ierr) {
+    parallel_patch_free(p);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed vertex-patch smoother");
+  }
+  return 0;
+}
