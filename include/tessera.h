@@ -2431,9 +2431,10 @@ int ts_parallel_mg_time(ts_parallel_mg mg, ts_parallel_time what, double *second
  *  with a built-in solution (or rhs="one") on a box, or your own data without Neumann faces
  *  on a box or a mapped mesh, Q_k in double precision, CG, GMRES,
  *  FGMRES, MINRES or full multigrid, preconditioned by none, jacobi, chebyshev or mg, the
- *  multigrid without degree levels or mixed precision, with the Chebyshev smoother
- *  (<multigrid smoother="chebyshev">; the default vertex patch is not distributed) or from
- *  <preconditioner type="mg" smoother="jacobi">, its coarse solve the LU.  Needs no MPI.
+ *  multigrid without degree levels or mixed precision, with the vertex-patch smoother (the
+ *  default; Poisson with a built-in solution: the box's Laplacian), the Chebyshev smoother
+ *  (<multigrid smoother="chebyshev">) or from <preconditioner type="mg" smoother="jacobi">,
+ *  its coarse solve the LU.  Needs no MPI.
  *  @return 0, or TS_ERR_UNSUPPORTED naming the element, attribute and value that are not
  *          distributed yet and what is allowed */
 int ts_problem_parallel_check(ts_problem problem);

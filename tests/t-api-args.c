@@ -907,14 +907,28 @@ static void parallel(fixture *f) {
   EXPECT_NULL(ts_parallel_mg_operator(NULL, 0));
   /* problem files over the processes: what is not distributed is refused with or without MPI */
   ts_report *report = calloc(1, sizeof *report);
+  ts_problem stokes = NULL; /* not distributed */
+  char path[1024];
+  const char *srcdir = getenv("srcdir"), *levels[] = {"mesh/levels=2"};
+  snprintf(path, sizeof path, "%s/examples/stokes-rt-2d.xml", srcdir && *srcdir ? srcdir : ".");
+  EXPECT(0, "", ts_problem_read_xml(path, 1, levels, &stokes));
   EXPECT(TS_ERR_ARG, "'p' is NULL", ts_problem_parallel_check(NULL));
-  EXPECT(TS_ERR_UNSUPPORTED, "is not distributed yet", ts_problem_parallel_check(f->problem));
+  EXPECT(0, "", ts_problem_parallel_check(f->problem));
+  EXPECT(TS_ERR_UNSUPPORTED, "is not distributed yet", ts_problem_parallel_check(stokes));
   EXPECT(code, mpi ? "NULL argument" : without,
          ts_problem_solve_parallel(NULL, f->b, 0, NULL, NULL, report, NULL));
   EXPECT(code, mpi ? "NULL argument" : without,
-         ts_problem_solve_parallel(f->problem, f->b, 0, NULL, NULL, NULL, NULL));
+         ts_problem_solve_parallel(stokes, f->b, 0, NULL, NULL, NULL, NULL));
   EXPECT(mpi ? TS_ERR_UNSUPPORTED : code, mpi ? "is not distributed yet" : without,
-         ts_problem_solve_parallel(f->problem, f->b, 0, NULL, NULL, report, NULL));
+         ts_problem_solve_parallel(stokes, f->b, 0, NULL, NULL, report, NULL));
+  ts_problem_destroy(&stokes);
+  ts_problem kershaw = NULL; /* your own data: the additive patches of mapped cells */
+  const char *patches[] = {"multigrid/smoother=vertex-patch"};
+  snprintf(path, sizeof path, "%s/tests/xml/good/mpirun-kershaw-2d.xml", srcdir && *srcdir ? srcdir : ".");
+  EXPECT(0, "", ts_problem_read_xml(path, 1, patches, &kershaw));
+  EXPECT(TS_ERR_UNSUPPORTED, "the additive patches of mapped cells are not distributed yet",
+         ts_problem_parallel_check(kershaw));
+  ts_problem_destroy(&kershaw);
   ts_problem read = (void *)&read;
   EXPECT(code, mpi ? "the path is NULL" : without,
          ts_problem_read_xml_parallel(0, NULL, 0, NULL, &read));

@@ -148,21 +148,22 @@ check_pieces mpirun-poisson-2d 192
 # Kershaw's mesh: the mapped points, rounded to 1e-9
 check_pieces mpirun-kershaw-2d 0
 
-# Refused before any work, by rank 0 alone, every process exiting non-zero: the default
-# vertex-patch smoother (named with the way out), Stokes, and Neumann faces of your own data.
-mpirun_np 2 "$tessera" run "$srcdir/examples/poisson-3d-mg.xml" >"$work/refused.out" 2>&1
+# Refused before any work, by rank 0 alone, every process exiting non-zero: mixed precision
+# (named with the way out), Stokes, and Neumann faces of your own data.
+mpirun_np 2 "$tessera" run "$srcdir/tests/xml/good/mpirun-poisson-3d.xml" \
+  --set multigrid/precision=mixed >"$work/refused.out" 2>&1
 status=$?
 mpirun_np 2 "$tessera" run "$srcdir/tests/xml/good/stokes-2d.xml" >"$work/stokes.out" 2>&1
 stokes=$?
 mpirun_np 2 "$tessera" run "$srcdir/examples/poisson-kershaw.xml" >"$work/neumann.out" 2>&1
 neumann=$?
 [ "$status" -ne 0 ] && [ "$(grep -c 'error:' "$work/refused.out")" -eq 1 ] &&
-  grep -q 'smoother="vertex-patch"> (also the default) is not distributed yet.*smoother="chebyshev"' "$work/refused.out" &&
+  grep -q '<multigrid precision="mixed">: mixed precision is not distributed yet; allowed under mpirun: precision="double"' "$work/refused.out" &&
   ! grep -q 'iteration' "$work/refused.out" && [ "$stokes" -ne 0 ] &&
   grep -q '<stokes> (stokes, <element family="RT">) is not distributed yet' "$work/stokes.out" &&
   [ "$neumann" -ne 0 ] && [ "$(grep -c 'error:' "$work/neumann.out")" -eq 1 ] &&
   grep -q '<poisson neumann="right top">: Neumann faces are not distributed yet' "$work/neumann.out"
-ok $? "mpirun -np 2 refuses the vertex-patch smoother (exit $status), <stokes> (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
+ok $? "mpirun -np 2 refuses mixed precision (exit $status), <stokes> (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
 
 # Rank 0 reads the file and broadcasts it: a problem file that only rank 0 sees (the others
 # start in a folder without it) is solved on 2 processes; one that rank 0 does not see is one

@@ -181,18 +181,26 @@ static int assemble_rhs(const dist_study *d, dist_level *o, double *t) {
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "distributed right side") : 0;
 }
 
+/* the V-cycle of <multigrid>: its smoother (vertex patches or Chebyshev) as the one-process
+ * hierarchy's, V(1,1) */
+static int create_vcycle(ts_problem p, dist_level *o) {
+  if (p->mg.smoother == TS_MG_SMOOTHER_VERTEX_PATCH)
+    return ts_parallel_pc_create_mg_patch(o->mg, p->mg.variant, 1, &o->pc);
+  return ts_parallel_pc_create_mg_chebyshev(o->mg, p->mg.chebyshev_degree, 1, &o->pc);
+}
+
 /* The problem's preconditioner (ts_problem_parallel_check allows these), or full
- * multigrid's V-cycle: Chebyshev smoothing as the one-process hierarchy's, V(1,1). */
+ * multigrid's V-cycle. */
 static int create_pc(const dist_study *d, dist_level *o) {
   ts_problem p = d->s.p;
-  if (p->fmg) return ts_parallel_pc_create_mg_chebyshev(o->mg, p->mg.chebyshev_degree, 1, &o->pc);
+  if (p->fmg) return create_vcycle(p, o);
   if (!p->pc_nodes) return 0;
   const ts_pc_node *n = &p->pc_tree[0];
   if (!strcmp(n->kind, "jacobi")) return ts_pc_create_jacobi(o->A, &o->pc);
   if (!strcmp(n->kind, "chebyshev")) return ts_pc_create_chebyshev(o->A, n->degree, &o->pc);
   if (n->jacobi)
     return ts_parallel_pc_create_mg_jacobi(o->mg, n->weight, n->smoothing_steps, &o->pc);
-  return ts_parallel_pc_create_mg_chebyshev(o->mg, p->mg.chebyshev_degree, 1, &o->pc);
+  return create_vcycle(p, o);
 }
 
 static int level_setup(const dist_study *d, int level, dist_level *o, double *t) {

@@ -56,18 +56,26 @@ static int check_solver(ts_problem p) {
 }
 
 /* The multigrid: the distributed V-cycle has the mesh levels only (no degree levels), in
- * double, with Chebyshev (or, from <preconditioner type="mg" smoother="jacobi">, weighted
- * Jacobi) smoothing and the LU of the whole coarse level. */
+ * double, with the vertex patches (the box's Laplacian: a built-in solution), Chebyshev (or,
+ * from <preconditioner type="mg" smoother="jacobi">, weighted Jacobi) smoothing and the LU of
+ * the whole coarse level. */
 static int check_multigrid(ts_problem p) {
   const ts_mg_options *o = &p->mg;
   const int jacobi = !p->fmg && p->pc_tree[0].jacobi; /* the smoother of <multigrid> unused */
   if (!p->use_mg) return 0;
-  if (!jacobi && o->smoother != TS_MG_SMOOTHER_CHEBYSHEV)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid smoother=\"%s\">%s is not distributed "
-                    "yet; under mpirun use <multigrid smoother=\"chebyshev\"> (tessera run --set "
+  if (!jacobi && o->smoother == TS_MG_SMOOTHER_VERTEX_PATCH && p->equation->mapped)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid smoother=\"vertex-patch\"> (also the "
+                    "default) on your own data: the additive patches of mapped cells are not "
+                    "distributed yet (the multiplicative ones of a box with a built-in solution "
+                    "are); under mpirun use <multigrid smoother=\"chebyshev\"> (tessera run --set "
                     "multigrid/smoother=chebyshev) or <preconditioner type=\"mg\" "
-                    "smoother=\"jacobi\">", origin(p), ts_mg_smoother_word(o->smoother),
-                    o->smoother == TS_MG_SMOOTHER_VERTEX_PATCH ? " (also the default)" : "");
+                    "smoother=\"jacobi\">", origin(p));
+  if (!jacobi && o->smoother != TS_MG_SMOOTHER_CHEBYSHEV &&
+      o->smoother != TS_MG_SMOOTHER_VERTEX_PATCH)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid smoother=\"%s\"> is not distributed "
+                    "yet; under mpirun use <multigrid smoother=\"vertex-patch\"> or "
+                    "\"chebyshev\", or <preconditioner type=\"mg\" smoother=\"jacobi\">",
+                    origin(p), ts_mg_smoother_word(o->smoother));
   if (o->precision != TS_DOUBLE)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid precision=\"mixed\">: mixed precision is "
                     "not distributed yet; allowed under mpirun: precision=\"double\"", origin(p));
