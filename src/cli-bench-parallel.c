@@ -4,7 +4,8 @@
  * the level whose DoFs are nearest --dofs, so that the blocks nest for multigrid.  Without
  * --mg: one application of the operator and, of it, the interface sums
  * (ts_parallel_vec_sum_shared); with --mg: the hierarchy's setup and full multigrid to 1e-9
- * from a random right side with the Chebyshev(3) V-cycle and the gathered coarse LU, after one
+ * from a random right side with the V-cycle of vertex patches (--smoother, the default) or
+ * Chebyshev(3) smoothing and the gathered coarse LU, after one
  * untimed solve, then one more solve with the communication timed (ts_parallel_timing: each
  * halo exchange, reduction and coarse solve waits for the device before and after it) and the
  * shares of that solve spent in them.  The calls are collective, so every process makes as
@@ -79,7 +80,9 @@ static int setup_degree(const cli_bench_parallel_config *c, ts_parallel par, int
   const double t0 = ts_wtime();
   if (!ierr && c->mg) {
     ierr = ts_parallel_mg_create(c->backend, par, q->mesh, q->fe, 0, r->level, &q->mg);
-    if (!ierr) ierr = ts_parallel_pc_create_mg_chebyshev(q->mg, CHEBYSHEV_DEGREE, 1, &q->pc);
+    if (!ierr) ierr = c->smoother == TS_MG_SMOOTHER_VERTEX_PATCH
+                          ? ts_parallel_pc_create_mg_patch(q->mg, c->variant, 1, &q->pc)
+                          : ts_parallel_pc_create_mg_chebyshev(q->mg, CHEBYSHEV_DEGREE, 1, &q->pc);
     q->pd = ierr ? NULL : ts_parallel_mg_dofs(q->mg, r->level);
     q->A = ierr ? NULL : ts_parallel_mg_operator(q->mg, r->level);
   } else if (!ierr) {
@@ -206,9 +209,19 @@ static void print_row(const cli_bench_parallel_config *c, const par_row *r, int 
   printf(" %10.2f\n", 1e-6 * (double)r->owned / seconds);
 }
 
+/* the V-cycle's smoother, as --smoother names it */
+static const char *smoother_name(const cli_bench_parallel_config *c) {
+  return c->smoother == TS_MG_SMOOTHER_VERTEX_PATCH ? "vertex-patch" : "chebyshev";
+}
+
 static void print_header(const cli_bench_parallel_config *c, const int *procs, int processes) {
-  printf("tessera bench: the distributed Q_k Laplacian%s, %dD, on %d processes (grid", 
-         c->mg ? ", full multigrid to 1e-9 (Chebyshev(3) V-cycle, coarse LU)" : "", c->dim,
+  char mg[96] = "";
+  if (c->mg)
+    snprintf(mg, sizeof mg, ", full multigrid to 1e-9 (V-cycle of %s, coarse LU)",
+             c->smoother == TS_MG_SMOOTHER_VERTEX_PATCH
+                 ? (c->variant == TS_PATCH_FUSED ? "vertex patches (fused)" : "vertex patches (separate)")
+                 : "Chebyshev(3)");
+  printf("tessera bench: the distributed Q_k Laplacian%s, %dD, on %d processes (grid", mg, c->dim,
          processes);
   for (int d = 0; d < c->dim; ++d) printf("%s%d", d ? "x" : " ", procs[d]);
   printf("), backend %s: %s\n", ts_backend_name(c->backend), ts_backend_description(c->backend));
@@ -230,6 +243,7 @@ static void print_json_row(const cli_bench_parallel_config *c, const par_row *al
          c->dim, t.degree, t.level, processes);
   for (int d = 0; d < c->dim; ++d) printf("%s%d", d ? ", " : "", procs[d]);
   printf("], \"dofs\": %lld", (long long)t.dofs);
+  if (c->mg) printf(", \"smoother\": \"%s\"", smoother_name(c));
   if (c->mg)
     printf(", \"setup_seconds\": %.6e, \"solve_seconds\": %.6e, \"vcycles\": %d, "
            "\"timed_solve_seconds\": %.6e, \"halo_seconds\": %.6e, \"reduction_seconds\": %.6e, "

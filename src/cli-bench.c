@@ -110,8 +110,9 @@ static void bench_help(void) {
          "and y written once (2 scalars per DoF).\n"
          "Under mpirun -np N (N > 1): the distributed Q_k Laplacian on the box of one level-0\n"
          "cell per process and direction refined to about --dofs DoFs, per degree: one\n"
-         "application and its interface sums, or with --mg full multigrid to 1e-9\n"
-         "(Chebyshev(3) V-cycle, coarse LU) and the shares of a solve spent in halo\n"
+         "application and its interface sums, or with --mg full multigrid to 1e-9 (the\n"
+         "V-cycle of --smoother vertex-patch or chebyshev, coarse LU) and the shares of a\n"
+         "solve spent in halo\n"
          "exchanges, reductions and the coarse solve; the total (the slowest process) and each\n"
          "process's owned DoFs and own time (doc/parallel.md); no GMRES solve (--rtol,\n"
          "--restart).  Other problems and options are refused.\n",
@@ -812,7 +813,8 @@ static void device_model(ts_backend b, char *out, size_t cap) {
 /* Under mpirun: the distributed Poisson operator, or full multigrid (cli-bench-parallel.c);
  * an option it has no distributed form of is a usage error (printed by rank 0). */
 static int bench_distributed(const bench_options *o, const cli_mpi *m) {
-  const int smoother = o->smoother_given && o->mg_options.smoother != TS_MG_SMOOTHER_CHEBYSHEV;
+  const int smoother = o->mg_options.smoother != TS_MG_SMOOTHER_CHEBYSHEV &&
+                       o->mg_options.smoother != TS_MG_SMOOTHER_VERTEX_PATCH;
   const char *refused = o->problem != CLI_PROBLEM_POISSON    ? "--problem"
                         : o->precision != TS_DOUBLE          ? "--precision single"
                         : o->mg_options.precision != TS_DOUBLE ? "--mg-precision mixed"
@@ -825,7 +827,7 @@ static int bench_distributed(const bench_options *o, const cli_mpi *m) {
     if (!m->rank)
       cli_usage_error("bench", "%s is not distributed yet: under mpirun, tessera bench measures "
                       "the distributed Q_k Laplacian, or with --mg full multigrid with the "
-                      "Chebyshev V-cycle (doc/parallel.md)", refused);
+                      "V-cycle of vertex patches or Chebyshev (doc/parallel.md)", refused);
     return CLI_USAGE;
   }
   ts_backend b = NULL;
@@ -833,7 +835,8 @@ static int bench_distributed(const bench_options *o, const cli_mpi *m) {
   const int ierr = cli_mpi_agree(m, ts_backend_open(o->backend, &b));
   if (ierr) return cli_exit_code(ierr);
   const cli_bench_parallel_config c = {b, o->dim, o->json, o->repeat, o->mg, o->n_degrees,
-                                       o->degrees, o->dofs, o->min_seconds};
+                                       o->degrees, o->dofs, o->min_seconds,
+                                       o->mg_options.smoother, o->mg_options.variant};
   const int status = cli_bench_parallel(&c, m);
   ts_backend_destroy(&b);
   return status;

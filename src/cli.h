@@ -190,6 +190,8 @@ typedef struct cli_bench_parallel_config {
   int n_degrees;
   const int *degrees;
   double dofs, min_seconds;       /* the whole mesh's DoFs (about); per figure */
+  ts_mg_smoother_type smoother;   /* --mg: TS_MG_SMOOTHER_VERTEX_PATCH or _CHEBYSHEV */
+  ts_patch_variant variant;       /* of the vertex patches */
 } cli_bench_parallel_config;
 /** Each degree's total and per-process figures (rank 0 prints them). */
 int cli_bench_parallel(const cli_bench_parallel_config *c, const cli_mpi *m);
