@@ -4,7 +4,8 @@
  * C0/C2 x C1/C2 x 1: cells of equal shape, for weak scaling) refined LEVEL times, split among the P processes
  * (MPI_Dims_create), Q_K; the distributed hierarchy of levels 0..LEVEL
  * (ts_parallel_mg_create), its V-cycle with Chebyshev(3) smoothers and the gathered coarse
- * LU (ts_parallel_pc_create_mg_chebyshev), and full multigrid to 1e-8 from a random right side
+ * LU (ts_parallel_pc_create_mg_chebyshev; with TESSERA_BENCH_SMOOTHER=vertex-patch the Fused
+ * vertex patches, ts_parallel_pc_create_mg_patch), and full multigrid to 1e-8 from a random right side
  * (ts_pc_multigrid_fmg_solve, after one untimed run).  Rank 0 prints one line: DoFs (total,
  * per process), the setup and FMG seconds, V-cycles, DoFs per second (total, per process),
  * one Laplacian application of the finest level and, of it, the interface sum
@@ -25,6 +26,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tessera.h"
 
 #define REPEATS 5
@@ -172,8 +174,11 @@ int main(int argc, char **argv) {
   ts_backend_memory_available(be, &free_before);
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
+  const char *smoother = getenv("TESSERA_BENCH_SMOOTHER");
+  const int patches = smoother && !strcmp(smoother, "vertex-patch");
   if (ts_parallel_mg_create(be, par, mesh, fe, 0, level, &mg) ||
-      ts_parallel_pc_create_mg_chebyshev(mg, 3, 1, &pc))
+      (patches ? ts_parallel_pc_create_mg_patch(mg, TS_PATCH_FUSED, 1, &pc)
+               : ts_parallel_pc_create_mg_chebyshev(mg, 3, 1, &pc)))
     return fail("hierarchy");
   MPI_Barrier(MPI_COMM_WORLD);
   const double setup = MPI_Wtime() - t0;
