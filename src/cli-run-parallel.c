@@ -55,32 +55,33 @@ static void print_processes(const ts_parallel_figures *all, int dim) {
 }
 
 /* The JSON's distributed part: the grid and each process's share. */
-static void print_processes_json(const ts_parallel_figures *all, int dim) {
-  printf(", \"processes\": %d, \"process_grid\": [", all[0].processes);
-  for (int d = 0; d < dim; ++d) printf("%s%d", d ? ", " : "", all[0].procs[d]);
-  printf("], \"per_process\": [");
+static void print_processes_json(FILE *out, const ts_parallel_figures *all, int dim) {
+  fprintf(out, ", \"processes\": %d, \"process_grid\": [", all[0].processes);
+  for (int d = 0; d < dim; ++d) fprintf(out, "%s%d", d ? ", " : "", all[0].procs[d]);
+  fprintf(out, "], \"per_process\": [");
   for (int r = 0; r < all[0].processes; ++r) {
     const ts_parallel_figures *f = &all[r];
-    printf("%s{\"rank\": %d, \"cells\": [", r ? ", " : "", f->rank);
-    for (int d = 0; d < dim; ++d) printf("%s%lld", d ? ", " : "", (long long)f->cells[d]);
-    printf("], \"dofs\": %lld, \"block_dofs\": %lld, \"setup_seconds\": %.6f, "
+    fprintf(out, "%s{\"rank\": %d, \"cells\": [", r ? ", " : "", f->rank);
+    for (int d = 0; d < dim; ++d) fprintf(out, "%s%lld", d ? ", " : "", (long long)f->cells[d]);
+    fprintf(out, "], \"dofs\": %lld, \"block_dofs\": %lld, \"setup_seconds\": %.6f, "
            "\"solve_seconds\": %.6f}", (long long)f->owned_dofs, (long long)f->block_dofs,
            f->setup_seconds, f->solve_seconds);
   }
-  printf("]");
+  fprintf(out, "]");
 }
 
 /* Rank 0's report of a solve whose results exist (code 0 or TS_ERR_NOT_CONVERGED). */
 static void report_results(const cli_run_options *o, ts_problem p, ts_backend b,
                            const ts_report *report, const ts_parallel_figures *all, int code) {
   const int dim = ts_problem_dim(p);
-  if (o->json) {
-    cli_run_print_json_open(p, b, report, code);
-    print_processes_json(all, dim);
-    printf("}\n");
-    return;
+  for (int out = 0; out < 2; ++out) { /* stdout (--json), the file (--json-file) */
+    FILE *f = out ? o->json_out : o->json ? stdout : NULL;
+    if (!f) continue;
+    cli_run_print_json_open(f, p, b, report, code);
+    print_processes_json(f, all, dim);
+    fprintf(f, "}\n");
   }
-  if (o->quiet) return;
+  if (o->quiet || o->json) return;
   print_processes(all, dim);
   if (o->verbose) cli_run_print_verbose(report);
 }
@@ -108,8 +109,10 @@ int cli_run_parallel(const cli_run_options *o, const cli_mpi *m) {
       report_results(o, p, b, report, all, ierr);
   }
   const int reported = !status || (ierr == TS_ERR_NOT_CONVERGED && report->n_levels > 0);
-  if (o->json && !m->rank && !reported && status != CLI_USAGE)
-    cli_run_print_json_error(ts_error_code(), status);
+  for (int out = 0; out < 2 && !m->rank && !reported && status != CLI_USAGE; ++out) {
+    FILE *f = out ? o->json_out : o->json ? stdout : NULL;
+    if (f) cli_run_print_json_error(f, ts_error_code(), status);
+  }
   free(all);
   free(report);
   ts_backend_destroy(&b);

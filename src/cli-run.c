@@ -34,6 +34,8 @@ static void run_help(void) {
          "                     multigrid, the finest solve's time per multigrid level\n"
          "  --quiet            print only errors\n"
          "  --json             print one JSON object with the results instead of the log\n"
+         "  --json-file FILE   write that JSON object to FILE as well (the log still printed;\n"
+         "                     FILE made before the solve, an error if it cannot be)\n"
          "The .vtu output path of the file is relative to the current directory; the log\n"
          "names the file written with its absolute path.\n"
          "exit code 3: a level stopped short of rtol (the iteration limit, or a tolerance\n"
@@ -89,6 +91,8 @@ static int parse_procs(const char *text, cli_run_options *o) {
 static int parse_value_option(const char *a, const char *v, cli_run_options *o) {
   if (!strcmp(a, "--backend")) {
     o->backend = v;
+  } else if (!strcmp(a, "--json-file")) {
+    o->json_file = v;
   } else if (!strcmp(a, "--set")) {
     o->overrides[o->n_overrides++] = v;
   } else if (!strcmp(a, "--threads")) {
@@ -124,7 +128,8 @@ static int parse_run_options(int argc, char **argv, cli_run_options *o, int *don
     } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
       o->verbose = 1;
     } else if (!strcmp(a, "--backend") || !strcmp(a, "--set") || !strcmp(a, "--threads") ||
-               !strcmp(a, "--max-output-size") || !strcmp(a, "--procs")) {
+               !strcmp(a, "--max-output-size") || !strcmp(a, "--procs") ||
+               !strcmp(a, "--json-file")) {
       if (i + 1 >= argc) return cli_usage_error("run", "%s needs a value", a);
       const int status = parse_value_option(a, argv[++i], o);
       if (status) return status;
@@ -210,54 +215,55 @@ static void print_mg_levels(const ts_report *report) {
 
 /* The results; a solve that stopped short of rtol (code TS_ERR_NOT_CONVERGED) keeps them,
  * with "converged": false and the error's name and message. */
-void cli_run_print_json_open(ts_problem p, ts_backend b, const ts_report *report, int code) {
+void cli_run_print_json_open(FILE *f, ts_problem p, ts_backend b, const ts_report *report,
+                             int code) {
   const ts_level_report *fin = &report->levels[report->n_levels - 1];
-  printf("{\"problem\": ");
-  cli_json_string(stdout, ts_problem_name(p));
-  printf(", \"backend\": ");
-  cli_json_string(stdout, ts_backend_name(b));
-  printf(", \"threads\": %d, \"omp_wait_policy\": ", report->threads);
-  if (getenv("OMP_WAIT_POLICY")) cli_json_string(stdout, getenv("OMP_WAIT_POLICY"));
-  else printf("null");
-  printf(", \"dofs\": %lld, \"iterations\": %d", (long long)fin->dofs, fin->iterations);
-  json_number(stdout, "relative_residual", "%.6e", fin->relative_residual);
-  print_errors_json(stdout, fin, report->stokes, 0);
-  json_number(stdout, "setup_seconds", "%.6f", fin->setup_seconds);
-  json_number(stdout, "solve_seconds", "%.6f", fin->solve_seconds);
-  json_number(stdout, "dofs_per_second", "%.6e", (double)fin->dofs / fin->solve_seconds);
-  printf(", \"levels\": [");
+  fprintf(f, "{\"problem\": ");
+  cli_json_string(f, ts_problem_name(p));
+  fprintf(f, ", \"backend\": ");
+  cli_json_string(f, ts_backend_name(b));
+  fprintf(f, ", \"threads\": %d, \"omp_wait_policy\": ", report->threads);
+  if (getenv("OMP_WAIT_POLICY")) cli_json_string(f, getenv("OMP_WAIT_POLICY"));
+  else fprintf(f, "null");
+  fprintf(f, ", \"dofs\": %lld, \"iterations\": %d", (long long)fin->dofs, fin->iterations);
+  json_number(f, "relative_residual", "%.6e", fin->relative_residual);
+  print_errors_json(f, fin, report->stokes, 0);
+  json_number(f, "setup_seconds", "%.6f", fin->setup_seconds);
+  json_number(f, "solve_seconds", "%.6f", fin->solve_seconds);
+  json_number(f, "dofs_per_second", "%.6e", (double)fin->dofs / fin->solve_seconds);
+  fprintf(f, ", \"levels\": [");
   for (int i = 0; i < report->n_levels; ++i) {
-    if (i) printf(", ");
-    print_level_json(stdout, &report->levels[i], report->stokes);
+    if (i) fprintf(f, ", ");
+    print_level_json(f, &report->levels[i], report->stokes);
   }
-  printf("], \"converged\": %s", code ? "false" : "true");
+  fprintf(f, "], \"converged\": %s", code ? "false" : "true");
   if (code) {
-    printf(", \"error\": ");
-    cli_json_string(stdout, ts_error_name(code));
-    printf(", \"message\": ");
-    cli_json_string(stdout, ts_error_message());
+    fprintf(f, ", \"error\": ");
+    cli_json_string(f, ts_error_name(code));
+    fprintf(f, ", \"message\": ");
+    cli_json_string(f, ts_error_message());
   }
   /* per-level timings of the finest solve */
   if (report->mg_levels) {
-    printf(", \"multigrid\": {\"iterations\": %d, \"levels\": [", fin->iterations);
+    fprintf(f, ", \"multigrid\": {\"iterations\": %d, \"levels\": [", fin->iterations);
     for (int i = 0; i < report->mg_levels; ++i) {
       const ts_mg_level_timing *t = &report->mg_timing[i];
-      printf("%s{\"level\": %d, \"degree\": %d, \"dofs\": %lld, \"smooth_seconds\": %.6f, "
+      fprintf(f, "%s{\"level\": %d, \"degree\": %d, \"dofs\": %lld, \"smooth_seconds\": %.6f, "
              "\"residual_seconds\": %.6f, \"transfer_seconds\": %.6f, \"coarse_seconds\": %.6f, "
              "\"smoothing_steps\": %ld}", i ? ", " : "", t->level, t->degree, (long long)t->dofs,
              t->smooth_seconds, t->residual_seconds, t->transfer_seconds, t->coarse_seconds,
              t->smoothing_steps);
     }
-    printf("]}");
+    fprintf(f, "]}");
   }
 }
 
-int cli_run_print_json_error(int code, int exit_code) {
-  printf("{\"error\": ");
-  cli_json_string(stdout, ts_error_name(code));
-  printf(", \"message\": ");
-  cli_json_string(stdout, ts_error_message());
-  printf("}\n");
+int cli_run_print_json_error(FILE *f, int code, int exit_code) {
+  fprintf(f, "{\"error\": ");
+  cli_json_string(f, ts_error_name(code));
+  fprintf(f, ", \"message\": ");
+  cli_json_string(f, ts_error_message());
+  fprintf(f, "}\n");
   return exit_code;
 }
 
@@ -280,16 +286,30 @@ static int run_one(const cli_run_options *o) {
   const int kept = ierr == TS_ERR_NOT_CONVERGED && report && report->n_levels > 0;
   if (ierr) status = cli_fail(ierr);
   if (o->verbose && !o->quiet && !o->json && (!ierr || kept)) cli_run_print_verbose(report);
-  if (o->json && (!ierr || kept)) {
-    cli_run_print_json_open(p, b, report, ierr);
-    printf("}\n");
-  } else if (o->json) {
-    cli_run_print_json_error(ierr, status);
+  for (int out = 0; out < 2; ++out) { /* stdout (--json), the file (--json-file) */
+    FILE *f = out ? o->json_out : o->json ? stdout : NULL;
+    if (f && (!ierr || kept)) {
+      cli_run_print_json_open(f, p, b, report, ierr);
+      fprintf(f, "}\n");
+    } else if (f) {
+      cli_run_print_json_error(f, ierr, status);
+    }
   }
   free(report);
   ts_backend_destroy(&b);
   ts_problem_destroy(&p);
   return status;
+}
+
+/* --json-file: the file made now (rank 0's, under mpirun), before any work, so that a path
+ * that cannot be written stops the run at once */
+static int open_json_file(cli_run_options *o, const cli_mpi *m) {
+  if (!o->json_file || m->rank) return CLI_OK;
+  o->json_out = fopen(o->json_file, "w");
+  if (o->json_out) return CLI_OK;
+  fprintf(stderr, "tessera: error: --json-file %s: cannot be written: %s\n", o->json_file,
+          strerror(errno));
+  return CLI_ERROR;
 }
 
 int cli_run(int argc, char **argv) {
@@ -298,7 +318,13 @@ int cli_run(int argc, char **argv) {
   int done, status = parse_run_options(argc, argv, &o, &done);
   if (!status && !done) status = cli_mpi_start("run", o.n_procs > 0, "--procs", &mpi);
   if (!status && !done) {
-    status = mpi.size > 1 || o.n_procs ? cli_run_parallel(&o, &mpi) : run_one(&o);
+    status = open_json_file(&o, &mpi);
+    if (mpi.size > 1) status = (int)cli_mpi_max(&mpi, status); /* rank 0's, every process's */
+    if (!status) status = mpi.size > 1 || o.n_procs ? cli_run_parallel(&o, &mpi) : run_one(&o);
+    if (o.json_out && fclose(o.json_out) && !status) {
+      fprintf(stderr, "tessera: error: --json-file %s: %s\n", o.json_file, strerror(errno));
+      status = CLI_ERROR;
+    }
     cli_mpi_finish(&mpi);
   }
   free(o.overrides);

@@ -48,13 +48,16 @@ typedef struct cli_run_options {
   int n_overrides, quiet, json, verbose;
   uint64_t max_output_size;       /* 0: the library's default */
   int n_procs, procs[3];          /* --procs PxQ[xR] (n_procs 0: not given) */
+  const char *json_file;          /* --json-file (NULL: not given) */
+  FILE *json_out;                 /* it, open (rank 0 under mpirun) */
 } cli_run_options;
 /** The distributed run: the problem over the processes of m (cli-run-parallel.c). */
 int cli_run_parallel(const cli_run_options *o, const cli_mpi *m);
 /** The JSON results of a run without the closing brace (a distributed run adds its own). */
-void cli_run_print_json_open(ts_problem p, ts_backend b, const ts_report *report, int code);
+void cli_run_print_json_open(FILE *f, ts_problem p, ts_backend b, const ts_report *report,
+                             int code);
 /** {"error": ..., "message": ...} for a run that reported nothing; returns exit_code. */
-int cli_run_print_json_error(int code, int exit_code);
+int cli_run_print_json_error(FILE *f, int code, int exit_code);
 /** --verbose: the setup phases by level and the multigrid levels' timings. */
 void cli_run_print_verbose(const ts_report *report);
 int cli_run(int argc, char **argv);

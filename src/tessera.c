@@ -14,7 +14,7 @@ static void usage(FILE *f) {
           "\n"
           "commands:\n"
           "  run FILE.xml [--backend NAME] [--set PATH=VALUE ...] [--quiet] [--json]\n"
-          "        [--threads N] [--max-output-size SIZE] [--procs PxQ[xR]]\n"
+          "        [--json-file FILE] [--threads N] [--max-output-size SIZE] [--procs PxQ[xR]]\n"
           "        solve the problem a file describes and report iterations, errors, times;\n"
           "        under mpirun -np N over N processes (Poisson; doc/parallel.md)\n"
           "  bench [--problem poisson|stokes] [--backend NAME] [--dim 2|3] [--degrees LIST]\n"

@@ -26,23 +26,26 @@ run() {
 
 examples=$(ls "$top_srcdir"/examples/*.xml)
 bad=$(ls "$top_srcdir"/tests/xml/bad/*.xml)
-count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 42 ))
+count=$(( $(echo "$examples" | wc -l) * 3 + $(echo "$bad" | wc -l) + 30 + 44 ))
 echo "1..$count"
 
+# one run per example: the log on stdout, the JSON of --json into a file (--json-file), so
+# that each example is solved once
 for f in $examples; do
   name=$(basename "$f")
-  (cd "$work" && "$tessera" run "$f" --json) >"$work/json" 2>"$work/err"
+  rm -f "$work/json"
+  (cd "$work" && "$tessera" run "$f" --json-file "$work/json") >"$work/log" 2>"$work/err"
   status=$?
   ok "$status" "run $name exits 0"
   grep -Eq '"l2_error": ([0-9]|null)' "$work/json" && grep -q '"iterations": [0-9]' "$work/json" &&
     grep -Eq '"(h1|pressure_l2)_error"' "$work/json" && grep -q '"setup_seconds"' "$work/json" &&
     grep -q '"solve_seconds"' "$work/json" && grep -q '"relative_residual"' "$work/json" &&
-    grep -q '"dofs"' "$work/json"
-  ok $? "run $name --json has the result fields"
+    grep -q '"dofs"' "$work/json" && [ "$(wc -l <"$work/json")" -eq 1 ]
+  ok $? "run $name --json-file: one JSON object with the result fields"
   # the log: header, iterations, summary table with the rates
-  (cd "$work" && "$tessera" run "$f") >"$work/log" 2>&1
-  grep -q "DoFs per level" "$work/log" && grep -q "iteration" "$work/log" && grep -q "L2 error" "$work/log"
-  ok $? "run $name prints header, iterations and summary"
+  grep -q "DoFs per level" "$work/log" && grep -q "iteration" "$work/log" && grep -q "L2 error" "$work/log" &&
+    ! grep -q '"l2_error"' "$work/log"
+  ok $? "run $name prints header, iterations and summary (no JSON)"
 done
 
 for f in $bad; do
@@ -170,7 +173,14 @@ ok $? "a relative output path is written in the current directory, the log names
 grep -q "setup seconds by phase" "$work/out" && grep -q "right_side" "$work/out" &&
   [ "$(grep -cE '^ +[12] +[0-9]+\.[0-9]{3}( +[0-9]+\.[0-9]{3}){9}$' "$work/out")" = 2 ]
 ok $? "--verbose: a row of setup seconds by phase (8 phases, other, total) per level"
-"$tessera" run "$ex3" --json --set mesh/levels=2 >"$work/json" 2>&1
+"$tessera" run "$ex3" --json --json-file "$work/file.json" --set mesh/levels=2 >"$work/json" 2>&1
+cmp -s "$work/json" "$work/file.json"
+ok $? "--json and --json-file: the same object on stdout and in the file"
+"$tessera" run "$ex3" --set mesh/levels=1 --json-file "$work/no/such/dir.json" >"$work/out" 2>&1
+status=$?
+[ "$status" -eq 1 ] && grep -q "^tessera: error: --json-file $work/no/such/dir.json: cannot be written: No such file or directory" "$work/out" &&
+  ! grep -q iteration "$work/out"
+ok $? "--json-file in a missing directory: exit $status before any work: $(head -1 "$work/out")"
 grep -q '"setup_phases": {"dofs": [0-9.]*, "operators": [0-9.]*, "vectors": [0-9.]*, "transfers": [0-9.]*, "smoothers": [0-9.]*, "coarse": [0-9.]*, "right_side": [0-9.]*, "boundary": [0-9.]*}' "$work/json"
 ok $? "--json: each level's setup_phases"
 # threads: --threads 1 gives the default's results; bad values; OMP_NUM_THREADS=200000
