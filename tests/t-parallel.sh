@@ -1,7 +1,7 @@
 #!/bin/sh
 # t-parallel.sh -- the MPI domain decomposition against the one-process run, under mpirun:
 # tests/t-parallel with 1, 2, 3 (an uneven split) and 4 processes (2x2: DoFs shared by 4
-# blocks), one TAP line per run; then `tessera run` on the problem files
+# blocks), one TAP line per run; tests/t-parallel-patch on 8 (2x2x2); then `tessera run` on the problem files
 # tests/xml/good/mpirun-poisson-{2d,3d}.xml with 1 (--procs 1x1: the distributed code on
 # one process), 2 and 3 processes against the plain one-process run (the same iterations,
 # errors equal to round-off, the DoFs of the processes summing to the whole), the same for
@@ -44,7 +44,7 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-echo "1..22"
+echo "1..23"
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
@@ -69,6 +69,15 @@ for np in 1 2 3 4; do
   ok $? "mpirun -np $np t-parallel: exit $status, $passed passed, $failed failed of ${planned:-?}"
   [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -40
 done
+
+# the vertex patches on 2x2x2 processes (tests/t-parallel-patch.c): the ghost cells of edges
+# and corners, which arrive through two and three interfaces; in both trees (small: a second)
+mpirun_np 8 "$builddir/tests/t-parallel-patch" >"$work/out" 2>&1
+status=$?
+passed=$(grep -c '^ok ' "$work/out")
+[ "$status" -eq 0 ] && [ "$passed" -eq 6 ] && ! grep -q '^not ok' "$work/out"
+ok $? "mpirun -np 8 t-parallel-patch (2x2x2): exit $status, $passed of 6 passed"
+[ "$status" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -20
 
 # first FILE KEY: the first value of "KEY": in the JSON line of FILE (the finest level's)
 first() {

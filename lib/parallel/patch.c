@@ -13,7 +13,8 @@
  *      are mostly interfaces, whose values it must read);
  *   2. the 2^dim colors in the one-process order, each translated to the extended box's
  *      vertex parity (the global color XOR the parity of the extended box's first cell),
- *      the ghost layer of x refreshed after each color but the last: the patches of a color
+ *      the ghost layer of x refreshed after each color but the last, across the interfaces
+ *      whose neighbouring vertices have the color's parity (interface_changed): the patches of a color
  *      centred on an interface vertex are computed by the blocks on both sides, from the same
  *      values, to the same bits; those the extended box cannot compute (centred on its outer
  *      faces) only change ghost DoFs, which the refresh overwrites;
@@ -51,19 +52,32 @@ static ts_plane slab(const parallel_patch *p, int d, int64_t from, int64_t thick
                     .pitch = n[0] * n[1] * thickness, .height = 1};
 }
 
-/* direction d of the refresh of v's ghost layer: the k planes beyond each interface plane
- * from the neighbour there */
-static int refresh_direction(parallel_patch *p, ts_vec v, int d) {
+/* Whether the patches of `color` (-1: any change) change DoFs across the interface at vertex
+ * `at` of direction d that the other side cannot compute: the patches centred at the vertices
+ * next to it, at - 1 (the lower block's, which the upper one does not compute) and at + 1
+ * (the upper block's).  Both have the parity of at - 1, whose color bit is (at - 2) & 1 =
+ * at & 1 (ts_vertex_patch_color: vertex v has bit (v - 1) & 1); the patches centred on the
+ * interface itself are computed on both sides.  The two blocks of the interface decide alike,
+ * so both take part in the exchange or neither.  A ghost cell of an edge or a corner changed
+ * by a patch no face neighbour computes arrives through the interfaces of the directions in
+ * which that patch is off-centre, each of which is refreshed. */
+static int interface_changed(int color, int d, int64_t at) {
+  return color < 0 || ((color >> d) & 1) == (int)(at & 1);
+}
+
+/* direction d of the refresh of v's ghost layer after `color`: the k planes beyond each
+ * interface plane from the neighbour there, where they changed */
+static int refresh_direction(parallel_patch *p, ts_vec v, int d, int color) {
   const ts_parallel par = p->pd->par;
   const int64_t k = p->pd->degree, n = p->n[d];
   ts_plane send[TS_MAX_PEER_MESSAGES], recv[TS_MAX_PEER_MESSAGES];
   int neighbours[TS_MAX_PEER_MESSAGES], count = 0;
-  if (par->lower[d] != MPI_PROC_NULL) {
+  if (par->lower[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_start[d])) {
     send[count] = slab(p, d, k + 1, k);  /* the planes after the interface plane k */
     recv[count] = slab(p, d, 0, k);
     neighbours[count++] = par->lower[d];
   }
-  if (par->upper[d] != MPI_PROC_NULL) {
+  if (par->upper[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_end[d])) {
     send[count] = slab(p, d, n - 1 - 2 * k, k); /* the planes before the interface n-1-k */
     recv[count] = slab(p, d, n - k, k);
     neighbours[count++] = par->upper[d];
@@ -77,12 +91,13 @@ static int refresh_direction(parallel_patch *p, ts_vec v, int d) {
   return 0;
 }
 
-/* v's ghost layer from the neighbours (a halo exchange, timed as one) */
-static int refresh(parallel_patch *p, ts_vec v) {
+/* v's ghost layer from the neighbours after the patches of `color` (-1: all of it; a halo
+ * exchange, timed as one) */
+static int refresh(parallel_patch *p, ts_vec v, int color) {
   if (p->pd->par->size == 1) return 0;
   double start;
   TS_CALL(ts_parallel_time_start(p->pd, v, &start));
-  for (int d = 0; d < p->pd->par->dim; ++d) TS_CALL(refresh_direction(p, v, d));
+  for (int d = 0; d < p->pd->par->dim; ++d) TS_CALL(refresh_direction(p, v, d, color));
   return ts_parallel_time_stop(p->pd, TS_PARALLEL_TIME_HALO, v, start);
 }
 
@@ -125,14 +140,14 @@ static int parallel_patch_apply(ts_smoother s, ts_vec b, ts_vec x) {
   TS_CALL(ts_parallel_check_vec(pd, x, "distributed vertex-patch smoother (x)"));
   TS_CHECK_ARG(b != x, "distributed vertex-patch smoother: b and x must be different vectors");
   TS_CALL(copy_block(p, b, p->b, 1));
-  TS_CALL(refresh(p, p->b));
+  TS_CALL(refresh(p, p->b, -1));
   TS_CALL(copy_block(p, x, p->x, 1));
-  TS_CALL(refresh(p, p->x));
+  TS_CALL(refresh(p, p->x, -1));
   TS_CALL(clear_dirichlet(p, p->x));
   const int colors = ts_vertex_patch_color_count(pd->par->dim);
   for (int c = 0; c < colors; ++c) {
     TS_CALL(ts_vertex_patch_sweep_color(p->sweep, c ^ p->parity, p->b, p->x));
-    if (c + 1 < colors) TS_CALL(refresh(p, p->x));
+    if (c + 1 < colors) TS_CALL(refresh(p, p->x, c));
   }
   TS_CALL(copy_block(p, x, p->x, 0));
   TS_CALL(ts_parallel_planes_save(pd, TS_PLANES_DIRICHLET, b)); /* x = b on the Dirichlet DoFs */
