@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "parallel-random.h"
 #include "tap.h"
 #include "tessera.h"
 
@@ -38,14 +39,7 @@ static int two_steps(ts_backend be, ts_parallel par, ts_mesh mesh, int k, ts_pat
   if (!ierr) ierr = ts_smoother_create_vertex_patch(A, dofs, variant, &s);
   if (!ierr) ierr = ts_parallel_smoother_create_vertex_patch(Ad, pd, variant, &sd);
   const int64_t n = ierr ? 0 : ts_dofs_count(dofs);
-  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &b);
-  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &x);
-  if (!ierr) ierr = ts_parallel_vec_create(pd, &bd);
-  if (!ierr) ierr = ts_parallel_vec_create(pd, &xd);
-  if (!ierr) ierr = ts_vec_set_random(b, 3);
-  if (!ierr) ierr = ts_vec_set_random(bd, 3);
-  if (!ierr) ierr = ts_vec_set_random(x, 4);
-  if (!ierr) ierr = ts_vec_set_random(xd, 4);
+  if (!ierr) ierr = random_pairs(be, n, pd, &b, &x, &bd, &xd);
   for (int step = 0; step < 2 && !ierr; ++step) {
     ierr = ts_smoother_apply(s, b, x);
     if (!ierr) ierr = ts_smoother_apply(sd, bd, xd);

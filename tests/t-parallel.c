@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parallel-random.h"
 #include "tap.h"
 #include "tessera.h"
 
@@ -264,14 +265,7 @@ static void check_patch_step(ts_backend be, problem *p, const char *name, ts_par
   int ierr = g && h && mine && owners ? 0 : TS_ERR_MEMORY;
   if (!ierr) ierr = ts_smoother_create_vertex_patch(A, dofs, variant, &s);
   if (!ierr) ierr = ts_parallel_smoother_create_vertex_patch(ts_parallel_mg_operator(pmg, L), pd, variant, &sd);
-  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &b);
-  if (!ierr) ierr = ts_vec_create(be, n, TS_DOUBLE, &x);
-  if (!ierr) ierr = ts_parallel_vec_create(pd, &bd);
-  if (!ierr) ierr = ts_parallel_vec_create(pd, &xd);
-  if (!ierr) ierr = ts_vec_set_random(b, 3);
-  if (!ierr) ierr = ts_vec_set_random(bd, 3);
-  if (!ierr) ierr = ts_vec_set_random(x, 4);
-  if (!ierr) ierr = ts_vec_set_random(xd, 4);
+  if (!ierr) ierr = random_pairs(be, n, pd, &b, &x, &bd, &xd);
   if (!ierr) ierr = ts_smoother_apply(s, b, x);
   if (!ierr) ierr = ts_smoother_apply(sd, bd, xd);
   if (!ierr) ierr = ts_parallel_vec_gather(xd, g);
