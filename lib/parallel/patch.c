@@ -14,10 +14,10 @@
  *   2. the 2^dim colors in the one-process order, each translated to the extended box's
  *      vertex parity (the global color XOR the parity of the extended box's first cell),
  *      the ghost layer of x refreshed after each color but the last, across the interfaces
- *      whose neighbouring vertices have the color's parity (interface_changed): the patches of a color
- *      centred on an interface vertex are computed by the blocks on both sides, from the same
- *      values, to the same bits; those the extended box cannot compute (centred on its outer
- *      faces) only change ghost DoFs, which the refresh overwrites;
+ *      whose neighbouring vertices have the color's parity (interface_changed): the patches
+ *      of a color centred on an interface vertex are computed by the blocks on both sides,
+ *      from the same values, to the same bits; those the extended box cannot compute
+ *      (centred on its outer faces) only change ghost DoFs, which the refresh overwrites;
  *   3. the block's part of x copied back, and x = b on the Dirichlet DoFs.
  * The refresh is direction by direction: each block sends the k planes of DoFs next to its
  * interface plane (its own cells) to the neighbour there, which writes them into its ghost
@@ -44,7 +44,8 @@ typedef struct parallel_patch {
  * other directions, as one ts_plane (vec_plane_pack's layout) */
 static ts_plane slab(const parallel_patch *p, int d, int64_t from, int64_t thickness) {
   const int64_t *n = p->n;
-  if (d == 0) return (ts_plane){.offset = from, .width = thickness, .pitch = n[0], .height = n[1] * n[2]};
+  if (d == 0)
+    return (ts_plane){.offset = from, .width = thickness, .pitch = n[0], .height = n[1] * n[2]};
   if (d == 1)
     return (ts_plane){.offset = n[0] * from, .width = n[0] * thickness, .pitch = n[0] * n[1],
                       .height = n[2]};
