@@ -654,6 +654,10 @@ typedef struct ts_smoother_ops {
   const char *name;
   int (*apply)(ts_smoother s, ts_vec b, ts_vec x); /* one step x <- S(x, b) */
   void (*destroy)(ts_smoother s);                 /* frees data */
+  /* optional: x = S(0, b), one step from a zero initial guess without reading x (what
+     ts_pc_create_smoother applies; the distributed vertex patches then skip the copy and
+     the exchange of x) */
+  int (*apply_zero)(ts_smoother s, ts_vec b, ts_vec x);
 } ts_smoother_ops;
 
 struct ts_smoother_s {

@@ -10,7 +10,8 @@
  *   1. b and x copied into the extended vectors, their ghost layers filled from the
  *      neighbours (refresh below), the box's Dirichlet DoFs of x zeroed (the one-process
  *      kernel reads them as zero; the extended kernel is unconstrained, since its outer faces
- *      are mostly interfaces, whose values it must read);
+ *      are mostly interfaces, whose values it must read); from a zero x (as a
+ *      preconditioner, ts_pc_create_smoother) the extended x is zeroed instead;
  *   2. the 2^dim colors in the one-process order, each translated to the extended box's
  *      vertex parity (the global color XOR the parity of the extended box's first cell),
  *      the ghost layer of x refreshed after each color but the last, across the interfaces
@@ -134,7 +135,9 @@ static int clear_dirichlet(parallel_patch *p, ts_vec e) {
   return 0;
 }
 
-static int parallel_patch_apply(ts_smoother s, ts_vec b, ts_vec x) {
+/* one step on the extended box from x (zero: x = 0, not read, its extended vector zeroed
+ * instead of copied and refreshed: the same bits) */
+static int sweep(ts_smoother s, ts_vec b, ts_vec x, int zero) {
   parallel_patch *p = s->data;
   ts_parallel_dofs pd = p->pd;
   TS_CALL(ts_parallel_check_vec(pd, b, "distributed vertex-patch smoother (b)"));
@@ -142,9 +145,13 @@ static int parallel_patch_apply(ts_smoother s, ts_vec b, ts_vec x) {
   TS_CHECK_ARG(b != x, "distributed vertex-patch smoother: b and x must be different vectors");
   TS_CALL(copy_block(p, b, p->b, 1));
   TS_CALL(refresh(p, p->b, -1));
-  TS_CALL(copy_block(p, x, p->x, 1));
-  TS_CALL(refresh(p, p->x, -1));
-  TS_CALL(clear_dirichlet(p, p->x));
+  if (zero) {
+    TS_CALL(ts_vec_set(p->x, 0.0));
+  } else {
+    TS_CALL(copy_block(p, x, p->x, 1));
+    TS_CALL(refresh(p, p->x, -1));
+    TS_CALL(clear_dirichlet(p, p->x));
+  }
   const int colors = ts_vertex_patch_color_count(pd->par->dim);
   for (int c = 0; c < colors; ++c) {
     TS_CALL(ts_vertex_patch_sweep_color(p->sweep, c ^ p->parity, p->b, p->x));
@@ -153,6 +160,12 @@ static int parallel_patch_apply(ts_smoother s, ts_vec b, ts_vec x) {
   TS_CALL(copy_block(p, x, p->x, 0));
   TS_CALL(ts_parallel_planes_save(pd, TS_PLANES_DIRICHLET, b)); /* x = b on the Dirichlet DoFs */
   return ts_parallel_planes_restore(pd, TS_PLANES_DIRICHLET, x);
+}
+
+static int parallel_patch_apply(ts_smoother s, ts_vec b, ts_vec x) { return sweep(s, b, x, 0); }
+
+static int parallel_patch_apply_zero(ts_smoother s, ts_vec b, ts_vec x) {
+  return sweep(s, b, x, 1);
 }
 
 static void parallel_patch_free(parallel_patch *p) {
@@ -175,6 +188,7 @@ static const ts_smoother_ops parallel_patch_ops = {
     .name = "vertex-patch",
     .apply = parallel_patch_apply,
     .destroy = parallel_patch_destroy,
+    .apply_zero = parallel_patch_apply_zero,
 };
 
 /* the extended box: its cells (a ghost layer where a neighbour is), DoFs, sweep, vectors and

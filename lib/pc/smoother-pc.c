@@ -5,8 +5,10 @@
 #include "pc-impl.h"
 
 static int smoother_pc_apply(ts_pc pc, ts_vec r, ts_vec z) {
+  ts_smoother s = pc->data;
+  if (s->ops->apply_zero) return s->ops->apply_zero(s, r, z);
   TS_CALL(ts_vec_set(z, 0.0));
-  return ts_smoother_apply(pc->data, r, z);
+  return ts_smoother_apply(s, r, z);
 }
 
 static void smoother_pc_destroy(ts_pc pc) {
