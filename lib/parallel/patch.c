@@ -93,10 +93,20 @@ static int refresh_direction(parallel_patch *p, ts_vec v, int d, int color) {
   return 0;
 }
 
+/* whether this block exchanges anything after `color` */
+static int any_interface_changed(const parallel_patch *p, int color) {
+  const ts_parallel par = p->pd->par;
+  int any = 0;
+  for (int d = 0; d < par->dim; ++d)
+    any |= (par->lower[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_start[d])) ||
+           (par->upper[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_end[d]));
+  return any;
+}
+
 /* v's ghost layer from the neighbours after the patches of `color` (-1: all of it; a halo
- * exchange, timed as one) */
+ * exchange, timed as one where this block takes part) */
 static int refresh(parallel_patch *p, ts_vec v, int color) {
-  if (p->pd->par->size == 1) return 0;
+  if (!any_interface_changed(p, color)) return 0;
   double start;
   TS_CALL(ts_parallel_time_start(p->pd, v, &start));
   for (int d = 0; d < p->pd->par->dim; ++d) TS_CALL(refresh_direction(p, v, d, color));
