@@ -218,9 +218,9 @@ static void print_header(const cli_bench_parallel_config *c, const int *procs, i
   char mg[96] = "";
   if (c->mg)
     snprintf(mg, sizeof mg, ", full multigrid to 1e-9 (V-cycle of %s, coarse LU)",
-             c->smoother == TS_MG_SMOOTHER_VERTEX_PATCH
-                 ? (c->variant == TS_PATCH_FUSED ? "vertex patches (fused)" : "vertex patches (separate)")
-                 : "Chebyshev(3)");
+             c->smoother != TS_MG_SMOOTHER_VERTEX_PATCH ? "Chebyshev(3)"
+             : c->variant == TS_PATCH_FUSED            ? "vertex patches (fused)"
+                                                        : "vertex patches (separate)");
   printf("tessera bench: the distributed Q_k Laplacian%s, %dD, on %d processes (grid", mg, c->dim,
          processes);
   for (int d = 0; d < c->dim; ++d) printf("%s%d", d ? "x" : " ", procs[d]);

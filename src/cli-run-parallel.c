@@ -74,12 +74,11 @@ static void print_processes_json(FILE *out, const ts_parallel_figures *all, int 
 static void report_results(const cli_run_options *o, ts_problem p, ts_backend b,
                            const ts_report *report, const ts_parallel_figures *all, int code) {
   const int dim = ts_problem_dim(p);
-  for (int out = 0; out < 2; ++out) { /* stdout (--json), the file (--json-file) */
-    FILE *f = out ? o->json_out : o->json ? stdout : NULL;
-    if (!f) continue;
-    cli_run_print_json_open(f, p, b, report, code);
-    print_processes_json(f, all, dim);
-    fprintf(f, "}\n");
+  FILE *json[2];
+  for (int i = 0, n = cli_run_json_streams(o, json); i < n; ++i) {
+    cli_run_print_json_open(json[i], p, b, report, code);
+    print_processes_json(json[i], all, dim);
+    fprintf(json[i], "}\n");
   }
   if (o->quiet || o->json) return;
   print_processes(all, dim);
@@ -109,10 +108,10 @@ int cli_run_parallel(const cli_run_options *o, const cli_mpi *m) {
       report_results(o, p, b, report, all, ierr);
   }
   const int reported = !status || (ierr == TS_ERR_NOT_CONVERGED && report->n_levels > 0);
-  for (int out = 0; out < 2 && !m->rank && !reported && status != CLI_USAGE; ++out) {
-    FILE *f = out ? o->json_out : o->json ? stdout : NULL;
-    if (f) cli_run_print_json_error(f, ts_error_code(), status);
-  }
+  FILE *json[2];
+  const int quiet = m->rank || reported || status == CLI_USAGE; /* nothing to report as JSON */
+  const int streams = quiet ? 0 : cli_run_json_streams(o, json);
+  for (int i = 0; i < streams; ++i) cli_run_print_json_error(json[i], ts_error_code(), status);
   free(all);
   free(report);
   ts_backend_destroy(&b);

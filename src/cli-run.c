@@ -267,6 +267,13 @@ int cli_run_print_json_error(FILE *f, int code, int exit_code) {
   return exit_code;
 }
 
+int cli_run_json_streams(const cli_run_options *o, FILE **streams) {
+  int n = 0;
+  if (o->json) streams[n++] = stdout;
+  if (o->json_out) streams[n++] = o->json_out;
+  return n;
+}
+
 void cli_run_print_verbose(const ts_report *report) {
   print_setup_phases(report);
   print_mg_levels(report);
@@ -286,13 +293,13 @@ static int run_one(const cli_run_options *o) {
   const int kept = ierr == TS_ERR_NOT_CONVERGED && report && report->n_levels > 0;
   if (ierr) status = cli_fail(ierr);
   if (o->verbose && !o->quiet && !o->json && (!ierr || kept)) cli_run_print_verbose(report);
-  for (int out = 0; out < 2; ++out) { /* stdout (--json), the file (--json-file) */
-    FILE *f = out ? o->json_out : o->json ? stdout : NULL;
-    if (f && (!ierr || kept)) {
-      cli_run_print_json_open(f, p, b, report, ierr);
-      fprintf(f, "}\n");
-    } else if (f) {
-      cli_run_print_json_error(f, ierr, status);
+  FILE *json[2];
+  for (int i = 0, n = cli_run_json_streams(o, json); i < n; ++i) {
+    if (!ierr || kept) {
+      cli_run_print_json_open(json[i], p, b, report, ierr);
+      fprintf(json[i], "}\n");
+    } else {
+      cli_run_print_json_error(json[i], ierr, status);
     }
   }
   free(report);

@@ -56,6 +56,9 @@ int cli_run_parallel(const cli_run_options *o, const cli_mpi *m);
 /** The JSON results of a run without the closing brace (a distributed run adds its own). */
 void cli_run_print_json_open(FILE *f, ts_problem p, ts_backend b, const ts_report *report,
                              int code);
+/** The streams the JSON results go to, into streams[0..1]: stdout (--json), then the open
+ *  --json-file; their count (0 to 2). */
+int cli_run_json_streams(const cli_run_options *o, FILE **streams);
 /** {"error": ..., "message": ...} for a run that reported nothing; returns exit_code. */
 int cli_run_print_json_error(FILE *f, int code, int exit_code);
 /** --verbose: the setup phases by level and the multigrid levels' timings. */

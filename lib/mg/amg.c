@@ -214,6 +214,29 @@ static int64_t aggregate_roots(const csr_view *a, const unsigned char *strong, i
  * (see aggregate_attach) */
 #define AMG_AGGREGATE_GROWTH 1.5
 
+/* The aggregate of row i's most strongly coupled aggregated strong neighbour among the
+ * aggregates of fewer than `bound` rows (size[]: the aggregates' rows; the first of those
+ * equally strong), or -1 when there is none; *alone: whether every strong neighbour is
+ * aggregated (none free). */
+static int64_t strongest_aggregate(const csr_view *a, const unsigned char *strong,
+                                   const int64_t *agg, const int64_t *size, double bound,
+                                   int64_t i, int *alone) {
+  double best = 0.0;
+  int64_t to = -1;
+  *alone = 1;
+  for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
+    const int64_t j = a->columns[e];
+    if (!strong[e]) continue;
+    *alone &= agg[j] != -1;
+    if (agg[j] >= 0 && (double)size[agg[j]] < bound &&
+        fabs(a->values[e]) > best * (1.0 + AMG_TIE)) {
+      best = fabs(a->values[e]);
+      to = agg[j];
+    }
+  }
+  return to;
+}
+
 /* pass 2: a free row joins the aggregate of its most strongly coupled neighbour among those
  * aggregated so far (the first of those equally strong; a row attached earlier in this pass
  * counts, so an aggregate grows outwards row by row) whose aggregate has fewer than
@@ -231,18 +254,10 @@ static int aggregate_attach(const csr_view *a, const unsigned char *strong, int6
     if (agg[i] >= 0) size[agg[i]]++;
   for (int64_t c = 0; c < count1; ++c) largest = size[c] > largest ? size[c] : largest;
   const double bound = AMG_AGGREGATE_GROWTH * (double)largest;
+  int alone;
   for (int64_t i = 0; i < a->n; ++i) {
     if (agg[i] != -1) continue;
-    double best = 0.0;
-    int64_t to = -1;
-    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
-      const int64_t j = a->columns[e];
-      if (strong[e] && agg[j] >= 0 && agg[j] < count1 && (double)size[agg[j]] < bound &&
-          fabs(a->values[e]) > best * (1.0 + AMG_TIE)) {
-        best = fabs(a->values[e]);
-        to = agg[j];
-      }
-    }
+    const int64_t to = strongest_aggregate(a, strong, agg, size, bound, i, &alone);
     if (to >= 0) {
       agg[i] = to;
       size[to]++;
@@ -251,18 +266,7 @@ static int aggregate_attach(const csr_view *a, const unsigned char *strong, int6
   /* rows whose strong neighbours are all aggregated: past the bound, not alone */
   for (int64_t i = 0; i < a->n; ++i) {
     if (agg[i] != -1) continue;
-    double best = 0.0;
-    int64_t to = -1;
-    int alone = 1;
-    for (int64_t e = a->offsets[i]; e < a->offsets[i + 1]; ++e) {
-      const int64_t j = a->columns[e];
-      if (!strong[e]) continue;
-      alone &= agg[j] != -1;
-      if (agg[j] >= 0 && fabs(a->values[e]) > best * (1.0 + AMG_TIE)) {
-        best = fabs(a->values[e]);
-        to = agg[j];
-      }
-    }
+    const int64_t to = strongest_aggregate(a, strong, agg, size, INFINITY, i, &alone);
     if (alone && to >= 0) agg[i] = to;
   }
   ts_free(&size);

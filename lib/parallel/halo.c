@@ -26,18 +26,26 @@
 #include <string.h>
 #include "parallel-impl.h"
 
-/* plane i_d = at of the block (vec_plane_pack's layout): direction 0 single entries at
- * pitch n0, direction 1 rows of n0 at pitch n0 n1, direction 2 one row of n0 n1 */
-static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
-  const int64_t *n = pd->n;
-  return (ts_plane){.offset = d == 0 ? at : d == 1 ? n[0] * at : n[0] * n[1] * at,
-                    .width = d == 0 ? 1 : d == 1 ? n[0] : n[0] * n[1],
-                    .pitch = d == 0 ? n[0] : n[0] * n[1],
-                    .height = d == 0 ? n[1] * n[2] : d == 1 ? n[2] : 1};
+ts_plane ts_parallel_slab(const int64_t *n, int d, int64_t from, int64_t thickness) {
+  if (d == 0)
+    return (ts_plane){.offset = from, .width = thickness, .pitch = n[0], .height = n[1] * n[2]};
+  if (d == 1)
+    return (ts_plane){.offset = n[0] * from, .width = n[0] * thickness, .pitch = n[0] * n[1],
+                      .height = n[2]};
+  return (ts_plane){.offset = n[0] * n[1] * from, .width = n[0] * n[1] * thickness,
+                    .pitch = n[0] * n[1] * thickness, .height = 1};
 }
 
-int ts_parallel_send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size,
-                            const ts_parallel_buffers *buffers) {
+/* plane i_d = at of the block */
+static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
+  return ts_parallel_slab(pd->n, d, at, 1);
+}
+
+/* The packed messages in buffers->send (`size` doubles each, message i to neighbours[i]) to
+ * their neighbours, theirs into buffers->recv at the same places: device to device where pd
+ * has a peer handle, else through the host (MPI to all neighbours at once). */
+static int send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size,
+                       const ts_parallel_buffers *buffers) {
   const ts_backend b = pd->backend;
   double *send = buffers->send->data, *recv = buffers->recv->data;
   if (pd->peer) {
@@ -61,6 +69,16 @@ int ts_parallel_send_packed(ts_parallel_dofs pd, int count, const int *neighbour
   return 0;
 }
 
+int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_plane *send,
+                         const ts_plane *recv, const int *neighbours, int add,
+                         const ts_parallel_buffers *buffers, ts_vec v) {
+  const ts_backend b = pd->backend;
+  TS_BACKEND_CALL(b, vec_plane_pack, count, send, v->data, buffers->send->data);
+  TS_CALL(send_packed(pd, count, neighbours, send[0].width * send[0].height, buffers));
+  TS_BACKEND_CALL(b, vec_plane_unpack, add, count, recv, buffers->recv->data, v->data);
+  return 0;
+}
+
 /* direction d's stage: the planes on its interfaces packed, exchanged with the neighbours
  * there and added to v's */
 static int exchange_direction(ts_parallel_dofs pd, ts_vec v, int d) {
@@ -76,12 +94,7 @@ static int exchange_direction(ts_parallel_dofs pd, ts_vec v, int d) {
     neighbours[count++] = par->upper[d];
   }
   if (!count) return 0;
-  const ts_backend b = pd->backend;
-  const ts_parallel_buffers *buf = &pd->buffers;
-  TS_BACKEND_CALL(b, vec_plane_pack, count, planes, v->data, buf->send->data);
-  TS_CALL(ts_parallel_send_packed(pd, count, neighbours, planes[0].width * planes[0].height, buf));
-  TS_BACKEND_CALL(b, vec_plane_unpack, 1, count, planes, buf->recv->data, v->data);
-  return 0;
+  return ts_parallel_exchange(pd, count, planes, planes, neighbours, 1, &pd->buffers, v);
 }
 
 int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {

@@ -89,14 +89,21 @@ int ts_parallel_mpi_error(int mpi_error, const char *call, const char *file, int
  *  processes agree on device-to-device messages) and their release (halo.c). */
 int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane);
 void ts_parallel_halo_destroy(ts_parallel_dofs pd);
+/** Planes [from, from + thickness) of direction d of a box of n[] DoFs (lexicographic, 1
+ *  beyond dim), spanning it in the other directions, as one ts_plane (vec_plane_pack's rows
+ *  of equal width at a fixed pitch): t entries at pitch n0 for d = 0, rows of n0 t at pitch
+ *  n0 n1 for d = 1, one row of n0 n1 t for d = 2. */
+ts_plane ts_parallel_slab(const int64_t *n, int d, int64_t from, int64_t thickness);
 /** The buffers of `count` doubles and their release. */
 int ts_parallel_buffers_create(ts_backend b, int64_t count, ts_parallel_buffers *buffers);
 void ts_parallel_buffers_destroy(ts_backend b, ts_parallel_buffers *buffers);
-/** The packed messages in buffers->send (`size` doubles each, message i to neighbours[i]) to
- *  their neighbours, theirs into buffers->recv at the same places: device to device where pd
- *  has a peer handle, else through the host (MPI to all neighbours at once). */
-int ts_parallel_send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size,
-                            const ts_parallel_buffers *buffers);
+/** One exchange with up to TS_MAX_PEER_MESSAGES neighbours: v's planes send[i] (all of one
+ *  size) packed and sent to neighbours[i], and what neighbours[i] sent written into v's
+ *  planes recv[i] (add: added to them): device to device where pd has a peer handle, else
+ *  through the host buffers (MPI to all neighbours at once). */
+int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_plane *send,
+                         const ts_plane *recv, const int *neighbours, int add,
+                         const ts_parallel_buffers *buffers, ts_vec v);
 /** Sets of planes of a block: its faces on the box's boundary (the Dirichlet DoFs), and its
  *  ghost planes (i_d = 0 where a lower neighbour owns the interface). */
 typedef enum { TS_PLANES_DIRICHLET = 0, TS_PLANES_GHOST = 1, TS_PLANE_SETS = 2 } ts_plane_set;

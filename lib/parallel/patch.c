@@ -42,16 +42,9 @@ typedef struct parallel_patch {
 } parallel_patch;
 
 /* planes [from, from + thickness) of direction d of the extended box, spanning it in the
- * other directions, as one ts_plane (vec_plane_pack's layout) */
+ * other directions */
 static ts_plane slab(const parallel_patch *p, int d, int64_t from, int64_t thickness) {
-  const int64_t *n = p->n;
-  if (d == 0)
-    return (ts_plane){.offset = from, .width = thickness, .pitch = n[0], .height = n[1] * n[2]};
-  if (d == 1)
-    return (ts_plane){.offset = n[0] * from, .width = n[0] * thickness, .pitch = n[0] * n[1],
-                      .height = n[2]};
-  return (ts_plane){.offset = n[0] * n[1] * from, .width = n[0] * n[1] * thickness,
-                    .pitch = n[0] * n[1] * thickness, .height = 1};
+  return ts_parallel_slab(p->n, d, from, thickness);
 }
 
 /* Whether the patches of `color` (-1: any change) change DoFs across the interface at vertex
@@ -85,12 +78,7 @@ static int refresh_direction(parallel_patch *p, ts_vec v, int d, int color) {
     neighbours[count++] = par->upper[d];
   }
   if (!count) return 0;
-  const ts_backend b = p->pd->backend;
-  TS_BACKEND_CALL(b, vec_plane_pack, count, send, v->data, p->buffers.send->data);
-  TS_CALL(ts_parallel_send_packed(p->pd, count, neighbours, send[0].width * send[0].height,
-                                  &p->buffers));
-  TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, recv, p->buffers.recv->data, v->data);
-  return 0;
+  return ts_parallel_exchange(p->pd, count, send, recv, neighbours, 0, &p->buffers, v);
 }
 
 /* whether this block exchanges anything after `color` */
