@@ -41,60 +41,100 @@ static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
   return ts_parallel_slab(pd->n, d, at, 1);
 }
 
-/* The packed messages in buffers->send (`size` doubles each, message i to neighbours[i]) to
- * their neighbours, theirs into buffers->recv at the same places: device to device where pd
- * has a peer handle, else through the host (MPI to all neighbours at once). */
-static int send_packed(ts_parallel_dofs pd, int count, const int *neighbours, int64_t size,
-                       const ts_parallel_buffers *buffers) {
+/* ranks for the backend's peer messages: -1 for none */
+static int peer_rank(int rank) { return rank == MPI_PROC_NULL ? -1 : rank; }
+
+/* The packed messages to their processes and theirs into buffers->recv: message i's
+ * size[i] doubles at send_at[i] of buffers->send to m[i].to, size[i] doubles from m[i].from
+ * into recv_at[i] of buffers->recv; device to device where pd has a peer handle, else
+ * through the host (MPI to all at once). */
+static int send_packed(ts_parallel_dofs pd, int count, const ts_parallel_message *m,
+                       const int64_t *size, const int64_t *send_at, const int64_t *recv_at,
+                       int64_t sent, int64_t received, const ts_parallel_buffers *buffers) {
   const ts_backend b = pd->backend;
   double *send = buffers->send->data, *recv = buffers->recv->data;
   if (pd->peer) {
-    ts_peer_message m[TS_MAX_PEER_MESSAGES];
+    ts_peer_message p[TS_MAX_PEER_MESSAGES];
     for (int i = 0; i < count; ++i)
-      m[i] = (ts_peer_message){.send = send + i * size, .recv = recv + i * size,
-                               .to = neighbours[i], .from = neighbours[i], .count = size};
-    TS_BACKEND_CALL(b, peer_exchange, pd->peer, count, m);
+      p[i] = (ts_peer_message){.send = send + send_at[i], .recv = recv + recv_at[i],
+                               .to = peer_rank(m[i].to), .from = peer_rank(m[i].from),
+                               .count = size[i]};
+    TS_BACKEND_CALL(b, peer_exchange, pd->peer, count, p);
     return 0;
   }
-  TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, count * size, send, buffers->host_send);
+  if (sent) TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, sent, send, buffers->host_send);
   MPI_Request requests[2 * TS_MAX_PEER_MESSAGES];
   for (int i = 0; i < count; ++i) {
-    TS_MPI_CALL("MPI_Irecv", MPI_Irecv(buffers->host_recv + i * size, (int)size, MPI_DOUBLE,
-                                       neighbours[i], 0, pd->par->cart, &requests[2 * i]));
-    TS_MPI_CALL("MPI_Isend", MPI_Isend(buffers->host_send + i * size, (int)size, MPI_DOUBLE,
-                                       neighbours[i], 0, pd->par->cart, &requests[2 * i + 1]));
+    TS_MPI_CALL("MPI_Irecv", MPI_Irecv(buffers->host_recv + recv_at[i], (int)size[i], MPI_DOUBLE,
+                                       m[i].from, 0, pd->par->cart, &requests[2 * i]));
+    TS_MPI_CALL("MPI_Isend", MPI_Isend(buffers->host_send + send_at[i], (int)size[i], MPI_DOUBLE,
+                                       m[i].to, 0, pd->par->cart, &requests[2 * i + 1]));
   }
   TS_MPI_CALL("MPI_Waitall", MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE));
-  TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, count * size, buffers->host_recv, recv);
+  if (received) TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, received, buffers->host_recv, recv);
   return 0;
 }
 
-int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_plane *send,
-                         const ts_plane *recv, const int *neighbours, int add,
-                         const ts_parallel_buffers *buffers, ts_vec v) {
-  const ts_backend b = pd->backend;
-  TS_BACKEND_CALL(b, vec_plane_pack, count, send, v->data, buffers->send->data);
-  TS_CALL(send_packed(pd, count, neighbours, send[0].width * send[0].height, buffers));
-  TS_BACKEND_CALL(b, vec_plane_unpack, add, count, recv, buffers->recv->data, v->data);
+/* n planes packed from v into buf (send) or unpacked from buf into v */
+static int move_chunk(ts_parallel_dofs pd, int send, int add, int n, const ts_plane *planes,
+                      double *buf, ts_vec v) {
+  if (send) TS_BACKEND_CALL(pd->backend, vec_plane_pack, n, planes, v->data, buf);
+  else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, add, n, planes, buf, v->data);
   return 0;
+}
+
+/* the planes of the messages that go (send: to a process) or come (from one), in order, one
+ * after the other in buf, TS_MAX_PLANES per backend call */
+static int move_planes(ts_parallel_dofs pd, int count, const ts_parallel_message *m, int send,
+                       int add, double *buf, ts_vec v) {
+  ts_plane planes[TS_MAX_PLANES];
+  int n = 0;
+  int64_t at = 0, chunk = 0;
+  for (int i = 0; i < count; ++i) {
+    if ((send ? m[i].to : m[i].from) == MPI_PROC_NULL) continue;
+    for (int j = 0; j < m[i].planes; ++j) {
+      if (n == TS_MAX_PLANES) {
+        TS_CALL(move_chunk(pd, send, add, n, planes, buf + at, v));
+        at += chunk;
+        n = 0;
+        chunk = 0;
+      }
+      planes[n] = send ? m[i].send[j] : m[i].recv[j];
+      chunk += planes[n].width * planes[n].height;
+      ++n;
+    }
+  }
+  return n ? move_chunk(pd, send, add, n, planes, buf + at, v) : 0;
+}
+
+int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_parallel_message *m, int add,
+                         const ts_parallel_buffers *buffers, ts_vec v) {
+  int64_t size[TS_MAX_PEER_MESSAGES], send_at[TS_MAX_PEER_MESSAGES],
+      recv_at[TS_MAX_PEER_MESSAGES], sent = 0, received = 0;
+  for (int i = 0; i < count; ++i) {
+    size[i] = 0;
+    for (int j = 0; j < m[i].planes; ++j) size[i] += m[i].send[j].width * m[i].send[j].height;
+    send_at[i] = sent;
+    recv_at[i] = received;
+    if (m[i].to != MPI_PROC_NULL) sent += size[i];
+    if (m[i].from != MPI_PROC_NULL) received += size[i];
+  }
+  TS_CALL(move_planes(pd, count, m, 1, 0, buffers->send->data, v));
+  TS_CALL(send_packed(pd, count, m, size, send_at, recv_at, sent, received, buffers));
+  return move_planes(pd, count, m, 0, add, buffers->recv->data, v);
 }
 
 /* direction d's stage: the planes on its interfaces packed, exchanged with the neighbours
  * there and added to v's */
 static int exchange_direction(ts_parallel_dofs pd, ts_vec v, int d) {
   const ts_parallel par = pd->par;
-  ts_plane planes[TS_MAX_PEER_MESSAGES];
-  int neighbours[TS_MAX_PEER_MESSAGES], count = 0;
-  if (par->lower[d] != MPI_PROC_NULL) {
-    planes[count] = plane_of(pd, d, 0);
-    neighbours[count++] = par->lower[d];
-  }
-  if (par->upper[d] != MPI_PROC_NULL) {
-    planes[count] = plane_of(pd, d, pd->n[d] - 1);
-    neighbours[count++] = par->upper[d];
-  }
+  ts_parallel_message m[TS_MAX_PEER_MESSAGES];
+  int count = 0;
+  if (par->lower[d] != MPI_PROC_NULL) m[count++] = ts_parallel_message_both(par->lower[d], plane_of(pd, d, 0));
+  if (par->upper[d] != MPI_PROC_NULL)
+    m[count++] = ts_parallel_message_both(par->upper[d], plane_of(pd, d, pd->n[d] - 1));
   if (!count) return 0;
-  return ts_parallel_exchange(pd, count, planes, planes, neighbours, 1, &pd->buffers, v);
+  return ts_parallel_exchange(pd, count, m, 1, &pd->buffers, v);
 }
 
 int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {

@@ -97,12 +97,23 @@ ts_plane ts_parallel_slab(const int64_t *n, int d, int64_t from, int64_t thickne
 /** The buffers of `count` doubles and their release. */
 int ts_parallel_buffers_create(ts_backend b, int64_t count, ts_parallel_buffers *buffers);
 void ts_parallel_buffers_destroy(ts_backend b, ts_parallel_buffers *buffers);
-/** One exchange with up to TS_MAX_PEER_MESSAGES neighbours: v's planes send[i] (all of one
- *  size) packed and sent to neighbours[i], and what neighbours[i] sent written into v's
- *  planes recv[i] (add: added to them): device to device where pd has a peer handle, else
- *  through the host buffers (MPI to all neighbours at once). */
-int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_plane *send,
-                         const ts_plane *recv, const int *neighbours, int add,
+/** A message of an exchange: the planes `send` of a vector to process `to`, and from
+ *  process `from` the same number of entries into its planes `recv` (MPI_PROC_NULL: none). */
+typedef struct ts_parallel_message {
+  int to, from;
+  int planes;                   /* 1..TS_MAX_PLANES */
+  ts_plane send[TS_MAX_PLANES], recv[TS_MAX_PLANES];
+} ts_parallel_message;
+/** The message of one plane to and from one neighbour. */
+static inline ts_parallel_message ts_parallel_message_both(int rank, ts_plane plane) {
+  return (ts_parallel_message){.to = rank, .from = rank, .planes = 1, .send = {plane},
+                               .recv = {plane}};
+}
+/** One exchange of up to TS_MAX_PEER_MESSAGES messages m of vector v: packed into buffers
+ *  (all the planes sent, one after the other, TS_MAX_PLANES per backend call), sent, and
+ *  what arrived written into v's planes (add: added to them); device to device where pd
+ *  has a peer handle, else through the host buffers (MPI to all at once). */
+int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_parallel_message *m, int add,
                          const ts_parallel_buffers *buffers, ts_vec v);
 /** Sets of planes of a block: its faces on the box's boundary (the Dirichlet DoFs), and its
  *  ghost planes (i_d = 0 where a lower neighbour owns the interface). */

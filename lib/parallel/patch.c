@@ -65,20 +65,18 @@ static int interface_changed(int color, int d, int64_t at) {
 static int refresh_direction(parallel_patch *p, ts_vec v, int d, int color) {
   const ts_parallel par = p->pd->par;
   const int64_t k = p->pd->degree, n = p->n[d];
-  ts_plane send[TS_MAX_PEER_MESSAGES], recv[TS_MAX_PEER_MESSAGES];
-  int neighbours[TS_MAX_PEER_MESSAGES], count = 0;
-  if (par->lower[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_start[d])) {
-    send[count] = slab(p, d, k + 1, k);  /* the planes after the interface plane k */
-    recv[count] = slab(p, d, 0, k);
-    neighbours[count++] = par->lower[d];
-  }
-  if (par->upper[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_end[d])) {
-    send[count] = slab(p, d, n - 1 - 2 * k, k); /* the planes before the interface n-1-k */
-    recv[count] = slab(p, d, n - k, k);
-    neighbours[count++] = par->upper[d];
-  }
+  ts_parallel_message m[TS_MAX_PEER_MESSAGES];
+  int count = 0;
+  if (par->lower[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_start[d]))
+    m[count++] = (ts_parallel_message){.to = par->lower[d], .from = par->lower[d], .planes = 1,
+                                       .send = {slab(p, d, k + 1, k)}, /* after the interface k */
+                                       .recv = {slab(p, d, 0, k)}};
+  if (par->upper[d] != MPI_PROC_NULL && interface_changed(color, d, p->pd->cell_end[d]))
+    m[count++] = (ts_parallel_message){.to = par->upper[d], .from = par->upper[d], .planes = 1,
+                                       .send = {slab(p, d, n - 1 - 2 * k, k)}, /* before n-1-k */
+                                       .recv = {slab(p, d, n - k, k)}};
   if (!count) return 0;
-  return ts_parallel_exchange(p->pd, count, send, recv, neighbours, 0, &p->buffers, v);
+  return ts_parallel_exchange(p->pd, count, m, 0, &p->buffers, v);
 }
 
 /* whether this block exchanges anything after `color` */
