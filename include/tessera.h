@@ -2421,6 +2421,45 @@ int ts_parallel_smoother_create_vertex_patch(ts_operator A, ts_parallel_dofs pd,
  *  every level but the coarsest: paper 002's V-cycle over the processes.  A box mesh. */
 int ts_parallel_pc_create_mg_patch(ts_parallel_mg mg, ts_patch_variant variant,
                                    int smoothing_steps, ts_pc *pc);
+/** @brief Paper 000's Stokes spaces, velocity RT_k and pressure DGQ_k (k = 0..TS_MAX_DEGREE-1), of a box's level split among par's processes (doc/parallel.md
+ *  section 5 item 4): each process holds its block's cells and two layers of ghost cells
+ *  beyond each interface, and its vectors [u_0; ..; u_{dim-1}; p] are those of that box
+ *  numbered as one process numbers a box.  Owned: the entries of the block's cells, a normal
+ *  velocity DoF on an interface by the lower block.  ts_parallel_vec_create, _gather,
+ *  _scatter, ts_vec_dot and ts_vec_set_random take these DoFs (not _vec_sum_shared:
+ *  nothing is summed over the interfaces).  Refreshing the ghosts needs blocks of at least 2
+ *  cells in every split direction (a coarsest level, solved by the gathered LU, may have 1).
+ *  @return 0; TS_ERR_ARG (NULL, a mapped mesh, degree or level out of range, fewer cells than
+ *          processes), TS_ERR_UNSUPPORTED (no MPI, a backend without vec_plane_pack),
+ *          TS_ERR_MEMORY */
+int ts_parallel_dofs_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
+                                   int level, ts_parallel_dofs *pd);
+/** @brief The Stokes operator of paper 000 (ts_operator_create_stokes: penalty <= 0 the
+ *  default) on distributed Stokes DoFs: x's ghost layers refreshed from their owners, then
+ *  the one-process kernel on the process's cells and ghost cells, which gives every owned row
+ *  exactly.  ts_stokes_pressure_mean and _mean_remove take it.  Double precision; pd is
+ *  borrowed.
+ *  @return 0; TS_ERR_ARG (NULL, Q_k DoFs, penalty not finite), TS_ERR_UNSUPPORTED (a backend
+ *          without stokes_apply), TS_ERR_MEMORY */
+int ts_parallel_operator_create_stokes(ts_parallel_dofs pd, double penalty, ts_operator *op);
+/** @brief The distributed Stokes DoFs and operators of mesh's levels options->coarse_level ..
+ *  finest_level, as ts_mg_create_stokes (options NULL for the defaults; its coarse level,
+ *  penalty, the patches' local solver and CG tolerance are used, the rest checked alike).
+ *  The blocks must nest (every direction has at least as many level-0 cells as processes),
+ *  the levels above the coarsest need at least 2 cells per block and split direction, and the
+ *  coarse level at least 2 cells per direction (ts_mg_create_stokes's rule).
+ *  @return 0; the errors of ts_parallel_dofs_create_stokes; TS_ERR_ARG (levels, options) */
+int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
+                                 int finest_level, const ts_mg_options *options,
+                                 ts_parallel_mg *mg);
+/** @brief Paper 000's V-cycle on a distributed Stokes hierarchy (ts_parallel_mg_create_stokes):
+ *  the one-process V-cycle of ts_mg_create_stokes (ts_pc_create_mg) over the processes - the
+ *  Stokes vertex-patch smoother (one step before and after the coarse correction), the
+ *  transfers, the LU of the whole coarse level bordered by the constant pressure, gathered on
+ *  every process, and the output's pressure mean removed.  mg is borrowed.
+ *  @return 0; TS_ERR_ARG (NULL, not a Stokes hierarchy, a coarse level beyond the dense LU),
+ *          TS_ERR_UNSUPPORTED (a backend without the Stokes kernels), TS_ERR_MEMORY */
+int ts_parallel_pc_create_mg_stokes(ts_parallel_mg mg, ts_pc *pc);
 /** @brief What the hierarchy's levels spent (ts_parallel_timing on): `what`'s seconds and
  *  calls summed over the levels (ts_parallel_dofs_time of each); NULL outputs allowed.
  *  @return 0, TS_ERR_ARG (mg NULL, what out of range), TS_ERR_UNSUPPORTED without MPI */

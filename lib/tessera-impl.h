@@ -644,6 +644,9 @@ int ts_stokes_pressure_count(ts_operator stokes, const char *caller, int64_t *co
 /** The diagonal of the pressure mass matrix M_p, or of its lumped form where M_p is not
  *  diagonal (Taylor-Hood) (d: the pressure DoFs' entries). */
 int ts_stokes_pressure_mass_diagonal(ts_operator stokes, ts_vec d);
+/** The tensor Gauss weight prod_d w_{a_d} of pressure DoF `local` (its index within the
+ *  pressure block) of the RT Stokes operator (ts_operator_create_stokes; unchecked). */
+double ts_stokes_pressure_weight(ts_operator stokes, int64_t local);
 /** diag(A) of the RT Stokes operator from its Kronecker form (lib/op/stokes-blocks.c). */
 int ts_stokes_rt_velocity_diagonal(ts_operator stokes, ts_vec d);
 

@@ -229,6 +229,8 @@ int ts_mg_check_level(ts_mg mg, int level, const char *what, int lowest);
 /** The velocity block of the Stokes transfer into hierarchy level i (the plan of its velocity
  *  fields, on velocity vectors), or TS_ERR_ARG naming `caller` if mg is no Stokes hierarchy. */
 int ts_mg_stokes_velocity_plan(ts_mg mg, int i, const char *caller, ts_field_transfer_plan *plan);
+/** The checks of ts_mg_create_stokes's arguments (mg-stokes.c). */
+int ts_mg_stokes_check_options(ts_mesh mesh, int degree, int finest, const ts_mg_options *o);
 /** The transfer between hierarchy levels i-1 and i (see ts_mg_discretization). */
 int ts_mg_transfer(ts_mg mg, int i, int restrict_, ts_vec in, ts_vec out, int add);
 /** The V-cycle (Algorithm 2.1) on hierarchy level i: improves levels[i].x for levels[i].b. */

@@ -56,7 +56,7 @@ static const ts_mg_discretization stokes_discretization = {
     .destroy = ts_mg_saddle_data_destroy,
 };
 
-static int check_options(ts_mesh mesh, int degree, int finest, const ts_mg_options *o) {
+int ts_mg_stokes_check_options(ts_mesh mesh, int degree, int finest, const ts_mg_options *o) {
   TS_CHECK_ARG(degree >= 0 && degree <= TS_STOKES_MAX_DEGREE,
                "Stokes multigrid: degree k = %d, allowed 0..%d (RT_k x DGQ_k)", degree,
                TS_STOKES_MAX_DEGREE);
@@ -87,7 +87,7 @@ int ts_mg_create_stokes(ts_backend backend, ts_mesh mesh, int degree, int finest
   ts_mg_options o;
   if (options) o = *options;
   else ts_mg_options_default(&o);
-  TS_CALL(check_options(mesh, degree, finest_level, &o));
+  TS_CALL(ts_mg_stokes_check_options(mesh, degree, finest_level, &o));
   ts_fe velocity = NULL, pressure = NULL;
   int ierr = ts_fe_create_rt(ts_mesh_dim(mesh), degree, &velocity);
   if (!ierr) ierr = ts_fe_create_dgq(ts_mesh_dim(mesh), degree, &pressure);

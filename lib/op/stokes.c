@@ -149,6 +149,10 @@ static double pressure_weight(const stokes_data *data, int64_t local) {
   return weight;
 }
 
+double ts_stokes_pressure_weight(ts_operator stokes, int64_t local) {
+  return pressure_weight(stokes->data, local);
+}
+
 /* M_p = diag(|K| prod_d w_{a_d}): the DGQ_k Gauss-Lagrange basis is orthogonal under its
  * Gauss rule (doc/stokes.md section 4, dg_mass); |K| = div_scale[0] h_0 = div_scale[0]^2 /
  * scale[0] (section 4: div_scale[0] = |K| / h_0, scale[0] = |K| / h_0^2). */

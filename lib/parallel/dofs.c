@@ -109,7 +109,7 @@ static void split_range(ts_parallel par, int nested, const int64_t *cells0, cons
   }
 }
 
-static void block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end) {
+void ts_parallel_block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end) {
   split_range(pd->par, pd->nested, pd->cells0, pd->cells, pd->level, d, coord, start, end);
 }
 
@@ -134,10 +134,8 @@ int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int64_t *c
   return 0;
 }
 
-static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
-  int64_t start[3] = {0, 0, 0}, end[3] = {1, 1, 1};
+int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level) {
   const ts_parallel par = pd->par;
-  const int k = fe->degree;
   int64_t *cells = pd->cells;
   TS_CALL(ts_mesh_cells(mesh, level, cells));
   TS_CALL(ts_mesh_cells(mesh, 0, pd->cells0));
@@ -148,12 +146,22 @@ static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
                  "processes, allowed at least one cell per process",
                  (long long)cells[d], d, level, par->procs[d]);
   pd->nested = blocks_nest(par, pd->cells0);
-  for (int d = 0; d < par->dim; ++d) block_range(pd, d, par->coords[d], &start[d], &end[d]);
   for (int d = 0; d < 3; ++d) {
-    pd->cell_start[d] = start[d];
-    pd->cell_end[d] = end[d];
+    pd->cell_start[d] = 0;
+    pd->cell_end[d] = 1;
   }
+  for (int d = 0; d < par->dim; ++d)
+    ts_parallel_block_range(pd, d, par->coords[d], &pd->cell_start[d], &pd->cell_end[d]);
+  return 0;
+}
+
+static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
+  const ts_parallel par = pd->par;
+  const int k = fe->degree;
+  const int64_t *start = pd->cell_start, *end = pd->cell_end, *cells = pd->cells;
+  TS_CALL(ts_parallel_block_setup(pd, mesh, level));
   TS_CALL(create_block(pd, mesh, fe, level, start, end));
+  pd->count = pd->dofs->count;
   size_t plane = 1;
   for (int d = 0; d < 3; ++d) {
     pd->n[d] = pd->dofs->n[d];
@@ -213,6 +221,7 @@ int ts_parallel_dofs_destroy(ts_parallel_dofs *pd) {
   for (size_t v = 0; v < sizeof vecs / sizeof *vecs; ++v) ts_vec_destroy(vecs[v]);
   ts_free(&p->host);
   ts_parallel_halo_destroy(p);
+  ts_parallel_stokes_free(p);
   ts_dofs_destroy(&p->dofs);
   ts_mesh_destroy(&p->mesh);
   ts_free(pd);
@@ -231,6 +240,7 @@ int64_t ts_parallel_dofs_global_count(ts_parallel_dofs pd) {
 
 /* the one-process index of local DoF `local` (in range) */
 static int64_t global_index(ts_parallel_dofs pd, int64_t local) {
+  if (pd->stokes) return ts_parallel_stokes_global_index(pd, local);
   const int64_t i[3] = {pd->offset[0] + local % pd->n[0],
                         pd->offset[1] + (local / pd->n[0]) % pd->n[1],
                         pd->offset[2] + local / (pd->n[0] * pd->n[1])};
@@ -239,9 +249,9 @@ static int64_t global_index(ts_parallel_dofs pd, int64_t local) {
 
 int64_t ts_parallel_dofs_global_index(ts_parallel_dofs pd, int64_t local) {
   TS_GETTER_NOT_NULL(pd, -1);
-  TS_GETTER_CHECK(local >= 0 && local < pd->dofs->count, -1,
+  TS_GETTER_CHECK(local >= 0 && local < pd->count, -1,
                   "ts_parallel_dofs_global_index: local = %lld, allowed 0..%lld",
-                  (long long)local, (long long)pd->dofs->count - 1);
+                  (long long)local, (long long)pd->count - 1);
   return global_index(pd, local);
 }
 
@@ -249,14 +259,14 @@ int ts_parallel_vec_create(ts_parallel_dofs pd, ts_vec *v) {
   TS_CHECK_NOT_NULL(v);
   *v = NULL;
   TS_CHECK_NOT_NULL(pd);
-  TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, v));
+  TS_CALL(ts_vec_create(pd->backend, pd->count, TS_DOUBLE, v));
   (*v)->layout = pd->layout;
   return 0;
 }
 
 int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller) {
   TS_CHECK_ARG(v, "%s: the vector is NULL", caller);
-  TS_CHECK_ARG(v->layout.dist == pd && v->n == pd->dofs->count,
+  TS_CHECK_ARG(v->layout.dist == pd && v->n == pd->count,
                "%s: the vector is not a distributed vector of these DoFs (ts_parallel_vec_create)",
                caller);
   return 0;
@@ -308,7 +318,7 @@ static void owned_box(ts_parallel_dofs pd, const int *c, int64_t *lo, int64_t *h
   }
   for (int d = 0; d < pd->par->dim; ++d) {
     int64_t start, end;
-    block_range(pd, d, c[d], &start, &end);
+    ts_parallel_block_range(pd, d, c[d], &start, &end);
     lo[d] = start * pd->degree + (c[d] > 0);
     hi[d] = end * pd->degree + 1;
   }
@@ -347,6 +357,7 @@ int ts_parallel_vec_gather(ts_vec v, double *global) {
   TS_CHECK_ARG(pd->layout.global_size <= INT_MAX, "ts_parallel_vec_gather: %lld DoFs, allowed "
                "at most %d (gather is for tests and small problems)",
                (long long)pd->layout.global_size, INT_MAX);
+  if (pd->stokes) return ts_parallel_stokes_gather(pd, v, global);
   const int size = pd->par->size;
   int *counts = NULL, *displs = NULL, ierr;
   double *all = NULL;

@@ -150,10 +150,15 @@ int ts_parallel_vec_sum_shared(ts_parallel_dofs pd, ts_vec v) {
 
 /* ---------------------------------------------------------------- sets of planes */
 
-/* the planes of `set` on pd's block; their count */
+/* the planes of `set` on pd's block (of a Stokes block: its ghost slabs); their count */
 static int plane_set(ts_parallel_dofs pd, ts_plane_set set, ts_plane *planes) {
   const ts_parallel par = pd->par;
   int count = 0;
+  if (pd->stokes) {
+    for (int i = 0; set == TS_PLANES_GHOST && i < pd->stokes->ghost_slabs; ++i)
+      planes[count++] = pd->stokes->ghost[i];
+    return count;
+  }
   for (int d = 0; d < par->dim; ++d) {
     const int lower = par->lower[d] != MPI_PROC_NULL, upper = par->upper[d] != MPI_PROC_NULL;
     if (set == TS_PLANES_GHOST ? lower : !lower) planes[count++] = plane_of(pd, d, 0);
@@ -162,38 +167,42 @@ static int plane_set(ts_parallel_dofs pd, ts_plane_set set, ts_plane *planes) {
   return count;
 }
 
-/* the slots of `set` in pd->saved: TS_MAX_PLANES planes of the block's largest size */
+/* the slots of `set` in pd->saved: TS_MAX_PLANES planes of the block's largest size (a
+ * Stokes block: its ghost slabs one after the other) */
 static double *saved_slots(ts_parallel_dofs pd, ts_plane_set set) {
   return (double *)pd->saved->data + (int64_t)set * TS_MAX_PLANES * pd->plane;
 }
 
-int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  ts_plane planes[TS_MAX_PLANES];
+/* the planes of `set` packed from v into buf (pack), or unpacked from buf (NULL: zeros) into
+ * v, TS_MAX_PLANES per backend call */
+static int move_set(ts_parallel_dofs pd, ts_plane_set set, int pack, double *buf, ts_vec v) {
+  ts_plane planes[TS_PARALLEL_STOKES_SLABS];
   const int count = plane_set(pd, set, planes);
-  if (count) TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, count, planes, NULL, v->data);
+  for (int first = 0; first < count; first += TS_MAX_PLANES) {
+    const int n = count - first < TS_MAX_PLANES ? count - first : TS_MAX_PLANES;
+    if (pack) TS_BACKEND_CALL(pd->backend, vec_plane_pack, n, planes + first, v->data, buf);
+    else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, n, planes + first, buf, v->data);
+    for (int i = 0; buf && i < n; ++i) buf += planes[first + i].width * planes[first + i].height;
+  }
   return 0;
+}
+
+int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
+  return move_set(pd, set, 0, NULL, v);
 }
 
 int ts_parallel_planes_save(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  ts_plane planes[TS_MAX_PLANES];
-  const int count = plane_set(pd, set, planes);
-  if (count) TS_BACKEND_CALL(pd->backend, vec_plane_pack, count, planes, v->data, saved_slots(pd, set));
-  return 0;
+  return move_set(pd, set, 1, saved_slots(pd, set), v);
 }
 
-/* every plane is saved (one call) before any is zeroed: planes that share an edge save its
- * values */
+/* every plane is saved before any is zeroed: planes that share an edge save its values */
 int ts_parallel_planes_zero(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
   TS_CALL(ts_parallel_planes_save(pd, set, v));
   return ts_parallel_planes_clear(pd, set, v);
 }
 
 int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  ts_plane planes[TS_MAX_PLANES];
-  const int count = plane_set(pd, set, planes);
-  if (count)
-    TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, count, planes, saved_slots(pd, set), v->data);
-  return 0;
+  return move_set(pd, set, 0, saved_slots(pd, set), v);
 }
 
 /* ---------------------------------------------------------------- the buffers */
@@ -296,12 +305,16 @@ void ts_parallel_buffers_destroy(ts_backend b, ts_parallel_buffers *buffers) {
   ts_vec_destroy(&buffers->recv);
 }
 
-int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
-  const ts_backend b = pd->backend;
-  pd->plane = (int64_t)plane;
-  TS_CALL(ts_parallel_buffers_create(b, (int64_t)plane * TS_MAX_PEER_MESSAGES, &pd->buffers));
-  TS_CALL(ts_vec_create(b, (int64_t)plane * TS_MAX_PLANES * TS_PLANE_SETS, TS_DOUBLE, &pd->saved));
+int ts_parallel_halo_create_sized(ts_parallel_dofs pd, int64_t buffer, int64_t saved) {
+  TS_CALL(ts_parallel_buffers_create(pd->backend, buffer, &pd->buffers));
+  TS_CALL(ts_vec_create(pd->backend, saved, TS_DOUBLE, &pd->saved));
   return acquire_peer(pd);
+}
+
+int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane) {
+  pd->plane = (int64_t)plane;
+  return ts_parallel_halo_create_sized(pd, (int64_t)plane * TS_MAX_PEER_MESSAGES,
+                                       (int64_t)plane * TS_MAX_PLANES * TS_PLANE_SETS);
 }
 
 void ts_parallel_halo_destroy(ts_parallel_dofs pd) {

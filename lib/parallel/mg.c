@@ -215,18 +215,6 @@ static int gathered_lu_create(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe,
 
 /* ---------------------------------------------------------------- the hierarchy */
 
-struct ts_parallel_mg_s {
-  ts_mesh mesh;                 /* borrowed */
-  ts_fe fe;                     /* borrowed */
-  int coarse_level, levels;
-  ts_parallel_dofs pd[TS_MG_PARTS_MAX_LEVELS];
-  ts_operator A[TS_MG_PARTS_MAX_LEVELS];
-  /* a mapped mesh: the coefficients' callbacks and kappa's components (the finest level's),
-   * and per mesh level the whole level's cell arrays (owned; NULL: kappa = 1, c = 0) */
-  ts_coefficients given;
-  double *kappa[TS_MG_PARTS_MAX_LEVELS], *reaction[TS_MG_PARTS_MAX_LEVELS];
-};
-
 /* the coefficients of mesh level l of a mapped hierarchy, over the whole level's cells */
 static ts_coefficients level_coefficients(ts_parallel_mg m, int l) {
   const ts_coefficients *g = &m->given;

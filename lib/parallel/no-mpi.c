@@ -226,3 +226,30 @@ int ts_problem_read_xml_parallel(int comm, const char *path, int n_overrides,
   if (problem) *problem = NULL;
   return TS_NO_MPI(__func__);
 }
+
+int ts_parallel_dofs_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
+                                   int level, ts_parallel_dofs *pd) {
+  (void)backend, (void)par, (void)mesh, (void)degree, (void)level;
+  if (pd) *pd = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_operator_create_stokes(ts_parallel_dofs pd, double penalty, ts_operator *op) {
+  (void)pd, (void)penalty;
+  if (op) *op = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
+                                 int finest_level, const ts_mg_options *options,
+                                 ts_parallel_mg *mg) {
+  (void)backend, (void)par, (void)mesh, (void)degree, (void)finest_level, (void)options;
+  if (mg) *mg = NULL;
+  return TS_NO_MPI(__func__);
+}
+
+int ts_parallel_pc_create_mg_stokes(ts_parallel_mg mg, ts_pc *pc) {
+  (void)mg;
+  if (pc) *pc = NULL;
+  return TS_NO_MPI(__func__);
+}

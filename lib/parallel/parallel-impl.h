@@ -5,6 +5,7 @@
 #define TS_PARALLEL_IMPL_H
 #include <mpi.h>
 #include "../tessera-impl.h"
+#include "../mg/mg-impl.h"
 
 struct ts_parallel_s {
   MPI_Comm cart;               /* Cartesian communicator over the procs[] blocks, no reordering */
@@ -30,12 +31,40 @@ typedef struct ts_parallel_buffers {
   double *host_send, *host_recv;
 } ts_parallel_buffers;
 
+/** The ghost cells of a Stokes block beyond each interface (stokes.c). */
+#define TS_PARALLEL_STOKES_GHOSTS 2
+/** The most ghost slabs of a Stokes block: 2 per field and direction. */
+#define TS_PARALLEL_STOKES_SLABS 24
+
+/** RT_k x DGQ_k on the extended block (stokes.c): the block's cells and
+ *  TS_PARALLEL_STOKES_GHOSTS layers of ghost cells beyond each interface, its vectors the
+ *  fields u_0 .. u_{dim-1}, p one after the other, each numbered lexicographically. */
+typedef struct ts_parallel_stokes {
+  ts_fe velocity_fe, pressure_fe; /* owned: RT_k, DGQ_k */
+  ts_dofs pressure;             /* owned: DGQ_k of the extended block (the RT_k: pd->dofs) */
+  int fields;                   /* dim + 1 */
+  int64_t n[4][3];              /* field f's entries per direction on the extended block */
+  int64_t offset[5];            /* field f's first entry; offset[fields]: the vector's size */
+  int64_t global_n[4][3], global_offset[5]; /* the same on the whole level */
+  int64_t first_cell[3];        /* the extended block's first cell on the level */
+  int64_t own_lo[4][3], own_hi[4][3]; /* field f's owned entries [lo, hi) in direction d */
+  int ghost_lo[3], ghost_hi[3]; /* ghost cells below and above (0 or TS_PARALLEL_STOKES_GHOSTS) */
+  int refreshable;              /* every block has TS_PARALLEL_STOKES_GHOSTS cells or more in
+                                   every split direction */
+  int ghost_slabs;              /* the entries that are not owned, as slabs of the fields */
+  ts_plane ghost[TS_PARALLEL_STOKES_SLABS];
+} ts_parallel_stokes;
+
 struct ts_parallel_dofs_s {
   ts_parallel par;             /* borrowed */
   ts_backend backend;          /* borrowed */
   int degree;
-  ts_mesh mesh;                /* owned: the block's box of cells (with a mapped mesh's map) */
-  ts_dofs dofs;                /* owned: the block's Q_k DoFs (owned and ghost) */
+  ts_mesh mesh;                /* owned: the block's box of cells (with a mapped mesh's map;
+                                  Stokes: the extended block's) */
+  ts_dofs dofs;                /* owned: the block's Q_k DoFs (owned and ghost; Stokes: RT_k) */
+  ts_parallel_stokes *stokes;  /* owned: the Stokes fields (ts_parallel_dofs_create_stokes);
+                                  NULL: Q_k, the members below up to `layout` describe it */
+  int64_t count;               /* the entries of a vector */
   int64_t n[3];                /* the block's DoFs per direction (1 beyond dim) */
   int64_t global_n[3];         /* the whole mesh's DoFs per direction (1 beyond dim) */
   int64_t offset[3];           /* the global index of the block's first DoF per direction */
@@ -61,6 +90,21 @@ struct ts_parallel_dofs_s {
   int64_t calls[TS_PARALLEL_TIMES];
 };
 
+/** pd's split of mesh's level: level, cells, cells0, nested, cell_start, cell_end. */
+int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level);
+/** The cells [*start, *end) of direction d of the block at coordinate coord of pd's split. */
+void ts_parallel_block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end);
+/** The Stokes DoFs' parts of ts_parallel_dofs_global_index, _vec_gather, _destroy (stokes.c). */
+int64_t ts_parallel_stokes_global_index(ts_parallel_dofs pd, int64_t local);
+int ts_parallel_stokes_gather(ts_parallel_dofs pd, ts_vec v, double *global);
+void ts_parallel_stokes_free(ts_parallel_dofs pd);
+/** v's ghost layers from their owners (a halo exchange, timed as one; stokes.c). */
+int ts_parallel_stokes_refresh(ts_parallel_dofs pd, ts_vec v);
+/** y (+)= A x on the extended block without refreshing x (A: ts_parallel_operator_create_stokes):
+ *  the rows of the block and of the first ghost layer exact where x's ghosts are. */
+int ts_parallel_stokes_block_apply(ts_operator A, ts_vec x, ts_vec y, int add);
+/** The one-process operator of A's extended block. */
+int ts_parallel_stokes_block(ts_operator A, ts_operator *block);
 /** The block of cells [*start, *end) that coordinate `coord` of `procs` gets of `cells`:
  *  the first cells % procs blocks one cell more. */
 void ts_parallel_split(int64_t cells, int procs, int coord, int64_t *start, int64_t *end);
@@ -88,6 +132,8 @@ int ts_parallel_mpi_error(int mpi_error, const char *call, const char *file, int
 /** The buffers of pd's halo exchange (planes of `plane` DoFs at most; collective: the
  *  processes agree on device-to-device messages) and their release (halo.c). */
 int ts_parallel_halo_create(ts_parallel_dofs pd, size_t plane);
+/** The same with buffers of `buffer` doubles and `saved` doubles for saved planes. */
+int ts_parallel_halo_create_sized(ts_parallel_dofs pd, int64_t buffer, int64_t saved);
 void ts_parallel_halo_destroy(ts_parallel_dofs pd);
 /** Planes [from, from + thickness) of direction d of a box of n[] DoFs (lexicographic, 1
  *  beyond dim), spanning it in the other directions, as one ts_plane (vec_plane_pack's rows
@@ -137,4 +183,20 @@ int ts_parallel_time_start(ts_parallel_dofs pd, ts_vec v, double *start);
 int ts_parallel_time_stop(ts_parallel_dofs pd, ts_parallel_time what, ts_vec v, double start);
 /** The check that v is a distributed vector of pd (TS_ERR_ARG naming `caller`). */
 int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller);
+/** A distributed hierarchy (mg.c; Stokes: stokes-mg.c). */
+struct ts_parallel_mg_s {
+  ts_mesh mesh;                 /* borrowed */
+  ts_fe fe;                     /* borrowed (NULL: Stokes) */
+  int stokes;                   /* 1: RT_k x DGQ_k (ts_parallel_mg_create_stokes), else Q_k */
+  int stokes_degree;            /* Stokes: k */
+  ts_mg_options stokes_options; /* Stokes: the hierarchy's options */
+  int coarse_level, levels;
+  ts_parallel_dofs pd[TS_MG_PARTS_MAX_LEVELS];
+  ts_operator A[TS_MG_PARTS_MAX_LEVELS];
+  /* a mapped mesh: the coefficients' callbacks and kappa's components (the finest level's),
+   * and per mesh level the whole level's cell arrays (owned; NULL: kappa = 1, c = 0) */
+  ts_coefficients given;
+  double *kappa[TS_MG_PARTS_MAX_LEVELS], *reaction[TS_MG_PARTS_MAX_LEVELS];
+};
+
 #endif
