@@ -1,7 +1,8 @@
 #!/bin/sh
 # t-parallel.sh -- the MPI domain decomposition against the one-process run, under mpirun:
 # tests/t-parallel with 1, 2, 3 (an uneven split) and 4 processes (2x2: DoFs shared by 4
-# blocks), one TAP line per run; tests/t-parallel-patch on 8 (2x2x2); then `tessera run` on the problem files
+# blocks), one TAP line per run, and tests/t-parallel-stokes (Stokes RT) with each of them and
+# 8; tests/t-parallel-patch on 8 (2x2x2); then `tessera run` on the problem files
 # tests/xml/good/mpirun-poisson-{2d,3d}.xml with 1 (--procs 1x1: the distributed code on
 # one process), 2 and 3 processes against the plain one-process run (the same iterations,
 # errors equal to round-off, the DoFs of the processes summing to the whole), the same for
@@ -44,11 +45,23 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-echo "1..23"
+echo "1..28"
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
   "$TESSERA_MPIEXEC" $root --oversubscribe -np "$np" "$@"
+}
+
+# stokes_np NP: tests/t-parallel-stokes (Stokes RT against the one-process run) on NP processes
+stokes_np() {
+  mpirun_np $1 "$builddir/tests/t-parallel-stokes" >"$work/out" 2>&1
+  status=$?
+  passed=$(grep -c '^ok ' "$work/out")
+  failed=$(grep -c '^not ok ' "$work/out")
+  planned=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$work/out")
+  [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ -n "$planned" ] && [ "$passed" -eq "$planned" ]
+  ok $? "mpirun -np $1 t-parallel-stokes: exit $status, $passed passed (skips included), $failed failed of ${planned:-?}"
+  [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -40
 }
 
 # TESSERA_TEST_PARALLEL_NP: the process counts of these runs (default "1 2 3 4"); the others
@@ -58,7 +71,8 @@ mpirun_np() { # mpirun_np NP COMMAND...
 for np in 1 2 3 4; do
   case " ${TESSERA_TEST_PARALLEL_NP:-1 2 3 4} " in
     *" $np "*) ;;
-    *) n=$((n + 1)); echo "ok $n # SKIP mpirun -np $np t-parallel: not in TESSERA_TEST_PARALLEL_NP"; continue ;;
+    *) n=$((n + 2)); echo "ok $((n - 1)) # SKIP mpirun -np $np t-parallel: not in TESSERA_TEST_PARALLEL_NP"
+       echo "ok $n # SKIP mpirun -np $np t-parallel-stokes: not in TESSERA_TEST_PARALLEL_NP"; continue ;;
   esac
   mpirun_np $np "$program" >"$work/out" 2>&1
   status=$?
@@ -68,6 +82,7 @@ for np in 1 2 3 4; do
   [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ -n "$planned" ] && [ "$passed" -eq "$planned" ]
   ok $? "mpirun -np $np t-parallel: exit $status, $passed passed, $failed failed of ${planned:-?}"
   [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -40
+  stokes_np $np
 done
 
 # the vertex patches on 2x2x2 processes (tests/t-parallel-patch.c): the ghost cells of edges
@@ -78,6 +93,8 @@ passed=$(grep -c '^ok ' "$work/out")
 [ "$status" -eq 0 ] && [ "$passed" -eq 6 ] && ! grep -q '^not ok' "$work/out"
 ok $? "mpirun -np 8 t-parallel-patch (2x2x2): exit $status, $passed of 6 passed"
 [ "$status" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -20
+# Stokes on 2x2x2 (3D; 2D skipped): the ghost layers of edges and corners
+stokes_np 8
 
 # first FILE KEY: the first value of "KEY": in the JSON line of FILE (the finest level's)
 first() {
