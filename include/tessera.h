@@ -2445,9 +2445,10 @@ int ts_parallel_operator_create_stokes(ts_parallel_dofs pd, double penalty, ts_o
 /** @brief The distributed Stokes DoFs and operators of mesh's levels options->coarse_level ..
  *  finest_level, as ts_mg_create_stokes (options NULL for the defaults; its coarse level,
  *  penalty, the patches' local solver and CG tolerance are used, the rest checked alike).
- *  The blocks must nest (every direction has at least as many level-0 cells as processes),
- *  the levels above the coarsest need at least 2 cells per block and split direction, and the
- *  coarse level at least 2 cells per direction (ts_mg_create_stokes's rule).
+ *  The coarse level's cells are dealt out among the processes and refined with the levels,
+ *  so it needs at least as many cells as processes in every direction (and 2 cells per
+ *  direction, ts_mg_create_stokes's rule); the levels above it need at least 2 cells per
+ *  block and split direction.
  *  @return 0; the errors of ts_parallel_dofs_create_stokes; TS_ERR_ARG (levels, options) */
 int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
                                  int finest_level, const ts_mg_options *options,

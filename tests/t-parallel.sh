@@ -6,8 +6,9 @@
 # tests/xml/good/mpirun-poisson-{2d,3d}.xml with 1 (--procs 1x1: the distributed code on
 # one process), 2 and 3 processes against the plain one-process run (the same iterations,
 # errors equal to round-off, the DoFs of the processes summing to the whole), the same for
-# your own data on Kershaw's mesh (tests/xml/good/mpirun-kershaw-{2d,3d}.xml), the .pvtu
-# output and its pieces against the one-process .vtu, the file read by rank 0 alone, and
+# your own data on Kershaw's mesh (tests/xml/good/mpirun-kershaw-{2d,3d}.xml) and for Stokes
+# RT (tests/xml/good/mpirun-stokes-{2d,3d}.xml), the .pvtu output and its pieces against the
+# one-process .vtu (Poisson, Kershaw, Stokes), the file read by rank 0 alone, and
 # problems that are not distributed refused; `tessera bench` (and --mg) under mpirun -np 2.  Built without MPI: that tessera
 # refuses --procs and being one of several processes.  A TAP skip when no launcher was
 # found.  One OpenMP thread per process: the machine may have fewer cores than processes
@@ -45,7 +46,7 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-echo "1..28"
+echo "1..35"
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
@@ -110,7 +111,8 @@ per_process() {
          for (i = 2; i <= n; ++i) sum += parts[i] + 0; print n - 1, sum }' "$1"
 }
 
-# compare NAME DIR NP [OPTIONS]: the run in DIR under NP processes against the plain run
+# compare NAME DIR NP [OPTIONS]: the run in DIR under NP processes against the plain run (the
+# second error: $second, the H1 error or Stokes' pressure L2 error)
 compare() {
   name=$1 dir=$2 np=$3
   shift 3
@@ -119,17 +121,20 @@ compare() {
     >"$work/$dir.json" 2>"$work/$dir.err"
   status=$?
   one="$work/$name-one.json" it=$(first "$work/$dir.json" iterations)
-  l2=$(first "$work/$dir.json" l2_error) h1=$(first "$work/$dir.json" h1_error)
+  l2=$(first "$work/$dir.json" l2_error) h1=$(first "$work/$dir.json" "$second")
   set -- $(per_process "$work/$dir.json")
   [ "$status" -eq 0 ] && [ "$it" = "$(first "$one" iterations)" ] &&
-    close "$l2" "$(first "$one" l2_error)" && close "$h1" "$(first "$one" h1_error)" &&
+    close "$l2" "$(first "$one" l2_error)" && close "$h1" "$(first "$one" "$second")" &&
     [ "$(first "$work/$dir.json" processes)" = "$np" ] && [ "$1" = "$np" ] &&
     [ "$2" = "$(first "$one" dofs)" ]
-  ok $? "$name, mpirun -np $np${options:+ $options}: exit $status, $it iterations (one process: $(first "$one" iterations)), L2 error $l2 (one process: $(first "$one" l2_error)), DoFs of $1 processes sum to $2"
+  ok $? "$name, mpirun -np $np${options:+ $options}: exit $status, $it iterations (one process: $(first "$one" iterations)), L2 error $l2 (one process: $(first "$one" l2_error)), $second $h1 ($(first "$one" "$second")), DoFs of $1 processes sum to $2"
   [ "$status" -eq 0 ] || sed 's/^/# /' "$work/$dir.err" | head -10
 }
 
-for name in mpirun-poisson-2d mpirun-poisson-3d mpirun-kershaw-2d mpirun-kershaw-3d; do
+for name in mpirun-poisson-2d mpirun-poisson-3d mpirun-kershaw-2d mpirun-kershaw-3d \
+  mpirun-stokes-2d mpirun-stokes-3d; do
+  second=h1_error
+  case $name in mpirun-stokes-*) second=pressure_l2_error ;; esac
   mkdir -p "$work/$name-one"
   (cd "$work/$name-one" && "$tessera" run "$srcdir/tests/xml/good/$name.xml" --json) >"$work/$name-one.json"
   one_procs=1x1
@@ -138,7 +143,7 @@ for name in mpirun-poisson-2d mpirun-poisson-3d mpirun-kershaw-2d mpirun-kershaw
   options= compare $name $name-np2 2
   options= compare $name $name-np3 3
 done
-options="--procs 1x3" compare mpirun-poisson-2d mpirun-poisson-2d-1x3 3 --procs 1x3
+second=h1_error options="--procs 1x3" compare mpirun-poisson-2d mpirun-poisson-2d-1x3 3 --procs 1x3
 
 # vtu_values FILE N: "i j k solution" per point, the coordinates as lattice indices (x N), or
 # with N = 0 (a mapped mesh) rounded to 1e-9
@@ -174,22 +179,48 @@ check_pieces mpirun-poisson-2d 192
 # Kershaw's mesh: the mapped points, rounded to 1e-9
 check_pieces mpirun-kershaw-2d 0
 
+# stokes_values FILE N: "i j k pressure" per point (each cell has its own lattice: a point on a
+# cell face once per cell, with that cell's pressure), the coordinates as lattice indices (x N)
+stokes_values() {
+  awk -v N="$2" '
+    /<Points>/ { mode = "p"; np = 0; next }
+    /<\/Points>/ { mode = ""; next }
+    /<DataArray.*Name="pressure"/ { mode = "s"; i = 0; next }
+    /<\/DataArray>/ { if (mode == "s") mode = ""; next }
+    mode == "p" && NF == 3 { key[np++] = int($1 * N + 0.5) " " int($2 * N + 0.5) " " int($3 * N + 0.5); next }
+    mode == "s" && NF == 1 { print key[i++], $1 }' "$1" | sort -k1,1n -k2,2n -k3,3n -k4,4g
+}
+# The Stokes pieces of the run under mpirun -np 3: the .pvtu names 3 pieces, and the pieces'
+# points with their pressures (sorted by point, then value) are the one-process file's, the
+# pressures to 1e-12 (the whole solution's means removed in every piece).
+name=mpirun-stokes-2d dir="$work/mpirun-stokes-2d-np3"
+pieces=$(grep -c "<Piece Source=\"$name-[0-2]\\.vtu\"/>" "$dir/$name.pvtu" 2>/dev/null)
+stokes_values "$work/$name-one/$name.vtu" 96 >"$work/one.values" # x = i/48, y = j/32
+for r in 0 1 2; do cat "$dir/$name-$r.vtu"; done >"$work/pieces.vtu"
+stokes_values "$work/pieces.vtu" 96 >"$work/pieces.values"
+set -- $(paste "$work/one.values" "$work/pieces.values" | awk '{ ++n; if ($1 != $5 || $2 != $6 || $3 != $7) ++foreign;
+  d = $4 - $8; if (d < 0) d = -d; if (d > max) max = d } END { printf "%d %d %g\n", n, foreign, max }') \
+  $(wc -l <"$work/pieces.values")
+[ "$pieces" = 3 ] && [ "$1" -gt 0 ] && [ "$1" -eq "$4" ] && [ "$2" -eq 0 ] &&
+  awk -v d="$3" 'BEGIN { exit !(d <= 1e-12) }'
+ok $? "mpirun -np 3: $name.pvtu names $pieces pieces; their $4 points are the $1 of the one-process .vtu ($2 elsewhere), pressures at most $3 apart"
+
 # Refused before any work, by rank 0 alone, every process exiting non-zero: mixed precision
-# (named with the way out), Stokes, and Neumann faces of your own data.
+# (named with the way out), Taylor-Hood, and Neumann faces of your own data.
 mpirun_np 2 "$tessera" run "$srcdir/tests/xml/good/mpirun-poisson-3d.xml" \
   --set multigrid/precision=mixed >"$work/refused.out" 2>&1
 status=$?
-mpirun_np 2 "$tessera" run "$srcdir/tests/xml/good/stokes-2d.xml" >"$work/stokes.out" 2>&1
+mpirun_np 2 "$tessera" run "$srcdir/examples/stokes-th-2d.xml" >"$work/stokes.out" 2>&1
 stokes=$?
 mpirun_np 2 "$tessera" run "$srcdir/examples/poisson-kershaw.xml" >"$work/neumann.out" 2>&1
 neumann=$?
 [ "$status" -ne 0 ] && [ "$(grep -c 'error:' "$work/refused.out")" -eq 1 ] &&
   grep -q '<multigrid precision="mixed">: mixed precision is not distributed yet; allowed under mpirun: precision="double"' "$work/refused.out" &&
   ! grep -q 'iteration' "$work/refused.out" && [ "$stokes" -ne 0 ] &&
-  grep -q '<stokes> (stokes, <element family="RT">) is not distributed yet' "$work/stokes.out" &&
+  grep -q '<stokes> (taylor-hood, <element family="taylor-hood">) is not distributed yet' "$work/stokes.out" &&
   [ "$neumann" -ne 0 ] && [ "$(grep -c 'error:' "$work/neumann.out")" -eq 1 ] &&
   grep -q '<poisson neumann="right top">: Neumann faces are not distributed yet' "$work/neumann.out"
-ok $? "mpirun -np 2 refuses mixed precision (exit $status), <stokes> (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
+ok $? "mpirun -np 2 refuses mixed precision (exit $status), Taylor-Hood (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
 
 # Rank 0 reads the file and broadcasts it: a problem file that only rank 0 sees (the others
 # start in a folder without it) is solved on 2 processes; one that rank 0 does not see is one

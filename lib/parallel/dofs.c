@@ -95,51 +95,55 @@ static int init_layout(ts_parallel_dofs pd) {
 }
 
 /* The cells [*start, *end) of direction d that the block at coordinate coord gets: the
- * level-0 cells dealt out and refined with the level (nested: the blocks of all levels are
- * refinements of each other, as multigrid's transfers need), or, where level 0 has fewer
- * cells than processes in some direction, the level's own cells dealt out. */
+ * cells of the split level (level 0, or a Stokes hierarchy's coarse level) dealt out and
+ * refined to the level (nested: the blocks of all levels are refinements of each other, as
+ * multigrid's transfers need), or, where the split level has fewer cells than processes in
+ * some direction, the level's own cells dealt out. */
 static void split_range(ts_parallel par, int nested, const int64_t *cells0, const int64_t *cells,
-                        int level, int d, int coord, int64_t *start, int64_t *end) {
+                        int refinements, int d, int coord, int64_t *start, int64_t *end) {
   if (nested) {
     ts_parallel_split(cells0[d], par->procs[d], coord, start, end);
-    *start <<= level;
-    *end <<= level;
+    *start <<= refinements;
+    *end <<= refinements;
   } else {
     ts_parallel_split(cells[d], par->procs[d], coord, start, end);
   }
 }
 
 void ts_parallel_block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end) {
-  split_range(pd->par, pd->nested, pd->cells0, pd->cells, pd->level, d, coord, start, end);
+  split_range(pd->par, pd->nested, pd->cells0, pd->cells, pd->level - pd->split_level, d, coord,
+              start, end);
 }
 
-/* whether every direction has at least as many level-0 cells as processes */
+/* whether every direction has at least as many cells of the split level as processes */
 static int blocks_nest(ts_parallel par, const int64_t *cells0) {
   int nested = 1;
   for (int d = 0; d < par->dim; ++d) nested = nested && cells0[d] >= par->procs[d];
   return nested;
 }
 
-int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int64_t *cells) {
+int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int split_level,
+                            int64_t *cells) {
   int64_t cells0[3], all[3], start, end;
-  TS_CALL(ts_mesh_cells(mesh, 0, cells0));
+  TS_CALL(ts_mesh_cells(mesh, split_level, cells0));
   TS_CALL(ts_mesh_cells(mesh, level, all));
   const int nested = blocks_nest(par, cells0);
   for (int d = 0; d < 3; ++d) {
     cells[d] = 1;
     if (d >= par->dim) continue;
-    split_range(par, nested, cells0, all, level, d, par->coords[d], &start, &end);
+    split_range(par, nested, cells0, all, level - split_level, d, par->coords[d], &start, &end);
     cells[d] = end - start;
   }
   return 0;
 }
 
-int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level) {
+int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level, int split_level) {
   const ts_parallel par = pd->par;
   int64_t *cells = pd->cells;
   TS_CALL(ts_mesh_cells(mesh, level, cells));
-  TS_CALL(ts_mesh_cells(mesh, 0, pd->cells0));
+  TS_CALL(ts_mesh_cells(mesh, split_level, pd->cells0));
   pd->level = level;
+  pd->split_level = split_level;
   for (int d = 0; d < par->dim; ++d)
     TS_CHECK_ARG(cells[d] >= par->procs[d],
                  "ts_parallel_dofs_create: %lld cells in direction %d on level %d for %d "
@@ -159,7 +163,7 @@ static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
   const ts_parallel par = pd->par;
   const int k = fe->degree;
   const int64_t *start = pd->cell_start, *end = pd->cell_end, *cells = pd->cells;
-  TS_CALL(ts_parallel_block_setup(pd, mesh, level));
+  TS_CALL(ts_parallel_block_setup(pd, mesh, level, 0));
   TS_CALL(create_block(pd, mesh, fe, level, start, end));
   pd->count = pd->dofs->count;
   size_t plane = 1;

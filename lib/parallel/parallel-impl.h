@@ -69,9 +69,12 @@ struct ts_parallel_dofs_s {
   int64_t global_n[3];         /* the whole mesh's DoFs per direction (1 beyond dim) */
   int64_t offset[3];           /* the global index of the block's first DoF per direction */
   int level;                   /* the mesh level */
-  int64_t cells[3], cells0[3]; /* the whole mesh's cells on the level and on level 0 */
-  int nested;                  /* the level-0 split refined (every direction has at least as
-                                  many level-0 cells as processes): blocks nest across levels */
+  int split_level;             /* the level whose cells are dealt out (0; a Stokes hierarchy:
+                                  its coarse level) */
+  int64_t cells[3], cells0[3]; /* the whole mesh's cells on the level and the split level */
+  int nested;                  /* the split level's split refined (every direction has at
+                                  least as many cells there as processes): blocks nest across
+                                  levels */
   int64_t cell_start[3], cell_end[3]; /* the block's cells [start, end) on the level */
   /* the first DoF this block owns per direction: 1 where a lower neighbour owns the
    * interface (owner: the lower side), else 0 */
@@ -90,8 +93,12 @@ struct ts_parallel_dofs_s {
   int64_t calls[TS_PARALLEL_TIMES];
 };
 
-/** pd's split of mesh's level: level, cells, cells0, nested, cell_start, cell_end. */
-int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level);
+/** pd's split of mesh's level (the split of split_level refined): level, split_level, cells,
+ *  cells0, nested, cell_start, cell_end. */
+int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level, int split_level);
+/** ts_parallel_dofs_create_stokes with the cells of split_level <= level dealt out. */
+int ts_parallel_stokes_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
+                                   int level, int split_level, ts_parallel_dofs *pd);
 /** The cells [*start, *end) of direction d of the block at coordinate coord of pd's split. */
 void ts_parallel_block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end);
 /** The Stokes DoFs' parts of ts_parallel_dofs_global_index, _vec_gather, _destroy (stokes.c). */
@@ -109,8 +116,9 @@ int ts_parallel_stokes_block(ts_operator A, ts_operator *block);
  *  the first cells % procs blocks one cell more. */
 void ts_parallel_split(int64_t cells, int procs, int coord, int64_t *start, int64_t *end);
 /** This process's block of cells on mesh's level (cells[d] per direction, 1 beyond dim), as
- *  ts_parallel_dofs_create deals them out. */
-int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int64_t *cells);
+ *  ts_parallel_dofs_create (split_level 0) deals them out. */
+int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int split_level,
+                            int64_t *cells);
 /** y = A_block x for a distributed Laplacian A (ts_parallel_operator_create_laplace): the
  *  block's cells only, without the constraints and without the interface sums (what a block
  *  adds to a right side; laplace.c). */

@@ -15,31 +15,13 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parallel-impl.h"
-#include "../problem/equation.h"
-
-/* One level's distributed objects. */
-typedef struct dist_level {
-  ts_parallel_mg mg;            /* the hierarchy (multigrid): owns pd and A */
-  ts_parallel_dofs pd;          /* the level's DoFs: the hierarchy's finest, or own */
-  ts_operator A;                /* the distributed Laplacian: the hierarchy's, or own */
-  ts_vec b, x, lift;            /* right side, solution, boundary values (added after) */
-  ts_pc pc;                     /* the preconditioner, or full multigrid's V-cycle */
-  ts_solver solver;             /* NULL for full multigrid */
-  double *host;                 /* the block's solution on the host */
-} dist_level;
-
-/* What every level shares: the study (problem, backend, mesh, element, exact solution) and
- * the split; for your own data on a mapped mesh (or the box as one) its functions. */
-typedef struct dist_study {
-  ts_study s;
-  ts_parallel par;
-  int own;                      /* <poisson f=...>: the operator on mapped cells */
-  ts_poisson_own_functions fns; /* its data (own) */
-} dist_study;
+#include "problem-impl.h"
 
 /* whether the errors are measured: a built-in solution but rhs="one", or your own u */
-static int has_exact(const dist_study *d) { return d->own ? d->fns.u != NULL : !d->s.p->rhs_one; }
+static int has_exact(const dist_study *d) {
+  if (d->stokes) return 1; /* a built-in solution */
+  return d->own ? d->fns.u != NULL : !d->s.p->rhs_one;
+}
 
 static void level_free(dist_level *o) {
   ts_solver_destroy(&o->solver);
@@ -204,6 +186,7 @@ static int create_pc(const dist_study *d, dist_level *o) {
 }
 
 static int level_setup(const dist_study *d, int level, dist_level *o, double *t) {
+  if (d->stokes) return ts_parallel_stokes_level_setup(d, level, o, t);
   TS_CALL(level_space(d, level, o, t));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_parallel_vec_create(o->pd, &o->b));
   TS_CALL_TIMED(&t[TS_SETUP_VECTORS], ts_parallel_vec_create(o->pd, &o->x));
@@ -264,6 +247,7 @@ static int complete_local(const dist_study *d, dist_level *o, double *sums) {
 
 /* The errors: the blocks' integrals summed in rank order (the cells of a block are its own). */
 static int measure(const dist_study *d, dist_level *o, ts_level_report *r) {
+  if (d->stokes) return ts_parallel_stokes_measure(d, o, r);
   double sums[2] = {0.0, 0.0}, total[2];
   TS_CALL(ts_parallel_agree(d->par, complete_local(d, o, sums)));
   if (!has_exact(d)) return 0; /* no exact solution */
@@ -295,7 +279,11 @@ static int check_output(const dist_study *d) {
   int64_t cells[3];
   if (!*p->vtu_path) return 0;
   TS_CALL(output_paths(d, d->par->rank, piece, index, sizeof piece));
-  TS_CALL(ts_parallel_block_cells(d->par, d->s.mesh, p->levels, cells));
+  if (d->stokes) {
+    TS_CALL(ts_parallel_stokes_block_cells(d, cells));
+    return ts_stokes_vtu_check_output(piece, p->dim, cells, p->vtu_subdivisions);
+  }
+  TS_CALL(ts_parallel_block_cells(d->par, d->s.mesh, p->levels, 0, cells));
   TS_CALL(ts_vtu_check_output(piece, p->dim, cells, p->vtu_subdivisions, has_exact(d)));
   return 0;
 }
@@ -313,7 +301,8 @@ static int write_index(const dist_study *d, const char *index) {
     const char *slash = strrchr(names[r], '/');
     pieces[r] = slash ? slash + 1 : names[r];
   }
-  if (!ierr) ierr = ts_write_pvtu(index, p->dim, has_exact(d), size, pieces);
+  if (!ierr) ierr = d->stokes ? ts_stokes_write_pvtu(index, p->dim, 1, size, pieces)
+                              : ts_write_pvtu(index, p->dim, has_exact(d), size, pieces);
   ts_free(&names);
   ts_free(&pieces);
   return ierr;
@@ -322,6 +311,7 @@ static int write_index(const dist_study *d, const char *index) {
 /* this process's piece: its block's cells, the exact solution where it is known */
 static int write_piece(const dist_study *d, const dist_level *o, const char *piece) {
   const int s = d->s.p->vtu_subdivisions;
+  if (d->stokes) return ts_parallel_stokes_write_piece(d, o, piece);
   if (d->own) return ts_write_vtu_mapped(piece, o->pd->dofs, o->host, d->fns.u, d->fns.ctx, s);
   return ts_write_vtu(piece, o->pd->dofs, o->host, has_exact(d) ? d->s.exact : NULL, s);
 }
@@ -347,7 +337,7 @@ static void record_figures(const dist_study *d, const dist_level *o, const ts_le
   ts_parallel_dofs pd = o->pd;
   *f = (ts_parallel_figures){.rank = d->par->rank, .processes = d->par->size,
                              .owned_dofs = pd->layout.end - pd->layout.begin,
-                             .block_dofs = pd->dofs->count, .setup_seconds = r->setup_seconds,
+                             .block_dofs = pd->count, .setup_seconds = r->setup_seconds,
                              .solve_seconds = r->solve_seconds};
   for (int dd = 0; dd < 3; ++dd) {
     f->procs[dd] = d->par->procs[dd];
@@ -440,6 +430,8 @@ int ts_problem_solve_parallel(ts_problem p, ts_backend backend, int comm, const 
   int ierr = ts_parallel_agree(d.par, check_memory(p, backend, d.par->size));
   if (!ierr) ierr = ts_parallel_agree(d.par, ts_study_create(p, backend, &d.s));
   d.own = !ierr && d.s.eq == &ts_equation_poisson_own;
+  d.stokes = !ierr && d.s.eq == &ts_equation_stokes;
+  report->stokes = d.stokes; /* the pressure errors are reported */
   if (d.own) ts_poisson_own_functions_of(&d.s, &d.fns);
   if (!ierr) ierr = ts_parallel_agree(d.par, check_output(&d));
   if (!ierr) ierr = run_study(&d, log, report, figures);

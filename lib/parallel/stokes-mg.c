@@ -52,18 +52,19 @@ int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh me
                                  .levels = finest_level - o.coarse_level + 1};
   int ierr = 0;
   for (int i = 0; i < m->levels && !ierr; ++i) {
-    ierr = ts_parallel_dofs_create_stokes(backend, par, mesh, degree, o.coarse_level + i, &m->pd[i]);
+    ierr = ts_parallel_stokes_dofs_create(backend, par, mesh, degree, o.coarse_level + i,
+                                          o.coarse_level, &m->pd[i]);
     if (!ierr) ierr = ts_parallel_operator_create_stokes(m->pd[i], o.stokes_penalty, &m->A[i]);
   }
   if (!ierr && m->levels > 1 && !m->pd[0]->nested)
-    ierr = TS_ERROR(TS_ERR_ARG, "%s: a direction has fewer level-0 cells than processes: the "
-                    "blocks of the levels would not nest (use a coarser split or more level-0 "
-                    "cells)", __func__);
+    ierr = TS_ERROR(TS_ERR_ARG, "%s: a direction has fewer cells on the coarse level %d than "
+                    "processes: the blocks of the levels would not nest (use fewer processes, "
+                    "more level-0 cells or a higher coarse level)", __func__, o.coarse_level);
   for (int i = 1; i < m->levels && !ierr; ++i)
     if (!m->pd[i]->stokes->refreshable)
       ierr = TS_ERROR(TS_ERR_ARG, "%s: level %d has a block of fewer than %d cells in a split "
-                      "direction; the levels above the coarsest need at least %d (more level-0 "
-                      "cells, a higher coarse level or fewer processes)", __func__,
+                      "direction; the levels above the coarsest need at least %d (fewer processes, "
+                      "more level-0 cells or a higher coarse level)", __func__,
                       o.coarse_level + i, TS_PARALLEL_STOKES_GHOSTS, TS_PARALLEL_STOKES_GHOSTS);
   if (ierr) {
     ts_parallel_mg_destroy(&m);

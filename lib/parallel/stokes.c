@@ -212,8 +212,8 @@ static int64_t largest_message(ts_parallel_dofs pd) {
   return largest;
 }
 
-static int stokes_setup(ts_parallel_dofs pd, ts_mesh mesh, int level) {
-  TS_CALL(ts_parallel_block_setup(pd, mesh, level));
+static int stokes_setup(ts_parallel_dofs pd, ts_mesh mesh, int level, int split_level) {
+  TS_CALL(ts_parallel_block_setup(pd, mesh, level, split_level));
   TS_CALL(create_extended(pd, mesh, level));
   layout_fields(pd);
   pd->count = pd->stokes->offset[pd->stokes->fields];
@@ -227,8 +227,8 @@ static int stokes_setup(ts_parallel_dofs pd, ts_mesh mesh, int level) {
   return init_layout(pd);
 }
 
-int ts_parallel_dofs_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
-                                   int level, ts_parallel_dofs *pd) {
+int ts_parallel_stokes_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
+                                   int level, int split_level, ts_parallel_dofs *pd) {
   TS_CHECK_NOT_NULL(pd);
   *pd = NULL;
   TS_CHECK_NOT_NULL(backend);
@@ -242,6 +242,8 @@ int ts_parallel_dofs_create_stokes(ts_backend backend, ts_parallel par, ts_mesh 
                TS_STOKES_MAX_DEGREE);
   TS_CHECK_ARG(level >= 0 && level <= mesh->levels, "%s: level = %d, the mesh has 0..%d",
                __func__, level, mesh->levels);
+  TS_CHECK_ARG(split_level >= 0 && split_level <= level, "%s: split level %d, allowed 0..%d",
+               __func__, split_level, level);
   if (!backend->ops.vec_plane_pack || !backend->ops.vec_plane_unpack)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: backend '%s' has no kernel 'vec_plane_pack' or "
                     "'vec_plane_unpack' (backend ABI 17), which the ghost layers need", __func__,
@@ -252,13 +254,18 @@ int ts_parallel_dofs_create_stokes(ts_backend backend, ts_parallel par, ts_mesh 
   p->backend = backend;
   p->degree = degree;
   int ierr = ts_calloc(1, sizeof *p->stokes, "distributed Stokes layout", &p->stokes);
-  if (!ierr) ierr = stokes_setup(p, mesh, level);
+  if (!ierr) ierr = stokes_setup(p, mesh, level, split_level);
   if (ierr) {
     ts_parallel_dofs_destroy(&p);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed Stokes DoFs");
   }
   *pd = p;
   return 0;
+}
+
+int ts_parallel_dofs_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
+                                   int level, ts_parallel_dofs *pd) {
+  return ts_parallel_stokes_dofs_create(backend, par, mesh, degree, level, 0, pd);
 }
 
 void ts_parallel_stokes_free(ts_parallel_dofs pd) {

@@ -24,14 +24,33 @@ static int check_own_data(ts_problem p) {
                   "boundary (no neumann, no h)", origin(p), faces);
 }
 
-/* The equation: Poisson with a built-in solution on a box, or your own data. */
+/* Stokes RT (paper 000): GMRES or FGMRES with the V-cycle or none, in double precision (the
+ * reader allows MINRES with the block-diagonal preconditioner only, which is not
+ * distributed). */
+static int check_stokes(ts_problem p) {
+  if (p->precision != TS_DOUBLE)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <solver precision=\"single\">: only double precision "
+                    "is distributed yet; allowed under mpirun: precision=\"double\"", origin(p));
+  if (p->solver == TS_SOLVER_MINRES)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <solver type=\"minres\" preconditioner=\"%s\"> with "
+                    "<stokes>: the block preconditioners are not distributed yet; allowed under "
+                    "mpirun: type=\"gmres\" or \"fgmres\" with preconditioner=\"mg\" or \"none\"",
+                    origin(p), p->preconditioner);
+  if (p->mg.precision != TS_DOUBLE)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid precision=\"mixed\">: mixed precision is "
+                    "not distributed yet; allowed under mpirun: precision=\"double\"", origin(p));
+  return 0;
+}
+
+/* The equation: Poisson with a built-in solution on a box, your own data, or Stokes RT. */
 static int check_equation(ts_problem p) {
   const ts_equation *eq = p->equation;
   if (eq == &ts_equation_poisson) return 0;
   if (eq == &ts_equation_poisson_own) return check_own_data(p);
+  if (eq == &ts_equation_stokes) return check_stokes(p);
   return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <%s> (%s, <element family=\"%s\">) is not distributed "
-                  "yet; under mpirun: <poisson> with Q_k", origin(p), eq->element, eq->name,
-                  eq->family);
+                  "yet; under mpirun: <poisson> with Q_k, <stokes> with RT_k", origin(p),
+                  eq->element, eq->name, eq->family);
 }
 
 /* The solver: a Krylov method or full multigrid, in double precision. */
@@ -106,6 +125,7 @@ static int check_multigrid(ts_problem p) {
 int ts_problem_parallel_check(ts_problem p) {
   TS_CHECK_NOT_NULL(p);
   TS_CALL(check_equation(p));
+  if (p->equation == &ts_equation_stokes) return 0; /* its solver and multigrid: above */
   TS_CALL(check_solver(p));
   TS_CALL(check_multigrid(p));
   return 0;

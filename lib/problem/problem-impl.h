@@ -222,6 +222,14 @@ int ts_vtu_check_output(const char *path, int dim, const int64_t *cells, int sub
 int ts_write_pvtu(const char *path, int dim, int exact, int n_pieces, const char *const *pieces);
 int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
                                int subdivisions);
+/** The Stokes forms (stokes-vtu.c) for a distributed run: the index of the pieces, and a
+ *  piece of the cells first + [0, cells) of the DoFs' box with the whole solution's pressure
+ *  means (means[0] the discrete, means[1] the exact one) removed. */
+int ts_stokes_write_pvtu(const char *path, int dim, int exact, int n_pieces,
+                         const char *const *pieces);
+int ts_stokes_write_vtu_block(const char *path, ts_dofs velocity, ts_dofs pressure,
+                              const double *x, const ts_stokes_solution *s, int subdivisions,
+                              const int64_t *first, const int64_t *cells, const double *means);
 
 /* pc-tree.c: the preconditioners of p's tree on one level, bottom-up: A the level's
  * operator (Poisson: the Laplacian; Stokes: Acal), dofs its fields' DoF handlers (the first

@@ -41,6 +41,16 @@ double ts_stokes_pressure_at(ts_dofs velocity, ts_dofs pressure, const ts_stokes
                              const double *x, const int64_t *c, const int *qi);
 /** The means of p_h (from x = [u; p]) and of s's pressure over the box, by Gauss quadrature
  *  with k+3 points per direction (doc/stokes.md section 6); s may be NULL (exact mean 0). */
+/** The error integrals of the cells first + [0, cells) per direction of the DoFs' box (a
+ *  block of a distributed level, lib/parallel/problem-stokes.c): sums[0] = int |u_h - u|^2,
+ *  sums[1] = int p_h, sums[2] = int (p_h - p), sums[3] = their volume; and
+ *  int (p_h - p - shift)^2 over them (the pressure error once the means are known). */
+int ts_stokes_block_integrals(ts_dofs velocity, ts_dofs pressure, const double *x,
+                              const ts_stokes_solution *s, const int64_t *first,
+                              const int64_t *cells, double *sums);
+int ts_stokes_block_pressure_error(ts_dofs velocity, ts_dofs pressure, const double *x,
+                                   const ts_stokes_solution *s, const int64_t *first,
+                                   const int64_t *cells, double shift, double *sum);
 int ts_stokes_pressure_means(ts_dofs velocity, ts_dofs pressure, const double *x,
                              const ts_stokes_solution *s, double *discrete_mean,
                              double *exact_mean);

@@ -93,7 +93,8 @@ int ts_stokes_assemble_rhs(ts_dofs velocity, ts_dofs pressure, const ts_stokes_s
 }
 
 /* What the integrals over the cells read: the solution x, the exact solution s (NULL: zero
- * pressure), and for the pressure a shift and the power (1 or 2) of p_h - p - shift. */
+ * pressure), for the pressure a shift and the power (1 or 2) of p_h - p - shift, and the
+ * cells: first + [0, cells) per direction of the DoFs' box (first NULL: all of them). */
 typedef struct integral_ctx {
   ts_dofs velocity, pressure;
   const stokes_quadrature *q;
@@ -101,14 +102,32 @@ typedef struct integral_ctx {
   const ts_stokes_solution *s;
   double shift;
   int power;
+  const int64_t *first, *cells;
 } integral_ctx;
+
+/* the cell of the integral's index-th cell */
+static void integral_cell(const integral_ctx *e, ts_dofs dofs, int64_t index, int64_t *c) {
+  if (!e->first) {
+    ts_cell_from_index(dofs, index, c);
+    return;
+  }
+  const int64_t *n = e->cells;
+  c[0] = e->first[0] + index % n[0];
+  c[1] = e->first[1] + index / n[0] % n[1];
+  c[2] = e->first[2] + index / (n[0] * n[1]);
+}
+
+/* the cells the integrals run over */
+static int64_t integral_cells(const integral_ctx *e, ts_dofs dofs) {
+  return e->first ? e->cells[0] * e->cells[1] * e->cells[2] : ts_cell_count(dofs);
+}
 
 /* out[0] = int |u_h - u|^2 over one cell */
 static void cell_velocity_error(const void *ctx, int64_t cell, double *out) {
   const integral_ctx *e = ctx;
   int64_t c[3];
   ts_sum total = {0.0, 0.0};
-  ts_cell_from_index(e->velocity, cell, c);
+  integral_cell(e, e->velocity, cell, c);
   for (int m = 0; m < points_per_cell(e->q); ++m) {
     int qi[3];
     double xp[3], u[3], uh[3];
@@ -120,11 +139,12 @@ static void cell_velocity_error(const void *ctx, int64_t cell, double *out) {
   out[0] = ts_sum_value(&total);
 }
 
-/* int |u_h - u|^2 over the box into *sum. */
+/* int |u_h - u|^2 over the cells of `cells` (first NULL: the box) into *sum. */
 static int velocity_error(ts_dofs velocity, const stokes_quadrature *q, const double *x,
-                          const ts_stokes_solution *s, double *sum) {
-  const integral_ctx ctx = {velocity, NULL, q, x, s, 0.0, 2};
-  TS_CALL(ts_cell_sums(ts_cell_count(velocity), 1, cell_velocity_error, &ctx, sum));
+                          const ts_stokes_solution *s, const int64_t *first, const int64_t *cells,
+                          double *sum) {
+  const integral_ctx ctx = {velocity, NULL, q, x, s, 0.0, 2, first, cells};
+  TS_CALL(ts_cell_sums(integral_cells(&ctx, velocity), 1, cell_velocity_error, &ctx, sum));
   return 0;
 }
 
@@ -133,7 +153,7 @@ static void cell_pressure_integrals(const void *ctx, int64_t cell, double *out) 
   const integral_ctx *e = ctx;
   int64_t c[3];
   ts_sum total = {0.0, 0.0}, volume = {0.0, 0.0};
-  ts_cell_from_index(e->pressure, cell, c);
+  integral_cell(e, e->pressure, cell, c);
   for (int m = 0; m < points_per_cell(e->q); ++m) {
     int qi[3];
     double xp[3];
@@ -147,16 +167,42 @@ static void cell_pressure_integrals(const void *ctx, int64_t cell, double *out) 
   out[1] = ts_sum_value(&volume);
 }
 
-/* Over the box: int (p_h - p - shift)^power (power 1 or 2; p = 0 if s is NULL) into *sum,
- * and the volume (doc/stokes.md section 8: the discrete pressure approximates p). */
+/* Over the cells (first NULL: the box): int (p_h - p - shift)^power (power 1 or 2; p = 0 if
+ * s is NULL) into *sum, and the volume (doc/stokes.md section 8: the discrete pressure
+ * approximates p). */
 static int pressure_integrals(ts_dofs velocity, ts_dofs pressure, const stokes_quadrature *q,
                               const double *x, const ts_stokes_solution *s, double shift,
-                              int power, double *sum, double *volume) {
-  const integral_ctx ctx = {velocity, pressure, q, x, s, shift, power};
+                              int power, const int64_t *first, const int64_t *cells,
+                              double *sum, double *volume) {
+  const integral_ctx ctx = {velocity, pressure, q, x, s, shift, power, first, cells};
   double sums[2];
-  TS_CALL(ts_cell_sums(ts_cell_count(pressure), 2, cell_pressure_integrals, &ctx, sums));
+  TS_CALL(ts_cell_sums(integral_cells(&ctx, pressure), 2, cell_pressure_integrals, &ctx, sums));
   *sum = sums[0];
   *volume = sums[1];
+  return 0;
+}
+
+int ts_stokes_block_integrals(ts_dofs velocity, ts_dofs pressure, const double *x,
+                              const ts_stokes_solution *s, const int64_t *first,
+                              const int64_t *cells, double *sums) {
+  TS_CALL(ts_stokes_check_dofs(velocity, pressure, "ts_stokes_block_integrals"));
+  stokes_quadrature q;
+  TS_CALL(quadrature_init(velocity, &q));
+  TS_CALL(velocity_error(velocity, &q, x, s, first, cells, &sums[0]));
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, NULL, 0.0, 1, first, cells, &sums[1],
+                             &sums[3]));
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, 0.0, 1, first, cells, &sums[2],
+                             &sums[3]));
+  return 0;
+}
+
+int ts_stokes_block_pressure_error(ts_dofs velocity, ts_dofs pressure, const double *x,
+                                   const ts_stokes_solution *s, const int64_t *first,
+                                   const int64_t *cells, double shift, double *sum) {
+  stokes_quadrature q;
+  double volume;
+  TS_CALL(quadrature_init(velocity, &q));
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, shift, 2, first, cells, sum, &volume));
   return 0;
 }
 
@@ -168,8 +214,10 @@ int ts_stokes_pressure_means(ts_dofs velocity, ts_dofs pressure, const double *x
   stokes_quadrature q;
   double discrete = 0.0, difference = 0.0, volume = 0.0; /* set by pressure_integrals */
   TS_CALL(quadrature_init(velocity, &q));
-  TS_CALL(pressure_integrals(velocity, pressure, &q, x, NULL, 0.0, 1, &discrete, &volume));
-  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, 0.0, 1, &difference, &volume));
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, NULL, 0.0, 1, NULL, NULL, &discrete,
+                             &volume));
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, 0.0, 1, NULL, NULL, &difference,
+                             &volume));
   *discrete_mean = discrete / volume;
   *exact_mean = (discrete - difference) / volume;
   return 0;
@@ -183,12 +231,12 @@ int ts_stokes_compute_errors(ts_dofs velocity, ts_dofs pressure, const double *x
   stokes_quadrature q;
   TS_CALL(quadrature_init(velocity, &q));
   double sum, discrete_mean, exact_mean, volume;
-  TS_CALL(velocity_error(velocity, &q, x, s, &sum));
+  TS_CALL(velocity_error(velocity, &q, x, s, NULL, NULL, &sum));
   *velocity_l2 = sqrt(sum);
   /* the difference of the means (doc/stokes.md section 6), then the error without it */
   TS_CALL(ts_stokes_pressure_means(velocity, pressure, x, s, &discrete_mean, &exact_mean));
-  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, discrete_mean - exact_mean, 2, &sum,
-                             &volume));
+  TS_CALL(pressure_integrals(velocity, pressure, &q, x, s, discrete_mean - exact_mean, 2, NULL,
+                             NULL, &sum, &volume));
   *pressure_l2 = sqrt(sum);
   return 0;
 }

@@ -17,6 +17,7 @@ typedef struct stokes_sampler {
   ts_stokes_tables t;           /* the 1D bases at the s+1 lattice positions */
   int64_t per_cell;             /* (s+1)^dim points */
   double discrete_mean, exact_mean; /* of the pressures (doc/stokes.md section 6) */
+  int64_t first[3], cells[3];   /* the cells written: first + [0, cells) of the DoFs' box */
 } stokes_sampler;
 
 /* A lattice point: its cell, its 1D lattice indices within the cell and its coordinates. */
@@ -28,7 +29,10 @@ typedef struct lattice_point {
 
 static lattice_point locate(const stokes_sampler *q, int64_t p) {
   lattice_point l = {.x = {0.0, 0.0, 0.0}};
-  ts_cell_from_index(q->velocity, p / q->per_cell, l.c);
+  const int64_t cell = p / q->per_cell, *n = q->cells;
+  l.c[0] = q->first[0] + cell % n[0];
+  l.c[1] = q->first[1] + cell / n[0] % n[1];
+  l.c[2] = q->first[2] + cell / (n[0] * n[1]);
   ts_stokes_point_indices(&q->t, (int)(p % q->per_cell), l.qi);
   for (int d = 0; d < q->t.dim; ++d)
     l.x[d] = q->velocity->lower[d] + q->velocity->h[d] * ((double)l.c[d] + q->t.points[l.qi[d]]);
@@ -105,20 +109,48 @@ int ts_stokes_vtu_check_output(const char *path, int dim, const int64_t *cells,
   return 0;
 }
 
-int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *x,
-                        const ts_stokes_solution *s, int subdivisions) {
-  stokes_sampler q = {.velocity = velocity, .pressure = pressure, .x = x, .s = s, .per_cell = 1};
+int ts_stokes_write_pvtu(const char *path, int dim, int exact, int n_pieces,
+                         const char *const *pieces) {
+  static const int64_t one_cell[3] = {1, 1, 1};
+  const ts_vtu_grid grid = stokes_grid(dim, one_cell, 1, exact); /* its fields only */
+  TS_CALL(ts_vtu_write_index(path, &grid, n_pieces, pieces));
+  return 0;
+}
+
+/* the file of the cells q->first + [0, q->cells) with the sampler's means set */
+static int write_cells(const char *path, stokes_sampler *q, int subdivisions) {
   double positions[17];
-  TS_CHECK_ARG(path && *path && x, "ts_stokes_write_vtu: NULL or empty path or solution");
-  TS_CALL(ts_stokes_check_dofs(velocity, pressure, "ts_stokes_write_vtu"));
   TS_CHECK_ARG(subdivisions >= 1 && subdivisions <= 16,
                "VTU output of '%s': subdivisions = %d, allowed 1..16", path, subdivisions);
   for (int i = 0; i <= subdivisions; ++i) positions[i] = (double)i / subdivisions;
-  TS_CALL(ts_stokes_tables_init(velocity, subdivisions + 1, positions, &q.t));
-  TS_CALL(ts_stokes_pressure_means(velocity, pressure, x, s, &q.discrete_mean, &q.exact_mean));
-  ts_vtu_grid grid = stokes_grid(velocity->dim, velocity->cells, subdivisions, s != NULL);
-  grid.ctx = &q;
-  for (int d = 0; d < velocity->dim; ++d) q.per_cell *= subdivisions + 1;
+  TS_CALL(ts_stokes_tables_init(q->velocity, subdivisions + 1, positions, &q->t));
+  ts_vtu_grid grid = stokes_grid(q->velocity->dim, q->cells, subdivisions, q->s != NULL);
+  grid.ctx = q;
+  q->per_cell = 1;
+  for (int d = 0; d < q->velocity->dim; ++d) q->per_cell *= subdivisions + 1;
   TS_CALL(ts_vtu_write(path, &grid));
   return 0;
+}
+
+int ts_stokes_write_vtu_block(const char *path, ts_dofs velocity, ts_dofs pressure,
+                              const double *x, const ts_stokes_solution *s, int subdivisions,
+                              const int64_t *first, const int64_t *cells, const double *means) {
+  stokes_sampler q = {.velocity = velocity, .pressure = pressure, .x = x, .s = s,
+                      .discrete_mean = means[0], .exact_mean = means[1]};
+  for (int d = 0; d < 3; ++d) {
+    q.first[d] = first[d];
+    q.cells[d] = cells[d];
+  }
+  return write_cells(path, &q, subdivisions);
+}
+
+int ts_stokes_write_vtu(const char *path, ts_dofs velocity, ts_dofs pressure, const double *x,
+                        const ts_stokes_solution *s, int subdivisions) {
+  stokes_sampler q = {.velocity = velocity, .pressure = pressure, .x = x, .s = s,
+                      .first = {0, 0, 0}};
+  TS_CHECK_ARG(path && *path && x, "ts_stokes_write_vtu: NULL or empty path or solution");
+  TS_CALL(ts_stokes_check_dofs(velocity, pressure, "ts_stokes_write_vtu"));
+  for (int d = 0; d < 3; ++d) q.cells[d] = velocity->cells[d];
+  TS_CALL(ts_stokes_pressure_means(velocity, pressure, x, s, &q.discrete_mean, &q.exact_mean));
+  return write_cells(path, &q, subdivisions);
 }
