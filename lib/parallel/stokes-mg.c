@@ -45,6 +45,14 @@ int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh me
   TS_CHECK_ARG(finest_level - o.coarse_level < TS_MG_PARTS_MAX_LEVELS,
                "%s: levels %d..%d, at most %d levels", __func__, o.coarse_level, finest_level,
                TS_MG_PARTS_MAX_LEVELS);
+  int64_t coarse_cells[3];
+  TS_CALL(ts_mesh_cells(mesh, o.coarse_level, coarse_cells));
+  for (int d = 0; d < par->dim; ++d)
+    TS_CHECK_ARG(coarse_cells[d] >= par->procs[d],
+                 "%s: the coarse level %d has %lld cells in direction %d for %d processes there; "
+                 "its cells are dealt out to the processes, at least one each (fewer processes, "
+                 "or a higher coarse level: <multigrid coarse-level>)", __func__, o.coarse_level,
+                 (long long)coarse_cells[d], d, par->procs[d]);
   ts_parallel_mg m;
   TS_CALL(ts_calloc(1, sizeof *m, "distributed Stokes hierarchy", &m));
   *m = (struct ts_parallel_mg_s){.mesh = mesh, .stokes = 1, .stokes_degree = degree,
