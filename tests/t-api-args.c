@@ -902,18 +902,29 @@ static void parallel(fixture *f) {
          ts_parallel_smoother_create_vertex_patch(NULL, NULL, TS_PATCH_FUSED, &patch));
   EXPECT(code, mpi ? "'pd' is NULL" : without,
          ts_parallel_smoother_create_vertex_patch(f->A, NULL, TS_PATCH_FUSED, &patch));
+  /* Stokes RT over the processes */
+  EXPECT(code, mpi ? "'par' is NULL" : without,
+         ts_parallel_dofs_create_stokes(f->b, NULL, f->mesh, 1, 0, &pd));
+  EXPECT(code, mpi ? "'pd' is NULL" : without, ts_parallel_operator_create_stokes(NULL, 0.0, &op));
+  EXPECT(code, mpi ? "'par' is NULL" : without,
+         ts_parallel_mg_create_stokes(f->b, NULL, f->mesh, 1, 0, NULL, &mg));
+  EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_pc_create_mg_stokes(NULL, &pc));
   EXPECT(0, "", ts_parallel_mg_destroy(NULL));
   EXPECT_NULL(ts_parallel_mg_dofs(NULL, 0));
   EXPECT_NULL(ts_parallel_mg_operator(NULL, 0));
   /* problem files over the processes: what is not distributed is refused with or without MPI */
   ts_report *report = calloc(1, sizeof *report);
-  ts_problem stokes = NULL; /* not distributed */
+  ts_problem stokes = NULL, rt = NULL; /* Taylor-Hood: not distributed; RT: distributed */
   char path[1024];
   const char *srcdir = getenv("srcdir"), *levels[] = {"mesh/levels=2"};
-  snprintf(path, sizeof path, "%s/examples/stokes-rt-2d.xml", srcdir && *srcdir ? srcdir : ".");
+  snprintf(path, sizeof path, "%s/examples/stokes-th-2d.xml", srcdir && *srcdir ? srcdir : ".");
   EXPECT(0, "", ts_problem_read_xml(path, 1, levels, &stokes));
+  snprintf(path, sizeof path, "%s/examples/stokes-rt-2d.xml", srcdir && *srcdir ? srcdir : ".");
+  EXPECT(0, "", ts_problem_read_xml(path, 1, levels, &rt));
   EXPECT(TS_ERR_ARG, "'p' is NULL", ts_problem_parallel_check(NULL));
   EXPECT(0, "", ts_problem_parallel_check(f->problem));
+  EXPECT(0, "", ts_problem_parallel_check(rt));
+  ts_problem_destroy(&rt);
   EXPECT(TS_ERR_UNSUPPORTED, "is not distributed yet", ts_problem_parallel_check(stokes));
   EXPECT(code, mpi ? "NULL argument" : without,
          ts_problem_solve_parallel(NULL, f->b, 0, NULL, NULL, report, NULL));

@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "tessera.h"
 
@@ -184,6 +185,54 @@ static void check_vcycle(stokes_case *c, const char *name) {
   ts_vec_destroy(&bd);
 }
 
+/* Q_k DoFs and hierarchies are refused by the Stokes calls, a mapped mesh by the DoFs, and a
+ * coarse level with fewer cells than processes in a direction by the hierarchy */
+static void check_refusals(ts_backend be, int size) {
+  const double lower[2] = {0.0, 0.0}, upper[2] = {1.0, 1.0};
+  const int cells[2] = {2, 2}, wide[2] = {12, 2}, kershaw[2] = {6, 6};
+  ts_mesh mesh = NULL, mapped = NULL;
+  ts_fe fe = NULL;
+  ts_parallel par = NULL;
+  ts_parallel_dofs pd = NULL;
+  ts_parallel_mg mg = NULL;
+  ts_operator op = NULL;
+  ts_pc pc = NULL;
+  const int procs[2] = {size, 1};
+  int ierr = ts_mesh_create_box(2, lower, upper, wide, 1, &mesh); /* up to 12 processes */
+  if (!ierr) ierr = ts_mesh_create_kershaw(2, kershaw, 1, 0.3, &mapped);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &fe);
+  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, procs, &par);
+  if (!ierr) ierr = ts_parallel_dofs_create(be, par, mesh, fe, 0, &pd);
+  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 1, &mg);
+  int refused = !ierr && ts_parallel_operator_create_stokes(pd, 0.0, &op) == TS_ERR_ARG && !op &&
+                strstr(ts_error_message(), "the Stokes operator takes ts_parallel_dofs_create_stokes");
+  refused = refused && ts_parallel_pc_create_mg_stokes(mg, &pc) == TS_ERR_ARG && !pc &&
+            strstr(ts_error_message(), "a Stokes hierarchy (ts_parallel_mg_create_stokes) is required");
+  ts_parallel_dofs sd = NULL;
+  refused = refused && ts_parallel_dofs_create_stokes(be, par, mapped, 1, 0, &sd) == TS_ERR_ARG &&
+            !sd && strstr(ts_error_message(), "the mesh is mapped");
+  ok(everywhere(refused), "Stokes calls refuse Q_k DoFs, a Q_k hierarchy and a mapped mesh%s%s",
+     ierr ? ": " : "", ierr ? ts_error_message() : "");
+  ts_parallel_mg_destroy(&mg);
+  ts_mesh_destroy(&mesh);
+  ierr = ierr ? ierr : ts_mesh_create_box(2, lower, upper, cells, 1, &mesh);
+  ts_mg_options o;
+  ts_mg_options_default(&o);
+  o.coarse_level = 0;
+  const int code = ierr ? ierr : ts_parallel_mg_create_stokes(be, par, mesh, 1, 1, &o, &mg);
+  ok(everywhere(size > 2 ? code == TS_ERR_ARG && !mg &&
+                               strstr(ts_error_message(), "the coarse level 0 has 2 cells in direction 0")
+                         : code == 0),
+     "a coarse level of 2 x 2 cells on %d x 1 processes: %s", size,
+     code ? ts_error_message() : "taken");
+  ts_parallel_mg_destroy(&mg);
+  ts_parallel_dofs_destroy(&pd);
+  ts_parallel_destroy(&par);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+  ts_mesh_destroy(&mapped);
+}
+
 static void run_case(ts_backend be, int dim, int k, int levels, int size) {
   char name[96];
   snprintf(name, sizeof name, "%dD RT_%d, %d levels, %d processes", dim, k, levels + 1, size);
@@ -206,7 +255,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  const int tests = 5 * TESTS_PER_CASE;
+  const int tests = 5 * TESTS_PER_CASE + 2;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
     skip(tests, "no backend");
@@ -216,6 +265,7 @@ int main(int argc, char **argv) {
       if (size <= 4) run_case(be, 2, k, 2, size);
       else skip(TESTS_PER_CASE, "2D: 3 x 2 level-0 cells take at most 4 processes");
     for (int k = 0; k <= 1; ++k) run_case(be, 3, k, 1, size);
+    check_refusals(be, size);
   }
   ts_backend_destroy(&be);
   const int status = exit_status();
