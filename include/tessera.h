@@ -2281,7 +2281,9 @@ int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, t
 /** @brief Free the distributed DoFs (after the vectors and operators made on them). */
 int ts_parallel_dofs_destroy(ts_parallel_dofs *pd);
 /** @brief The ordinary DoF handler of this process's block (owned and ghost DoFs, numbered
- *  lexicographically in the block), borrowed: for ts_dofs_point and friends. */
+ *  lexicographically in the block), borrowed: for ts_dofs_point and friends.  Of Stokes DoFs
+ *  (ts_parallel_dofs_create_stokes) the RT_k velocity's of the extended block (its vectors
+ *  hold the pressure after it). */
 ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd);
 /** @brief 1 when pd's halo exchange sends its planes device to device (the backend's peer
  *  messages: NCCL on cuda, doc/parallel.md), 0 when they travel through host memory and MPI,

@@ -48,7 +48,8 @@ typedef struct ts_parallel_stokes {
   int64_t global_n[4][3], global_offset[5]; /* the same on the whole level */
   int64_t first_cell[3];        /* the extended block's first cell on the level */
   int64_t own_lo[4][3], own_hi[4][3]; /* field f's owned entries [lo, hi) in direction d */
-  int ghost_lo[3], ghost_hi[3]; /* ghost cells below and above (0 or TS_PARALLEL_STOKES_GHOSTS) */
+  int ghost_lo[3], ghost_hi[3]; /* ghost cells below and above: TS_PARALLEL_STOKES_GHOSTS where
+                                   a neighbour is (fewer where the level ends sooner), else 0 */
   int refreshable;              /* every block has TS_PARALLEL_STOKES_GHOSTS cells or more in
                                    every split direction */
   int ghost_slabs;              /* the entries that are not owned, as slabs of the fields */

@@ -71,7 +71,7 @@ static void owned_range(int f, int d, int k1, int64_t start, int64_t end, int64_
 static void layout_fields(ts_parallel_dofs pd) {
   ts_parallel_stokes *s = pd->stokes;
   const ts_parallel par = pd->par;
-  const int dim = par->dim, k1 = pd->degree + 1, g = TS_PARALLEL_STOKES_GHOSTS;
+  const int dim = par->dim, k1 = pd->degree + 1;
   s->fields = dim + 1;
   s->offset[0] = s->global_offset[0] = 0;
   for (int f = 0; f < s->fields; ++f) {
@@ -91,7 +91,6 @@ static void layout_fields(ts_parallel_dofs pd) {
       owned_range(f < dim ? f : -1, d, k1, pd->cell_start[d], pd->cell_end[d], &lo, &hi);
       s->own_lo[f][d] = lo - s->first_cell[d] * k1;
       s->own_hi[f][d] = hi - s->first_cell[d] * k1;
-      (void)g;
       size *= s->n[f][d];
       global *= s->global_n[f][d];
     }
@@ -174,8 +173,11 @@ static int create_extended(ts_parallel_dofs pd, ts_mesh mesh, int level) {
   int cells[3] = {1, 1, 1};
   TS_CALL(ts_mesh_cell_size(mesh, level, h));
   for (int d = 0; d < dim; ++d) {
-    s->ghost_lo[d] = par->lower[d] != MPI_PROC_NULL ? g : 0;
-    s->ghost_hi[d] = par->upper[d] != MPI_PROC_NULL ? g : 0;
+    /* g layers, fewer where the level has fewer cells beyond the block (a coarsest level's
+     * blocks of one cell: then they are not refreshed, ts_parallel_stokes_refresh) */
+    const int64_t below = pd->cell_start[d], above = pd->cells[d] - pd->cell_end[d];
+    s->ghost_lo[d] = par->lower[d] == MPI_PROC_NULL ? 0 : (int)(below < g ? below : g);
+    s->ghost_hi[d] = par->upper[d] == MPI_PROC_NULL ? 0 : (int)(above < g ? above : g);
     s->first_cell[d] = pd->cell_start[d] - s->ghost_lo[d];
     cells[d] = (int)(pd->cell_end[d] - pd->cell_start[d] + s->ghost_lo[d] + s->ghost_hi[d]);
     lower[d] = mesh->lower[d] + h[d] * (double)s->first_cell[d];
