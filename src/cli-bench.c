@@ -115,7 +115,10 @@ static void bench_help(void) {
          "solve spent in halo\n"
          "exchanges, reductions and the coarse solve; the total (the slowest process) and each\n"
          "process's owned DoFs and own time (doc/parallel.md); no GMRES solve (--rtol,\n"
-         "--restart).  Other problems and options are refused.\n",
+         "--restart).  With --problem stokes: the Stokes operator and its ghost refresh,\n"
+         "or with --mg GMRES (--restart, --rtol) + V-cycle from coarse level 1 for the\n"
+         "right side A u (u a V-cycle of a random vector).  Other problems and options are\n"
+         "refused.\n",
          ts_threads_max(), CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART,
          CLI_BENCH_STOKES_GMRES_RESTART, CLI_BENCH_GMRES_RESTART, CLI_BENCH_STOKES_GMRES_RESTART);
 }
@@ -815,19 +818,21 @@ static void device_model(ts_backend b, char *out, size_t cap) {
 static int bench_distributed(const bench_options *o, const cli_mpi *m) {
   const int smoother = o->mg_options.smoother != TS_MG_SMOOTHER_CHEBYSHEV &&
                        o->mg_options.smoother != TS_MG_SMOOTHER_VERTEX_PATCH;
-  const char *refused = o->problem != CLI_PROBLEM_POISSON    ? "--problem"
+  const int stokes = o->problem == CLI_PROBLEM_STOKES;
+  const char *refused = o->problem != CLI_PROBLEM_POISSON && !stokes ? "--problem"
                         : o->precision != TS_DOUBLE          ? "--precision single"
                         : o->mg_options.precision != TS_DOUBLE ? "--mg-precision mixed"
                         : o->kershaw > 0                     ? "--kershaw"
                         : o->baseline                        ? "--baseline"
-                        : smoother                           ? "--smoother"
+                        : smoother && !stokes                ? "--smoother"
                         : o->poisson_only                    ? o->poisson_only
                                                              : NULL;
   if (refused) {
     if (!m->rank)
       cli_usage_error("bench", "%s is not distributed yet: under mpirun, tessera bench measures "
                       "the distributed Q_k Laplacian, or with --mg full multigrid with the "
-                      "V-cycle of vertex patches or Chebyshev (doc/parallel.md)", refused);
+                      "V-cycle of vertex patches or Chebyshev; with --problem stokes the Stokes "
+                      "operator, or with --mg GMRES + V-cycle (doc/parallel.md)", refused);
     return CLI_USAGE;
   }
   ts_backend b = NULL;
@@ -836,7 +841,9 @@ static int bench_distributed(const bench_options *o, const cli_mpi *m) {
   if (ierr) return cli_exit_code(ierr);
   const cli_bench_parallel_config c = {b, o->dim, o->json, o->repeat, o->mg, o->n_degrees,
                                        o->degrees, o->dofs, o->min_seconds,
-                                       o->mg_options.smoother, o->mg_options.variant};
+                                       o->mg_options.smoother, o->mg_options.variant, stokes,
+                                       o->mg_options.stokes_solver, o->rtol,
+                                       o->restart ? o->restart : CLI_BENCH_STOKES_GMRES_RESTART};
   const int status = cli_bench_parallel(&c, m);
   ts_backend_destroy(&b);
   return status;

@@ -198,6 +198,10 @@ typedef struct cli_bench_parallel_config {
   double dofs, min_seconds;       /* the whole mesh's DoFs (about); per figure */
   ts_mg_smoother_type smoother;   /* --mg: TS_MG_SMOOTHER_VERTEX_PATCH or _CHEBYSHEV */
   ts_patch_variant variant;       /* of the vertex patches */
+  int stokes;                     /* --problem stokes: RT_k x DGQ_k (paper 000) */
+  ts_stokes_patch_solver stokes_solver; /* --local-solver */
+  double rtol;                    /* Stokes --mg: GMRES(restart) + V-cycle to rtol */
+  int restart;
 } cli_bench_parallel_config;
 /** Each degree's total and per-process figures (rank 0 prints them). */
 int cli_bench_parallel(const cli_bench_parallel_config *c, const cli_mpi *m);

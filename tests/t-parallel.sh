@@ -243,16 +243,23 @@ ok $? "rank 0 reads the problem file: seen by rank 0 only, solved on 2 processes
 [ "$status" -eq 0 ] || sed 's/^/# /' "$work/rank0.err" | head -5
 
 # tessera bench under mpirun: the operator and FMG rows, each process's DoFs summing to the
-# whole, the FMG's communication timed (each part positive, together less than the solve); a
-# problem it does not distribute refused
+# whole, the FMG's communication timed (each part positive, together less than the solve); the
+# Stokes GMRES + V-cycle row alike; a problem it does not distribute refused
 mpirun_np 2 "$tessera" bench --dim 2 --degrees 2 --dofs 2e4 --seconds 0.05 --json >"$work/bench.json" 2>&1
 status=$?
 mpirun_np 2 "$tessera" bench --mg --dim 2 --degrees 3 --dofs 2e4 --seconds 0.05 --json >"$work/bench-mg.json" 2>&1
 mg=$?
-mpirun_np 2 "$tessera" bench --problem stokes >"$work/bench-stokes.out" 2>&1
+mpirun_np 2 "$tessera" bench --problem stokes --mg --dim 2 --degrees 1 --dofs 1e4 --json \
+  >"$work/bench-stokes.json" 2>&1
 stokes=$?
-set -- $(per_process "$work/bench.json") $(per_process "$work/bench-mg.json")
-[ "$status" -eq 0 ] && [ "$mg" -eq 0 ] && [ "$stokes" -eq 2 ] &&
+mpirun_np 2 "$tessera" bench --problem darcy >"$work/bench-darcy.out" 2>&1
+darcy=$?
+set -- $(per_process "$work/bench.json") $(per_process "$work/bench-mg.json") \
+  $(per_process "$work/bench-stokes.json")
+[ "$status" -eq 0 ] && [ "$mg" -eq 0 ] && [ "$stokes" -eq 0 ] && [ "$darcy" -eq 2 ] &&
+  [ "$(first "$work/bench-stokes.json" kernel)" = '"parallel-stokes-gmres"' ] && [ "$5" = 2 ] &&
+  [ "$6" = "$(first "$work/bench-stokes.json" dofs)" ] &&
+  [ "$(first "$work/bench-stokes.json" iterations)" -ge 1 ] &&
   [ "$(first "$work/bench.json" kernel)" = '"parallel-laplace"' ] && [ "$1" = 2 ] &&
   [ "$2" = "$(first "$work/bench.json" dofs)" ] && [ "$3" = 2 ] &&
   [ "$4" = "$(first "$work/bench-mg.json" dofs)" ] &&
@@ -264,5 +271,5 @@ set -- $(per_process "$work/bench.json") $(per_process "$work/bench-mg.json")
       -v r="$(first "$work/bench-mg.json" reduction_seconds)" \
       -v c="$(first "$work/bench-mg.json" coarse_seconds)" \
       'BEGIN { exit !(h > 0 && r > 0 && c > 0 && h + r + c < t) }' &&
-  grep -q -- '--problem is not distributed yet' "$work/bench-stokes.out"
-ok $? "mpirun -np 2 tessera bench: the operator on $2 DoFs ($(first "$work/bench.json" dofs_per_second) DoF/s), FMG on $4 DoFs in $(first "$work/bench-mg.json" vcycles) V-cycles (the default smoother, vertex patches), per process, its halo, reductions and coarse solves ($(first "$work/bench-mg.json" halo_seconds), $(first "$work/bench-mg.json" reduction_seconds), $(first "$work/bench-mg.json" coarse_seconds) s) within the timed solve ($(first "$work/bench-mg.json" timed_solve_seconds) s); --problem stokes refused (exit $stokes)"
+  grep -q -- '--problem is not distributed yet' "$work/bench-darcy.out"
+ok $? "mpirun -np 2 tessera bench: the operator on $2 DoFs ($(first "$work/bench.json" dofs_per_second) DoF/s), FMG on $4 DoFs in $(first "$work/bench-mg.json" vcycles) V-cycles (the default smoother, vertex patches), per process, its halo, reductions and coarse solves ($(first "$work/bench-mg.json" halo_seconds), $(first "$work/bench-mg.json" reduction_seconds), $(first "$work/bench-mg.json" coarse_seconds) s) within the timed solve ($(first "$work/bench-mg.json" timed_solve_seconds) s); --problem stokes --mg: $6 DoFs in $(first "$work/bench-stokes.json" iterations) GMRES steps (exit $stokes); --problem darcy refused (exit $darcy)"
