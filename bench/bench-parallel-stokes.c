@@ -22,6 +22,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "bench-parallel.h"
 #include "tessera.h"
 
 static int fail(const char *what) {
@@ -73,23 +74,6 @@ static double apply_best(ts_operator A, ts_vec x, ts_vec y) {
   return best;
 }
 
-/* the largest over the processes of `what` summed over levels 0..level (finest: that one) */
-static double time_spent(ts_parallel_mg mg, int level, ts_parallel_time what, int finest,
-                         long long *calls) {
-  double total = 0.0;
-  *calls = 0;
-  for (int l = finest ? level : 0; l <= level; ++l) {
-    double s = 0.0;
-    int64_t c = 0;
-    ts_parallel_dofs_time(ts_parallel_mg_dofs(mg, l), what, &s, &c);
-    total += s;
-    *calls += c;
-  }
-  double largest = 0.0;
-  MPI_Allreduce(&total, &largest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return largest;
-}
-
 /* the plain one-process solver of the same mesh (one process only): seconds, steps */
 static double one_process(ts_backend be, ts_mesh mesh, int k, int level, int *its) {
   ts_mg_options o;
@@ -120,18 +104,10 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc != 5) {
-    if (!rank) fprintf(stderr, "usage: mpirun -np P bench-parallel-stokes DIM K C LEVEL\n");
-    MPI_Finalize();
-    return 2;
-  }
-  const int dim = atoi(argv[1]), k = atoi(argv[2]), level = atoi(argv[4]);
-  int coarse[3];
-  const int given = sscanf(argv[3], "%dx%dx%d", &coarse[0], &coarse[1], &coarse[2]);
-  for (int d = given; d < 3; ++d) coarse[d] = given == 1 ? coarse[0] : 1;
+  int dim, k, level, coarse[3];
   static const double lower[3] = {0, 0, 0};
   double upper[3];
-  for (int d = 0; d < 3; ++d) upper[d] = (double)coarse[d] / coarse[dim - 1];
+  if (bench_parallel_args(argc, argv, "bench-parallel-stokes", &dim, &k, &level, coarse, upper)) return 2;
   ts_parallel par = NULL;
   if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par)) return fail("split");
   const char *name = getenv("TESSERA_BENCH_BACKEND");

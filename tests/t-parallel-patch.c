@@ -9,16 +9,9 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "parallel-random.h"
+#include "parallel-test.h"
 #include "tap.h"
 #include "tessera.h"
-
-/* 1 when cond holds on every process */
-static int everywhere(int cond) {
-  int all = 0;
-  MPI_Allreduce(&cond, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return all;
-}
 
 /* Two steps of the one-process and the distributed smoother; the largest difference of the
  * results into *apart (the gathered vector against the one-process one) */

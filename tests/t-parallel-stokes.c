@@ -15,28 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parallel-test.h"
 #include "tap.h"
 #include "tessera.h"
 
 enum { TESTS_PER_CASE = 6 };
-
-static int everywhere(int cond) {
-  int all = 0;
-  MPI_Allreduce(&cond, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  return all;
-}
-
-static double max_difference(int64_t n, const double *a, const double *b) {
-  double m = 0.0;
-  for (int64_t i = 0; i < n; ++i) m = fmax(m, fabs(a[i] - b[i]));
-  return m;
-}
-
-static double max_abs(int64_t n, const double *a) {
-  double m = 0.0;
-  for (int64_t i = 0; i < n; ++i) m = fmax(m, fabs(a[i]));
-  return m;
-}
 
 /* the one-process and the distributed hierarchy of a case, their finest operators, V-cycles
  * and vectors (x, y one-process; xd, yd distributed), host arrays g (gathered) and h */
@@ -99,9 +82,7 @@ static void teardown(stokes_case *c) {
 
 /* g = the gathered distributed vector, h = the one-process vector */
 static int fetch(stokes_case *c, ts_vec distributed, ts_vec one) {
-  int ierr = ts_parallel_vec_gather(distributed, c->g);
-  if (!ierr) ierr = ts_vec_get_to_host(one, c->h);
-  return ierr;
+  return fetch_both(distributed, one, c->g, c->h);
 }
 
 /* random vectors, A x, a dot product and the pressure mean */

@@ -20,31 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parallel-random.h"
+#include "parallel-test.h"
 #include "tap.h"
 #include "tessera.h"
 
 static const double pi = 3.14159265358979323846;
 enum { TESTS_PER_CASE = 12 };
-
-/* the condition on every process */
-static int everywhere(int cond) {
-  int all = 0;
-  MPI_Allreduce(&cond, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  return all;
-}
-
-static double max_difference(int64_t n, const double *a, const double *b) {
-  double m = 0.0;
-  for (int64_t i = 0; i < n; ++i) m = fmax(m, fabs(a[i] - b[i]));
-  return m;
-}
-
-static double max_abs(int64_t n, const double *a) {
-  double m = 0.0;
-  for (int64_t i = 0; i < n; ++i) m = fmax(m, fabs(a[i]));
-  return m;
-}
 
 /* One-process and distributed objects of a case */
 typedef struct problem {
@@ -96,9 +77,7 @@ static void teardown(problem *p) {
 
 /* g = the gathered distributed vector, h = the one-process vector */
 static int fetch(problem *p, ts_vec distributed, ts_vec one) {
-  int ierr = ts_parallel_vec_gather(distributed, p->g);
-  if (!ierr) ierr = ts_vec_get_to_host(one, p->h);
-  return ierr;
+  return fetch_both(distributed, one, p->g, p->h);
 }
 
 /* 1 when every process's entries of v, a vector of pd (owned and ghost), are the bits of

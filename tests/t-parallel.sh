@@ -53,15 +53,16 @@ mpirun_np() { # mpirun_np NP COMMAND...
   "$TESSERA_MPIEXEC" $root --oversubscribe -np "$np" "$@"
 }
 
-# stokes_np NP: tests/t-parallel-stokes (Stokes RT against the one-process run) on NP processes
-stokes_np() {
-  mpirun_np $1 "$builddir/tests/t-parallel-stokes" >"$work/out" 2>&1
+# run_np NP PROGRAM: tests/PROGRAM (t-parallel, t-parallel-stokes: Stokes RT against the
+# one-process run) on NP processes, one TAP line: every planned test passed (skips included)
+run_np() {
+  mpirun_np $1 "$builddir/tests/$2" >"$work/out" 2>&1
   status=$?
   passed=$(grep -c '^ok ' "$work/out")
   failed=$(grep -c '^not ok ' "$work/out")
   planned=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$work/out")
   [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ -n "$planned" ] && [ "$passed" -eq "$planned" ]
-  ok $? "mpirun -np $1 t-parallel-stokes: exit $status, $passed passed (skips included), $failed failed of ${planned:-?}"
+  ok $? "mpirun -np $1 $2: exit $status, $passed passed (skips included), $failed failed of ${planned:-?}"
   [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -40
 }
 
@@ -75,15 +76,8 @@ for np in 1 2 3 4; do
     *) n=$((n + 2)); echo "ok $((n - 1)) # SKIP mpirun -np $np t-parallel: not in TESSERA_TEST_PARALLEL_NP"
        echo "ok $n # SKIP mpirun -np $np t-parallel-stokes: not in TESSERA_TEST_PARALLEL_NP"; continue ;;
   esac
-  mpirun_np $np "$program" >"$work/out" 2>&1
-  status=$?
-  passed=$(grep -c '^ok ' "$work/out")
-  failed=$(grep -c '^not ok ' "$work/out")
-  planned=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$work/out")
-  [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ -n "$planned" ] && [ "$passed" -eq "$planned" ]
-  ok $? "mpirun -np $np t-parallel: exit $status, $passed passed, $failed failed of ${planned:-?}"
-  [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -40
-  stokes_np $np
+  run_np $np t-parallel
+  run_np $np t-parallel-stokes
 done
 
 # the vertex patches on 2x2x2 processes (tests/t-parallel-patch.c): the ghost cells of edges
@@ -95,7 +89,7 @@ passed=$(grep -c '^ok ' "$work/out")
 ok $? "mpirun -np 8 t-parallel-patch (2x2x2): exit $status, $passed of 6 passed"
 [ "$status" -eq 0 ] || grep -v '^ok ' "$work/out" | sed 's/^/# /' | head -20
 # Stokes on 2x2x2 (3D; 2D skipped): the ghost layers of edges and corners
-stokes_np 8
+run_np 8 t-parallel-stokes
 
 # first FILE KEY: the first value of "KEY": in the JSON line of FILE (the finest level's)
 first() {
