@@ -9,11 +9,6 @@
 #include <string.h>
 #include "parallel-impl.h"
 
-/* lexicographic index of position i in a box of n[] DoFs */
-static int64_t box_index(const int64_t *n, const int64_t *i) {
-  return i[0] + n[0] * (i[1] + n[1] * i[2]);
-}
-
 /* A block of a mapped mesh: the whole mesh's map (a function of the reference point, so the
  * block needs nothing of the other blocks), sampled at the whole level's reference points
  * of the block's cells (the one-process nodes, bit for bit); every face of the block Neumann,
@@ -31,24 +26,35 @@ static int map_block(ts_parallel_dofs pd, ts_mesh mesh, const int64_t *start) {
 
 /* the block's box of cells at `level`, numbered as the whole mesh's cells [start, end) per
  * direction; its DoFs with the whole mesh's cell size (and a mapped mesh's geometry) */
-static int create_block(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level,
-                        const int64_t *start, const int64_t *end) {
-  double lower[3], upper[3], h[3];
+int ts_parallel_cells_box(ts_mesh mesh, int level, const int64_t *start, const int64_t *end,
+                          ts_mesh *box, double *h) {
+  double lower[3], upper[3];
   int cells[3] = {1, 1, 1};
   const int dim = mesh->dim;
   TS_CALL(ts_mesh_cell_size(mesh, level, h));
   for (int d = 0; d < dim; ++d) {
-    TS_CHECK_ARG(end[d] - start[d] <= INT_MAX, "ts_parallel_dofs_create: %lld cells in direction "
-                 "%d on one process, allowed %d", (long long)(end[d] - start[d]), d, INT_MAX);
+    TS_CHECK_ARG(end[d] - start[d] <= INT_MAX, "distributed DoFs: %lld cells in direction %d on "
+                 "one process, allowed %d", (long long)(end[d] - start[d]), d, INT_MAX);
     cells[d] = (int)(end[d] - start[d]);
     lower[d] = mesh->lower[d] + h[d] * (double)start[d];
     upper[d] = mesh->lower[d] + h[d] * (double)end[d];
   }
-  TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, 0, &pd->mesh));
-  TS_CALL(ts_dofs_create(pd->mesh, fe, 0, &pd->dofs));
-  /* the whole mesh's cell size, not the block's recomputed one: every block's operator plan
-   * then has the bits of the one-process plan */
-  for (int d = 0; d < dim; ++d) pd->dofs->h[d] = h[d];
+  return ts_mesh_create_box(dim, lower, upper, cells, 0, box);
+}
+
+int ts_parallel_cells_dofs(ts_mesh box, ts_fe fe, const double *h, ts_dofs *dofs) {
+  TS_CALL(ts_dofs_create(box, fe, 0, dofs));
+  /* the whole mesh's cell size, not the box's recomputed one: every block's plan then has
+   * the bits of the one-process plan */
+  for (int d = 0; d < box->dim; ++d) (*dofs)->h[d] = h[d];
+  return 0;
+}
+
+static int create_block(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level,
+                        const int64_t *start, const int64_t *end) {
+  double h[3];
+  TS_CALL(ts_parallel_cells_box(mesh, level, start, end, &pd->mesh, h));
+  TS_CALL(ts_parallel_cells_dofs(pd->mesh, fe, h, &pd->dofs));
   return mesh->map ? map_block(pd, mesh, start) : 0;
 }
 
@@ -58,7 +64,7 @@ static int create_mask(ts_parallel_dofs pd, int (*keep)(ts_parallel_dofs, const 
   int64_t i[3];
   for (i[2] = 0; i[2] < pd->n[2]; ++i[2])
     for (i[1] = 0; i[1] < pd->n[1]; ++i[1])
-      for (i[0] = 0; i[0] < pd->n[0]; ++i[0]) pd->host[box_index(pd->n, i)] = keep(pd, i);
+      for (i[0] = 0; i[0] < pd->n[0]; ++i[0]) pd->host[ts_parallel_box_index(pd->n, i)] = keep(pd, i);
   TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, mask));
   TS_CALL(ts_vec_set_from_host(*mask, pd->host));
   return 0;
@@ -82,9 +88,8 @@ static int is_dirichlet(ts_parallel_dofs pd, const int64_t *i) {
 static int is_free(ts_parallel_dofs pd, const int64_t *i) { return !is_dirichlet(pd, i); }
 
 /* the layout of pd's vectors: the owned DoFs numbered process after process */
-static int init_layout(ts_parallel_dofs pd) {
-  long long owned = 1, before = 0, total = 0;
-  for (int d = 0; d < 3; ++d) owned *= pd->n[d] - pd->first_owned[d];
+int ts_parallel_layout_init(ts_parallel_dofs pd, long long owned) {
+  long long before = 0, total = 0;
   TS_MPI_CALL("MPI_Exscan", MPI_Exscan(&owned, &before, 1, MPI_LONG_LONG, MPI_SUM, pd->par->cart));
   TS_MPI_CALL("MPI_Allreduce", MPI_Allreduce(&owned, &total, 1, MPI_LONG_LONG, MPI_SUM,
                                              pd->par->cart));
@@ -92,6 +97,13 @@ static int init_layout(ts_parallel_dofs pd) {
   pd->layout = (struct ts_layout_s){.global_size = total, .begin = before, .end = before + owned,
                                     .processes = pd->par->size, .dist = pd};
   return 0;
+}
+
+/* the layout of pd's vectors: the owned box of the block */
+static int init_layout(ts_parallel_dofs pd) {
+  long long owned = 1;
+  for (int d = 0; d < 3; ++d) owned *= pd->n[d] - pd->first_owned[d];
+  return ts_parallel_layout_init(pd, owned);
 }
 
 /* The cells [*start, *end) of direction d that the block at coordinate coord gets: the
@@ -248,7 +260,7 @@ static int64_t global_index(ts_parallel_dofs pd, int64_t local) {
   const int64_t i[3] = {pd->offset[0] + local % pd->n[0],
                         pd->offset[1] + (local / pd->n[0]) % pd->n[1],
                         pd->offset[2] + local / (pd->n[0] * pd->n[1])};
-  return box_index(pd->global_n, i);
+  return ts_parallel_box_index(pd->global_n, i);
 }
 
 int64_t ts_parallel_dofs_global_index(ts_parallel_dofs pd, int64_t local) {
@@ -334,7 +346,7 @@ static void unpack_box(ts_parallel_dofs pd, const int64_t *lo, const int64_t *hi
   int64_t i[3], count = 0;
   for (i[2] = lo[2]; i[2] < hi[2]; ++i[2])
     for (i[1] = lo[1]; i[1] < hi[1]; ++i[1])
-      for (i[0] = lo[0]; i[0] < hi[0]; ++i[0]) global[box_index(pd->global_n, i)] = packed[count++];
+      for (i[0] = lo[0]; i[0] < hi[0]; ++i[0]) global[ts_parallel_box_index(pd->global_n, i)] = packed[count++];
 }
 
 /* every process's owned values, packed in its block's lexicographic order, to every process */
@@ -344,7 +356,7 @@ static int gather_packed(ts_parallel_dofs pd, ts_vec v, double *all, int *counts
   for (i[2] = pd->first_owned[2]; i[2] < pd->n[2]; ++i[2])
     for (i[1] = pd->first_owned[1]; i[1] < pd->n[1]; ++i[1])
       for (i[0] = pd->first_owned[0]; i[0] < pd->n[0]; ++i[0])
-        pd->host[count++] = pd->host[box_index(pd->n, i)]; /* in place: count <= index */
+        pd->host[count++] = pd->host[ts_parallel_box_index(pd->n, i)]; /* in place: count <= index */
   const int mine = (int)count;
   TS_MPI_CALL("MPI_Allgather", MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, pd->par->cart));
   for (int r = 0; r < pd->par->size; ++r) displs[r] = r ? displs[r - 1] + counts[r - 1] : 0;

@@ -94,6 +94,19 @@ struct ts_parallel_dofs_s {
   int64_t calls[TS_PARALLEL_TIMES];
 };
 
+/** The lexicographic index of position i in a box of n[] entries (1 beyond dim). */
+static inline int64_t ts_parallel_box_index(const int64_t *n, const int64_t *i) {
+  return i[0] + n[0] * (i[1] + n[1] * i[2]);
+}
+/** The box of the cells [start, end) per direction of mesh's level (1 beyond dim), in the
+ *  level's coordinates, into *box; h[]: the level's cell size.  DoFs on it
+ *  (ts_parallel_cells_dofs) take that h, so that their plans have the one-process bits. */
+int ts_parallel_cells_box(ts_mesh mesh, int level, const int64_t *start, const int64_t *end,
+                          ts_mesh *box, double *h);
+int ts_parallel_cells_dofs(ts_mesh box, ts_fe fe, const double *h, ts_dofs *dofs);
+/** pd->layout from this process's count of owned entries: the owned entries numbered process
+ *  after process (collective). */
+int ts_parallel_layout_init(ts_parallel_dofs pd, long long owned);
 /** pd's split of mesh's level (the split of split_level refined): level, split_level, cells,
  *  cells0, nested, cell_start, cell_end. */
 int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level, int split_level);

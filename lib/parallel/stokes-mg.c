@@ -103,11 +103,13 @@ static int color_on_level(const ts_parallel_dofs pd, int color) {
   return 1;
 }
 
-/* one step x <- S(x, b): x's entries of the block change, its ghosts are left stale */
-static int stokes_patch_step(stokes_patch *s, ts_vec b, ts_vec x) {
+/* one step x <- S(x, b): x's entries of the block change, its ghosts are left stale; b's
+ * ghosts refreshed first unless they are fresh (b_fresh: the post-smoothing's b, unchanged
+ * since the pre-smoothing refreshed it) */
+static int stokes_patch_step(stokes_patch *s, ts_vec b, ts_vec x, int b_fresh) {
   ts_stokes_patch_plan plan = s->plan;
   const int dim = plan.global.dim;
-  TS_CALL(ts_parallel_stokes_refresh(s->pd, b));
+  if (!b_fresh) TS_CALL(ts_parallel_stokes_refresh(s->pd, b));
   for (int color = 0; color < ts_vertex_patch_color_count(dim); ++color) {
     if (!color_on_level(s->pd, color)) continue;
     TS_CALL(ts_vertex_patch_color(dim, plan.global.cells, color ^ s->parity, plan.first_vertex,
@@ -216,29 +218,25 @@ static void stokes_transfer_free(stokes_transfer *t) {
   ts_free(&t);
 }
 
-/* the narrow box of the coarse block: its mesh and DoF handlers (the level's cell size) */
-static int narrow_box(stokes_transfer *t) {
+/* the narrow box of the coarse block (mesh's level coarse->level): its mesh and DoF handlers
+ * (the level's cell size), where it lies in the coarse extended block */
+static int narrow_box(stokes_transfer *t, ts_mesh mesh) {
   const ts_parallel_dofs c = t->coarse;
   const ts_parallel_stokes *s = c->stokes;
-  const int dim = c->par->dim;
-  double lower[3], upper[3], h[3];
-  int cells[3] = {1, 1, 1};
-  for (int d = 0; d < dim; ++d) {
+  int64_t start[3] = {0, 0, 0}, end[3] = {1, 1, 1};
+  double h[3];
+  for (int d = 0; d < c->par->dim; ++d) {
     const int lo = s->ghost_lo[d] > 0, hi = s->ghost_hi[d] > 0;
     t->at[d] = s->ghost_lo[d] - lo;
-    cells[d] = (int)(c->cell_end[d] - c->cell_start[d] + lo + hi);
-    h[d] = c->dofs->h[d];
-    lower[d] = c->mesh->lower[d] + h[d] * (double)t->at[d];
-    upper[d] = lower[d] + h[d] * (double)cells[d];
+    start[d] = c->cell_start[d] - lo;
+    end[d] = c->cell_end[d] + hi;
   }
-  TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, 0, &t->mesh));
-  TS_CALL(ts_dofs_create(t->mesh, c->dofs->fe, 0, &t->velocity));
-  TS_CALL(ts_dofs_create(t->mesh, s->pressure->fe, 0, &t->pressure));
-  for (int d = 0; d < dim; ++d) t->velocity->h[d] = t->pressure->h[d] = h[d];
-  return 0;
+  TS_CALL(ts_parallel_cells_box(mesh, c->level, start, end, &t->mesh, h));
+  TS_CALL(ts_parallel_cells_dofs(t->mesh, c->dofs->fe, h, &t->velocity));
+  return ts_parallel_cells_dofs(t->mesh, s->pressure->fe, h, &t->pressure);
 }
 
-static int stokes_transfer_create(ts_parallel_dofs coarse, ts_parallel_dofs fine,
+static int stokes_transfer_create(ts_mesh mesh, ts_parallel_dofs coarse, ts_parallel_dofs fine,
                                   stokes_transfer **transfer) {
   if (!fine->backend->ops.field_transfer)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'field_transfer'",
@@ -247,7 +245,7 @@ static int stokes_transfer_create(ts_parallel_dofs coarse, ts_parallel_dofs fine
   TS_CALL(ts_calloc(1, sizeof *t, "distributed Stokes transfer", &t));
   t->coarse = coarse;
   t->fine = fine;
-  int ierr = narrow_box(t);
+  int ierr = narrow_box(t, mesh);
   if (!ierr) ierr = ts_field_transfer_plan_init_stokes(t->velocity, t->pressure, fine->dofs,
                                                        fine->stokes->pressure, &t->plan, t->storage);
   if (!ierr) ierr = ts_vec_create(coarse->backend, t->velocity->count + t->pressure->count,
@@ -336,7 +334,7 @@ typedef struct stokes_vcycle {
 /* x_i = V_i b_i from x_i = 0, as ts_mg_vcycle */
 static int vcycle(stokes_vcycle *v, int i) {
   if (i == 0) return coarse_solve(v->coarse, v->b[0], v->x[0]);
-  TS_CALL(stokes_patch_step(v->smoother[i], v->b[i], v->x[i]));  /* pre-smoothing */
+  TS_CALL(stokes_patch_step(v->smoother[i], v->b[i], v->x[i], 0)); /* pre-smoothing */
   TS_CALL(ts_operator_apply(v->mg->A[i], v->x[i], v->r[i]));     /* r = b - A x */
   TS_CALL(ts_vec_axpby(1.0, v->b[i], -1.0, v->r[i]));
   TS_CALL(restrict_(v->transfer[i], v->r[i], v->b[i - 1]));     /* coarsen */
@@ -345,7 +343,7 @@ static int vcycle(stokes_vcycle *v, int i) {
   if (i > 1) TS_CALL(ts_parallel_stokes_refresh(v->mg->pd[i - 1], v->x[i - 1])); /* the coarse
                                                    solve's x_0 is exact everywhere */
   TS_CALL(prolongate_add(v->transfer[i], v->x[i - 1], v->x[i])); /* x += P x_c */
-  return stokes_patch_step(v->smoother[i], v->b[i], v->x[i]);    /* post-smoothing */
+  return stokes_patch_step(v->smoother[i], v->b[i], v->x[i], 1); /* post-smoothing */
 }
 
 static int vcycle_apply(ts_pc pc, ts_vec r, ts_vec z) {
@@ -390,7 +388,7 @@ static int vcycle_parts(stokes_vcycle *v) {
     if (!i) continue;
     TS_CALL(ts_parallel_vec_create(mg->pd[i], &v->r[i]));
     TS_CALL(stokes_patch_create(mg, i, &v->smoother[i]));
-    TS_CALL(stokes_transfer_create(mg->pd[i - 1], mg->pd[i], &v->transfer[i]));
+    TS_CALL(stokes_transfer_create(mg->mesh, mg->pd[i - 1], mg->pd[i], &v->transfer[i]));
   }
   return coarse_create(mg, &v->coarse);
 }

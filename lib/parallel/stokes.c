@@ -25,11 +25,6 @@
 #include <string.h>
 #include "parallel-impl.h"
 
-/* lexicographic index of position i in a box of n[] entries */
-static int64_t box_index(const int64_t *n, const int64_t *i) {
-  return i[0] + n[0] * (i[1] + n[1] * i[2]);
-}
-
 /* entries [from, from + thickness) of direction d of field f, spanning its box */
 static ts_plane field_slab(const ts_parallel_stokes *s, int f, int d, int64_t from,
                            int64_t thickness) {
@@ -40,8 +35,8 @@ static ts_plane field_slab(const ts_parallel_stokes *s, int f, int d, int64_t fr
 
 /* ---------------------------------------------------------------- the layout */
 
-/* field f is continuous in direction d: the normal velocity u_d (Q_{k+1} in x_d, its end
- * DoFs shared by neighbouring cells) */
+/* field f is continuous in direction d < dim: the normal velocity u_d (Q_{k+1} in x_d, its
+ * end DoFs shared by neighbouring cells); the pressure (f = dim) is in no direction */
 static int continuous(int f, int d) { return f == d; }
 
 /* the one-process index of local entry `local` */
@@ -51,7 +46,7 @@ static int64_t stokes_global_index(const ts_parallel_stokes *s, int k1, int64_t 
   const int64_t j = local - s->offset[f], *n = s->n[f];
   const int64_t i[3] = {j % n[0] + s->first_cell[0] * k1, j / n[0] % n[1] + s->first_cell[1] * k1,
                         j / (n[0] * n[1]) + s->first_cell[2] * k1};
-  return s->global_offset[f] + box_index(s->global_n[f], i);
+  return s->global_offset[f] + ts_parallel_box_index(s->global_n[f], i);
 }
 
 int64_t ts_parallel_stokes_global_index(ts_parallel_dofs pd, int64_t local) {
@@ -77,7 +72,6 @@ static void layout_fields(ts_parallel_dofs pd) {
   for (int f = 0; f < s->fields; ++f) {
     int64_t size = 1, global = 1;
     for (int d = 0; d < 3; ++d) {
-      const int c = f < dim && continuous(f, d);
       if (d >= dim) {
         s->n[f][d] = s->global_n[f][d] = 1;
         s->own_lo[f][d] = 0;
@@ -85,10 +79,11 @@ static void layout_fields(ts_parallel_dofs pd) {
         continue;
       }
       const int64_t cells = pd->cell_end[d] - pd->cell_start[d] + s->ghost_lo[d] + s->ghost_hi[d];
+      const int c = continuous(f, d);
       s->n[f][d] = cells * k1 + c;
       s->global_n[f][d] = pd->cells[d] * k1 + c;
       int64_t lo, hi;
-      owned_range(f < dim ? f : -1, d, k1, pd->cell_start[d], pd->cell_end[d], &lo, &hi);
+      owned_range(f, d, k1, pd->cell_start[d], pd->cell_end[d], &lo, &hi);
       s->own_lo[f][d] = lo - s->first_cell[d] * k1;
       s->own_hi[f][d] = hi - s->first_cell[d] * k1;
       size *= s->n[f][d];
@@ -107,21 +102,16 @@ static void layout_fields(ts_parallel_dofs pd) {
     }
 }
 
+/* the layout of pd's vectors: the owned entries of the fields */
 static int init_layout(ts_parallel_dofs pd) {
   const ts_parallel_stokes *s = pd->stokes;
-  long long owned = 0, before = 0, total = 0;
+  long long owned = 0;
   for (int f = 0; f < s->fields; ++f) {
     long long size = 1;
     for (int d = 0; d < 3; ++d) size *= s->own_hi[f][d] - s->own_lo[f][d];
     owned += size;
   }
-  TS_MPI_CALL("MPI_Exscan", MPI_Exscan(&owned, &before, 1, MPI_LONG_LONG, MPI_SUM, pd->par->cart));
-  TS_MPI_CALL("MPI_Allreduce", MPI_Allreduce(&owned, &total, 1, MPI_LONG_LONG, MPI_SUM,
-                                             pd->par->cart));
-  if (pd->par->rank == 0) before = 0;
-  pd->layout = (struct ts_layout_s){.global_size = total, .begin = before, .end = before + owned,
-                                    .processes = pd->par->size, .dist = pd};
-  return 0;
+  return ts_parallel_layout_init(pd, owned);
 }
 
 /* the refresh's messages of direction d (up: to the upper neighbour, from the lower one) */
@@ -134,7 +124,7 @@ static ts_parallel_message refresh_message(const ts_parallel_dofs pd, int d, int
   for (int f = 0; f < s->fields; ++f) {
     const int64_t lo = s->own_lo[f][d], hi = s->own_hi[f][d], n = s->n[f][d];
     if (up) { /* the last g cells (and the upper interface's normal DoFs) into the lower ghosts */
-      const int64_t t = g * k1 + (f < par->dim && continuous(f, d));
+      const int64_t t = g * k1 + continuous(f, d);
       m.send[f] = field_slab(s, f, d, hi - t, t);
       m.recv[f] = field_slab(s, f, d, 0, t);
     } else { /* the first g cells after the lower interface into the upper ghosts */
@@ -169,9 +159,8 @@ static int create_extended(ts_parallel_dofs pd, ts_mesh mesh, int level) {
   ts_parallel_stokes *s = pd->stokes;
   const ts_parallel par = pd->par;
   const int dim = par->dim, g = TS_PARALLEL_STOKES_GHOSTS;
-  double lower[3], upper[3], h[3];
-  int cells[3] = {1, 1, 1};
-  TS_CALL(ts_mesh_cell_size(mesh, level, h));
+  int64_t end[3] = {1, 1, 1};
+  double h[3];
   for (int d = 0; d < dim; ++d) {
     /* g layers, fewer where the level has fewer cells beyond the block (a coarsest level's
      * blocks of one cell: then they are not refreshed, ts_parallel_stokes_refresh) */
@@ -179,17 +168,13 @@ static int create_extended(ts_parallel_dofs pd, ts_mesh mesh, int level) {
     s->ghost_lo[d] = par->lower[d] == MPI_PROC_NULL ? 0 : (int)(below < g ? below : g);
     s->ghost_hi[d] = par->upper[d] == MPI_PROC_NULL ? 0 : (int)(above < g ? above : g);
     s->first_cell[d] = pd->cell_start[d] - s->ghost_lo[d];
-    cells[d] = (int)(pd->cell_end[d] - pd->cell_start[d] + s->ghost_lo[d] + s->ghost_hi[d]);
-    lower[d] = mesh->lower[d] + h[d] * (double)s->first_cell[d];
-    upper[d] = mesh->lower[d] + h[d] * (double)(s->first_cell[d] + cells[d]);
+    end[d] = pd->cell_end[d] + s->ghost_hi[d];
   }
-  TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, 0, &pd->mesh));
+  TS_CALL(ts_parallel_cells_box(mesh, level, s->first_cell, end, &pd->mesh, h));
   TS_CALL(ts_fe_create_rt(dim, pd->degree, &s->velocity_fe));
   TS_CALL(ts_fe_create_dgq(dim, pd->degree, &s->pressure_fe));
-  TS_CALL(ts_dofs_create(pd->mesh, s->velocity_fe, 0, &pd->dofs));
-  TS_CALL(ts_dofs_create(pd->mesh, s->pressure_fe, 0, &s->pressure));
-  for (int d = 0; d < dim; ++d) pd->dofs->h[d] = s->pressure->h[d] = h[d]; /* the plan's bits */
-  return 0;
+  TS_CALL(ts_parallel_cells_dofs(pd->mesh, s->velocity_fe, h, &pd->dofs));
+  return ts_parallel_cells_dofs(pd->mesh, s->pressure_fe, h, &s->pressure);
 }
 
 /* whether every block has at least g cells in every split direction (collective) */
@@ -289,7 +274,7 @@ static void owned_box(const ts_parallel_dofs pd, int f, const int64_t *start, co
   for (int d = 0; d < 3; ++d) {
     lo[d] = 0;
     hi[d] = 1;
-    if (d < dim) owned_range(f < dim ? f : -1, d, pd->degree + 1, start[d], end[d], &lo[d], &hi[d]);
+    if (d < dim) owned_range(f, d, pd->degree + 1, start[d], end[d], &lo[d], &hi[d]);
   }
 }
 
@@ -300,7 +285,7 @@ static int64_t copy_box(const int64_t *n, int64_t offset, const int64_t *lo, con
   for (i[2] = lo[2]; i[2] < hi[2]; ++i[2])
     for (i[1] = lo[1]; i[1] < hi[1]; ++i[1])
       for (i[0] = lo[0]; i[0] < hi[0]; ++i[0], ++count) {
-        double *a = array + offset + box_index(n, i);
+        double *a = array + offset + ts_parallel_box_index(n, i);
         if (to_packed) packed[count] = *a;
         else *a = packed[count];
       }
