@@ -17,7 +17,9 @@
  * refreshes (all levels, and the finest alone), the reductions and the gathered coarse
  * solves, each the largest over the processes, with its share and count.  The backend is
  * TESSERA_BENCH_BACKEND's (default omp); on a GPU each process takes the device of its rank
- * on the node modulo the node's devices. */
+ * on the node modulo the node's devices.  TESSERA_BENCH_AGGLOMERATE=N gathers the levels with
+ * fewer than N cells per process (ts_parallel_set_agglomeration; the first column names the
+ * split level). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -109,7 +111,9 @@ int main(int argc, char **argv) {
   double upper[3];
   if (bench_parallel_args(argc, argv, "bench-parallel-stokes", &dim, &k, &level, coarse, upper)) return 2;
   ts_parallel par = NULL;
-  if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par)) return fail("split");
+  if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par) ||
+      bench_parallel_agglomeration(par))
+    return fail("split");
   const char *name = getenv("TESSERA_BENCH_BACKEND");
   char device[16];
   snprintf(device, sizeof device, "%d", ts_parallel_node_rank(par));
@@ -143,8 +147,8 @@ int main(int argc, char **argv) {
   const double n = (double)ts_parallel_dofs_global_count(pd);
   const double plain = size == 1 ? one_process(be, mesh, k, level, &plain_its) : NAN;
   if (!rank)
-    printf("| %dD RT_%d %s | %d | %.0f | %.0f | %.2f | %.3f | %d | %.2f | %.3f | %s | %.3f | %d |\n",
-           dim, k, argv[3], size, n, n / size, setup, seconds, its, 1e9 * seconds / n,
+    printf("| %dD RT_%d %s, split %d | %d | %.0f | %.0f | %.2f | %.3f | %d | %.2f | %.3f | %s | %.3f | %d |\n",
+           dim, k, argv[3], ts_parallel_mg_split_level(mg), size, n, n / size, setup, seconds, its, 1e9 * seconds / n,
            1e3 * apply, ts_parallel_dofs_device_messages(pd) ? "device" : "host", plain,
            plain_its);
   /* the communication of one more solve */

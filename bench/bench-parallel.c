@@ -21,7 +21,9 @@
  * coarse solves, each the largest over the processes, with its share of the timed solve and
  * (in parentheses after it) how many there were.  The backend is TESSERA_BENCH_BACKEND's (default omp); on a GPU backend each process takes
  * the device of its rank on the node modulo the node's devices (TESSERA_GPU_NODE_RANK; an
- * explicit TESSERA_GPU_DEVICE wins). */
+ * explicit TESSERA_GPU_DEVICE wins).  TESSERA_BENCH_AGGLOMERATE=N gathers the levels with fewer
+ * than N cells per process (ts_parallel_set_agglomeration; the first column names the split
+ * level). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -130,7 +132,9 @@ int main(int argc, char **argv) {
   double upper[3];
   if (bench_parallel_args(argc, argv, "bench-parallel", &dim, &k, &level, coarse, upper)) return 2;
   ts_parallel par = NULL;
-  if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par)) return fail("split");
+  if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par) ||
+      bench_parallel_agglomeration(par))
+    return fail("split");
   const char *name = getenv("TESSERA_BENCH_BACKEND");
   name = name ? name : "omp";
   char device[16];
@@ -181,8 +185,8 @@ int main(int argc, char **argv) {
   const double n = (double)ts_parallel_dofs_global_count(t.pd);
   const double plain = size == 1 ? one_process_apply(be, mesh, fe, level) : NAN;
   if (!rank)
-    printf("| %dD Q%d %s | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) | %s | %.3f | %.1f |\n",
-           dim, k, argv[3], size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size,
+    printf("| %dD Q%d %s, split %d | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) | %s | %.3f | %.1f |\n",
+           dim, k, argv[3], ts_parallel_mg_split_level(mg), size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size,
            1e3 * apply, 1e3 * halo, 100.0 * halo / apply,
            ts_parallel_dofs_device_messages(t.pd) ? "device" : "host", 1e3 * plain,
            ((double)free_before - (double)free_after) / 1e9);

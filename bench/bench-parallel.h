@@ -27,13 +27,30 @@ static inline int bench_parallel_args(int argc, char **argv, const char *program
   return 0;
 }
 
-/** The seconds of `what` summed over the levels 0..level of mg (finest: that level only), the
- *  largest over the processes; *calls: how many (this process's). */
+/** ts_parallel_set_agglomeration(par, TESSERA_BENCH_AGGLOMERATE) where that is set (cells
+ *  per process); 0, or 1 after a message on rank 0's stderr. */
+static inline int bench_parallel_agglomeration(ts_parallel par) {
+  const char *text = getenv("TESSERA_BENCH_AGGLOMERATE");
+  if (!text) return 0;
+  char *end = NULL;
+  const long long cells = strtoll(text, &end, 10);
+  if (end == text || *end || ts_parallel_set_agglomeration(par, cells)) {
+    if (ts_parallel_rank(par) == 0)
+      fprintf(stderr, "TESSERA_BENCH_AGGLOMERATE = '%s': cells per process, allowed an integer "
+              ">= 0\n", text);
+    return 1;
+  }
+  return 0;
+}
+
+/** The seconds of `what` summed over the distributed levels of mg up to level (finest: that
+ *  level only; the gathered levels' are their split level's coarse solves), the largest over
+ *  the processes; *calls: how many (this process's). */
 static inline double time_spent(ts_parallel_mg mg, int level, ts_parallel_time what, int finest,
                                 long long *calls) {
   double total = 0.0;
   *calls = 0;
-  for (int l = finest ? level : 0; l <= level; ++l) {
+  for (int l = finest ? level : ts_parallel_mg_split_level(mg); l <= level; ++l) {
     double s = 0.0;
     int64_t c = 0;
     ts_parallel_dofs_time(ts_parallel_mg_dofs(mg, l), what, &s, &c);

@@ -2356,19 +2356,33 @@ int ts_parallel_operator_create_mapped(ts_parallel_dofs pd, const ts_coefficient
  *  zero), apply_transpose (ts_operator_create_transpose) its exact transpose, the restriction.
  *  Each process runs the one-process kernel on its block; the restriction sums the interface
  *  rows (ts_parallel_vec_sum_shared).  The blocks must nest: every direction of the mesh has
- *  at least as many level-0 cells as processes (ts_parallel_dofs_create then splits level 0).
+ *  at least as many level-0 cells as processes (ts_parallel_dofs_create then splits level 0;
+ *  ts_parallel_mg_dofs's levels nest alike).
  *  @return 0; TS_ERR_ARG naming what does not fit; TS_ERR_UNSUPPORTED without MPI or without
  *          the backend kernel 'transfer' */
 int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_dofs fine,
                                          ts_operator *P);
 /** Distributed Q_k spaces and Laplacians of a box or mapped mesh's levels, for multigrid. */
 typedef struct ts_parallel_mg_s *ts_parallel_mg;
-/** @brief The distributed DoFs (ts_parallel_dofs_create) and Laplacians
- *  (ts_parallel_operator_create_laplace) of mesh's levels coarse_level..finest_level
- *  (collective).  mesh and fe are borrowed: they must outlive the hierarchy.  On a mapped
- *  mesh: ts_parallel_mg_create_mapped with NULL coefficients.
- *  @return 0; TS_ERR_ARG for levels out of range or blocks that do not nest (a direction
- *          with fewer level-0 cells than processes); the errors of the parts */
+/** @brief Gather the coarse levels of the distributed hierarchies made afterwards with par
+ *  (ts_parallel_mg_create, _create_mapped, _create_stokes; doc/parallel.md section 5 item 3):
+ *  below the split level - the lowest level whose cells can be dealt out (at least as many
+ *  as processes in every direction) and number at least min_cells per process - every
+ *  process holds the whole levels, and the one-process cycle of those levels is the
+ *  distributed cycle's coarse solve (full multigrid: their nested iteration).  The cycle and
+ *  its iterations are the one-process ones whatever the split; what changes is where the
+ *  small levels run: many small messages on every process, or one gather and the whole small
+ *  levels on each.  0 (the default): only the levels too small to deal out are gathered.
+ *  @return 0, or TS_ERR_ARG for NULL or min_cells < 0 */
+int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells);
+/** @brief The distributed DoFs and Laplacians (ts_parallel_operator_create_laplace) of mesh's
+ *  levels split..finest_level and the one-process levels coarse_level..split below them
+ *  (ts_parallel_set_agglomeration; collective).  The split level's cells are dealt out and
+ *  refined with the levels, so that the blocks nest.  mesh and fe are borrowed: they must
+ *  outlive the hierarchy.  On a mapped mesh: ts_parallel_mg_create_mapped with NULL
+ *  coefficients.
+ *  @return 0; TS_ERR_ARG for levels out of range or a finest level with fewer cells than
+ *          processes in a direction; the errors of the parts */
 int ts_parallel_mg_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
                           int coarse_level, int finest_level, ts_parallel_mg *mg);
 /** @brief The same on a mapped mesh with coefficients, as ts_mg_create_mapped: every level
@@ -2384,14 +2398,20 @@ int ts_parallel_mg_create_mapped(ts_backend backend, ts_parallel par, ts_mesh me
                                  const ts_coefficients *coefficients, ts_parallel_mg *mg);
 /** @brief Free the hierarchy (after the preconditioners made of it); NULL is allowed. */
 int ts_parallel_mg_destroy(ts_parallel_mg *mg);
-/** @brief The distributed DoFs of a level (borrowed; NULL with the error set out of range). */
+/** @brief The distributed DoFs of a level (borrowed; NULL with the error set out of range or
+ *  below the split level). */
 ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level);
-/** @brief The distributed Laplacian of a level (borrowed; NULL with the error set out of range). */
+/** @brief The lowest distributed level of the hierarchy, its split level (the levels below it
+ *  are gathered: ts_parallel_set_agglomeration); -1 for NULL. */
+int ts_parallel_mg_split_level(ts_parallel_mg mg);
+/** @brief The distributed Laplacian of a level (borrowed; NULL with the error set out of range
+ *  or below the split level). */
 ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level);
 /** @brief The V-cycle (ts_pc_create_multigrid) of the hierarchy: its Laplacians, the
  *  distributed transfers, weighted point Jacobi smoothers (ts_pc_create_jacobi_weighted), and
- *  the exact coarse solve: the coarse vector gathered on every process and solved with the
- *  LU of the one-process coarse Laplacian.  The same preconditioner as ts_pc_create_mg_jacobi
+ *  as its coarse solve the split level's vector gathered on every process and the one-process
+ *  V-cycle of the gathered levels applied, whose coarse solve is the LU of the one-process
+ *  coarse Laplacian (ts_pc_multigrid_fmg_solve starts with their nested iteration).  The same preconditioner as ts_pc_create_mg_jacobi
  *  on a ts_mg_create hierarchy of the same levels (one degree, no degree levels): the same
  *  iterations for any number of processes, the results equal to round-off.  On distributed
  *  vectors of the finest level; mg is borrowed (it must outlive pc).
@@ -2447,10 +2467,8 @@ int ts_parallel_operator_create_stokes(ts_parallel_dofs pd, double penalty, ts_o
 /** @brief The distributed Stokes DoFs and operators of mesh's levels options->coarse_level ..
  *  finest_level, as ts_mg_create_stokes (options NULL for the defaults; its coarse level,
  *  penalty, the patches' local solver and CG tolerance are used, the rest checked alike).
- *  The coarse level's cells are dealt out among the processes and refined with the levels,
- *  so it needs at least as many cells as processes in every direction (and 2 cells per
- *  direction, ts_mg_create_stokes's rule); the levels above it need at least 2 cells per
- *  block and split direction.
+ *  The levels below the split level are gathered (ts_parallel_set_agglomeration); the split
+ *  level's cells are dealt out among the processes and refined with the levels.
  *  @return 0; the errors of ts_parallel_dofs_create_stokes; TS_ERR_ARG (levels, options) */
 int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
                                  int finest_level, const ts_mg_options *options,
@@ -2458,8 +2476,9 @@ int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh me
 /** @brief Paper 000's V-cycle on a distributed Stokes hierarchy (ts_parallel_mg_create_stokes):
  *  the one-process V-cycle of ts_mg_create_stokes (ts_pc_create_mg) over the processes - the
  *  Stokes vertex-patch smoother (one step before and after the coarse correction), the
- *  transfers, the LU of the whole coarse level bordered by the constant pressure, gathered on
- *  every process, and the output's pressure mean removed.  mg is borrowed.
+ *  transfers, the gathered levels' one-process V-cycle (on the coarse level the LU of the
+ *  whole level bordered by the constant pressure) on every process, and the output's pressure
+ *  mean removed.  mg is borrowed.
  *  @return 0; TS_ERR_ARG (NULL, not a Stokes hierarchy, a coarse level beyond the dense LU),
  *          TS_ERR_UNSUPPORTED (a backend without the Stokes kernels), TS_ERR_MEMORY */
 int ts_parallel_pc_create_mg_stokes(ts_parallel_mg mg, ts_pc *pc);

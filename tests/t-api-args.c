@@ -870,6 +870,7 @@ static void parallel(fixture *f) {
   EXPECT(code, mpi ? "not distributed" : without, ts_parallel_vec_scatter(f->host, f->x));
   EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_procs(NULL, procs));
   EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_timing(NULL, 1));
+  EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_set_agglomeration(NULL, 0));
   EXPECT(code, mpi ? "'pd' is NULL" : without,
          ts_parallel_dofs_time(NULL, TS_PARALLEL_TIME_HALO, NULL, NULL));
   EXPECT(0, "", ts_parallel_destroy(NULL));
@@ -912,6 +913,7 @@ static void parallel(fixture *f) {
   EXPECT(0, "", ts_parallel_mg_destroy(NULL));
   EXPECT_NULL(ts_parallel_mg_dofs(NULL, 0));
   EXPECT_NULL(ts_parallel_mg_operator(NULL, 0));
+  EXPECT_MINUS_ONE(ts_parallel_mg_split_level(NULL));
   /* problem files over the processes: what is not distributed is refused with or without MPI */
   ts_report *report = calloc(1, sizeof *report);
   ts_problem stokes = NULL, rt = NULL; /* Taylor-Hood: not distributed; RT: distributed */

@@ -8,8 +8,9 @@
  * the same solution and error.  2D RT_0..RT_2 on 3 x 2 level-0 cells refined twice, 3D RT_0
  * and RT_1 on 3 x 2 x 2 refined once; the coarse level 0 (a block of one cell there), the
  * finer levels blocks of at least 2 cells (2D on at most 4 processes; 8 split 3D 2x2x2, whose
- * ghost cells of edges and corners arrive through two and three interfaces).  Every process
- * checks; rank 0 prints. */
+ * ghost cells of edges and corners arrive through two and three interfaces).  The same with
+ * the coarse levels gathered (ts_parallel_set_agglomeration: 2D RT_1 with 7 cells per process,
+ * 3D RT_0 with 13, levels 0..1 or 0..2 on any number of processes).  Every process checks; rank 0 prints. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ typedef struct stokes_case {
   double *g, *h;
 } stokes_case;
 
-static int setup(ts_backend be, int dim, int k, int levels, stokes_case *c) {
+static int setup(ts_backend be, int dim, int k, int levels, int64_t min_cells, stokes_case *c) {
   const double lower[3] = {0.0, 0.0, 0.0}, upper[3] = {1.5, 1.0, 1.0};
   const int cells[3] = {3, 2, 2};
   ts_mg_options o;
@@ -55,6 +56,7 @@ static int setup(ts_backend be, int dim, int k, int levels, stokes_case *c) {
   if (!ierr) ierr = ts_vec_create(be, c->n, TS_DOUBLE, &c->x);
   if (!ierr) ierr = ts_vec_create(be, c->n, TS_DOUBLE, &c->y);
   if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &c->par);
+  if (!ierr) ierr = ts_parallel_set_agglomeration(c->par, min_cells);
   if (!ierr) ierr = ts_parallel_mg_create_stokes(be, c->par, c->mesh, k, levels, &o, &c->pmg);
   if (!ierr) ierr = ts_parallel_pc_create_mg_stokes(c->pmg, &c->pcd);
   if (!ierr) c->Ad = ts_parallel_mg_operator(c->pmg, levels);
@@ -167,7 +169,7 @@ static void check_vcycle(stokes_case *c, const char *name) {
 }
 
 /* Q_k DoFs and hierarchies are refused by the Stokes calls, a mapped mesh by the DoFs, and a
- * coarse level with fewer cells than processes in a direction by the hierarchy */
+ * finest level whose blocks cannot refresh their two ghost layers by the hierarchy */
 static void check_refusals(ts_backend be, int size) {
   const double lower[2] = {0.0, 0.0}, upper[2] = {1.0, 1.0};
   const int cells[2] = {2, 2}, wide[2] = {12, 2}, kershaw[2] = {6, 6};
@@ -201,10 +203,12 @@ static void check_refusals(ts_backend be, int size) {
   ts_mg_options_default(&o);
   o.coarse_level = 0;
   const int code = ierr ? ierr : ts_parallel_mg_create_stokes(be, par, mesh, 1, 1, &o, &mg);
-  ok(everywhere(size > 2 ? code == TS_ERR_ARG && !mg &&
-                               strstr(ts_error_message(), "the coarse level 0 has 2 cells in direction 0")
-                         : code == 0),
-     "a coarse level of 2 x 2 cells on %d x 1 processes: %s", size,
+  /* up to 2 processes level 0 is split; on 3 and 4 level 1 (4 x 4 cells), blocks of one
+   * cell; on more, level 1 has fewer cells than processes */
+  const char *why = size <= 4 ? "the finest level 1 has a block of fewer than 2 cells"
+                              : "at least one cell per process";
+  ok(everywhere(size > 2 ? code == TS_ERR_ARG && !mg && strstr(ts_error_message(), why) : code == 0),
+     "levels 0..1 of 2 x 2 cells on %d x 1 processes: %s", size,
      code ? ts_error_message() : "taken");
   ts_parallel_mg_destroy(&mg);
   ts_parallel_dofs_destroy(&pd);
@@ -214,11 +218,16 @@ static void check_refusals(ts_backend be, int size) {
   ts_mesh_destroy(&mapped);
 }
 
-static void run_case(ts_backend be, int dim, int k, int levels, int size) {
-  char name[96];
-  snprintf(name, sizeof name, "%dD RT_%d, %d levels, %d processes", dim, k, levels + 1, size);
+/* a case; min_cells > 0: the coarse levels gathered below ts_parallel_set_agglomeration's split */
+static void run_case(ts_backend be, int dim, int k, int levels, int64_t min_cells, int size) {
+  char name[128];
   stokes_case c = {0};
-  const int ierr = setup(be, dim, k, levels, &c);
+  const int ierr = setup(be, dim, k, levels, min_cells, &c);
+  const int split = ierr ? -1 : ts_parallel_mg_split_level(c.pmg);
+  if (min_cells)
+    snprintf(name, sizeof name, "%dD RT_%d, %d levels, %d processes, levels 0..%d gathered "
+             "(%lld cells per process)", dim, k, levels + 1, size, split, (long long)min_cells);
+  else snprintf(name, sizeof name, "%dD RT_%d, %d levels, %d processes", dim, k, levels + 1, size);
   if (!everywhere(!ierr)) {
     for (int t = 0; t < TESTS_PER_CASE; ++t)
       ok(0, "%s: setup failed: %s", name, ierr ? ts_error_message() : "(another process)");
@@ -236,16 +245,19 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  const int tests = 5 * TESTS_PER_CASE + 2;
+  const int tests = 7 * TESTS_PER_CASE + 2;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
     skip(tests, "no backend");
   } else {
     diag("%d processes", size);
     for (int k = 0; k <= 2; ++k) /* MPI_Dims_create splits 3 x 2 cells for up to 4 */
-      if (size <= 4) run_case(be, 2, k, 2, size);
+      if (size <= 4) run_case(be, 2, k, 2, 0, size);
       else skip(TESTS_PER_CASE, "2D: 3 x 2 level-0 cells take at most 4 processes");
-    for (int k = 0; k <= 1; ++k) run_case(be, 3, k, 1, size);
+    for (int k = 0; k <= 1; ++k) run_case(be, 3, k, 1, 0, size);
+    /* gathered coarse levels (a level or more on any number of processes) */
+    run_case(be, 2, 1, 2, 7, size);
+    run_case(be, 3, 0, 1, 13, size);
     check_refusals(be, size);
   }
   ts_backend_destroy(&be);

@@ -515,19 +515,16 @@ static void run_mapped_case(ts_backend be, int dim, int k, int fixed_split, int 
   ts_mesh_destroy(&mesh);
 }
 
-/* What the distributed hierarchy refuses: levels out of order, a bad weight, and (on more
- * than one process) a split whose blocks do not nest: levels 2..3 of a mesh of one level-0
- * cell (the levels can be split, but not as refinements of a level-0 split) */
-static void check_mg_refusals(ts_backend be, int size) {
+/* What the distributed hierarchy refuses: levels out of order and a bad weight */
+static void check_mg_refusals(ts_backend be) {
   static const double lower[2] = {0, 0}, upper[2] = {1, 1};
-  static const int one[2] = {1, 1}, many[2] = {4, 4};
-  ts_mesh mesh = NULL, single = NULL;
+  static const int many[2] = {4, 4};
+  ts_mesh mesh = NULL;
   ts_fe fe = NULL;
   ts_parallel par = NULL;
   ts_parallel_mg mg = NULL;
   ts_pc pc = NULL;
   int ierr = ts_mesh_create_box(2, lower, upper, many, 1, &mesh);
-  if (!ierr) ierr = ts_mesh_create_box(2, lower, upper, one, 3, &single);
   if (!ierr) ierr = ts_fe_create_q(2, 2, &fe);
   if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
   int order = ierr ? 0 : ts_parallel_mg_create(be, par, mesh, fe, 1, 0, &mg);
@@ -544,18 +541,100 @@ static void check_mg_refusals(ts_backend be, int size) {
      "level 1's Laplacian on level 0's DoFs%s%s", ierr ? ": " : "",
      ierr ? ts_error_message() : "");
   ts_parallel_mg_destroy(&mg);
-  if (size == 1) {
-    skip(1, "one process: every split nests");
-  } else {
-    const int e = ierr ? 0 : ts_parallel_mg_create(be, par, single, fe, 2, 3, &mg);
-    ok(everywhere(e == TS_ERR_ARG && !mg && strstr(ts_error_message(), "would not nest")),
-       "levels 2..3 of one level-0 cell on %d processes: the blocks would not nest, refused: %s", size,
-       ts_error_message());
-  }
   ts_parallel_destroy(&par);
   ts_fe_destroy(&fe);
-  ts_mesh_destroy(&single);
   ts_mesh_destroy(&mesh);
+}
+
+/* ---------------------------------------------------------------- gathered coarse levels */
+
+enum { AGGLOMERATION_TESTS = 1 + 6 + 6 + 4 };
+
+/* the split level doc/parallel.md section 5 item 3 states: the lowest of coarse..finest
+ * whose cells are at least the processes in every direction and min_cells per process */
+static int expected_split(ts_mesh mesh, const int *procs, int dim, int coarse, int finest,
+                          int64_t min_cells) {
+  int size = 1;
+  for (int d = 0; d < dim; ++d) size *= procs[d];
+  for (int l = coarse; l < finest; ++l) {
+    int64_t cells[3], total = 1;
+    int splits = !ts_mesh_cells(mesh, l, cells);
+    for (int d = 0; d < dim; ++d) {
+      splits = splits && cells[d] >= procs[d];
+      total *= cells[d];
+    }
+    if (splits && total / size >= min_cells) return l;
+  }
+  return finest;
+}
+
+/* Levels 0..3 of one level-0 cell with par's agglomeration (min_cells): the levels with fewer
+ * cells than processes in a direction (once refused) or than min_cells per process are
+ * gathered, ts_parallel_mg_split_level says where the split is, the
+ * gathered levels have no distributed DoFs, and bad arguments are refused */
+static void check_split(ts_backend be, ts_parallel par, int size, int64_t min_cells) {
+  static const double lower[2] = {0, 0}, upper[2] = {1, 1};
+  static const int one[2] = {1, 1};
+  ts_mesh single = NULL;
+  ts_fe fe = NULL;
+  ts_parallel_mg mg = NULL;
+  int procs[3] = {1, 1, 1};
+  int ierr = ts_mesh_create_box(2, lower, upper, one, 3, &single);
+  if (!ierr) ierr = ts_fe_create_q(2, 2, &fe);
+  if (!ierr) ierr = ts_parallel_procs(par, procs);
+  if (!ierr) ierr = ts_parallel_mg_create(be, par, single, fe, 0, 3, &mg);
+  const int split = ierr ? -2 : ts_parallel_mg_split_level(mg);
+  const int expected = ierr ? -3 : expected_split(single, procs, 2, 0, 3, min_cells);
+  int below = 1;
+  if (!ierr && split > 0)
+    below = !ts_parallel_mg_dofs(mg, split - 1) && strstr(ts_error_message(), "gathered on every process");
+  const int negative = ts_parallel_set_agglomeration(par, -1) == TS_ERR_ARG &&
+                       strstr(ts_error_message(), "min_cells = -1, allowed >= 0");
+  const int null = ts_parallel_set_agglomeration(NULL, 0) == TS_ERR_ARG;
+  ok(everywhere(!ierr && split == expected && below && negative && null &&
+                ts_parallel_mg_split_level(NULL) == -1),
+     "levels 0..3 of one level-0 cell on %d processes: split level %d (expected %d), the levels "
+     "below without distributed DoFs; ts_parallel_set_agglomeration refuses -1 and NULL%s%s",
+     size, split, expected, ierr ? ": " : "", ierr ? ts_error_message() : "");
+  ts_parallel_mg_destroy(&mg);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&single);
+}
+
+/* The V-cycles and FMG of check_mg_on with gathered coarse levels: 2D Q2 on one level-0 cell,
+ * 3 levels above it, at least 4 cells per process; 3D Q2 on one cell, 2 levels, 2 cells per
+ * process; Kershaw 2D Q2 on 6 x 4 cells, 2 levels, 25 cells per process (per-point
+ * coefficients): on every process count a level or more gathered, the one-process cycle */
+static void check_agglomeration(ts_backend be, int size) {
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  static const int one[3] = {1, 1, 1}, kershaw[2] = {6, 4};
+  static const int64_t min_cells[3] = {4, 2, 25};
+  const ts_coefficients per_point = {.kappa_components = 1, .kappa_at = kappa_at,
+                                     .reaction_at = reaction_at};
+  for (int c = 0; c < 3; ++c) {
+    const int dim = c == 1 ? 3 : 2, L = c == 1 ? 2 : c == 0 ? 3 : 2;
+    problem p = {.dim = dim, .k = 2};
+    ts_mesh mesh = NULL;
+    int procs[3] = {1, 1, 1};
+    char name[96];
+    int ierr = c == 2 ? ts_mesh_create_kershaw(2, kershaw, L, 0.6, &mesh)
+                      : ts_mesh_create_box(dim, lower, upper, one, L, &mesh);
+    if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &p.par);
+    if (!ierr) ierr = ts_parallel_set_agglomeration(p.par, min_cells[c]);
+    if (!ierr) ierr = ts_parallel_procs(p.par, procs);
+    const int split = ierr ? -1 : expected_split(mesh, procs, dim, 0, L, min_cells[c]);
+    snprintf(name, sizeof name, "%s %dD Q2, levels 0..%d gathered", c == 2 ? "Kershaw" : "box",
+             dim, split);
+    if (!everywhere(!ierr)) {
+      ok(0, "%s: setup: %s", name, ts_error_message());
+      skip(c == 2 ? 3 : c == 0 ? 6 : 5, "no setup");
+    } else {
+      if (c == 0) check_split(be, p.par, size, min_cells[c]);
+      check_mg_on(be, &p, name, mesh, L, c == 2 ? &per_point : NULL);
+    }
+    ts_parallel_destroy(&p.par);
+    ts_mesh_destroy(&mesh);
+  }
 }
 
 /* How the halo travels: never device to device on one process or on the host backend;
@@ -668,7 +747,8 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 5;
+  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 4 +
+                    AGGLOMERATION_TESTS;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
     skip(tests, "no backend");
@@ -680,7 +760,8 @@ int main(int argc, char **argv) {
     for (int dim = 2; dim <= 3; ++dim) /* 2D Q2, Q3; 3D Q1, Q2 */
       for (int k = 4 - dim; k <= 5 - dim; ++k)
         for (int fixed = 0; fixed <= 1; ++fixed) run_mapped_case(be, dim, k, fixed, size);
-    check_mg_refusals(be, size);
+    check_mg_refusals(be);
+    check_agglomeration(be, size);
     check_halo_path(be, size);
     check_timing(be, size);
   }

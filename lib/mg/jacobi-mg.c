@@ -26,6 +26,7 @@ static int q_transfer_create(ts_backend backend, ts_dofs coarse, ts_dofs fine, t
 void ts_mg_parts_free(void *data) {
   ts_mg_parts *v = data;
   if (!v) return;
+  ts_pc_destroy(&v->coarse_start); /* it may borrow from coarse */
   ts_pc_destroy(&v->coarse);
   ts_operator_destroy(&v->coarse_inverse);
   for (int i = 0; i < v->n; ++i) {
@@ -45,6 +46,7 @@ int ts_mg_parts_coarse_lu(ts_mg_parts *v) {
 
 int ts_mg_parts_vcycle(ts_mg_parts *v, int steps, const char *what, ts_pc *pc) {
   int ierr = ts_pc_create_multigrid(v->n, v->A, v->P, v->smoothers, steps, v->coarse, pc);
+  if (!ierr) ierr = ts_pc_multigrid_set_coarse_start(*pc, v->coarse_start);
   if (!ierr) ierr = ts_pc_multigrid_adopt(*pc, v, ts_mg_parts_free);
   if (ierr) {
     ts_pc_destroy(pc);

@@ -180,6 +180,8 @@ typedef struct ts_mg_parts {
   ts_pc smoothers[TS_MG_PARTS_MAX_LEVELS];
   ts_operator coarse_inverse;
   ts_pc coarse;
+  ts_pc coarse_start;           /* or NULL: full multigrid's first coarse solve
+                                   (ts_pc_multigrid_set_coarse_start) */
   int owns_operators;           /* A made with the parts (else borrowed from a hierarchy) */
   ts_dofs dofs[TS_MG_PARTS_MAX_LEVELS]; /* the levels' DoFs where the parts made them */
 } ts_mg_parts;

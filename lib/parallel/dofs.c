@@ -171,11 +171,11 @@ int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level, int sp
   return 0;
 }
 
-static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
+static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level, int split_level) {
   const ts_parallel par = pd->par;
   const int k = fe->degree;
   const int64_t *start = pd->cell_start, *end = pd->cell_end, *cells = pd->cells;
-  TS_CALL(ts_parallel_block_setup(pd, mesh, level, 0));
+  TS_CALL(ts_parallel_block_setup(pd, mesh, level, split_level));
   TS_CALL(create_block(pd, mesh, fe, level, start, end));
   pd->count = pd->dofs->count;
   size_t plane = 1;
@@ -198,6 +198,11 @@ static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level) {
 
 int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
                             int level, ts_parallel_dofs *pd) {
+  return ts_parallel_qk_dofs_create(backend, par, mesh, fe, level, 0, pd);
+}
+
+int ts_parallel_qk_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                               int level, int split_level, ts_parallel_dofs *pd) {
   TS_CHECK_NOT_NULL(pd);
   *pd = NULL;
   TS_CHECK_NOT_NULL(backend);
@@ -212,6 +217,8 @@ int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, t
                "(only Q_k is distributed yet)");
   TS_CHECK_ARG(level >= 0 && level <= mesh->levels,
                "ts_parallel_dofs_create: level = %d, the mesh has 0..%d", level, mesh->levels);
+  TS_CHECK_ARG(split_level >= 0 && split_level <= level, "ts_parallel_dofs_create: the cells of "
+               "level %d dealt out for level %d, allowed 0..%d", split_level, level, level);
   if (!backend->ops.vec_plane_pack || !backend->ops.vec_plane_unpack)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "ts_parallel_dofs_create: backend '%s' has no kernel "
                     "'vec_plane_pack' or 'vec_plane_unpack' (backend ABI 17), which the halo "
@@ -221,7 +228,7 @@ int ts_parallel_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, t
   p->par = par;
   p->backend = backend;
   p->degree = fe->degree;
-  const int ierr = setup(p, mesh, fe, level);
+  const int ierr = setup(p, mesh, fe, level, split_level);
   if (ierr) {
     ts_parallel_dofs_destroy(&p);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed DoFs");

@@ -2,7 +2,7 @@
  * the levels' distributed DoFs and Laplacians, the transfers between them, the coarse solve,
  * and the V-cycle of ts_pc_create_multigrid made of them.
  *
- * The blocks nest across levels (dofs.c splits the level-0 cells and refines them), so a
+ * The blocks nest across levels (dofs.c splits the split level's cells and refines them), so a
  * block's fine cells are the children of its coarse cells and the block's transfer is the
  * one-process kernel on the block (ts_transfer_plan_init on the block's DoFs, without the
  * constraints), with F the mask of the DoFs off the box's boundary:
@@ -14,12 +14,17 @@
  *                 - the transpose of the prolongation over the whole mesh.
  * The masks touch only the planes that hold the masked DoFs (the Dirichlet faces, the ghost
  * planes: ts_parallel_planes_zero), the masks' numbers at the cost of the planes.
- * The coarse solve gathers the coarse vector on every process (ts_parallel_vec_gather),
- * applies the LU of the one-process coarse Laplacian (assembled once: on a box
+ * The distributed levels are split_level..finest (ts_parallel_split_level); the levels
+ * coarse_level..split_level are gathered (agglomerate.c): the distributed cycle's coarse
+ * solve gathers the split level's vector on every process (ts_parallel_vec_gather), applies
+ * the one-process V-cycle of those whole levels - the one-process Laplacians (on a mapped
+ * mesh the operators with the levels' coefficients), transfers and smoothers of the same
+ * kind, and the LU of the coarse level (assembled once: on a box
  * ts_mg_dense_inverse_create_matrix of the sparse assembly, on a mapped mesh
  * ts_mg_dense_inverse_create of the one-process mapped operator, as ts_mg_create_mapped's
- * coarse solve) and takes the process's entries back: the one-process coarse solve, bit for
- * bit, on every process.
+ * coarse solve) - and takes the process's entries back; full multigrid starts with those
+ * levels' nested iteration.  Without gathered levels above the coarse one that is the
+ * one-process coarse LU, bit for bit, on every process.
  *
  * On a mapped mesh every level is rediscretized (ts_parallel_operator_create_mapped), its
  * kappa and c the means of the finer level's (ts_mg_coefficient_levels, as
@@ -100,7 +105,8 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
                coarse->degree == fine->degree,
                "ts_parallel_operator_create_transfer: the two levels are not of one split, "
                "backend and degree");
-  TS_CHECK_ARG(fine->level == coarse->level + 1 && coarse->nested && fine->nested,
+  TS_CHECK_ARG(fine->level == coarse->level + 1 && coarse->nested && fine->nested &&
+               coarse->split_level == fine->split_level,
                "ts_parallel_operator_create_transfer: levels %d and %d: the fine level must be "
                "the next finer one, and every direction needs at least as many level-0 cells as "
                "processes (then the blocks of all levels nest)", coarse->level, fine->level);
@@ -123,93 +129,6 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed transfer setup");
   }
   (*P)->layout = &fine->layout;
-  return 0;
-}
-
-/* ---------------------------------------------------------------- the gathered coarse solve */
-
-typedef struct gathered_lu {
-  ts_parallel_dofs pd;          /* borrowed */
-  ts_operator inverse;          /* the one-process LU, on serial vectors */
-  ts_vec in, out;               /* serial, the whole coarse level */
-  ts_vec sum;                   /* distributed: the result before an add */
-  double *global;               /* host, the whole coarse level */
-} gathered_lu;
-
-static int gathered_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
-  gathered_lu *g = op->data;
-  double start;
-  TS_CALL(ts_parallel_time_start(g->pd, x, &start));
-  TS_CALL(ts_parallel_vec_gather(x, g->global));
-  TS_CALL(ts_vec_set_from_host(g->in, g->global));
-  TS_CALL(ts_operator_apply(g->inverse, g->in, g->out));
-  TS_CALL(ts_vec_get_to_host(g->out, g->global));
-  TS_CALL(ts_parallel_vec_scatter(g->global, add ? g->sum : y));
-  if (add) TS_CALL(ts_vec_axpby(1.0, g->sum, 1.0, y));
-  return ts_parallel_time_stop(g->pd, TS_PARALLEL_TIME_COARSE, y, start);
-}
-
-static void gathered_free(gathered_lu *g) {
-  ts_operator_destroy(&g->inverse);
-  ts_vec *v[] = {&g->in, &g->out, &g->sum};
-  for (int i = 0; i < 3; ++i) ts_vec_destroy(v[i]);
-  ts_free(&g->global);
-  ts_free(&g);
-}
-
-static void gathered_destroy(ts_operator op) {
-  gathered_free(op->data);
-  op->data = NULL;
-}
-
-static const ts_operator_ops gathered_ops = {.name = "distributed coarse LU",
-                                             .apply = gathered_apply,
-                                             .destroy = gathered_destroy,
-                                             .apply_transpose = gathered_apply}; /* symmetric */
-
-/* The LU of the one-process operator on the whole level `whole`: the sparse assembly of the
- * box's Laplacian, or the mapped operator with the level's coefficients co, assembled by
- * applications (as the one-process hierarchies do). */
-static int one_process_lu(ts_backend backend, ts_dofs whole, const ts_coefficients *co,
-                          ts_operator *inverse) {
-  ts_matrix M = NULL;
-  ts_operator A = NULL;
-  int ierr;
-  if (whole->mesh->map) {
-    ierr = ts_operator_create_mapped(backend, whole, co, TS_DOUBLE, &A);
-    if (!ierr) ierr = ts_mg_dense_inverse_create(A, NULL, inverse);
-  } else {
-    ierr = ts_matrix_assemble_laplace(whole, &M);
-    if (!ierr) ierr = ts_mg_dense_inverse_create_matrix(backend, M, NULL, inverse);
-  }
-  ts_operator_destroy(&A);
-  ts_matrix_destroy(&M);
-  return ierr;
-}
-
-/* A^{-1} of the operator of mesh's level (the DoFs of pd; co its coefficients on a mapped
- * mesh) as a distributed operator */
-static int gathered_lu_create(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe,
-                              const ts_coefficients *co, ts_operator *op) {
-  gathered_lu *g;
-  ts_dofs whole = NULL;
-  const int64_t n = pd->layout.global_size;
-  TS_CALL(ts_calloc(1, sizeof *g, "distributed coarse solve", &g));
-  g->pd = pd;
-  int ierr = ts_dofs_create(mesh, fe, pd->level, &whole);
-  if (!ierr) ierr = one_process_lu(pd->backend, whole, co, &g->inverse);
-  if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->in);
-  if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->out);
-  if (!ierr) ierr = ts_parallel_vec_create(pd, &g->sum);
-  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *g->global, "gathered coarse vector", &g->global);
-  if (!ierr) ierr = ts_operator_create_shell(pd->backend, &gathered_ops, pd->dofs->count,
-                                             TS_DOUBLE, g, op);
-  ts_dofs_destroy(&whole);
-  if (ierr) {
-    gathered_free(g);
-    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed coarse solve");
-  }
-  (*op)->layout = &pd->layout;
   return 0;
 }
 
@@ -238,10 +157,10 @@ static int coefficient_levels(ts_parallel_mg m, int finest, const ts_coefficient
   return 0;
 }
 
-/* level i's DoFs and operator */
+/* distributed level i's DoFs and operator */
 static int create_level(ts_parallel_mg m, ts_backend backend, ts_parallel par, int i) {
-  const int l = m->coarse_level + i;
-  TS_CALL(ts_parallel_dofs_create(backend, par, m->mesh, m->fe, l, &m->pd[i]));
+  const int l = m->split_level + i;
+  TS_CALL(ts_parallel_qk_dofs_create(backend, par, m->mesh, m->fe, l, m->split_level, &m->pd[i]));
   if (!m->mesh->map) return ts_parallel_operator_create_laplace(m->pd[i], &m->A[i]);
   const ts_coefficients co = level_coefficients(m, l);
   return ts_parallel_operator_create_mapped(m->pd[i], &co, &m->A[i]);
@@ -264,14 +183,11 @@ static int create_hierarchy(ts_backend backend, ts_parallel par, ts_mesh mesh, t
                TS_MG_PARTS_MAX_LEVELS);
   ts_parallel_mg m;
   TS_CALL(ts_calloc(1, sizeof *m, "distributed multigrid hierarchy", &m));
+  const int split = ts_parallel_split_level(par, mesh, coarse_level, finest_level);
   *m = (struct ts_parallel_mg_s){.mesh = mesh, .fe = fe, .coarse_level = coarse_level,
-                                 .levels = finest_level - coarse_level + 1};
+                                 .split_level = split, .levels = finest_level - split + 1};
   int ierr = coefficient_levels(m, finest_level, co);
   for (int i = 0; i < m->levels && !ierr; ++i) ierr = create_level(m, backend, par, i);
-  if (!ierr && m->levels > 1 && !m->pd[0]->nested)
-    ierr = TS_ERROR(TS_ERR_ARG, "ts_parallel_mg_create: a direction has fewer level-0 cells "
-                    "than processes: the blocks of the levels would not nest (use a coarser "
-                    "split or more level-0 cells)");
   if (ierr) {
     ts_parallel_mg_destroy(&m);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed multigrid hierarchy");
@@ -311,14 +227,20 @@ int ts_parallel_mg_destroy(ts_parallel_mg *mg) {
   return 0;
 }
 
-/* level's index in the hierarchy (mg not NULL), or -1 with the error recorded */
+/* the index of level in the distributed levels (mg not NULL), or -1 with the error recorded */
 static int level_index(ts_parallel_mg mg, int level, const char *caller) {
-  if (level < mg->coarse_level || level >= mg->coarse_level + mg->levels) {
-    TS_ERROR(TS_ERR_ARG, "%s: level = %d, the hierarchy has %d..%d", caller, level,
-             mg->coarse_level, mg->coarse_level + mg->levels - 1);
+  const int finest = mg->split_level + mg->levels - 1;
+  if (level >= mg->coarse_level && level < mg->split_level) {
+    TS_ERROR(TS_ERR_ARG, "%s: level = %d is gathered on every process (the distributed levels "
+             "are %d..%d; ts_parallel_set_agglomeration)", caller, level, mg->split_level, finest);
     return -1;
   }
-  return level - mg->coarse_level;
+  if (level < mg->coarse_level || level > finest) {
+    TS_ERROR(TS_ERR_ARG, "%s: level = %d, the hierarchy has %d..%d", caller, level,
+             mg->coarse_level, finest);
+    return -1;
+  }
+  return level - mg->split_level;
 }
 
 ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level) {
@@ -327,13 +249,18 @@ ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level) {
   return i < 0 ? NULL : mg->pd[i];
 }
 
+int ts_parallel_mg_split_level(ts_parallel_mg mg) {
+  TS_GETTER_NOT_NULL(mg, -1);
+  return mg->split_level;
+}
+
 ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level) {
   TS_GETTER_NOT_NULL(mg, NULL);
   const int i = level_index(mg, level, __func__);
   return i < 0 ? NULL : mg->A[i];
 }
 
-/* ---------------------------------------------------------------- the V-cycle */
+/* ---------------------------------------------------------------- the smoothers */
 
 /* The smoothers of a V-cycle: weighted Jacobi, Chebyshev of a degree, or the vertex
  * patches of a variant */
@@ -345,34 +272,125 @@ typedef struct smoothing {
   ts_patch_variant variant;     /* vertex patches */
 } smoothing;
 
-static int create_smoother(ts_parallel_mg mg, int i, const smoothing *s, ts_pc *pc) {
-  if (s->kind == SMOOTH_CHEBYSHEV) return ts_pc_create_chebyshev(mg->A[i], s->degree, pc);
-  if (s->kind == SMOOTH_JACOBI) return ts_pc_create_jacobi_weighted(mg->A[i], s->weight, pc);
+/* level i's smoother on the distributed levels: A and pd; on the gathered ones, pd NULL: the
+ * one-process operator A of dofs */
+static int create_smoother(ts_operator A, ts_parallel_dofs pd, ts_dofs dofs, const smoothing *s,
+                           ts_pc *pc) {
+  if (s->kind == SMOOTH_CHEBYSHEV) return ts_pc_create_chebyshev(A, s->degree, pc);
+  if (s->kind == SMOOTH_JACOBI) return ts_pc_create_jacobi_weighted(A, s->weight, pc);
   ts_smoother patch;
-  TS_CALL(ts_parallel_smoother_create_vertex_patch(mg->A[i], mg->pd[i], s->variant, &patch));
+  if (pd) TS_CALL(ts_parallel_smoother_create_vertex_patch(A, pd, s->variant, &patch));
+  else TS_CALL(ts_smoother_create_vertex_patch(A, dofs, s->variant, &patch));
   return ts_pc_create_smoother(patch, pc);
 }
 
-/* the parts: the hierarchy's Laplacians (borrowed), transfers, smoothers, the gathered
- * coarse LU */
-static int make_parts(ts_parallel_mg mg, const smoothing *s, ts_mg_parts *v) {
+/* ---------------------------------------------------------------- the gathered levels */
+
+typedef struct serial_transfer {
+  ts_transfer_plan plan;        /* constrained: the box's Dirichlet DoFs */
+  double storage[TS_TRANSFER_1D_SIZE];
+} serial_transfer;
+
+static int serial_prolongate(ts_operator op, ts_vec x, ts_vec y, int add) {
+  const serial_transfer *t = op->data;
+  return ts_transfer_apply(op->backend, &t->plan, 0, x, y, add);
+}
+
+static int serial_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
+  const serial_transfer *t = op->data;
+  return ts_transfer_apply(op->backend, &t->plan, 1, x, y, add);
+}
+
+static void serial_transfer_destroy(ts_operator op) { ts_free(&op->data); }
+
+static const ts_operator_ops serial_transfer_ops = {.name = "transfer",
+                                                    .apply = serial_prolongate,
+                                                    .destroy = serial_transfer_destroy,
+                                                    .apply_transpose = serial_restrict};
+
+/* the one-process transfer between two whole levels, as ts_mg_create's */
+static int serial_transfer_create(ts_backend backend, ts_dofs coarse, ts_dofs fine,
+                                  ts_operator *P) {
+  serial_transfer *t;
+  TS_CALL(ts_calloc(1, sizeof *t, "gathered transfer", &t));
+  int ierr = ts_transfer_plan_init(coarse, fine, &t->plan, t->storage);
+  t->plan.constrained = 1;
+  if (!ierr) ierr = ts_operator_create_shell_rect(backend, &serial_transfer_ops, fine->count,
+                                                  coarse->count, TS_DOUBLE, t, P);
+  if (ierr) ts_free(&t);
+  return ierr;
+}
+
+/* The LU of the one-process operator of the whole coarse level: the sparse assembly of the
+ * box's Laplacian, or the mapped operator A, assembled by applications (as the one-process
+ * hierarchies do). */
+static int coarse_lu(ts_backend backend, ts_dofs whole, ts_operator A, ts_operator *inverse) {
+  if (whole->mesh->map) return ts_mg_dense_inverse_create(A, NULL, inverse);
+  ts_matrix M;
+  TS_CALL(ts_matrix_assemble_laplace(whole, &M));
+  const int ierr = ts_mg_dense_inverse_create_matrix(backend, M, NULL, inverse);
+  ts_matrix_destroy(&M);
+  return ierr;
+}
+
+/* The one-process parts of the gathered levels coarse_level..split_level (the whole levels):
+ * the Laplacians (a mapped mesh: the operators with the levels' coefficients), the
+ * transfers, the smoothers of the distributed levels' kind, the coarse LU */
+static int serial_parts(ts_parallel_mg mg, ts_backend backend, const smoothing *s,
+                        ts_mg_parts *v) {
+  v->owns_operators = 1;
+  v->n = mg->split_level - mg->coarse_level + 1;
+  for (int i = 0; i < v->n; ++i) {
+    const int l = mg->coarse_level + i;
+    TS_CALL(ts_dofs_create(mg->mesh, mg->fe, l, &v->dofs[i]));
+    const ts_coefficients co = level_coefficients(mg, l);
+    if (mg->mesh->map)
+      TS_CALL(ts_operator_create_mapped(backend, v->dofs[i], &co, TS_DOUBLE, &v->A[i]));
+    else TS_CALL(ts_operator_create_laplace(backend, v->dofs[i], TS_DOUBLE, &v->A[i]));
+    if (!i) continue;
+    TS_CALL(serial_transfer_create(backend, v->dofs[i - 1], v->dofs[i], &v->P[i]));
+    TS_CALL(create_smoother(v->A[i], NULL, v->dofs[i], s, &v->smoothers[i]));
+  }
+  TS_CALL(coarse_lu(backend, v->dofs[0], v->A[0], &v->coarse_inverse));
+  TS_CALL(ts_pc_create_operator(v->coarse_inverse, &v->coarse));
+  return 0;
+}
+
+/* the distributed cycle's coarse solve and its full multigrid start: the gathered levels'
+ * one-process V-cycle */
+static int gathered_create(ts_parallel_mg mg, const smoothing *s, int steps, ts_pc *coarse,
+                           ts_pc *start) {
+  ts_mg_parts *v;
+  ts_pc serial;
+  TS_CALL(ts_calloc(1, sizeof *v, "gathered levels", &v));
+  const int ierr = serial_parts(mg, mg->pd[0]->backend, s, v);
+  if (ierr) {
+    ts_mg_parts_free(v);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "gathered levels");
+  }
+  TS_CALL(ts_mg_parts_vcycle(v, steps, "gathered levels", &serial));
+  return ts_parallel_gathered_create(mg->pd[0], serial, coarse, start);
+}
+
+/* ---------------------------------------------------------------- the V-cycle */
+
+/* the parts: the distributed levels' Laplacians (borrowed), transfers, smoothers, and the
+ * gathered levels as the coarse solve */
+static int make_parts(ts_parallel_mg mg, const smoothing *s, int steps, ts_mg_parts *v) {
   v->n = mg->levels;
   for (int i = 0; i < mg->levels; ++i) {
     v->A[i] = mg->A[i];
     if (!i) continue;
     TS_CALL(ts_parallel_operator_create_transfer(mg->pd[i - 1], mg->pd[i], &v->P[i]));
-    TS_CALL(create_smoother(mg, i, s, &v->smoothers[i]));
+    TS_CALL(create_smoother(mg->A[i], mg->pd[i], NULL, s, &v->smoothers[i]));
   }
-  const ts_coefficients co = level_coefficients(mg, mg->coarse_level);
-  TS_CALL(gathered_lu_create(mg->pd[0], mg->mesh, mg->fe, &co, &v->coarse_inverse));
-  TS_CALL(ts_pc_create_operator(v->coarse_inverse, &v->coarse));
-  return 0;
+  return gathered_create(mg, s, steps, &v->coarse, &v->coarse_start);
 }
 
 static int vcycle_create(ts_parallel_mg mg, const smoothing *s, int steps, ts_pc *pc) {
   ts_mg_parts *v;
   TS_CALL(ts_calloc(1, sizeof *v, "distributed V-cycle", &v));
-  const int ierr = make_parts(mg, s, v);
+  const int ierr = make_parts(mg, s, steps, v);
   if (ierr) {
     ts_mg_parts_free(v);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed V-cycle");

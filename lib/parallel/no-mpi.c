@@ -60,6 +60,11 @@ ts_dofs ts_parallel_dofs_local(ts_parallel_dofs pd) {
   return NULL;
 }
 
+int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells) {
+  (void)par, (void)min_cells;
+  return TS_NO_MPI(__func__);
+}
+
 int ts_parallel_timing(ts_parallel par, int on) {
   (void)par, (void)on;
   return TS_NO_MPI(__func__);
@@ -169,6 +174,12 @@ ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level) {
   TS_GETTER_NOT_NULL(mg, NULL); /* the getters' fallback for NULL, as with MPI */
   TS_NO_MPI(__func__);
   return NULL;
+}
+
+int ts_parallel_mg_split_level(ts_parallel_mg mg) {
+  TS_GETTER_NOT_NULL(mg, -1);
+  TS_NO_MPI(__func__);
+  return -1;
 }
 
 ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level) {

@@ -20,6 +20,9 @@ struct ts_parallel_s {
   void *peer;
   int peer_users;
   int peer_refused;            /* peer_backend's processes could not make one: not asked again */
+  int64_t agglomerate_cells;   /* ts_parallel_set_agglomeration: the levels of a hierarchy
+                                  with fewer cells per process are gathered (0: only those
+                                  with fewer cells than processes in a direction) */
   int timing;                  /* ts_parallel_timing: the halo exchanges, reductions and
                                   coarse solves of its DoFs are timed (their seconds[]) */
 };
@@ -110,9 +113,17 @@ int ts_parallel_layout_init(ts_parallel_dofs pd, long long owned);
 /** pd's split of mesh's level (the split of split_level refined): level, split_level, cells,
  *  cells0, nested, cell_start, cell_end. */
 int ts_parallel_block_setup(ts_parallel_dofs pd, ts_mesh mesh, int level, int split_level);
+/** ts_parallel_dofs_create with the cells of split_level <= level dealt out. */
+int ts_parallel_qk_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, ts_fe fe,
+                               int level, int split_level, ts_parallel_dofs *pd);
 /** ts_parallel_dofs_create_stokes with the cells of split_level <= level dealt out. */
 int ts_parallel_stokes_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh, int degree,
                                    int level, int split_level, ts_parallel_dofs *pd);
+/** The split level of a hierarchy of mesh's levels coarse..finest (doc/parallel.md section 5
+ *  item 3): the lowest level whose cells can be dealt out (every direction has at least as
+ *  many as processes) and number at least par->agglomerate_cells per process; finest when
+ *  none.  The levels below it are gathered on every process. */
+int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest);
 /** The cells [*start, *end) of direction d of the block at coordinate coord of pd's split. */
 void ts_parallel_block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end);
 /** The Stokes DoFs' parts of ts_parallel_dofs_global_index, _vec_gather, _destroy (stokes.c). */
@@ -205,6 +216,13 @@ int ts_parallel_time_start(ts_parallel_dofs pd, ts_vec v, double *start);
 int ts_parallel_time_stop(ts_parallel_dofs pd, ts_parallel_time what, ts_vec v, double start);
 /** The check that v is a distributed vector of pd (TS_ERR_ARG naming `caller`). */
 int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller);
+/** The coarse solve of a distributed cycle whose levels below pd's are gathered
+ *  (agglomerate.c): serial (adopted, destroyed on failure too), the one-process cycle of the
+ *  levels up to pd's on the whole level's vectors, applied to the gathered right side on every
+ *  process.  *cycle applies it; *start (start not NULL; serial a multigrid-levels
+ *  preconditioner; borrowing from *cycle, destroyed first) its nested iteration, full
+ *  multigrid's first coarse solve. */
+int ts_parallel_gathered_create(ts_parallel_dofs pd, ts_pc serial, ts_pc *cycle, ts_pc *start);
 /** A distributed hierarchy (mg.c; Stokes: stokes-mg.c). */
 struct ts_parallel_mg_s {
   ts_mesh mesh;                 /* borrowed */
@@ -212,7 +230,10 @@ struct ts_parallel_mg_s {
   int stokes;                   /* 1: RT_k x DGQ_k (ts_parallel_mg_create_stokes), else Q_k */
   int stokes_degree;            /* Stokes: k */
   ts_mg_options stokes_options; /* Stokes: the hierarchy's options */
-  int coarse_level, levels;
+  int coarse_level;             /* the hierarchy's coarsest level, solved by LU */
+  int split_level;              /* its lowest distributed level (ts_parallel_split_level): the
+                                   levels coarse_level..split_level are gathered */
+  int levels;                   /* the distributed ones, split_level..finest: pd[], A[] */
   ts_parallel_dofs pd[TS_MG_PARTS_MAX_LEVELS];
   ts_operator A[TS_MG_PARTS_MAX_LEVELS];
   /* a mapped mesh: the coefficients' callbacks and kappa's components (the finest level's),

@@ -37,6 +37,9 @@ typedef struct parallel_patch {
   int64_t n[3];                 /* the extended box's DoFs per direction (1 beyond dim) */
   int64_t at[3];                /* the block's first DoF in the extended box */
   int parity;                   /* bit d: the parity of the extended box's first cell index */
+  int dirichlet[3][2];          /* the extended box's lower and upper face of direction d on
+                                   the box's boundary: at the box's end, or (a neighbour of
+                                   one cell) a ghost layer that reaches it */
   ts_vec x, b;                  /* extended vectors */
   ts_parallel_buffers buffers;  /* a direction's two slabs */
 } parallel_patch;
@@ -120,12 +123,11 @@ static int copy_block(parallel_patch *p, ts_vec v, ts_vec e, int to_extended) {
 
 /* the extended box's faces on the box's boundary (the Dirichlet DoFs) zeroed in e */
 static int clear_dirichlet(parallel_patch *p, ts_vec e) {
-  const ts_parallel par = p->pd->par;
   ts_plane planes[TS_MAX_PLANES];
   int count = 0;
-  for (int d = 0; d < par->dim; ++d) {
-    if (par->lower[d] == MPI_PROC_NULL) planes[count++] = slab(p, d, 0, 1);
-    if (par->upper[d] == MPI_PROC_NULL) planes[count++] = slab(p, d, p->n[d] - 1, 1);
+  for (int d = 0; d < p->pd->par->dim; ++d) {
+    if (p->dirichlet[d][0]) planes[count++] = slab(p, d, 0, 1);
+    if (p->dirichlet[d][1]) planes[count++] = slab(p, d, p->n[d] - 1, 1);
   }
   if (count) TS_BACKEND_CALL(p->pd->backend, vec_plane_unpack, 0, count, planes, NULL, e->data);
   return 0;
@@ -209,6 +211,8 @@ static int extended_setup(parallel_patch *p, ts_patch_variant variant) {
     p->n[d] = (int64_t)cells[d] * k + 1;
     p->at[d] = lo * k;
     p->parity |= (int)(first & 1) << d;
+    p->dirichlet[d][0] = first == 0;
+    p->dirichlet[d][1] = first + cells[d] == pd->cells[d];
   }
   TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, 0, &p->mesh));
   TS_CALL(ts_dofs_create(p->mesh, pd->dofs->fe, 0, &p->dofs));

@@ -73,5 +73,6 @@ int ts_parallel_stokes_write_piece(const dist_study *d, const dist_level *o, con
 
 int ts_parallel_stokes_block_cells(const dist_study *d, int64_t *cells) {
   const ts_problem p = d->s.p;
-  return ts_parallel_block_cells(d->par, d->s.mesh, p->levels, p->mg.coarse_level, cells);
+  const int split = ts_parallel_split_level(d->par, d->s.mesh, p->mg.coarse_level, p->levels);
+  return ts_parallel_block_cells(d->par, d->s.mesh, p->levels, split, cells);
 }

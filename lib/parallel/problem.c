@@ -283,7 +283,9 @@ static int check_output(const dist_study *d) {
     TS_CALL(ts_parallel_stokes_block_cells(d, cells));
     return ts_stokes_vtu_check_output(piece, p->dim, cells, p->vtu_subdivisions);
   }
-  TS_CALL(ts_parallel_block_cells(d->par, d->s.mesh, p->levels, 0, cells));
+  const int split = p->use_mg ? ts_parallel_split_level(d->par, d->s.mesh, p->mg.coarse_level,
+                                                        p->levels) : 0;
+  TS_CALL(ts_parallel_block_cells(d->par, d->s.mesh, p->levels, split, cells));
   TS_CALL(ts_vtu_check_output(piece, p->dim, cells, p->vtu_subdivisions, has_exact(d)));
   return 0;
 }

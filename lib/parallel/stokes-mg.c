@@ -20,9 +20,11 @@
  * whose block entries are exact (a coarse DoF gathers fine entries of the children of its
  * cells, at most one coarse cell beyond the block), copied back into the coarse vector.
  *
- * Coarse solve: the coarse right side gathered on every process, the LU of the whole coarse
- * level's operator bordered by the constant pressure (ts_mg_saddle_coarse_inverse) applied,
- * every local entry (ghosts included) taken from the result: the one-process coarse solve. */
+ * Coarse solve: the levels coarse_level..split_level gathered (agglomerate.c): the right side
+ * of the split level gathered on every process, the one-process V-cycle of those levels
+ * (ts_mg_create_stokes; on the coarse level the LU of the whole level's operator bordered by
+ * the constant pressure) applied, every local entry (ghosts included) taken from the result.
+ * The split level is the coarse level when its cells can be dealt out. */
 #include "parallel-impl.h"
 #include "../pc/pc-impl.h"
 
@@ -45,35 +47,22 @@ int ts_parallel_mg_create_stokes(ts_backend backend, ts_parallel par, ts_mesh me
   TS_CHECK_ARG(finest_level - o.coarse_level < TS_MG_PARTS_MAX_LEVELS,
                "%s: levels %d..%d, at most %d levels", __func__, o.coarse_level, finest_level,
                TS_MG_PARTS_MAX_LEVELS);
-  int64_t coarse_cells[3];
-  TS_CALL(ts_mesh_cells(mesh, o.coarse_level, coarse_cells));
-  for (int d = 0; d < par->dim; ++d)
-    TS_CHECK_ARG(coarse_cells[d] >= par->procs[d],
-                 "%s: the coarse level %d has %lld cells in direction %d for %d processes there; "
-                 "its cells are dealt out to the processes, at least one each (fewer processes, "
-                 "or a higher coarse level: <multigrid coarse-level>)", __func__, o.coarse_level,
-                 (long long)coarse_cells[d], d, par->procs[d]);
+  const int split = ts_parallel_split_level(par, mesh, o.coarse_level, finest_level);
   ts_parallel_mg m;
   TS_CALL(ts_calloc(1, sizeof *m, "distributed Stokes hierarchy", &m));
   *m = (struct ts_parallel_mg_s){.mesh = mesh, .stokes = 1, .stokes_degree = degree,
                                  .stokes_options = o, .coarse_level = o.coarse_level,
-                                 .levels = finest_level - o.coarse_level + 1};
+                                 .split_level = split, .levels = finest_level - split + 1};
   int ierr = 0;
   for (int i = 0; i < m->levels && !ierr; ++i) {
-    ierr = ts_parallel_stokes_dofs_create(backend, par, mesh, degree, o.coarse_level + i,
-                                          o.coarse_level, &m->pd[i]);
+    ierr = ts_parallel_stokes_dofs_create(backend, par, mesh, degree, split + i, split, &m->pd[i]);
     if (!ierr) ierr = ts_parallel_operator_create_stokes(m->pd[i], o.stokes_penalty, &m->A[i]);
   }
-  if (!ierr && m->levels > 1 && !m->pd[0]->nested)
-    ierr = TS_ERROR(TS_ERR_ARG, "%s: a direction has fewer cells on the coarse level %d than "
-                    "processes: the blocks of the levels would not nest (use fewer processes, "
-                    "more level-0 cells or a higher coarse level)", __func__, o.coarse_level);
-  for (int i = 1; i < m->levels && !ierr; ++i)
-    if (!m->pd[i]->stokes->refreshable)
-      ierr = TS_ERROR(TS_ERR_ARG, "%s: level %d has a block of fewer than %d cells in a split "
-                      "direction; the levels above the coarsest need at least %d (fewer processes, "
-                      "more level-0 cells or a higher coarse level)", __func__,
-                      o.coarse_level + i, TS_PARALLEL_STOKES_GHOSTS, TS_PARALLEL_STOKES_GHOSTS);
+  /* the levels above the split level refine blocks of a cell or more: two or more */
+  if (!ierr && !m->pd[m->levels - 1]->stokes->refreshable)
+    ierr = TS_ERROR(TS_ERR_ARG, "%s: the finest level %d has a block of fewer than %d cells in "
+                    "a split direction, too few to refresh its ghost layers (fewer processes or a "
+                    "finer level)", __func__, finest_level, TS_PARALLEL_STOKES_GHOSTS);
   if (ierr) {
     ts_parallel_mg_destroy(&m);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed Stokes hierarchy");
@@ -258,67 +247,43 @@ static int stokes_transfer_create(ts_mesh mesh, ts_parallel_dofs coarse, ts_para
   return 0;
 }
 
-/* ---------------------------------------------------------------- coarse solve */
+/* ---------------------------------------------------------------- gathered levels */
 
-typedef struct stokes_coarse {
-  ts_parallel_dofs pd;          /* borrowed */
-  ts_operator inverse;          /* the whole level's bordered LU, on serial vectors */
-  ts_vec in, out;               /* serial */
-  double *global;               /* host */
-} stokes_coarse;
-
-static int coarse_solve(stokes_coarse *c, ts_vec b, ts_vec x) {
-  double start;
-  TS_CALL(ts_parallel_time_start(c->pd, b, &start));
-  TS_CALL(ts_parallel_vec_gather(b, c->global));
-  TS_CALL(ts_vec_set_from_host(c->in, c->global));
-  TS_CALL(ts_operator_apply(c->inverse, c->in, c->out));
-  TS_CALL(ts_vec_get_to_host(c->out, c->global));
-  TS_CALL(ts_parallel_vec_scatter(c->global, x));
-  return ts_parallel_time_stop(c->pd, TS_PARALLEL_TIME_COARSE, x, start);
+/* The one-process V-cycle of ts_mg_create_stokes on the gathered levels coarse..split (its
+ * inner cycle, ts_mg_vcycle, without the pressure mean removed: what the one-process cycle
+ * does on those levels), as a preconditioner on the whole split level's vectors */
+static int serial_apply(ts_pc pc, ts_vec b, ts_vec x) {
+  ts_mg mg = pc->data;
+  ts_mg_level *l = &mg->levels[mg->n_levels - 1];
+  TS_CALL(ts_vec_copy(b, l->b));
+  TS_CALL(ts_vec_set(l->x, 0.0));
+  TS_CALL(ts_mg_vcycle(mg, mg->n_levels - 1));
+  return ts_vec_copy(l->x, x);
 }
 
-static void coarse_free(stokes_coarse *c) {
-  if (!c) return;
-  ts_operator_destroy(&c->inverse);
-  ts_vec_destroy(&c->in);
-  ts_vec_destroy(&c->out);
-  ts_free(&c->global);
-  ts_free(&c);
+static void serial_destroy(ts_pc pc) {
+  ts_mg mg = pc->data;
+  ts_mg_destroy(&mg);
+  pc->data = NULL;
 }
 
-/* the one-process operator of the whole coarse level and its bordered LU */
-static int coarse_inverse(ts_parallel_mg mg, ts_operator *inverse) {
+static const ts_pc_ops serial_ops = {.name = "Stokes V-cycle of the gathered levels",
+                                     .apply = serial_apply,
+                                     .destroy = serial_destroy};
+
+static int gathered_create(ts_parallel_mg mg, ts_pc *coarse) {
   const ts_parallel_dofs pd = mg->pd[0];
-  ts_dofs u = NULL, p = NULL;
-  ts_operator A = NULL;
-  int ierr = ts_dofs_create(mg->mesh, pd->dofs->fe, mg->coarse_level, &u);
-  if (!ierr) ierr = ts_dofs_create(mg->mesh, pd->stokes->pressure->fe, mg->coarse_level, &p);
-  if (!ierr) ierr = ts_operator_create_stokes(pd->backend, u, p, mg->stokes_options.stokes_penalty,
-                                              TS_DOUBLE, &A);
-  if (!ierr) ierr = ts_mg_saddle_coarse_inverse(NULL, A, inverse);
-  ts_operator_destroy(&A);
-  ts_dofs_destroy(&u);
-  ts_dofs_destroy(&p);
-  return ierr;
-}
-
-static int coarse_create(ts_parallel_mg mg, stokes_coarse **coarse) {
-  const ts_parallel_dofs pd = mg->pd[0];
-  const int64_t n = pd->layout.global_size;
-  stokes_coarse *c;
-  TS_CALL(ts_calloc(1, sizeof *c, "distributed Stokes coarse solve", &c));
-  c->pd = pd;
-  int ierr = coarse_inverse(mg, &c->inverse);
-  if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &c->in);
-  if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &c->out);
-  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *c->global, "gathered coarse vector", &c->global);
+  ts_mg serial_mg;
+  ts_pc serial;
+  TS_CALL(ts_mg_create_stokes(pd->backend, mg->mesh, mg->stokes_degree, mg->split_level,
+                              &mg->stokes_options, &serial_mg));
+  const int64_t n = ts_mg_preconditioner(serial_mg)->n;
+  const int ierr = ts_pc_create_shell(&serial_ops, pd->backend, n, TS_DOUBLE, serial_mg, &serial);
   if (ierr) {
-    coarse_free(c);
-    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed Stokes coarse solve");
+    ts_mg_destroy(&serial_mg);
+    return ierr;
   }
-  *coarse = c;
-  return 0;
+  return ts_parallel_gathered_create(pd, serial, coarse, NULL);
 }
 
 /* ---------------------------------------------------------------- the V-cycle */
@@ -327,13 +292,13 @@ typedef struct stokes_vcycle {
   ts_parallel_mg mg;            /* borrowed */
   stokes_patch *smoother[TS_MG_PARTS_MAX_LEVELS];
   stokes_transfer *transfer[TS_MG_PARTS_MAX_LEVELS]; /* from level i-1 to i */
-  stokes_coarse *coarse;
+  ts_pc coarse;                 /* the gathered levels */
   ts_vec b[TS_MG_PARTS_MAX_LEVELS], x[TS_MG_PARTS_MAX_LEVELS], r[TS_MG_PARTS_MAX_LEVELS];
 } stokes_vcycle;
 
 /* x_i = V_i b_i from x_i = 0, as ts_mg_vcycle */
 static int vcycle(stokes_vcycle *v, int i) {
-  if (i == 0) return coarse_solve(v->coarse, v->b[0], v->x[0]);
+  if (i == 0) return ts_pc_apply(v->coarse, v->b[0], v->x[0]);
   TS_CALL(stokes_patch_step(v->smoother[i], v->b[i], v->x[i], 0)); /* pre-smoothing */
   TS_CALL(ts_operator_apply(v->mg->A[i], v->x[i], v->r[i]));     /* r = b - A x */
   TS_CALL(ts_vec_axpby(1.0, v->b[i], -1.0, v->r[i]));
@@ -365,7 +330,7 @@ static void vcycle_free(stokes_vcycle *v) {
     ts_vec_destroy(&v->x[i]);
     ts_vec_destroy(&v->r[i]);
   }
-  coarse_free(v->coarse);
+  ts_pc_destroy(&v->coarse);
   ts_free(&v);
 }
 
@@ -390,7 +355,7 @@ static int vcycle_parts(stokes_vcycle *v) {
     TS_CALL(stokes_patch_create(mg, i, &v->smoother[i]));
     TS_CALL(stokes_transfer_create(mg->mesh, mg->pd[i - 1], mg->pd[i], &v->transfer[i]));
   }
-  return coarse_create(mg, &v->coarse);
+  return gathered_create(mg, &v->coarse);
 }
 
 int ts_parallel_pc_create_mg_stokes(ts_parallel_mg mg, ts_pc *pc) {

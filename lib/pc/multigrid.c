@@ -30,6 +30,8 @@ typedef struct multigrid_pc {
   int levels, steps;
   int made;                     /* ts_pc_setup sets up the parts only after the creation */
   ts_pc coarse;                 /* borrowed */
+  ts_pc coarse_start;           /* borrowed, or NULL (coarse): full multigrid's first coarse
+                                   solve (ts_pc_multigrid_set_coarse_start) */
   multigrid_level level[TS_PC_MULTIGRID_MAX_LEVELS];
   void *parts;                  /* ts_pc_multigrid_adopt: freed by free_parts */
   void (*free_parts)(void *parts);
@@ -238,6 +240,45 @@ int ts_pc_multigrid_set_monitor(ts_pc pc, ts_monitor_fn fn, void *ctx) {
   return 0;
 }
 
+int ts_pc_multigrid_set_coarse_start(ts_pc pc, ts_pc start) {
+  TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
+               "%s: pc is not a multigrid-levels preconditioner", __func__);
+  multigrid_pc *m = pc->data;
+  TS_CHECK_ARG(!start || (start->op->n == m->coarse->op->n &&
+                          start->op->backend == m->coarse->op->backend),
+               "%s: the start's size or backend differs from the coarse solve's", __func__);
+  m->coarse_start = start;
+  return 0;
+}
+
+/* The nested iteration of full multigrid: b restricted down the levels, the coarse problem
+ * solved (coarse_start where given), then on each level the prolongated solution and one
+ * V-cycle correction; x on the finest level */
+static int nested_iteration(multigrid_pc *m, ts_vec b, ts_vec x) {
+  const int top = m->levels - 1;
+  TS_CALL(fmg_vectors(m));
+  TS_CALL(ts_vec_copy(b, m->level[top].fb));
+  for (int i = top; i > 0; --i)
+    TS_CALL(ts_operator_apply_part(m->level[i].P, 1, m->level[i].fb, m->level[i - 1].fb, 0));
+  TS_CALL(ts_pc_apply(m->coarse_start ? m->coarse_start : m->coarse, m->level[0].fb,
+                      m->level[0].fx));
+  for (int i = 1; i <= top; ++i) {
+    multigrid_level *l = &m->level[i];
+    TS_CALL(ts_operator_apply_part(l->P, 0, m->level[i - 1].fx, l->fx, 0));
+    TS_CALL(correct(m, i, l->fb, l->fx));
+  }
+  TS_CALL(ts_vec_copy(m->level[top].fx, x));
+  return 0;
+}
+
+int ts_pc_multigrid_nested(ts_pc pc, ts_vec b, ts_vec x) {
+  TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
+               "%s: pc is not a multigrid-levels preconditioner", __func__);
+  multigrid_pc *m = pc->data;
+  TS_CALL(ts_operator_check_vectors(m->level[m->levels - 1].A, b, x));
+  return nested_iteration(m, b, x);
+}
+
 int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max_iterations,
                               int *iterations) {
   TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
@@ -250,20 +291,7 @@ int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max
   const int top = m->levels - 1;
   TS_CALL(ts_operator_check_vectors(m->level[top].A, b, x));
   if (iterations) *iterations = 0;
-  TS_CALL(fmg_vectors(m));
-  /* the right sides of the coarser levels, restricted from b */
-  TS_CALL(ts_vec_copy(b, m->level[top].fb));
-  for (int i = top; i > 0; --i)
-    TS_CALL(ts_operator_apply_part(m->level[i].P, 1, m->level[i].fb, m->level[i - 1].fb, 0));
-  /* nested iteration: solve on level 0, then on each level the prolongated solution and one
-   * V-cycle correction */
-  TS_CALL(ts_pc_apply(m->coarse, m->level[0].fb, m->level[0].fx));
-  for (int i = 1; i <= top; ++i) {
-    multigrid_level *l = &m->level[i];
-    TS_CALL(ts_operator_apply_part(l->P, 0, m->level[i - 1].fx, l->fx, 0));
-    TS_CALL(correct(m, i, l->fb, l->fx));
-  }
-  TS_CALL(ts_vec_copy(m->level[top].fx, x));
+  TS_CALL(nested_iteration(m, b, x));
   /* V-cycles while ||b - A x|| > rtol ||b||, at least one (Algorithm 2.2, line 5) */
   double bnorm, rnorm;
   TS_CALL(ts_vec_norm(b, &bnorm));

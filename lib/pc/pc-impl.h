@@ -41,5 +41,12 @@ extern const ts_pc_ops ts_pc_jacobi_ops, ts_pc_chebyshev_ops, ts_pc_mg_ops, ts_p
  *  that make the parts, e.g. ts_pc_create_stokes_velocity_mg).  TS_ERR_ARG if pc is of
  *  another kind (the caller keeps the parts then). */
 int ts_pc_multigrid_adopt(ts_pc pc, void *parts, void (*free_parts)(void *parts));
+/** Full multigrid's first coarse solve: start (borrowed; NULL: the coarse solve) instead of
+ *  the coarse solve - where the coarse "solve" is itself a cycle of coarser levels, their
+ *  nested iteration (doc/parallel.md section 5 item 3). */
+int ts_pc_multigrid_set_coarse_start(ts_pc pc, ts_pc start);
+/** x = the nested iteration of full multigrid for b (ts_pc_multigrid_fmg_solve before its
+ *  V-cycles) on a multigrid-levels preconditioner. */
+int ts_pc_multigrid_nested(ts_pc pc, ts_vec b, ts_vec x);
 
 #endif
