@@ -1500,7 +1500,7 @@ typedef enum {
                                    mapped mesh also a singular level: pure Neumann), else
                                    CG_JACOBI; Stokes and Taylor-Hood: DENSE */
   TS_MG_COARSE_DENSE = 1,     /**< the LU of the coarse matrix assembled by columns (LAPACK,
-                                   at most 8000 DoFs) */
+                                   at most 8000 DoFs, 16,000 on a GPU) */
   TS_MG_COARSE_CG_JACOBI = 2, /**< CG preconditioned by the diagonal, to coarse_tolerance */
   TS_MG_COARSE_CG_AMG = 3     /**< CG preconditioned by one BoomerAMG V-cycle on the sparse
                                    coarse matrix (ts_matrix_assemble_laplace; hypre on the
@@ -1635,9 +1635,9 @@ int ts_mg_create_mapped(ts_backend backend, ts_mesh mesh, ts_fe fe, int finest_l
  *  doc/stokes.md section 5, the vertex-patch smoother with the options' local solver
  *  (section 7), and as the exact solve of the singular coarse system the LU factorization
  *  (on the host, in double) of the assembled coarse matrix bordered by the constant
- *  pressure (section 9; at most 8000 coarse DoFs).  The V-cycle output has its pressure
- *  mean removed (section 6), so the preconditioner suits GMRES on the singular consistent
- *  system.  Mixed precision applies
+ *  pressure (section 9; at most 8000 coarse DoFs, 16,000 on a GPU).  The V-cycle output has
+ *  its pressure mean removed (section 6), so the preconditioner suits GMRES on the singular
+ *  consistent system.  Mixed precision applies
  *  as for the Laplacian: with options->precision = TS_SINGLE the whole V-cycle runs in
  *  single precision and the outer iteration in double (paper 000, section 4.3).
  *  @param backend       the backend (needs stokes_apply, field_transfer and
@@ -1662,9 +1662,9 @@ int ts_mg_create_stokes(ts_backend backend, ts_mesh mesh, int degree, int finest
  *  smoother (TS_MG_SMOOTHER_VANKA, _BRAESS_SARAZIN or _SCHUR_UZAWA, with
  *  options->relaxation; Vanka needs k = 2) once before and once after the coarse
  *  correction, and as the exact coarse solve the LU factorization of the assembled coarse
- *  matrix bordered by the constant pressure (at most 8000 coarse DoFs).  The V-cycle output
- *  has its pressure mean removed: a preconditioner for FGMRES (or GMRES) on the singular
- *  consistent system.
+ *  matrix bordered by the constant pressure (at most 8000 coarse DoFs, 16,000 on a GPU).  The
+ *  V-cycle output has its pressure mean removed: a preconditioner for FGMRES (or GMRES) on the
+ *  singular consistent system.
  *  @return 0, TS_ERR_ARG naming the field, value and what is allowed, TS_ERR_UNSUPPORTED
  *          (a kernel missing), TS_ERR_MEMORY, TS_ERR_LAPACK */
 int ts_mg_create_taylor_hood(ts_backend backend, ts_mesh mesh, int degree, int finest_level,
@@ -2415,7 +2415,8 @@ ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level);
  *  on a ts_mg_create hierarchy of the same levels (one degree, no degree levels): the same
  *  iterations for any number of processes, the results equal to round-off.  On distributed
  *  vectors of the finest level; mg is borrowed (it must outlive pc).
- *  The coarse level's DoFs (the whole mesh's) must fit the dense LU: at most 8,000.
+ *  The coarse level's DoFs (the whole mesh's) must fit the dense LU: at most 8,000 (16,000 on a
+ *  GPU backend, where the LU's explicit inverse is applied on the device).
  *  @param weight           in (0, 2]
  *  @param smoothing_steps  pre- and post-smoothing steps each, 1..100
  *  @return 0, or TS_ERR_ARG naming the argument, its value and what is allowed (*pc NULL; a

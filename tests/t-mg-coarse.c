@@ -6,8 +6,8 @@
  * iterations, and BoomerAMG needs at most half of Jacobi's (and at most 20 per solve;
  * measured: 9.2 against 76.2 in 2D, 9.5 against 25.3 in 3D).
  * Refused: an unknown solver, amg on mapped cells, CG for the saddle-point coarse level, a
- * dense coarse level above 8000 DoFs, and unknown names.  Built without hypre, the amg rows
- * are skipped.  Backend-generic: TESSERA_TEST_BACKEND (default omp). */
+ * dense coarse level above 16,000 DoFs (8000 on the host backend), and unknown names.  Built
+ * without hypre, the amg rows are skipped.  Backend-generic: TESSERA_TEST_BACKEND (default omp). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +78,7 @@ static void refused(int ierr, const char *expected, const char *what) {
 
 static void refusals(ts_backend be) {
   const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
-  const int small[2] = {4, 4}, large[2] = {50, 50};
+  const int small[2] = {4, 4}, large[2] = {70, 70};
   ts_mesh box = NULL, big = NULL, sine = NULL;
   ts_fe q2 = NULL;
   ts_mg mg = NULL;
@@ -101,8 +101,8 @@ static void refusals(ts_backend be) {
   o.coarse_level = 0;
   o.coarse_solver = TS_MG_COARSE_DENSE;
   o.coarse_degree = 2;
-  refused(ts_mg_create(be, big, q2, 0, &o, &mg), "at most 8000",
-          "dense coarse level of 10,201 DoFs");
+  refused(ts_mg_create(be, big, q2, 0, &o, &mg), "19881 coarse DoFs, at most",
+          "dense coarse level of 19,881 DoFs");
   ts_mg_destroy(&mg);
   ts_fe_destroy(&q2);
   ts_mesh_destroy(&box);

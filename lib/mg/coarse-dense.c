@@ -29,8 +29,11 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 void dgetri_(const int *n, double *a, const int *lda, const int *ipiv, double *work,
              const int *lwork, int *info);
 
-/* the largest coarse system the dense solve accepts (an n^2 matrix on the host) */
+/* the largest coarse system the dense solve accepts: an n^2 matrix on the host (8000: 512 MB
+ * of factors); on a device backend, whose solve reads the inverse at the device's bandwidth,
+ * 16,000 (2 GB of factors on the host while it is made, 4 GB of CSR on the device) */
 #define COARSE_DENSE_MAX 8000
+#define COARSE_DENSE_MAX_DEVICE 16000
 
 typedef struct dense_inverse {
   int n, m;                     /* operator size, bordered size (n or n + 1) */
@@ -131,8 +134,10 @@ static const ts_operator_ops dense_inverse_ops = {
 static int dense_create(ts_backend backend, int64_t n, const double *null_vector,
                         ts_operator *inverse, dense_inverse **dense) {
   *inverse = NULL;
-  TS_CHECK_ARG(n <= COARSE_DENSE_MAX, "dense coarse solve: %lld coarse DoFs, at most %d: "
-               "choose a coarser coarse_level", (long long)n, COARSE_DENSE_MAX);
+  const int limit = backend->ops.host_alloc ? COARSE_DENSE_MAX_DEVICE : COARSE_DENSE_MAX;
+  TS_CHECK_ARG(n <= limit, "dense coarse solve: %lld coarse DoFs, at most %d on backend '%s' "
+               "(%d on a GPU): choose a coarser coarse_level", (long long)n, limit,
+               backend->name, COARSE_DENSE_MAX_DEVICE);
   dense_inverse *d;
   TS_CALL(ts_calloc(1, sizeof *d, "dense coarse solve", &d));
   const int ierr = ts_operator_create_shell(backend, &dense_inverse_ops, n, TS_DOUBLE, d, inverse);

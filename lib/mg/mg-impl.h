@@ -162,7 +162,8 @@ int ts_mg_create_hierarchy(ts_backend backend, ts_mesh mesh, ts_fe fe, int fines
  *  given NULL leaves them NULL.  The caller frees levels[coarsest..finest], also on error. */
 int ts_mg_coefficient_levels(ts_mesh mesh, int finest, int coarsest, int components,
                              const double *given, double **levels);
-/** A_0^{-1} by LU of the assembled matrix of A (double, at most 8000 rows, on the host);
+/** A_0^{-1} by LU of the assembled matrix of A (double, at most 8000 rows on the host, 16,000
+ *  on a device backend, which applies the explicit inverse);
  *  with null_vector (host, A->n values) z, A is singular by z (A z = 0, A^T z = 0) and the
  *  inverse returns the solution x with z^T x = 0 of A x = b - (z^T b / z^T z) z
  *  (coarse-dense.c). */

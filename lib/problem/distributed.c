@@ -117,7 +117,7 @@ static int check_multigrid(ts_problem p) {
     return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-degree=\"auto\"> adds degree levels "
                     "below a coarse level of %lld DoFs (more than %d), which are not distributed "
                     "yet; under mpirun choose a lower <multigrid coarse-level> (the distributed "
-                    "coarse solve takes at most 8,000 DoFs)", origin(p), (long long)coarse_dofs,
+                    "coarse solve takes at most 8,000 DoFs, 16,000 on a GPU)", origin(p), (long long)coarse_dofs,
                     limit);
   return 0;
 }
