@@ -2497,8 +2497,8 @@ int ts_parallel_mg_time(ts_parallel_mg mg, ts_parallel_time what, double *second
  *  default; Poisson with a built-in solution: the box's Laplacian), the Chebyshev smoother
  *  (<multigrid smoother="chebyshev">) or from <preconditioner type="mg" smoother="jacobi">,
  *  its coarse solve the LU; or <stokes> with RT_k in double precision, GMRES or FGMRES with
- *  mg or none (the coarse level needs a cell per process in every direction: checked when
- *  solving).  Needs no MPI.
+ *  mg or none (the finest level needs two cells per block and split direction: checked when
+ *  solving; the levels too small to deal out are gathered).  Needs no MPI.
  *  @return 0, or TS_ERR_UNSUPPORTED naming the element, attribute and value that are not
  *          distributed yet and what is allowed */
 int ts_problem_parallel_check(ts_problem problem);

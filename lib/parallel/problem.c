@@ -429,6 +429,7 @@ int ts_problem_solve_parallel(ts_problem p, ts_backend backend, int comm, const 
   TS_CALL(ts_problem_parallel_check(p));
   TS_CHECK_ARG(p->levels - p->first_level < 32, "convergence study: at most 32 levels");
   TS_CALL(ts_parallel_create(comm, p->dim, procs, &d.par));
+  d.par->agglomerate_cells = p->mg_agglomerate; /* <multigrid agglomerate>, checked: >= 0 */
   int ierr = ts_parallel_agree(d.par, check_memory(p, backend, d.par->size));
   if (!ierr) ierr = ts_parallel_agree(d.par, ts_study_create(p, backend, &d.s));
   d.own = !ierr && d.s.eq == &ts_equation_poisson_own;

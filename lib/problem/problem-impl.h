@@ -118,6 +118,8 @@ struct ts_problem_s {
   int fmg;                      /* <solver type="fmg">: full multigrid */
   int use_mg;                   /* fmg, or <solver preconditioner="mg"> */
   ts_mg_options mg;             /* <multigrid ...> */
+  int mg_agglomerate;           /* <multigrid agglomerate>: under mpirun the levels with fewer
+                                   cells per process are gathered (ts_parallel_set_agglomeration) */
   /* <mesh map=...>: the image of the unit box (box: [lower, upper]) and its parameters:
    * kershaw epsilon, sine amplitude, shell inner outer angle */
   ts_mesh_map map;

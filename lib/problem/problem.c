@@ -1681,6 +1681,7 @@ static int fill_multigrid(reader *r, struct ts_problem_s *p) {
   if (attribute_is(mg, "precision", "mixed")) p->mg.precision = TS_SINGLE;
   p->mg.chebyshev_degree = get_int(mg, "chebyshev-degree", p->mg.chebyshev_degree);
   p->mg.coarse_level = get_int(mg, "coarse-level", p->mg.coarse_level);
+  p->mg_agglomerate = get_int(mg, "agglomerate", 0);
   if (get_text(mg, "coarse-tolerance", word, sizeof word)) {
     if (p->equation->stokes_patch_mg) {
       where(r, mg, "coarse-tolerance", node_line(mg), loc, sizeof loc);
