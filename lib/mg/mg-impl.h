@@ -52,6 +52,11 @@ typedef struct ts_field_transfer_operator {
   ts_field_transfer_plan plan;
   double storage[TS_TRANSFER_1D_SIZE];
 } ts_field_transfer_operator;
+/** The Q_k transfer between the DoFs of two successive levels of a mesh (box or mapped),
+ *  constrained as ts_mg_create's (the Dirichlet DoFs read and written as zero), as a double
+ *  operator on backend: the prolongation, its transpose the restriction (the gathered levels
+ *  of a distributed hierarchy, lib/parallel/mg.c). */
+int ts_transfer_operator_create(ts_backend backend, ts_dofs coarse, ts_dofs fine, ts_operator *P);
 /** The operator of t (ts_calloc'ed; the operator owns it, and frees it on failure too):
  *  plan.fine_count rows, plan.coarse_count columns, in precision p. */
 int ts_field_transfer_operator_create(ts_backend backend, ts_precision p,

@@ -9,12 +9,15 @@
 #include "mg-impl.h"
 
 typedef struct transfer_op {
-  ts_mg mg;                      /* borrowed */
+  ts_mg mg;                      /* borrowed; NULL: the plan below */
   int i;                         /* hierarchy index of the fine level */
+  ts_transfer_plan plan;         /* without a hierarchy (ts_transfer_operator_create) */
+  double storage[TS_TRANSFER_1D_SIZE];
 } transfer_op;
 
 static int transfer_run(ts_operator op, int restrict_, ts_vec x, ts_vec y, int add) {
   const transfer_op *t = op->data;
+  if (!t->mg) return ts_transfer_apply(op->backend, &t->plan, restrict_, x, y, add);
   TS_CALL(ts_mg_transfer(t->mg, t->i, restrict_, x, y, add));
   return 0;
 }
@@ -66,6 +69,20 @@ int ts_mg_transfer_operator(ts_mg mg, int level, ts_operator *P) {
   const int ierr = ts_operator_create_shell_rect(mg->backend, &transfer_ops, mg->levels[i].A->n,
                                                  mg->levels[i - 1].A->n,
                                                  mg->levels[i].A->precision, t, P);
+  if (ierr) ts_free(&t);
+  return ierr;
+}
+
+int ts_transfer_operator_create(ts_backend backend, ts_dofs coarse, ts_dofs fine, ts_operator *P) {
+  *P = NULL;
+  if (!backend->ops.transfer)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'", backend->name);
+  transfer_op *t;
+  TS_CALL(ts_calloc(1, sizeof *t, "transfer operator", &t));
+  int ierr = ts_transfer_plan_init(coarse, fine, &t->plan, t->storage);
+  t->plan.constrained = 1;
+  if (!ierr) ierr = ts_operator_create_shell_rect(backend, &transfer_ops, fine->count,
+                                                  coarse->count, TS_DOUBLE, t, P);
   if (ierr) ts_free(&t);
   return ierr;
 }

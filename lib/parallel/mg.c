@@ -286,41 +286,6 @@ static int create_smoother(ts_operator A, ts_parallel_dofs pd, ts_dofs dofs, con
 
 /* ---------------------------------------------------------------- the gathered levels */
 
-typedef struct serial_transfer {
-  ts_transfer_plan plan;        /* constrained: the box's Dirichlet DoFs */
-  double storage[TS_TRANSFER_1D_SIZE];
-} serial_transfer;
-
-static int serial_prolongate(ts_operator op, ts_vec x, ts_vec y, int add) {
-  const serial_transfer *t = op->data;
-  return ts_transfer_apply(op->backend, &t->plan, 0, x, y, add);
-}
-
-static int serial_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
-  const serial_transfer *t = op->data;
-  return ts_transfer_apply(op->backend, &t->plan, 1, x, y, add);
-}
-
-static void serial_transfer_destroy(ts_operator op) { ts_free(&op->data); }
-
-static const ts_operator_ops serial_transfer_ops = {.name = "transfer",
-                                                    .apply = serial_prolongate,
-                                                    .destroy = serial_transfer_destroy,
-                                                    .apply_transpose = serial_restrict};
-
-/* the one-process transfer between two whole levels, as ts_mg_create's */
-static int serial_transfer_create(ts_backend backend, ts_dofs coarse, ts_dofs fine,
-                                  ts_operator *P) {
-  serial_transfer *t;
-  TS_CALL(ts_calloc(1, sizeof *t, "gathered transfer", &t));
-  int ierr = ts_transfer_plan_init(coarse, fine, &t->plan, t->storage);
-  t->plan.constrained = 1;
-  if (!ierr) ierr = ts_operator_create_shell_rect(backend, &serial_transfer_ops, fine->count,
-                                                  coarse->count, TS_DOUBLE, t, P);
-  if (ierr) ts_free(&t);
-  return ierr;
-}
-
 /* The LU of the one-process operator of the whole coarse level: the sparse assembly of the
  * box's Laplacian, or the mapped operator A, assembled by applications (as the one-process
  * hierarchies do). */
@@ -348,7 +313,7 @@ static int serial_parts(ts_parallel_mg mg, ts_backend backend, const smoothing *
       TS_CALL(ts_operator_create_mapped(backend, v->dofs[i], &co, TS_DOUBLE, &v->A[i]));
     else TS_CALL(ts_operator_create_laplace(backend, v->dofs[i], TS_DOUBLE, &v->A[i]));
     if (!i) continue;
-    TS_CALL(serial_transfer_create(backend, v->dofs[i - 1], v->dofs[i], &v->P[i]));
+    TS_CALL(ts_transfer_operator_create(backend, v->dofs[i - 1], v->dofs[i], &v->P[i]));
     TS_CALL(create_smoother(v->A[i], NULL, v->dofs[i], s, &v->smoothers[i]));
   }
   TS_CALL(coarse_lu(backend, v->dofs[0], v->A[0], &v->coarse_inverse));
