@@ -332,9 +332,7 @@ int ts_parallel_vec_scatter(const double *global, ts_vec v) {
   return 0;
 }
 
-/* The owned DoFs of the block at coordinates c, as ranges of one-process indices per
- * direction [lo, hi): what process c sends in a gather. */
-static void owned_box(ts_parallel_dofs pd, const int *c, int64_t *lo, int64_t *hi) {
+void ts_parallel_owned_box(ts_parallel_dofs pd, const int *c, int64_t *lo, int64_t *hi) {
   for (int d = 0; d < 3; ++d) {
     lo[d] = 0;
     hi[d] = 1;
@@ -394,7 +392,7 @@ int ts_parallel_vec_gather(ts_vec v, double *global) {
     ierr = MPI_Cart_coords(pd->par->cart, r, pd->par->dim, c) != MPI_SUCCESS
                ? TS_ERROR(TS_ERR_BACKEND, "MPI: MPI_Cart_coords failed")
                : 0;
-    owned_box(pd, c, lo, hi);
+    ts_parallel_owned_box(pd, c, lo, hi);
     if (!ierr) unpack_box(pd, lo, hi, all + displs[r], global);
   }
   ts_free(&counts);

@@ -126,6 +126,9 @@ int ts_parallel_stokes_dofs_create(ts_backend backend, ts_parallel par, ts_mesh 
 int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest);
 /** The cells [*start, *end) of direction d of the block at coordinate coord of pd's split. */
 void ts_parallel_block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end);
+/** The owned Q_k DoFs of pd's block at coordinates c, as ranges of one-process indices per
+ *  direction [lo, hi) (1 beyond dim): what process c sends in a gather. */
+void ts_parallel_owned_box(ts_parallel_dofs pd, const int *c, int64_t *lo, int64_t *hi);
 /** The Stokes DoFs' parts of ts_parallel_dofs_global_index, _vec_gather, _destroy (stokes.c). */
 int64_t ts_parallel_stokes_global_index(ts_parallel_dofs pd, int64_t local);
 int ts_parallel_stokes_gather(ts_parallel_dofs pd, ts_vec v, double *global);
