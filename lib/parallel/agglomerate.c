@@ -13,7 +13,7 @@
  * iteration (ts_pc_multigrid_nested), as one process's full multigrid would.
  *
  * Where Q_k planes travel device to device (pd->peer: NCCL) on at most GATHER_RING_MAX
- * processes the gather stays on the device: each process packs its owned box into its slot of
+ * processes, and on one process, the gather stays on the device: each process packs its owned box into its slot of
  * `pieces` (slots of the largest owned count), the slots go round the ring of processes in
  * size - 1 peer exchanges (each to the next process and from the previous one), and every
  * slot is unpacked into the whole level's vector at its owner's box; the result is scattered
@@ -112,7 +112,7 @@ static int gathered_run(gathered *g, int start, ts_vec b, ts_vec x) {
 static int gather_device_setup(gathered *g) {
   const ts_parallel_dofs pd = g->pd;
   const ts_parallel par = pd->par;
-  if (pd->stokes || !pd->peer || par->size > GATHER_RING_MAX) return 0;
+  if (pd->stokes || (!pd->peer && par->size > 1) || par->size > GATHER_RING_MAX) return 0;
   TS_CALL(ts_calloc((size_t)par->size, sizeof *g->owned, "gathered boxes", &g->owned));
   for (int r = 0; r < par->size; ++r) {
     int c[3] = {0, 0, 0};
