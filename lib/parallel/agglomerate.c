@@ -13,9 +13,9 @@
  * iteration (ts_pc_multigrid_nested), as one process's full multigrid would.
  *
  * Where Q_k planes travel device to device (pd->peer: NCCL) on at most GATHER_RING_MAX
- * processes, and on one process, the gather stays on the device: each process packs its owned box into its slot of
- * `pieces` (slots of the largest owned count), the slots go round the ring of processes in
- * size - 1 peer exchanges (each to the next process and from the previous one), and every
+ * processes, and on one process, the gather stays on the device: each process packs its owned
+ * box into its slot of `pieces` (slots of the largest owned count), the slots go round the
+ * ring of processes in size - 1 peer exchanges (each to the next process and from the previous one), and every
  * slot is unpacked into the whole level's vector at its owner's box; the result is scattered
  * by packing the block's box out of it.  The values are the host gather's, without two round
  * trips through the host (and its allocations) per coarse solve.  Elsewhere - Stokes' fields,
@@ -31,30 +31,11 @@ typedef struct gathered {
   ts_parallel_dofs pd;          /* borrowed: the split level's DoFs */
   ts_pc serial;                 /* owned: the one-process cycle, on the whole level's vectors */
   ts_vec in, out;               /* serial */
-  double *global;               /* host, the whole level (the host gather) */
+  double *global;               /* host, the whole level (the host gather; else NULL) */
   ts_vec pieces;                /* the device gather: size slots of `slot` entries */
   int64_t slot;
   int64_t (*owned)[2][3];       /* each process's owned box [lo, hi) */
 } gathered;
-
-/* The box [lo, hi) of the array v of n[] entries (lexicographic, 1 beyond dim) packed into
- * the device array buf (pack), or buf unpacked into it: a plane per layer of direction 2,
- * TS_MAX_PLANES per backend call. */
-static int box_copy(ts_backend b, const int64_t *n, const int64_t *lo, const int64_t *hi,
-                    double *v, double *buf, int pack) {
-  const int64_t layer = (hi[0] - lo[0]) * (hi[1] - lo[1]);
-  ts_plane planes[TS_MAX_PLANES];
-  for (int64_t z = lo[2]; z < hi[2]; z += TS_MAX_PLANES) {
-    const int count = (int)(hi[2] - z < TS_MAX_PLANES ? hi[2] - z : TS_MAX_PLANES);
-    for (int i = 0; i < count; ++i)
-      planes[i] = (ts_plane){.offset = lo[0] + n[0] * (lo[1] + n[1] * (z + i)),
-                             .width = hi[0] - lo[0], .pitch = n[0], .height = hi[1] - lo[1]};
-    double *at = buf + (z - lo[2]) * layer;
-    if (pack) TS_BACKEND_CALL(b, vec_plane_pack, count, planes, v, at);
-    else TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, planes, at, v);
-  }
-  return 0;
-}
 
 /* in = the whole level's b, on the device: the owned boxes round the ring of processes */
 static int gather_device(gathered *g, ts_vec b) {
@@ -63,7 +44,7 @@ static int gather_device(gathered *g, ts_vec b) {
   const ts_backend be = pd->backend;
   double *pieces = g->pieces->data;
   const int64_t lo[3] = {pd->first_owned[0], pd->first_owned[1], pd->first_owned[2]};
-  TS_CALL(box_copy(be, pd->n, lo, pd->n, b->data, pieces + par->rank * g->slot, 1));
+  TS_CALL(ts_parallel_box_copy(be, pd->n, lo, pd->n, b->data, pieces + par->rank * g->slot, 1));
   const int next = (par->rank + 1) % par->size, previous = (par->rank + par->size - 1) % par->size;
   for (int s = 0; s + 1 < par->size; ++s) { /* step s passes on the slot of rank - s */
     const int sent = (par->rank - s + par->size) % par->size;
@@ -74,7 +55,7 @@ static int gather_device(gathered *g, ts_vec b) {
     TS_BACKEND_CALL(be, peer_exchange, pd->peer, 1, &m);
   }
   for (int r = 0; r < par->size; ++r)
-    TS_CALL(box_copy(be, pd->global_n, g->owned[r][0], g->owned[r][1], g->in->data,
+    TS_CALL(ts_parallel_box_copy(be, pd->global_n, g->owned[r][0], g->owned[r][1], g->in->data,
                      pieces + r * g->slot, 0));
   return 0;
 }
@@ -84,7 +65,7 @@ static int scatter_device(gathered *g, ts_vec x) {
   const ts_parallel_dofs pd = g->pd;
   int64_t hi[3];
   for (int d = 0; d < 3; ++d) hi[d] = pd->offset[d] + pd->n[d];
-  return box_copy(pd->backend, pd->global_n, pd->offset, hi, g->out->data, x->data, 1);
+  return ts_parallel_box_copy(pd->backend, pd->global_n, pd->offset, hi, g->out->data, x->data, 1);
 }
 
 /* x = C b: b gathered, the serial cycle (its nested iteration: start) applied, x scattered */
@@ -171,8 +152,9 @@ int ts_parallel_gathered_create(ts_parallel_dofs pd, ts_pc serial, ts_pc *cycle,
   }
   ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->in);
   if (!ierr) ierr = ts_vec_create(pd->backend, n, TS_DOUBLE, &g->out);
-  if (!ierr) ierr = ts_calloc((size_t)n, sizeof *g->global, "gathered coarse vector", &g->global);
   if (!ierr) ierr = gather_device_setup(g);
+  if (!ierr && !g->pieces)
+    ierr = ts_calloc((size_t)n, sizeof *g->global, "gathered coarse vector", &g->global);
   if (!ierr) ierr = ts_pc_create_shell(&cycle_ops, pd->backend, pd->count, TS_DOUBLE, g, cycle);
   if (ierr) goto fail;
   (*cycle)->op->layout = &pd->layout;

@@ -36,6 +36,22 @@ ts_plane ts_parallel_slab(const int64_t *n, int d, int64_t from, int64_t thickne
                     .pitch = n[0] * n[1] * thickness, .height = 1};
 }
 
+int ts_parallel_box_copy(ts_backend b, const int64_t *n, const int64_t *lo, const int64_t *hi,
+                         double *v, double *buf, int pack) {
+  const int64_t layer = (hi[0] - lo[0]) * (hi[1] - lo[1]);
+  ts_plane planes[TS_MAX_PLANES];
+  for (int64_t z = lo[2]; z < hi[2]; z += TS_MAX_PLANES) {
+    const int count = (int)(hi[2] - z < TS_MAX_PLANES ? hi[2] - z : TS_MAX_PLANES);
+    for (int i = 0; i < count; ++i)
+      planes[i] = (ts_plane){.offset = lo[0] + n[0] * (lo[1] + n[1] * (z + i)),
+                             .width = hi[0] - lo[0], .pitch = n[0], .height = hi[1] - lo[1]};
+    double *at = buf + (z - lo[2]) * layer;
+    if (pack) TS_BACKEND_CALL(b, vec_plane_pack, count, planes, v, at);
+    else TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, planes, at, v);
+  }
+  return 0;
+}
+
 /* plane i_d = at of the block */
 static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
   return ts_parallel_slab(pd->n, d, at, 1);

@@ -176,6 +176,11 @@ void ts_parallel_halo_destroy(ts_parallel_dofs pd);
  *  of equal width at a fixed pitch): t entries at pitch n0 for d = 0, rows of n0 t at pitch
  *  n0 n1 for d = 1, one row of n0 n1 t for d = 2. */
 ts_plane ts_parallel_slab(const int64_t *n, int d, int64_t from, int64_t thickness);
+/** The box [lo, hi) of the device array v of n[] entries (lexicographic, 1 beyond dim) packed
+ *  into the device array buf (pack: buf then holds the box lexicographically), or buf
+ *  unpacked into it: a plane per layer of direction 2, TS_MAX_PLANES per backend call. */
+int ts_parallel_box_copy(ts_backend b, const int64_t *n, const int64_t *lo, const int64_t *hi,
+                         double *v, double *buf, int pack);
 /** The buffers of `count` doubles and their release. */
 int ts_parallel_buffers_create(ts_backend b, int64_t count, ts_parallel_buffers *buffers);
 void ts_parallel_buffers_destroy(ts_backend b, ts_parallel_buffers *buffers);

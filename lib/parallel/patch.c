@@ -106,19 +106,9 @@ static int refresh(parallel_patch *p, ts_vec v, int color) {
  * back: one plane per DoF layer of direction 2 (2D: one plane), TS_MAX_PLANES per call, v's
  * layers contiguous in the packed order of vec_plane_pack / _unpack. */
 static int copy_block(parallel_patch *p, ts_vec v, ts_vec e, int to_extended) {
-  const ts_backend b = p->pd->backend;
-  const int64_t *nb = p->pd->n, *n = p->n, *at = p->at, layer = nb[0] * nb[1];
-  ts_plane planes[TS_MAX_PLANES];
-  for (int64_t first = 0; first < nb[2]; first += TS_MAX_PLANES) {
-    const int count = (int)(nb[2] - first < TS_MAX_PLANES ? nb[2] - first : TS_MAX_PLANES);
-    for (int i = 0; i < count; ++i)
-      planes[i] = (ts_plane){.offset = at[0] + n[0] * (at[1] + n[1] * (at[2] + first + i)),
-                             .width = nb[0], .pitch = n[0], .height = nb[1]};
-    double *block = (double *)v->data + first * layer;
-    if (to_extended) TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, planes, block, e->data);
-    else TS_BACKEND_CALL(b, vec_plane_pack, count, planes, e->data, block);
-  }
-  return 0;
+  int64_t end[3];
+  for (int d = 0; d < 3; ++d) end[d] = p->at[d] + p->pd->n[d];
+  return ts_parallel_box_copy(p->pd->backend, p->n, p->at, end, e->data, v->data, !to_extended);
 }
 
 /* the extended box's faces on the box's boundary (the Dirichlet DoFs) zeroed in e */

@@ -164,23 +164,17 @@ typedef struct stokes_transfer {
  * plane per layer of direction 2, TS_MAX_PLANES per call, packed in the narrow box's order. */
 static int copy_narrow(stokes_transfer *t, ts_vec coarse, int out) {
   const ts_parallel_stokes *s = t->coarse->stokes;
-  const ts_backend b = t->coarse->backend;
   const int k1 = t->coarse->degree + 1;
-  ts_plane planes[TS_MAX_PLANES];
   for (int f = 0; f < s->fields; ++f) {
     const ts_field_transfer_field *nf = &t->plan.field[f];
-    const int64_t *m = nf->coarse_n, *n = s->n[f], layer = m[0] * m[1];
-    int64_t at[3];
-    for (int d = 0; d < 3; ++d) at[d] = t->at[d] * k1;
-    for (int64_t first = 0; first < m[2]; first += TS_MAX_PLANES) {
-      const int count = (int)(m[2] - first < TS_MAX_PLANES ? m[2] - first : TS_MAX_PLANES);
-      for (int i = 0; i < count; ++i)
-        planes[i] = (ts_plane){.offset = s->offset[f] + at[0] + n[0] * (at[1] + n[1] * (at[2] + first + i)),
-                               .width = m[0], .pitch = n[0], .height = m[1]};
-      double *narrow = (double *)t->narrow->data + nf->coarse_offset + first * layer;
-      if (out) TS_BACKEND_CALL(b, vec_plane_pack, count, planes, coarse->data, narrow);
-      else TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, planes, narrow, coarse->data);
+    int64_t lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = t->at[d] * k1;
+      hi[d] = lo[d] + nf->coarse_n[d];
     }
+    TS_CALL(ts_parallel_box_copy(t->coarse->backend, s->n[f], lo, hi,
+                                 (double *)coarse->data + s->offset[f],
+                                 (double *)t->narrow->data + nf->coarse_offset, out));
   }
   return 0;
 }
