@@ -108,8 +108,9 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
   TS_CHECK_ARG(fine->level == coarse->level + 1 && coarse->nested && fine->nested &&
                coarse->split_level == fine->split_level,
                "ts_parallel_operator_create_transfer: levels %d and %d: the fine level must be "
-               "the next finer one, and every direction needs at least as many level-0 cells as "
-               "processes (then the blocks of all levels nest)", coarse->level, fine->level);
+               "the next finer one, both split from the same level, and every direction needs at "
+               "least as many cells of that level as processes (then the blocks of all levels "
+               "nest)", coarse->level, fine->level);
   if (!fine->backend->ops.transfer)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'",
                     fine->backend->name);
