@@ -134,6 +134,17 @@ static int blocks_nest(ts_parallel par, const int64_t *cells0) {
   return nested;
 }
 
+int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest) {
+  for (int level = coarse; level < finest; ++level) {
+    int64_t cells[3];
+    if (ts_mesh_cells(mesh, level, cells)) return finest; /* reported by the finest's DoFs */
+    int64_t total = 1;
+    for (int d = 0; d < par->dim; ++d) total *= cells[d];
+    if (blocks_nest(par, cells) && total / par->size >= par->agglomerate_cells) return level;
+  }
+  return finest;
+}
+
 int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int split_level,
                             int64_t *cells) {
   int64_t cells0[3], all[3], start, end;

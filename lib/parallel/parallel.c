@@ -118,21 +118,6 @@ int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells) {
   return 0;
 }
 
-int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest) {
-  for (int level = coarse; level < finest; ++level) {
-    int64_t cells[3];
-    if (ts_mesh_cells(mesh, level, cells)) return finest; /* reported by the finest's DoFs */
-    int splits = 1;
-    int64_t total = 1;
-    for (int d = 0; d < par->dim; ++d) {
-      splits = splits && cells[d] >= par->procs[d];
-      total *= cells[d];
-    }
-    if (splits && total / par->size >= par->agglomerate_cells) return level;
-  }
-  return finest;
-}
-
 int ts_parallel_timing(ts_parallel par, int on) {
   TS_CHECK_NOT_NULL(par);
   TS_CHECK_ARG(on == 0 || on == 1, "ts_parallel_timing: on = %d; allowed: 1 (start) or 0 (stop)",
