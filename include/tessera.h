@@ -2407,6 +2407,18 @@ int ts_parallel_mg_split_level(ts_parallel_mg mg);
 /** @brief The distributed Laplacian of a level (borrowed; NULL with the error set out of range
  *  or below the split level). */
 ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level);
+/** @brief The precision of the V-cycles made afterwards from a Q_k hierarchy
+ *  (ts_parallel_pc_create_mg_jacobi, _chebyshev, _patch): TS_DOUBLE (the default) or
+ *  TS_SINGLE, mixed precision as ts_mg_options.precision on one process (paper 002 section
+ *  4.2).  Under TS_SINGLE the distributed levels get single-precision Laplacians, transfers
+ *  and smoothers, and their halo exchanges carry single-precision values; the preconditioner
+ *  still takes and returns double vectors (rounded at entry), and ts_pc_multigrid_fmg_solve
+ *  forms its residuals, restrictions and prolongations in double with the hierarchy's
+ *  Laplacians (ts_parallel_mg_operator), only the V-cycles on the residuals in single.  The
+ *  gathered levels (ts_parallel_mg_split_level) stay double.  The iterations are those of
+ *  the same cycle on one process; the results agree to single-precision round-off.
+ *  @return 0; TS_ERR_ARG (NULL, a Stokes hierarchy, another precision) */
+int ts_parallel_mg_set_precision(ts_parallel_mg mg, ts_precision precision);
 /** @brief The V-cycle (ts_pc_create_multigrid) of the hierarchy: its Laplacians, the
  *  distributed transfers, weighted point Jacobi smoothers (ts_pc_create_jacobi_weighted), and
  *  as its coarse solve the split level's vector gathered on every process and the one-process

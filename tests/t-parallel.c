@@ -637,6 +637,158 @@ static void check_agglomeration(ts_backend be, int size) {
   }
 }
 
+/* ---------------------------------------------------------------- mixed precision */
+
+enum { MIXED_TESTS = 3 * 2 + 1 + 1 };
+
+/* A Q_k hierarchy of mesh's levels 0..L on the processes of comm in precision p and its
+ * V-cycle (Chebyshev(3), 1 step; patch: the vertex patches) */
+static int mixed_cycle(ts_backend be, MPI_Comm comm, ts_mesh mesh, ts_fe fe, int L,
+                       const ts_coefficients *co, ts_precision p, int patch, ts_parallel *par,
+                       ts_parallel_mg *mg, ts_pc *pc) {
+  const int dim = ts_mesh_dim(mesh);
+  int ierr = ts_parallel_create((int)MPI_Comm_c2f(comm), dim, NULL, par);
+  if (!ierr) ierr = co ? ts_parallel_mg_create_mapped(be, *par, mesh, fe, 0, L, co, mg)
+                       : ts_parallel_mg_create(be, *par, mesh, fe, 0, L, mg);
+  if (!ierr) ierr = ts_parallel_mg_set_precision(*mg, p);
+  if (!ierr) ierr = patch ? ts_parallel_pc_create_mg_patch(*mg, dim == 2 ? TS_PATCH_FUSED : TS_PATCH_SEPARATE, 1, pc)
+                          : ts_parallel_pc_create_mg_chebyshev(*mg, 3, 1, pc);
+  return ierr;
+}
+
+typedef struct mixed_run {
+  ts_parallel par;
+  ts_parallel_mg mg;
+  ts_pc pc;
+  ts_vec b, x;
+  double *g;                    /* x gathered */
+  int L, its;
+} mixed_run;
+
+static void mixed_free(mixed_run *r) {
+  ts_vec_destroy(&r->b);
+  ts_vec_destroy(&r->x);
+  ts_pc_destroy(&r->pc);
+  ts_parallel_mg_destroy(&r->mg);
+  ts_parallel_destroy(&r->par);
+  free(r->g);
+}
+
+/* the run's hierarchy and vectors, b random (the one-process entries on any processes) */
+static int mixed_setup(ts_backend be, MPI_Comm comm, ts_mesh mesh, ts_fe fe, int L,
+                       const ts_coefficients *co, ts_precision p, int patch, mixed_run *r) {
+  r->L = L;
+  int ierr = mixed_cycle(be, comm, mesh, fe, L, co, p, patch, &r->par, &r->mg, &r->pc);
+  ts_parallel_dofs fine = ierr ? NULL : ts_parallel_mg_dofs(r->mg, L);
+  if (!ierr) ierr = ts_parallel_vec_create(fine, &r->b);
+  if (!ierr) ierr = ts_parallel_vec_create(fine, &r->x);
+  if (!ierr) ierr = ts_vec_set_random(r->b, 11);
+  const int64_t n = ierr ? 0 : ts_parallel_dofs_global_count(fine);
+  if (!ierr && !(r->g = calloc((size_t)n, sizeof *r->g))) ierr = TS_ERR_MEMORY;
+  return ierr;
+}
+
+/* what: 0 one V-cycle, 1 FMG to 1e-10, 2 CG to 1e-10 with the V-cycle; x gathered into g */
+static int mixed_solve(mixed_run *r, int what) {
+  r->its = 0;
+  int ierr = ts_vec_set(r->x, 0.0);
+  if (!ierr && what == 0) ierr = ts_pc_apply(r->pc, r->b, r->x);
+  if (!ierr && what == 1) ierr = ts_pc_multigrid_fmg_solve(r->pc, r->b, r->x, 1e-10, 50, &r->its);
+  if (!ierr && what == 2)
+    ierr = solve_with(TS_SOLVER_CG, ts_parallel_mg_operator(r->mg, r->L), r->pc, r->b, r->x,
+                      &r->its);
+  if (!ierr) ierr = ts_parallel_vec_gather(r->x, r->g);
+  return ierr;
+}
+
+/* Mixed precision against double and against one process (the same hierarchy on
+ * MPI_COMM_SELF): 2D Q2 on 4 x 4 cells (3 levels; Chebyshev and vertex patches), 3D Q3 on
+ * 2 x 2 x 2 (2 levels; Chebyshev), Kershaw 2D Q2 on 6 x 4 (2 levels, per-point coefficients;
+ * Chebyshev).  One V-cycle: single-precision round-off away from the double one (and not
+ * closer than 1e-12: it is single precision) and from one process's; FMG to 1e-10: the
+ * iterations of one process, at most one more than double's, the solution within 1e-8 of
+ * double's; CG + the patch V-cycle: one process's iterations. */
+static void check_mixed(ts_backend be) {
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  static const int box2[2] = {4, 4}, box3[3] = {2, 2, 2}, kershaw[2] = {6, 4};
+  const ts_coefficients per_point = {.kappa_components = 1, .kappa_at = kappa_at,
+                                     .reaction_at = reaction_at};
+  for (int c = 0; c < 3; ++c) {
+    const int dim = c == 1 ? 3 : 2, k = c == 1 ? 3 : 2, L = c == 0 ? 3 : 2;
+    const ts_coefficients *co = c == 2 ? &per_point : NULL;
+    static const char *names[3] = {"2D Q2 box", "3D Q3 box", "Kershaw 2D Q2"};
+    ts_mesh mesh = NULL;
+    ts_fe fe = NULL;
+    mixed_run mixed = {0}, one = {0}, dbl = {0};
+    int ierr = c == 2 ? ts_mesh_create_kershaw(2, kershaw, L, 0.6, &mesh)
+                      : ts_mesh_create_box(dim, lower, upper, dim == 2 ? box2 : box3, L, &mesh);
+    if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
+    if (!ierr) ierr = mixed_setup(be, MPI_COMM_WORLD, mesh, fe, L, co, TS_SINGLE, 0, &mixed);
+    if (!ierr) ierr = mixed_setup(be, MPI_COMM_SELF, mesh, fe, L, co, TS_SINGLE, 0, &one);
+    if (!ierr) ierr = mixed_setup(be, MPI_COMM_WORLD, mesh, fe, L, co, TS_DOUBLE, 0, &dbl);
+    const int64_t n = ierr ? 0 : ts_parallel_dofs_global_count(ts_parallel_mg_dofs(mixed.mg, L));
+    for (int what = 0; what < 2; ++what) {
+      int e = ierr;
+      if (!e) e = mixed_solve(&mixed, what);
+      if (!e) e = mixed_solve(&one, what);
+      if (!e) e = mixed_solve(&dbl, what);
+      const double scale = e ? 1.0 : max_abs(n, dbl.g);
+      const double to_one = e ? INFINITY : max_difference(n, mixed.g, one.g) / scale;
+      const double to_double = e ? INFINITY : max_difference(n, mixed.g, dbl.g) / scale;
+      if (what == 0)
+        ok(everywhere(!e && to_one <= 1e-5 && to_double <= 1e-5 && to_double > 1e-12),
+           "%s, mixed precision: one V-cycle %.1e from one process's, %.1e from double's%s%s",
+           names[c], to_one, to_double, e ? ": " : "", e ? ts_error_message() : "");
+      else
+        ok(everywhere(!e && mixed.its == one.its && mixed.its <= dbl.its + 1 &&
+                      to_double <= 1e-8),
+           "%s, mixed precision: FMG %d V-cycles (one process %d, double %d), %.1e from "
+           "double's solution%s%s", names[c], mixed.its, one.its, dbl.its, to_double,
+           e ? ": " : "", e ? ts_error_message() : "");
+    }
+    if (c == 0) { /* the vertex patches in single precision */
+      mixed_run patch = {0}, patch_one = {0};
+      int e = ierr;
+      if (!e) e = mixed_setup(be, MPI_COMM_WORLD, mesh, fe, L, NULL, TS_SINGLE, 1, &patch);
+      if (!e) e = mixed_setup(be, MPI_COMM_SELF, mesh, fe, L, NULL, TS_SINGLE, 1, &patch_one);
+      if (!e) e = mixed_solve(&patch, 2);
+      if (!e) e = mixed_solve(&patch_one, 2);
+      const double apart = e ? INFINITY : max_difference(n, patch.g, patch_one.g) /
+                                              max_abs(n, patch_one.g);
+      ok(everywhere(!e && patch.its == patch_one.its && apart <= 1e-8),
+         "%s, mixed precision: CG + vertex-patch V-cycle %d iterations (one process %d), "
+         "solutions %.1e apart%s%s", names[c], patch.its, patch_one.its, apart, e ? ": " : "",
+         e ? ts_error_message() : "");
+      mixed_free(&patch);
+      mixed_free(&patch_one);
+    }
+    mixed_free(&mixed);
+    mixed_free(&one);
+    mixed_free(&dbl);
+    ts_fe_destroy(&fe);
+    ts_mesh_destroy(&mesh);
+  }
+  /* refusals */
+  static const int cells[2] = {2, 2};
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_parallel par = NULL;
+  ts_parallel_mg mg = NULL;
+  int ierr = ts_mesh_create_box(2, lower, upper, cells, 1, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &fe);
+  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
+  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 1, &mg);
+  int bad = ierr ? 0 : ts_parallel_mg_set_precision(mg, (ts_precision)7);
+  bad = bad == TS_ERR_ARG && strstr(ts_error_message(), "precision = 7, allowed");
+  ok(everywhere(!ierr && bad && ts_parallel_mg_set_precision(NULL, TS_SINGLE) == TS_ERR_ARG),
+     "ts_parallel_mg_set_precision refuses precision 7 and NULL%s%s", ierr ? ": " : "",
+     ierr ? ts_error_message() : "");
+  ts_parallel_mg_destroy(&mg);
+  ts_parallel_destroy(&par);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
 /* How the halo travels: never device to device on one process or on the host backend;
  * TESSERA_TEST_DEVICE_MESSAGES=0/1 states what a GPU run must use (1: NCCL between the
  * processes' own devices, 0: two processes that share a device, or TESSERA_PEER=0). */
@@ -748,7 +900,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
   const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 4 +
-                    AGGLOMERATION_TESTS;
+                    AGGLOMERATION_TESTS + MIXED_TESTS;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
     skip(tests, "no backend");
@@ -762,6 +914,7 @@ int main(int argc, char **argv) {
         for (int fixed = 0; fixed <= 1; ++fixed) run_mapped_case(be, dim, k, fixed, size);
     check_mg_refusals(be);
     check_agglomeration(be, size);
+    check_mixed(be);
     check_halo_path(be, size);
     check_timing(be, size);
   }

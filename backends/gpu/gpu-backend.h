@@ -234,24 +234,32 @@ static int gpu_planes(ts_backend_ops *ops, int count, const ts_plane *planes, ts
   return 0;
 }
 
-static int gpu_vec_plane_pack(ts_backend_ops *ops, int count, const ts_plane *planes,
-                              const void *x, void *buf) {
+static int gpu_vec_plane_pack(ts_backend_ops *ops, ts_precision p, int count,
+                              const ts_plane *planes, const void *x, void *buf) {
   ts_gpu_planes q;
   const int ierr = gpu_planes(ops, count, planes, &q);
   if (ierr || q.start[count] <= 0) return ierr;
-  ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
-      q, (const double *)x, (double *)buf);
+  if (p == TS_SINGLE)
+    ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
+        q, (const float *)x, (float *)buf);
+  else
+    ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
+        q, (const double *)x, (double *)buf);
   GPU_CHECK_LAUNCH(ops->error, "plane_pack");
   return 0;
 }
 
-static int gpu_vec_plane_unpack(ts_backend_ops *ops, int add, int count, const ts_plane *planes,
-                                const void *buf, void *x) {
+static int gpu_vec_plane_unpack(ts_backend_ops *ops, ts_precision p, int add, int count,
+                                const ts_plane *planes, const void *buf, void *x) {
   ts_gpu_planes q;
   const int ierr = gpu_planes(ops, count, planes, &q);
   if (ierr || q.start[count] <= 0) return ierr;
-  ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
-      q, add, (const double *)buf, (double *)x);
+  if (p == TS_SINGLE)
+    ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
+        q, add, (const float *)buf, (float *)x);
+  else
+    ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
+        q, add, (const double *)buf, (double *)x);
   GPU_CHECK_LAUNCH(ops->error, "plane_unpack");
   return 0;
 }

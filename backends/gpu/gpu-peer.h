@@ -129,9 +129,10 @@ static int ts_gpu_peer_exchange(ts_backend_ops *ops, void *peer, int count,
   for (int i = 0; i < count && r == ncclSuccess; ++i) {
     const ts_peer_message *m = &messages[i];
     if (m->count <= 0) continue;
-    if (m->to >= 0) r = t->send(m->send, (size_t)m->count, ncclFloat64, m->to, comm, 0);
+    const ncclDataType_t type = m->precision == TS_SINGLE ? ncclFloat32 : ncclFloat64;
+    if (m->to >= 0) r = t->send(m->send, (size_t)m->count, type, m->to, comm, 0);
     if (r == ncclSuccess && m->from >= 0)
-      r = t->recv(m->recv, (size_t)m->count, ncclFloat64, m->from, comm, 0);
+      r = t->recv(m->recv, (size_t)m->count, type, m->from, comm, 0);
   }
   const ncclResult_t end = t->group_end();
   TS_NCCL_CHECK(ops->error, "peer_exchange", r);

@@ -94,17 +94,19 @@ __device__ __forceinline__ int64_t ts_gpu_plane_entry(const ts_gpu_planes &q, in
   return pl.offset + r * pl.pitch + (j - r * pl.width);
 }
 
-__global__ void ts_gpu_plane_pack_kernel(const ts_gpu_planes q, const double *__restrict__ x,
-                                         double *__restrict__ buf) {
+template <typename R>
+__global__ void ts_gpu_plane_pack_kernel(const ts_gpu_planes q, const R *__restrict__ x,
+                                         R *__restrict__ buf) {
   TS_GPU_FOR(i, q.start[q.count]) buf[i] = x[ts_gpu_plane_entry(q, i)];
 }
 
 /* the planes = buf (add = 0; buf NULL: = 0) or += buf (add = 1) */
+template <typename R>
 __global__ void ts_gpu_plane_unpack_kernel(const ts_gpu_planes q, int add,
-                                           const double *__restrict__ buf, double *__restrict__ x) {
+                                           const R *__restrict__ buf, R *__restrict__ x) {
   TS_GPU_FOR(i, q.start[q.count]) {
-    double *v = x + ts_gpu_plane_entry(q, i);
-    const double in = buf ? buf[i] : 0.0;
+    R *v = x + ts_gpu_plane_entry(q, i);
+    const R in = buf ? buf[i] : R(0);
     *v = add ? *v + in : in;
   }
 }

@@ -104,38 +104,48 @@ static int omp_vec_from_host(ts_backend_ops *ops, ts_precision p, int64_t n, con
   return 0;
 }
 
-/* planes of x (ABI 17): height rows of width entries at pitch, one plane after the other
- * in buf, row after row */
-static int omp_vec_plane_pack(ts_backend_ops *ops, int count, const ts_plane *planes,
-                              const void *x, void *buf) {
-  (void)ops;
-  double *b = buf;
-  for (int p = 0; p < count; ++p) {
-    const ts_plane q = planes[p];
-    const double *v = (const double *)x + q.offset;
-#pragma omp parallel for schedule(static) if (q.width * q.height > 65536)
-    for (int64_t r = 0; r < q.height; ++r)
-      memcpy(b + r * q.width, v + r * q.pitch, (size_t)q.width * sizeof *b);
-    b += q.width * q.height;
+/* planes of x (ABI 17; precision p since ABI 19): height rows of width entries at pitch, one
+ * plane after the other in buf, row after row */
+#define OMP_PLANE_PACK(R)                                                                    \
+  static void plane_pack_##R(int count, const ts_plane *planes, const R *x, R *b) {           \
+    for (int p = 0; p < count; ++p) {                                                        \
+      const ts_plane q = planes[p];                                                          \
+      const R *v = x + q.offset;                                                             \
+      _Pragma("omp parallel for schedule(static) if (q.width * q.height > 65536)")           \
+      for (int64_t r = 0; r < q.height; ++r)                                                 \
+        memcpy(b + r * q.width, v + r * q.pitch, (size_t)q.width * sizeof *b);               \
+      b += q.width * q.height;                                                               \
+    }                                                                                        \
+  }                                                                                          \
+  static void plane_unpack_##R(int add, int count, const ts_plane *planes, const R *b, R *x) { \
+    for (int p = 0; p < count; ++p) {                                                        \
+      const ts_plane q = planes[p];                                                          \
+      R *v = x + q.offset;                                                                   \
+      _Pragma("omp parallel for schedule(static) if (q.width * q.height > 65536)")           \
+      for (int64_t r = 0; r < q.height; ++r)                                                 \
+        for (int64_t i = 0; i < q.width; ++i) {                                              \
+          const R in = b ? b[r * q.width + i] : (R)0;                                        \
+          v[r * q.pitch + i] = add ? v[r * q.pitch + i] + in : in;                           \
+        }                                                                                    \
+      if (b) b += q.width * q.height;                                                        \
+    }                                                                                        \
   }
+OMP_PLANE_PACK(float)
+OMP_PLANE_PACK(double)
+
+static int omp_vec_plane_pack(ts_backend_ops *ops, ts_precision p, int count,
+                              const ts_plane *planes, const void *x, void *buf) {
+  (void)ops;
+  if (p == TS_SINGLE) plane_pack_float(count, planes, x, buf);
+  else plane_pack_double(count, planes, x, buf);
   return 0;
 }
 
-static int omp_vec_plane_unpack(ts_backend_ops *ops, int add, int count, const ts_plane *planes,
-                                const void *buf, void *x) {
+static int omp_vec_plane_unpack(ts_backend_ops *ops, ts_precision p, int add, int count,
+                                const ts_plane *planes, const void *buf, void *x) {
   (void)ops;
-  const double *b = buf;
-  for (int p = 0; p < count; ++p) {
-    const ts_plane q = planes[p];
-    double *v = (double *)x + q.offset;
-#pragma omp parallel for schedule(static) if (q.width * q.height > 65536)
-    for (int64_t r = 0; r < q.height; ++r)
-      for (int64_t i = 0; i < q.width; ++i) {
-        const double in = b ? b[r * q.width + i] : 0.0;
-        v[r * q.pitch + i] = add ? v[r * q.pitch + i] + in : in;
-      }
-    if (b) b += q.width * q.height;
-  }
+  if (p == TS_SINGLE) plane_unpack_float(add, count, planes, buf, x);
+  else plane_unpack_double(add, count, planes, buf, x);
   return 0;
 }
 

@@ -52,8 +52,11 @@ extern "C" {
  *         device-to-device messages between processes (peer_device, peer_id, peer_create,
  *         peer_exchange, peer_destroy: NCCL on cuda);
  * ABI 18: peer_exchange takes a list of messages (ts_peer_message), sent and received as one
- *         group: a block's planes to and from both neighbours of a direction at once */
-#define TS_BACKEND_ABI_VERSION 18
+ *         group: a block's planes to and from both neighbours of a direction at once;
+ * ABI 19: vec_plane_pack and vec_plane_unpack take the vector's precision, and
+ *         ts_peer_message the precision of its entries (mixed-precision distributed
+ *         multigrid: single-precision levels exchange single-precision planes) */
+#define TS_BACKEND_ABI_VERSION 19
 /** A plane of a vector (vec_plane_pack): height rows of width consecutive entries, row r
  *  starting at entry offset + r pitch (e.g. a face of a box of DoFs numbered
  *  lexicographically). */
@@ -61,13 +64,15 @@ typedef struct ts_plane {
   int64_t offset, width, pitch, height;
 } ts_plane;
 #define TS_MAX_PLANES 6
-/** One message of peer_exchange: count doubles of the device array send to process `to`,
- *  count doubles from process `from` into the device array recv (-1: no such message). */
+/** One message of peer_exchange: count entries of precision `precision` of the device array
+ *  send to process `to`, count entries from process `from` into the device array recv (-1:
+ *  no such message). */
 typedef struct ts_peer_message {
   const void *send;
   void *recv;
   int to, from;
   int64_t count;
+  ts_precision precision;
 } ts_peer_message;
 /** The most messages one peer_exchange takes (a block's two neighbours of a direction). */
 #define TS_MAX_PEER_MESSAGES 2
@@ -744,18 +749,19 @@ typedef struct ts_backend_ops {
    * plan->n_dofs entries of precision p, x != y; TS_ERR_UNSUPPORTED for a precision it lacks */
   int (*hdiv_mass_apply)(struct ts_backend_ops *ops, const ts_hdiv_mass_plan *plan,
                          ts_precision p, const void *x, void *y, int add);
-  /* optional (ABI 17): planes of a double vector x (ts_plane), for the MPI halo exchange
-   * and the masks of the distributed operators (lib/parallel/halo.c), `count` of them
-   * (1..TS_MAX_PLANES) in one call; the device array buf holds them one after the other,
+  /* optional (ABI 17): planes of a vector x of precision p (ts_plane; p since ABI 19), for
+   * the MPI halo exchange and the masks of the distributed operators (lib/parallel/halo.c),
+   * `count` of them (1..TS_MAX_PLANES) in one call; the device array buf (of precision p)
+   * holds them one after the other,
    * each row after row.  vec_plane_pack: buf = the planes; vec_plane_unpack: the planes = buf
    * (add = 0; buf NULL: = 0) or += buf (add = 1; the planes must not overlap).  Where planes
    * overlap (the edges of a box's faces) unpacking with add = 0 writes the entries of each of
    * them: they must hold equal values there.  Required of a backend for distributed DoFs
    * (ts_parallel_dofs_create). */
-  int (*vec_plane_pack)(struct ts_backend_ops *ops, int count, const ts_plane *planes,
-                        const void *x, void *buf);
-  int (*vec_plane_unpack)(struct ts_backend_ops *ops, int add, int count, const ts_plane *planes,
-                          const void *buf, void *x);
+  int (*vec_plane_pack)(struct ts_backend_ops *ops, ts_precision p, int count,
+                        const ts_plane *planes, const void *x, void *buf);
+  int (*vec_plane_unpack)(struct ts_backend_ops *ops, ts_precision p, int add, int count,
+                          const ts_plane *planes, const void *buf, void *x);
   /* optional (ABI 17): host memory the device copies to and from at full speed
    * (page-locked); NULL: the library uses malloc */
   int (*host_alloc)(struct ts_backend_ops *ops, size_t bytes, void **h);

@@ -32,6 +32,7 @@ void ts_mg_parts_free(void *data) {
   for (int i = 0; i < v->n; ++i) {
     ts_pc_destroy(&v->smoothers[i]);
     ts_operator_destroy(&v->P[i]);
+    ts_operator_destroy(&v->outer_P[i]);
     if (v->owns_operators) ts_operator_destroy(&v->A[i]);
     ts_dofs_destroy(&v->dofs[i]);
   }
@@ -46,6 +47,7 @@ int ts_mg_parts_coarse_lu(ts_mg_parts *v) {
 
 int ts_mg_parts_vcycle(ts_mg_parts *v, int steps, const char *what, ts_pc *pc) {
   int ierr = ts_pc_create_multigrid(v->n, v->A, v->P, v->smoothers, steps, v->coarse, pc);
+  if (!ierr && v->outer_A[v->n - 1]) ierr = ts_pc_multigrid_set_outer(*pc, v->outer_A, v->outer_P);
   if (!ierr) ierr = ts_pc_multigrid_set_coarse_start(*pc, v->coarse_start);
   if (!ierr) ierr = ts_pc_multigrid_adopt(*pc, v, ts_mg_parts_free);
   if (ierr) {

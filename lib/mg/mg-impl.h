@@ -190,13 +190,17 @@ typedef struct ts_mg_parts {
                                    (ts_pc_multigrid_set_coarse_start) */
   int owns_operators;           /* A made with the parts (else borrowed from a hierarchy) */
   ts_dofs dofs[TS_MG_PARTS_MAX_LEVELS]; /* the levels' DoFs where the parts made them */
+  /* mixed precision (A, P single; ts_pc_multigrid_set_outer): the levels' double operators
+   * (borrowed) and prolongations (owned); outer_A[n - 1] NULL: none */
+  ts_operator outer_A[TS_MG_PARTS_MAX_LEVELS], outer_P[TS_MG_PARTS_MAX_LEVELS];
 } ts_mg_parts;
 /** Free the parts (a ts_pc_multigrid_adopt callback; NULL allowed). */
 void ts_mg_parts_free(void *parts);
 /** The coarse solve: the LU of the assembled A[0] (ts_mg_dense_inverse_create). */
 int ts_mg_parts_coarse_lu(ts_mg_parts *parts);
-/** The V-cycle of the parts with `steps` smoothing steps, which then owns them; on failure
- *  the parts are freed and the error traced with `what`. */
+/** The V-cycle of the parts with `steps` smoothing steps, which then owns them (mixed
+ *  precision where outer_A is given); on failure the parts are freed and the error traced
+ *  with `what`. */
 int ts_mg_parts_vcycle(ts_mg_parts *parts, int steps, const char *what, ts_pc *pc);
 /* ---------------------------------------------------------------- saddle-point hierarchies
  * (mg-saddle.c): what RT Stokes (mg-stokes.c) and Taylor-Hood (mg-taylor-hood.c) share */

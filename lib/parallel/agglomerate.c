@@ -44,19 +44,21 @@ static int gather_device(gathered *g, ts_vec b) {
   const ts_backend be = pd->backend;
   double *pieces = g->pieces->data;
   const int64_t lo[3] = {pd->first_owned[0], pd->first_owned[1], pd->first_owned[2]};
-  TS_CALL(ts_parallel_box_copy(be, pd->n, lo, pd->n, b->data, pieces + par->rank * g->slot, 1));
+  TS_CALL(ts_parallel_box_copy(be, TS_DOUBLE, pd->n, lo, pd->n, b->data,
+                               pieces + par->rank * g->slot, 1));
   const int next = (par->rank + 1) % par->size, previous = (par->rank + par->size - 1) % par->size;
   for (int s = 0; s + 1 < par->size; ++s) { /* step s passes on the slot of rank - s */
     const int sent = (par->rank - s + par->size) % par->size;
     const int received = (sent + par->size - 1) % par->size;
     const ts_peer_message m = {.send = pieces + sent * g->slot,
                                .recv = pieces + received * g->slot,
-                               .to = next, .from = previous, .count = g->slot};
+                               .to = next, .from = previous, .count = g->slot,
+                               .precision = TS_DOUBLE};
     TS_BACKEND_CALL(be, peer_exchange, pd->peer, 1, &m);
   }
   for (int r = 0; r < par->size; ++r)
-    TS_CALL(ts_parallel_box_copy(be, pd->global_n, g->owned[r][0], g->owned[r][1], g->in->data,
-                     pieces + r * g->slot, 0));
+    TS_CALL(ts_parallel_box_copy(be, TS_DOUBLE, pd->global_n, g->owned[r][0], g->owned[r][1],
+                                 g->in->data, pieces + r * g->slot, 0));
   return 0;
 }
 
@@ -65,7 +67,8 @@ static int scatter_device(gathered *g, ts_vec x) {
   const ts_parallel_dofs pd = g->pd;
   int64_t hi[3];
   for (int d = 0; d < 3; ++d) hi[d] = pd->offset[d] + pd->n[d];
-  return ts_parallel_box_copy(pd->backend, pd->global_n, pd->offset, hi, g->out->data, x->data, 1);
+  return ts_parallel_box_copy(pd->backend, TS_DOUBLE, pd->global_n, pd->offset, hi, g->out->data,
+                              x->data, 1);
 }
 
 /* x = C b: b gathered, the serial cycle (its nested iteration: start) applied, x scattered */

@@ -289,13 +289,17 @@ int64_t ts_parallel_dofs_global_index(ts_parallel_dofs pd, int64_t local) {
   return global_index(pd, local);
 }
 
+int ts_parallel_vec_create_precision(ts_parallel_dofs pd, ts_precision p, ts_vec *v) {
+  TS_CALL(ts_vec_create(pd->backend, pd->count, p, v));
+  (*v)->layout = pd->layout;
+  return 0;
+}
+
 int ts_parallel_vec_create(ts_parallel_dofs pd, ts_vec *v) {
   TS_CHECK_NOT_NULL(v);
   *v = NULL;
   TS_CHECK_NOT_NULL(pd);
-  TS_CALL(ts_vec_create(pd->backend, pd->count, TS_DOUBLE, v));
-  (*v)->layout = pd->layout;
-  return 0;
+  return ts_parallel_vec_create_precision(pd, TS_DOUBLE, v);
 }
 
 int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller) {
@@ -315,8 +319,8 @@ int ts_parallel_dot(ts_vec x, ts_vec y, double *result) {
   TS_CALL(ts_parallel_check_vec(pd, x, "ts_vec_dot"));
   TS_CALL(ts_parallel_check_vec(pd, y, "ts_vec_dot"));
   TS_CALL(ts_parallel_planes_zero(pd, TS_PLANES_GHOST, x));
-  const int ierr = x->backend->ops.vec_dot(&x->backend->ops, TS_DOUBLE, x->n, x->data, y->data,
-                                           &local);
+  const int ierr = x->backend->ops.vec_dot(&x->backend->ops, x->precision, x->n, x->data,
+                                           y->data, &local);
   TS_CALL(ts_parallel_planes_restore(pd, TS_PLANES_GHOST, x));
   if (ierr) return ts_backend_error(x->backend, ierr, "vec_dot", __FILE__, __LINE__);
   double start; /* the device's work is done: its partial sum is on the host */

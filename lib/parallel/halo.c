@@ -36,8 +36,8 @@ ts_plane ts_parallel_slab(const int64_t *n, int d, int64_t from, int64_t thickne
                     .pitch = n[0] * n[1] * thickness, .height = 1};
 }
 
-int ts_parallel_box_copy(ts_backend b, const int64_t *n, const int64_t *lo, const int64_t *hi,
-                         double *v, double *buf, int pack) {
+int ts_parallel_box_copy(ts_backend b, ts_precision p, const int64_t *n, const int64_t *lo,
+                         const int64_t *hi, void *v, void *buf, int pack) {
   const int64_t layer = (hi[0] - lo[0]) * (hi[1] - lo[1]);
   ts_plane planes[TS_MAX_PLANES];
   for (int64_t z = lo[2]; z < hi[2]; z += TS_MAX_PLANES) {
@@ -45,9 +45,9 @@ int ts_parallel_box_copy(ts_backend b, const int64_t *n, const int64_t *lo, cons
     for (int i = 0; i < count; ++i)
       planes[i] = (ts_plane){.offset = lo[0] + n[0] * (lo[1] + n[1] * (z + i)),
                              .width = hi[0] - lo[0], .pitch = n[0], .height = hi[1] - lo[1]};
-    double *at = buf + (z - lo[2]) * layer;
-    if (pack) TS_BACKEND_CALL(b, vec_plane_pack, count, planes, v, at);
-    else TS_BACKEND_CALL(b, vec_plane_unpack, 0, count, planes, at, v);
+    void *at = ts_parallel_entry(buf, p, (z - lo[2]) * layer);
+    if (pack) TS_BACKEND_CALL(b, vec_plane_pack, p, count, planes, v, at);
+    else TS_BACKEND_CALL(b, vec_plane_unpack, p, 0, count, planes, at, v);
   }
   return 0;
 }
@@ -61,24 +61,27 @@ static ts_plane plane_of(ts_parallel_dofs pd, int d, int64_t at) {
 static int peer_rank(int rank) { return rank == MPI_PROC_NULL ? -1 : rank; }
 
 /* The packed messages to their processes and theirs into buffers->recv: message i's
- * size[i] doubles at send_at[i] of buffers->send to m[i].to, size[i] doubles from m[i].from
- * into recv_at[i] of buffers->recv; device to device where pd has a peer handle, else
- * through the host (MPI to all at once). */
-static int send_packed(ts_parallel_dofs pd, int count, const ts_parallel_message *m,
-                       const int64_t *size, const int64_t *send_at, const int64_t *recv_at,
-                       int64_t sent, int64_t received, const ts_parallel_buffers *buffers) {
+ * size[i] entries of precision pr at send_at[i] of buffers->send to m[i].to, size[i] entries
+ * from m[i].from into recv_at[i] of buffers->recv; device to device where pd has a peer
+ * handle, else through the host (MPI to all at once, in double: single-precision entries
+ * convert exactly). */
+static int send_packed(ts_parallel_dofs pd, ts_precision pr, int count,
+                       const ts_parallel_message *m, const int64_t *size, const int64_t *send_at,
+                       const int64_t *recv_at, int64_t sent, int64_t received,
+                       const ts_parallel_buffers *buffers) {
   const ts_backend b = pd->backend;
-  double *send = buffers->send->data, *recv = buffers->recv->data;
+  void *send = buffers->send->data, *recv = buffers->recv->data;
   if (pd->peer) {
     ts_peer_message p[TS_MAX_PEER_MESSAGES];
     for (int i = 0; i < count; ++i)
-      p[i] = (ts_peer_message){.send = send + send_at[i], .recv = recv + recv_at[i],
+      p[i] = (ts_peer_message){.send = ts_parallel_entry(send, pr, send_at[i]),
+                               .recv = ts_parallel_entry(recv, pr, recv_at[i]),
                                .to = peer_rank(m[i].to), .from = peer_rank(m[i].from),
-                               .count = size[i]};
+                               .count = size[i], .precision = pr};
     TS_BACKEND_CALL(b, peer_exchange, pd->peer, count, p);
     return 0;
   }
-  if (sent) TS_BACKEND_CALL(b, vec_to_host, TS_DOUBLE, sent, send, buffers->host_send);
+  if (sent) TS_BACKEND_CALL(b, vec_to_host, pr, sent, send, buffers->host_send);
   MPI_Request requests[2 * TS_MAX_PEER_MESSAGES];
   for (int i = 0; i < count; ++i) {
     TS_MPI_CALL("MPI_Irecv", MPI_Irecv(buffers->host_recv + recv_at[i], (int)size[i], MPI_DOUBLE,
@@ -87,22 +90,22 @@ static int send_packed(ts_parallel_dofs pd, int count, const ts_parallel_message
                                        m[i].to, 0, pd->par->cart, &requests[2 * i + 1]));
   }
   TS_MPI_CALL("MPI_Waitall", MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE));
-  if (received) TS_BACKEND_CALL(b, vec_from_host, TS_DOUBLE, received, buffers->host_recv, recv);
+  if (received) TS_BACKEND_CALL(b, vec_from_host, pr, received, buffers->host_recv, recv);
   return 0;
 }
 
 /* n planes packed from v into buf (send) or unpacked from buf into v */
 static int move_chunk(ts_parallel_dofs pd, int send, int add, int n, const ts_plane *planes,
-                      double *buf, ts_vec v) {
-  if (send) TS_BACKEND_CALL(pd->backend, vec_plane_pack, n, planes, v->data, buf);
-  else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, add, n, planes, buf, v->data);
+                      void *buf, ts_vec v) {
+  if (send) TS_BACKEND_CALL(pd->backend, vec_plane_pack, v->precision, n, planes, v->data, buf);
+  else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, v->precision, add, n, planes, buf, v->data);
   return 0;
 }
 
 /* the planes of the messages that go (send: to a process) or come (from one), in order, one
  * after the other in buf, TS_MAX_PLANES per backend call */
 static int move_planes(ts_parallel_dofs pd, int count, const ts_parallel_message *m, int send,
-                       int add, double *buf, ts_vec v) {
+                       int add, void *buf, ts_vec v) {
   ts_plane planes[TS_MAX_PLANES];
   int n = 0;
   int64_t at = 0, chunk = 0;
@@ -110,7 +113,7 @@ static int move_planes(ts_parallel_dofs pd, int count, const ts_parallel_message
     if ((send ? m[i].to : m[i].from) == MPI_PROC_NULL) continue;
     for (int j = 0; j < m[i].planes; ++j) {
       if (n == TS_MAX_PLANES) {
-        TS_CALL(move_chunk(pd, send, add, n, planes, buf + at, v));
+        TS_CALL(move_chunk(pd, send, add, n, planes, ts_parallel_entry(buf, v->precision, at), v));
         at += chunk;
         n = 0;
         chunk = 0;
@@ -120,7 +123,7 @@ static int move_planes(ts_parallel_dofs pd, int count, const ts_parallel_message
       ++n;
     }
   }
-  return n ? move_chunk(pd, send, add, n, planes, buf + at, v) : 0;
+  return n ? move_chunk(pd, send, add, n, planes, ts_parallel_entry(buf, v->precision, at), v) : 0;
 }
 
 int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_parallel_message *m, int add,
@@ -136,7 +139,8 @@ int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_parallel_messa
     if (m[i].from != MPI_PROC_NULL) received += size[i];
   }
   TS_CALL(move_planes(pd, count, m, 1, 0, buffers->send->data, v));
-  TS_CALL(send_packed(pd, count, m, size, send_at, recv_at, sent, received, buffers));
+  TS_CALL(send_packed(pd, v->precision, count, m, size, send_at, recv_at, sent, received,
+                      buffers));
   return move_planes(pd, count, m, 0, add, buffers->recv->data, v);
 }
 
@@ -183,22 +187,24 @@ static int plane_set(ts_parallel_dofs pd, ts_plane_set set, ts_plane *planes) {
   return count;
 }
 
-/* the slots of `set` in pd->saved: TS_MAX_PLANES planes of the block's largest size (a
- * Stokes block: its ghost slabs one after the other) */
-static double *saved_slots(ts_parallel_dofs pd, ts_plane_set set) {
-  return (double *)pd->saved->data + (int64_t)set * TS_MAX_PLANES * pd->plane;
+/* the slots of `set` in pd->saved for entries of precision p: TS_MAX_PLANES planes of the
+ * block's largest size (a Stokes block: its ghost slabs one after the other) */
+static void *saved_slots(ts_parallel_dofs pd, ts_plane_set set, ts_precision p) {
+  return ts_parallel_entry(pd->saved->data, p, (int64_t)set * TS_MAX_PLANES * pd->plane);
 }
 
 /* the planes of `set` packed from v into buf (pack), or unpacked from buf (NULL: zeros) into
- * v, TS_MAX_PLANES per backend call */
-static int move_set(ts_parallel_dofs pd, ts_plane_set set, int pack, double *buf, ts_vec v) {
+ * v, TS_MAX_PLANES per backend call; buf of v's precision */
+static int move_set(ts_parallel_dofs pd, ts_plane_set set, int pack, void *buf, ts_vec v) {
   ts_plane planes[TS_PARALLEL_STOKES_SLABS];
   const int count = plane_set(pd, set, planes);
+  const ts_precision p = v->precision;
   for (int first = 0; first < count; first += TS_MAX_PLANES) {
     const int n = count - first < TS_MAX_PLANES ? count - first : TS_MAX_PLANES;
-    if (pack) TS_BACKEND_CALL(pd->backend, vec_plane_pack, n, planes + first, v->data, buf);
-    else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, 0, n, planes + first, buf, v->data);
-    for (int i = 0; buf && i < n; ++i) buf += planes[first + i].width * planes[first + i].height;
+    if (pack) TS_BACKEND_CALL(pd->backend, vec_plane_pack, p, n, planes + first, v->data, buf);
+    else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, p, 0, n, planes + first, buf, v->data);
+    for (int i = 0; buf && i < n; ++i)
+      buf = ts_parallel_entry(buf, p, planes[first + i].width * planes[first + i].height);
   }
   return 0;
 }
@@ -208,7 +214,7 @@ int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
 }
 
 int ts_parallel_planes_save(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  return move_set(pd, set, 1, saved_slots(pd, set), v);
+  return move_set(pd, set, 1, saved_slots(pd, set, v->precision), v);
 }
 
 /* every plane is saved before any is zeroed: planes that share an edge save its values */
@@ -218,7 +224,7 @@ int ts_parallel_planes_zero(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
 }
 
 int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {
-  return move_set(pd, set, 0, saved_slots(pd, set), v);
+  return move_set(pd, set, 0, saved_slots(pd, set, v->precision), v);
 }
 
 /* ---------------------------------------------------------------- the buffers */

@@ -17,7 +17,11 @@
  * block's faces on the box's boundary: those planes of x are saved and zeroed, the block's
  * operator reads x (= F .* x), x's planes are restored, and after the sums they are written
  * into y (= F .* y + D .* x): the masks' numbers at the cost of the planes, not of
- * whole-vector passes (the diagonal, made once, uses the masks). */
+ * whole-vector passes (the diagonal, made once, uses the masks).
+ *
+ * In single precision (the levels of mixed-precision multigrid) the kernels and the
+ * interface sums run on single-precision vectors; the diagonal is summed and masked in
+ * double and rounded once. */
 #include <string.h>
 #include "parallel-impl.h"
 
@@ -34,7 +38,7 @@ typedef struct parallel_laplace {
 static int apply_block(ts_operator op, ts_vec in, ts_vec out) {
   const parallel_laplace *L = op->data;
   if (L->block) return ts_operator_apply(L->block, in, out);
-  return ts_backend_laplace_apply(op->backend, &L->plan, TS_DOUBLE, in->data, out->data, 0);
+  return ts_backend_laplace_apply(op->backend, &L->plan, op->precision, in->data, out->data, 0);
 }
 
 /* out = A x with the Dirichlet rows by planes (above); x is left as it was */
@@ -62,16 +66,24 @@ static int parallel_laplace_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   return 0;
 }
 
+/* d = F .* S(diag A_block) + D, formed in double */
 static int parallel_laplace_diagonal(ts_operator op, ts_vec d) {
   parallel_laplace *L = op->data;
   ts_parallel_dofs pd = L->pd;
   TS_CALL(ts_parallel_check_vec(pd, d, "distributed Laplacian (diagonal)"));
   if (L->block) TS_CALL(ts_operator_diagonal(L->block, d));
-  else TS_CALL(ts_backend_laplace_diagonal(op->backend, &L->plan, TS_DOUBLE, d->data));
-  TS_CALL(ts_parallel_vec_sum_shared(pd, d)); /* F .* S(diag A_block) + D */
-  TS_CALL(ts_vec_pointwise_mult(d, pd->free_mask, d));
-  TS_CALL(ts_vec_axpby(1.0, pd->dirichlet_mask, 1.0, d));
-  return 0;
+  else TS_CALL(ts_backend_laplace_diagonal(op->backend, &L->plan, op->precision, d->data));
+  ts_vec t = d;
+  if (d->precision != TS_DOUBLE) {
+    TS_CALL(ts_parallel_vec_create(pd, &t));
+    TS_CALL(ts_vec_copy(d, t));
+  }
+  int ierr = ts_parallel_vec_sum_shared(pd, t);
+  if (!ierr) ierr = ts_vec_pointwise_mult(t, pd->free_mask, t);
+  if (!ierr) ierr = ts_vec_axpby(1.0, pd->dirichlet_mask, 1.0, t);
+  if (!ierr && t != d) ierr = ts_vec_copy(t, d);
+  if (t != d) ts_vec_destroy(&t);
+  return ierr;
 }
 
 /* this process's share: the block's kernel */
@@ -105,9 +117,9 @@ int ts_parallel_laplace_apply_block(ts_operator A, ts_vec x, ts_vec y) {
   return apply_block(A, x, y);
 }
 
-/* The shell around the block's operator: block (mapped; owned from here, also on error)
- * or, with block NULL, the box's plan. */
-static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_operator *op) {
+/* The shell around the block's operator in precision p: block (mapped; owned from here, also
+ * on error) or, with block NULL, the box's plan. */
+static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_precision p, ts_operator *op) {
   parallel_laplace *L = NULL;
   int ierr = ts_calloc(1, sizeof *L, "distributed Laplacian", &L);
   if (ierr) {
@@ -120,12 +132,12 @@ static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_operator *op)
     ierr = ts_laplace_plan_init(pd->dofs, &L->plan, L->matrices);
     L->plan.constrained = 0; /* the box's Dirichlet rows: by planes (above) */
   }
-  if (!ierr) ierr = ts_parallel_vec_create(pd, &L->sum);
+  if (!ierr) ierr = ts_parallel_vec_create_precision(pd, p, &L->sum);
   if (!ierr) ierr = ts_operator_create_shell(pd->backend, &parallel_laplace_ops, pd->dofs->count,
-                                             TS_DOUBLE, L, op);
+                                             p, L, op);
   if (ierr) {
     ts_operator_destroy(&L->block);
-      ts_vec_destroy(&L->sum);
+    ts_vec_destroy(&L->sum);
     ts_free(&L);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed Laplacian setup");
   }
@@ -149,9 +161,10 @@ static int block_values(ts_parallel_dofs pd, const double *whole, int per_cell, 
   return 0;
 }
 
-/* The block's mapped operator: the whole level's coefficients (NULL: the Laplacian) cut to
- * the block's cells; values per point (kappa_at, reaction_at) as they are. */
-static int create_block_mapped(ts_parallel_dofs pd, const ts_coefficients *co, ts_operator *block) {
+/* The block's mapped operator in precision p: the whole level's coefficients (NULL: the
+ * Laplacian) cut to the block's cells; values per point (kappa_at, reaction_at) as they are. */
+static int create_block_mapped(ts_parallel_dofs pd, const ts_coefficients *co, ts_precision p,
+                               ts_operator *block) {
   ts_coefficients mine = co ? *co : (ts_coefficients){0};
   const int dim = pd->par->dim, nk = mine.kappa_components, tensor = dim * (dim + 1) / 2;
   TS_CHECK_ARG(nk == 0 || nk == 1 || nk == tensor, "ts_parallel_operator_create_mapped: "
@@ -164,10 +177,23 @@ static int create_block_mapped(ts_parallel_dofs pd, const ts_coefficients *co, t
     ierr = block_values(pd, mine.reaction, 1, &reaction);
   mine.kappa = kappa;       /* unused where per point (or kappa = 1) */
   mine.reaction = reaction;
-  if (!ierr) ierr = ts_operator_create_mapped(pd->backend, pd->dofs, &mine, TS_DOUBLE, block);
+  if (!ierr) ierr = ts_operator_create_mapped(pd->backend, pd->dofs, &mine, p, block);
   ts_free(&kappa);
   ts_free(&reaction);
   return ierr;
+}
+
+int ts_parallel_operator_create_precision(ts_parallel_dofs pd, const ts_coefficients *co,
+                                          ts_precision p, ts_operator *op) {
+  if (pd->mesh->map) {
+    ts_operator block = NULL;
+    TS_CALL(create_block_mapped(pd, co, p, &block));
+    return create_shell(pd, block, p, op);
+  }
+  if (!pd->backend->ops.laplace_apply || !pd->backend->ops.laplace_diagonal)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'laplace_apply' or "
+                    "'laplace_diagonal'", pd->backend->name);
+  return create_shell(pd, NULL, p, op);
 }
 
 int ts_parallel_operator_create_mapped(ts_parallel_dofs pd, const ts_coefficients *coefficients,
@@ -177,18 +203,12 @@ int ts_parallel_operator_create_mapped(ts_parallel_dofs pd, const ts_coefficient
   TS_CHECK_NOT_NULL(pd);
   TS_CHECK_ARG(pd->mesh->map, "ts_parallel_operator_create_mapped: the DoFs are on a box mesh; "
                "it takes a mapped mesh (on a box: ts_parallel_operator_create_laplace)");
-  ts_operator block = NULL;
-  TS_CALL(create_block_mapped(pd, coefficients, &block));
-  return create_shell(pd, block, op);
+  return ts_parallel_operator_create_precision(pd, coefficients, TS_DOUBLE, op);
 }
 
 int ts_parallel_operator_create_laplace(ts_parallel_dofs pd, ts_operator *op) {
   TS_CHECK_NOT_NULL(op);
   *op = NULL;
   TS_CHECK_NOT_NULL(pd);
-  if (pd->mesh->map) return ts_parallel_operator_create_mapped(pd, NULL, op);
-  if (!pd->backend->ops.laplace_apply || !pd->backend->ops.laplace_diagonal)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'laplace_apply' or "
-                    "'laplace_diagonal'", pd->backend->name);
-  return create_shell(pd, NULL, op);
+  return ts_parallel_operator_create_precision(pd, NULL, TS_DOUBLE, op);
 }

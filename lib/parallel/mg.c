@@ -26,12 +26,21 @@
  * levels' nested iteration.  Without gathered levels above the coarse one that is the
  * one-process coarse LU, bit for bit, on every process.
  *
+ * Mixed precision (ts_parallel_mg_set_precision(mg, TS_SINGLE); paper 002 section 4.2): the
+ * cycle's distributed levels get single-precision Laplacians, transfers and smoothers, whose
+ * halo exchanges carry single-precision planes (half the bytes); the preconditioner takes
+ * double vectors and full multigrid forms its residuals, restrictions and prolongations in
+ * double with the hierarchy's operators (ts_pc_multigrid_set_outer, as lib/mg/fmg.c does on
+ * one process).  The gathered levels stay double: the split level's single-precision vector
+ * is converted for them (ts_pc_create_converted), and full multigrid's start is theirs.
+ *
  * On a mapped mesh every level is rediscretized (ts_parallel_operator_create_mapped), its
  * kappa and c the means of the finer level's (ts_mg_coefficient_levels, as
  * ts_mg_create_mapped); the transfers are the box's, since they depend on the reference
  * cells only. */
 #include "parallel-impl.h"
 #include "../mg/mg-impl.h"
+#include "../pc/pc-impl.h"
 
 /* ---------------------------------------------------------------- transfer */
 
@@ -95,6 +104,28 @@ static const ts_operator_ops transfer_ops = {.name = "distributed transfer",
                                              .destroy = transfer_destroy,
                                              .apply_transpose = transfer_restrict};
 
+/* the transfer in precision p (the arguments checked) */
+static int transfer_create(ts_parallel_dofs coarse, ts_parallel_dofs fine, ts_precision p,
+                           ts_operator *P) {
+  parallel_transfer *t;
+  TS_CALL(ts_calloc(1, sizeof *t, "distributed transfer", &t));
+  *t = (parallel_transfer){.coarse = coarse, .fine = fine};
+  int ierr = ts_transfer_plan_init(coarse->dofs, fine->dofs, &t->plan, t->storage);
+  t->plan.constrained = 0; /* the box's Dirichlet DoFs: by planes (above) */
+  if (!ierr) ierr = ts_parallel_vec_create_precision(coarse, p, &t->out);
+  if (!ierr) ierr = ts_parallel_vec_create_precision(fine, p, &t->wf);
+  if (!ierr) ierr = ts_operator_create_shell_rect(fine->backend, &transfer_ops, fine->dofs->count,
+                                                  coarse->dofs->count, p, t, P);
+  if (ierr) {
+    ts_vec_destroy(&t->wf);
+    ts_vec_destroy(&t->out);
+    ts_free(&t);
+    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed transfer setup");
+  }
+  (*P)->layout = &fine->layout;
+  return 0;
+}
+
 int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_dofs fine,
                                          ts_operator *P) {
   TS_CHECK_NOT_NULL(P);
@@ -114,23 +145,7 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
   if (!fine->backend->ops.transfer)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'",
                     fine->backend->name);
-  parallel_transfer *t;
-  TS_CALL(ts_calloc(1, sizeof *t, "distributed transfer", &t));
-  *t = (parallel_transfer){.coarse = coarse, .fine = fine};
-  int ierr = ts_transfer_plan_init(coarse->dofs, fine->dofs, &t->plan, t->storage);
-  t->plan.constrained = 0; /* the box's Dirichlet DoFs: by planes (above) */
-  if (!ierr) ierr = ts_parallel_vec_create(coarse, &t->out);
-  if (!ierr) ierr = ts_parallel_vec_create(fine, &t->wf);
-  if (!ierr) ierr = ts_operator_create_shell_rect(fine->backend, &transfer_ops, fine->dofs->count,
-                                                  coarse->dofs->count, TS_DOUBLE, t, P);
-  if (ierr) {
-    ts_vec_destroy(&t->wf);
-    ts_vec_destroy(&t->out);
-    ts_free(&t);
-    return ts_error_trace(ierr, __FILE__, __LINE__, "distributed transfer setup");
-  }
-  (*P)->layout = &fine->layout;
-  return 0;
+  return transfer_create(coarse, fine, TS_DOUBLE, P);
 }
 
 /* ---------------------------------------------------------------- the hierarchy */
@@ -186,7 +201,8 @@ static int create_hierarchy(ts_backend backend, ts_parallel par, ts_mesh mesh, t
   TS_CALL(ts_calloc(1, sizeof *m, "distributed multigrid hierarchy", &m));
   const int split = ts_parallel_split_level(par, mesh, coarse_level, finest_level);
   *m = (struct ts_parallel_mg_s){.mesh = mesh, .fe = fe, .coarse_level = coarse_level,
-                                 .split_level = split, .levels = finest_level - split + 1};
+                                 .split_level = split, .levels = finest_level - split + 1,
+                                 .precision = TS_DOUBLE};
   int ierr = coefficient_levels(m, finest_level, co);
   for (int i = 0; i < m->levels && !ierr; ++i) ierr = create_level(m, backend, par, i);
   if (ierr) {
@@ -248,6 +264,17 @@ ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level) {
   TS_GETTER_NOT_NULL(mg, NULL);
   const int i = level_index(mg, level, __func__);
   return i < 0 ? NULL : mg->pd[i];
+}
+
+int ts_parallel_mg_set_precision(ts_parallel_mg mg, ts_precision precision) {
+  TS_CHECK_NOT_NULL(mg);
+  TS_CHECK_ARG(!mg->stokes, "%s: the hierarchy is a Stokes one, whose V-cycle is double "
+               "precision only", __func__);
+  TS_CHECK_ARG(precision == TS_DOUBLE || precision == TS_SINGLE, "%s: precision = %d, allowed "
+               "TS_DOUBLE (%d) or TS_SINGLE (%d: mixed precision)", __func__, (int)precision,
+               (int)TS_DOUBLE, (int)TS_SINGLE);
+  mg->precision = precision;
+  return 0;
 }
 
 int ts_parallel_mg_split_level(ts_parallel_mg mg) {
@@ -353,10 +380,30 @@ static int make_parts(ts_parallel_mg mg, const smoothing *s, int steps, ts_mg_pa
   return gathered_create(mg, s, steps, &v->coarse, &v->coarse_start);
 }
 
+/* the same in mixed precision: single-precision Laplacians (owned), transfers and smoothers;
+ * the hierarchy's double Laplacians and double transfers outside (see the top) */
+static int make_parts_mixed(ts_parallel_mg mg, const smoothing *s, int steps, ts_mg_parts *v) {
+  v->n = mg->levels;
+  v->owns_operators = 1;
+  for (int i = 0; i < mg->levels; ++i) {
+    const ts_coefficients co = level_coefficients(mg, mg->split_level + i);
+    TS_CALL(ts_parallel_operator_create_precision(mg->pd[i], &co, TS_SINGLE, &v->A[i]));
+    v->outer_A[i] = mg->A[i];
+    if (!i) continue;
+    TS_CALL(transfer_create(mg->pd[i - 1], mg->pd[i], TS_SINGLE, &v->P[i]));
+    TS_CALL(ts_parallel_operator_create_transfer(mg->pd[i - 1], mg->pd[i], &v->outer_P[i]));
+    TS_CALL(create_smoother(v->A[i], mg->pd[i], NULL, s, &v->smoothers[i]));
+  }
+  ts_pc cycle;
+  TS_CALL(gathered_create(mg, s, steps, &cycle, &v->coarse_start));
+  return ts_pc_create_converted(cycle, TS_SINGLE, &v->coarse);
+}
+
 static int vcycle_create(ts_parallel_mg mg, const smoothing *s, int steps, ts_pc *pc) {
   ts_mg_parts *v;
   TS_CALL(ts_calloc(1, sizeof *v, "distributed V-cycle", &v));
-  const int ierr = make_parts(mg, s, steps, v);
+  const int ierr = mg->precision == TS_SINGLE ? make_parts_mixed(mg, s, steps, v)
+                                               : make_parts(mg, s, steps, v);
   if (ierr) {
     ts_mg_parts_free(v);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed V-cycle");

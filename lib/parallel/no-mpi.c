@@ -176,6 +176,11 @@ ts_parallel_dofs ts_parallel_mg_dofs(ts_parallel_mg mg, int level) {
   return NULL;
 }
 
+int ts_parallel_mg_set_precision(ts_parallel_mg mg, ts_precision precision) {
+  (void)mg, (void)precision;
+  return TS_NO_MPI(__func__);
+}
+
 int ts_parallel_mg_split_level(ts_parallel_mg mg) {
   TS_GETTER_NOT_NULL(mg, -1);
   TS_NO_MPI(__func__);

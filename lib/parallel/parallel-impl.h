@@ -151,6 +151,10 @@ int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int split_
  *  block's cells only, without the constraints and without the interface sums (what a block
  *  adds to a right side; laplace.c). */
 int ts_parallel_laplace_apply_block(ts_operator A, ts_vec x, ts_vec y);
+/** The distributed Laplacian of pd in precision p: on a box ts_parallel_operator_create_laplace,
+ *  on a mapped mesh ts_parallel_operator_create_mapped with co (NULL: kappa = 1, c = 0). */
+int ts_parallel_operator_create_precision(ts_parallel_dofs pd, const ts_coefficients *co,
+                                          ts_precision p, ts_operator *op);
 /** ierr of every process made every process's: 0 if all are 0, else the code of the lowest
  *  failing rank, whose message the others record as "process R: ..." (collective). */
 int ts_parallel_agree(ts_parallel par, int ierr);
@@ -176,11 +180,16 @@ void ts_parallel_halo_destroy(ts_parallel_dofs pd);
  *  of equal width at a fixed pitch): t entries at pitch n0 for d = 0, rows of n0 t at pitch
  *  n0 n1 for d = 1, one row of n0 n1 t for d = 2. */
 ts_plane ts_parallel_slab(const int64_t *n, int d, int64_t from, int64_t thickness);
+/** Entry i of a device array of precision p. */
+static inline void *ts_parallel_entry(void *array, ts_precision p, int64_t i) {
+  return (char *)array + i * (int64_t)ts_precision_size(p);
+}
 /** The box [lo, hi) of the device array v of n[] entries (lexicographic, 1 beyond dim) packed
  *  into the device array buf (pack: buf then holds the box lexicographically), or buf
- *  unpacked into it: a plane per layer of direction 2, TS_MAX_PLANES per backend call. */
-int ts_parallel_box_copy(ts_backend b, const int64_t *n, const int64_t *lo, const int64_t *hi,
-                         double *v, double *buf, int pack);
+ *  unpacked into it, both of precision p: a plane per layer of direction 2, TS_MAX_PLANES per
+ *  backend call. */
+int ts_parallel_box_copy(ts_backend b, ts_precision p, const int64_t *n, const int64_t *lo,
+                         const int64_t *hi, void *v, void *buf, int pack);
 /** The buffers of `count` doubles and their release. */
 int ts_parallel_buffers_create(ts_backend b, int64_t count, ts_parallel_buffers *buffers);
 void ts_parallel_buffers_destroy(ts_backend b, ts_parallel_buffers *buffers);
@@ -222,7 +231,10 @@ int ts_parallel_planes_restore(ts_parallel_dofs pd, ts_plane_set set, ts_vec v);
 int ts_parallel_time_start(ts_parallel_dofs pd, ts_vec v, double *start);
 /** Its end: the work on v done, then the seconds since `start` added to pd's `what`. */
 int ts_parallel_time_stop(ts_parallel_dofs pd, ts_parallel_time what, ts_vec v, double start);
-/** The check that v is a distributed vector of pd (TS_ERR_ARG naming `caller`). */
+/** A distributed vector of pd in precision p (ts_parallel_vec_create: double). */
+int ts_parallel_vec_create_precision(ts_parallel_dofs pd, ts_precision p, ts_vec *v);
+/** The check that v is a distributed vector of pd, of either precision (TS_ERR_ARG naming
+ *  `caller`). */
 int ts_parallel_check_vec(ts_parallel_dofs pd, ts_vec v, const char *caller);
 /** The coarse solve of a distributed cycle whose levels below pd's are gathered
  *  (agglomerate.c): serial (adopted, destroyed on failure too), the one-process cycle of the
@@ -248,6 +260,7 @@ struct ts_parallel_mg_s {
    * and per mesh level the whole level's cell arrays (owned; NULL: kappa = 1, c = 0) */
   ts_coefficients given;
   double *kappa[TS_MG_PARTS_MAX_LEVELS], *reaction[TS_MG_PARTS_MAX_LEVELS];
+  ts_precision precision;       /* ts_parallel_mg_set_precision: the V-cycles' (Q_k) */
 };
 
 #endif

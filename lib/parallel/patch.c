@@ -108,7 +108,8 @@ static int refresh(parallel_patch *p, ts_vec v, int color) {
 static int copy_block(parallel_patch *p, ts_vec v, ts_vec e, int to_extended) {
   int64_t end[3];
   for (int d = 0; d < 3; ++d) end[d] = p->at[d] + p->pd->n[d];
-  return ts_parallel_box_copy(p->pd->backend, p->n, p->at, end, e->data, v->data, !to_extended);
+  return ts_parallel_box_copy(p->pd->backend, e->precision, p->n, p->at, end, e->data, v->data,
+                              !to_extended);
 }
 
 /* the extended box's faces on the box's boundary (the Dirichlet DoFs) zeroed in e */
@@ -119,7 +120,8 @@ static int clear_dirichlet(parallel_patch *p, ts_vec e) {
     if (p->dirichlet[d][0]) planes[count++] = slab(p, d, 0, 1);
     if (p->dirichlet[d][1]) planes[count++] = slab(p, d, p->n[d] - 1, 1);
   }
-  if (count) TS_BACKEND_CALL(p->pd->backend, vec_plane_unpack, 0, count, planes, NULL, e->data);
+  if (count)
+    TS_BACKEND_CALL(p->pd->backend, vec_plane_unpack, e->precision, 0, count, planes, NULL, e->data);
   return 0;
 }
 
@@ -131,6 +133,10 @@ static int sweep(ts_smoother s, ts_vec b, ts_vec x, int zero) {
   TS_CALL(ts_parallel_check_vec(pd, b, "distributed vertex-patch smoother (b)"));
   TS_CALL(ts_parallel_check_vec(pd, x, "distributed vertex-patch smoother (x)"));
   TS_CHECK_ARG(b != x, "distributed vertex-patch smoother: b and x must be different vectors");
+  TS_CHECK_ARG(b->precision == p->x->precision && x->precision == p->x->precision,
+               "distributed vertex-patch smoother: b is %s and x %s precision, the smoother %s",
+               ts_precision_name(b->precision), ts_precision_name(x->precision),
+               ts_precision_name(p->x->precision));
   TS_CALL(copy_block(p, b, p->b, 1));
   TS_CALL(refresh(p, p->b, -1));
   if (zero) {
@@ -179,9 +185,9 @@ static const ts_smoother_ops parallel_patch_ops = {
     .apply_zero = parallel_patch_apply_zero,
 };
 
-/* the extended box: its cells (a ghost layer where a neighbour is), DoFs, sweep, vectors and
- * the buffers of its largest slab pair */
-static int extended_setup(parallel_patch *p, ts_patch_variant variant) {
+/* the extended box: its cells (a ghost layer where a neighbour is), DoFs, sweep and vectors
+ * in precision pr, and the buffers of its largest slab pair */
+static int extended_setup(parallel_patch *p, ts_patch_variant variant, ts_precision pr) {
   ts_parallel_dofs pd = p->pd;
   const ts_parallel par = pd->par;
   const int dim = par->dim, k = pd->degree;
@@ -207,9 +213,9 @@ static int extended_setup(parallel_patch *p, ts_patch_variant variant) {
   TS_CALL(ts_mesh_create_box(dim, lower, upper, cells, 0, &p->mesh));
   TS_CALL(ts_dofs_create(p->mesh, pd->dofs->fe, 0, &p->dofs));
   for (int d = 0; d < dim; ++d) p->dofs->h[d] = h[d]; /* the one-process plan's bits */
-  TS_CALL(ts_vertex_patch_sweep_create(pd->backend, p->dofs, TS_DOUBLE, variant, 0, &p->sweep));
-  TS_CALL(ts_vec_create(pd->backend, p->dofs->count, TS_DOUBLE, &p->x));
-  TS_CALL(ts_vec_create(pd->backend, p->dofs->count, TS_DOUBLE, &p->b));
+  TS_CALL(ts_vertex_patch_sweep_create(pd->backend, p->dofs, pr, variant, 0, &p->sweep));
+  TS_CALL(ts_vec_create(pd->backend, p->dofs->count, pr, &p->x));
+  TS_CALL(ts_vec_create(pd->backend, p->dofs->count, pr, &p->b));
   int64_t largest = 0;
   for (int d = 0; d < dim; ++d) {
     const ts_plane one = slab(p, d, 0, k);
@@ -235,7 +241,7 @@ int ts_parallel_smoother_create_vertex_patch(ts_operator A, ts_parallel_dofs pd,
   parallel_patch *p;
   TS_CALL(ts_calloc(1, sizeof *p, "distributed vertex-patch smoother", &p));
   p->pd = pd;
-  int ierr = extended_setup(p, variant);
+  int ierr = extended_setup(p, variant, A->precision);
   if (!ierr) ierr = ts_smoother_create_shell(A, &parallel_patch_ops, p, smoother);
   if (ierr) {
     parallel_patch_free(p);

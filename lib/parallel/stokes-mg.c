@@ -172,7 +172,7 @@ static int copy_narrow(stokes_transfer *t, ts_vec coarse, int out) {
       lo[d] = t->at[d] * k1;
       hi[d] = lo[d] + nf->coarse_n[d];
     }
-    TS_CALL(ts_parallel_box_copy(t->coarse->backend, s->n[f], lo, hi,
+    TS_CALL(ts_parallel_box_copy(t->coarse->backend, TS_DOUBLE, s->n[f], lo, hi,
                                  (double *)coarse->data + s->offset[f],
                                  (double *)t->narrow->data + nf->coarse_offset, out));
   }

@@ -11,7 +11,14 @@
  * is E_l = (I - S A)^m (I - P V_{l-1} P^T A) (I - S A)^m, so V_l A = I - E_l is
  * A-self-adjoint and V_l symmetric when S_l, C and V_{l-1} are: symmetric smoothers and the
  * same number of steps before and after make the cycle symmetric, positive definite for
- * convergent smoothers (||I - S A||_A < 1), as CG and MINRES need. */
+ * convergent smoothers (||I - S A||_A < 1), as CG and MINRES need.
+ *
+ * Mixed precision (ts_pc_multigrid_set_outer; paper 002 section 4.2): the parts are single
+ * precision and the preconditioner takes double vectors, rounded to single at entry and
+ * converted back at exit.  Full multigrid then works as lib/mg/fmg.c does under mixed
+ * precision: the right sides restricted, the iterates prolongated and the residuals formed
+ * in double with the levels' double operators and prolongations, only the V-cycles on the
+ * residuals in single. */
 #include <math.h>
 #include "pc-impl.h"
 
@@ -23,7 +30,10 @@ typedef struct multigrid_level {
   ts_vec b, x;                  /* owned below the finest level (the finest uses r and z) */
   ts_vec r, t;                  /* owned, level >= 1: residual and smoother output */
   ts_vec fb, fx, fe;            /* owned, made by the first FMG solve: the level's right
-                                   side (then a correction), solution, residual */
+                                   side (then a correction), solution, residual (in the
+                                   outer precision) */
+  ts_operator outer_A, outer_P; /* borrowed, mixed precision: the level's double operator and
+                                   prolongation (P NULL on level 0) */
 } multigrid_level;
 
 typedef struct multigrid_pc {
@@ -37,7 +47,16 @@ typedef struct multigrid_pc {
   void (*free_parts)(void *parts);
   ts_monitor_fn monitor;        /* ts_pc_multigrid_set_monitor: FMG's finest V-cycles */
   void *monitor_ctx;
+  int mixed;                    /* ts_pc_multigrid_set_outer: double vectors outside */
 } multigrid_pc;
+
+/* the level's operator and prolongation of full multigrid: in double under mixed precision */
+static ts_operator fmg_A(const multigrid_pc *m, int i) {
+  return m->mixed ? m->level[i].outer_A : m->level[i].A;
+}
+static ts_operator fmg_P(const multigrid_pc *m, int i) {
+  return m->mixed ? m->level[i].outer_P : m->level[i].P;
+}
 
 /* one smoothing step x += S (b - A x) */
 static int smooth(multigrid_level *l, ts_vec b, ts_vec x) {
@@ -63,10 +82,19 @@ static int vcycle(multigrid_pc *m, int i, ts_vec b, ts_vec x) {
   return 0;
 }
 
+/* out = V_i in under mixed precision: in rounded to the V-cycle's precision (level i's b),
+ * the result (its x) converted back */
+static int vcycle_converted(multigrid_pc *m, int i, ts_vec in, ts_vec out) {
+  multigrid_level *l = &m->level[i];
+  TS_CALL(ts_vec_copy(in, l->b));
+  TS_CALL(vcycle(m, i, l->b, l->x));
+  return ts_vec_copy(l->x, out);
+}
+
 static int multigrid_apply(ts_pc pc, ts_vec r, ts_vec z) {
   multigrid_pc *m = pc->data;
-  TS_CALL(vcycle(m, m->levels - 1, r, z));
-  return 0;
+  if (m->mixed) return vcycle_converted(m, m->levels - 1, r, z);
+  return vcycle(m, m->levels - 1, r, z);
 }
 
 static int multigrid_setup(ts_pc pc) {
@@ -209,13 +237,16 @@ int ts_pc_multigrid_adopt(ts_pc pc, void *parts, void (*free_parts)(void *parts)
 /* ---------------------------------------------------------------- full multigrid */
 
 /* x += V_i (b - A_i x) on level i (level 0: V_0 = C): the residual in fe, the correction in
- * fb (b may be fb: it is read before the V-cycle writes fb) */
+ * fb (b may be fb: it is read before the V-cycle writes fb); under mixed precision the
+ * residual in double, the V-cycle on its rounding, the correction through fe */
 static int correct(multigrid_pc *m, int i, ts_vec b, ts_vec x) {
   multigrid_level *l = &m->level[i];
-  TS_CALL(ts_operator_apply(l->A, x, l->fe));
+  TS_CALL(ts_operator_apply(fmg_A(m, i), x, l->fe));
   TS_CALL(ts_vec_axpby(1.0, b, -1.0, l->fe)); /* fe = b - A x */
-  TS_CALL(vcycle(m, i, l->fe, l->fb));        /* fb = V (b - A x) */
-  TS_CALL(ts_vec_axpby(1.0, l->fb, 1.0, x));
+  ts_vec c = m->mixed ? l->fe : l->fb;
+  if (m->mixed) TS_CALL(vcycle_converted(m, i, l->fe, c));
+  else TS_CALL(vcycle(m, i, l->fe, c));       /* c = V (b - A x) */
+  TS_CALL(ts_vec_axpby(1.0, c, 1.0, x));
   return 0;
 }
 
@@ -223,10 +254,47 @@ static int fmg_vectors(multigrid_pc *m) {
   for (int i = 0; i < m->levels; ++i) {
     multigrid_level *l = &m->level[i];
     if (l->fb) continue;
-    TS_CALL(ts_operator_vec_create(l->A, &l->fb));
-    TS_CALL(ts_operator_vec_create(l->A, &l->fx));
-    TS_CALL(ts_operator_vec_create(l->A, &l->fe));
+    TS_CALL(ts_operator_vec_create(fmg_A(m, i), &l->fb));
+    TS_CALL(ts_operator_vec_create(fmg_A(m, i), &l->fx));
+    TS_CALL(ts_operator_vec_create(fmg_A(m, i), &l->fe));
   }
+  return 0;
+}
+
+/* the finest level's vectors in the levels' precision, which a mixed V-cycle converts to */
+static int top_vectors(multigrid_pc *m) {
+  multigrid_level *l = &m->level[m->levels - 1];
+  if (!l->b) TS_CALL(ts_operator_vec_create(l->A, &l->b));
+  if (!l->x) TS_CALL(ts_operator_vec_create(l->A, &l->x));
+  return 0;
+}
+
+int ts_pc_multigrid_set_outer(ts_pc pc, const ts_operator *A, const ts_operator *P) {
+  TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
+               "%s: pc is not a multigrid-levels preconditioner", __func__);
+  TS_CHECK_NOT_NULL(A);
+  multigrid_pc *m = pc->data;
+  TS_CHECK_ARG(!m->mixed && m->level[0].A->precision == TS_SINGLE && !m->level[0].fb,
+               "%s: the preconditioner is not a single-precision one without outer operators "
+               "and before its first full multigrid solve", __func__);
+  for (int i = 0; i < m->levels; ++i) {
+    const ts_operator a = A[i], p = i ? P[i] : NULL;
+    TS_CHECK_ARG(a && a->precision == TS_DOUBLE && a->n == m->level[i].A->n &&
+                     a->backend == m->level[i].A->backend,
+                 "%s: A[%d] must be a double operator of level %d's size and backend", __func__,
+                 i, i);
+    TS_CHECK_ARG(!i || (p && p->precision == TS_DOUBLE && p->n == a->n &&
+                        p->cols == A[i - 1]->n && p->ops->apply_transpose),
+                 "%s: P[%d] must be a double prolongation from level %d to %d with a transpose",
+                 __func__, i, i - 1, i);
+  }
+  TS_CALL(top_vectors(m));
+  for (int i = 0; i < m->levels; ++i) {
+    m->level[i].outer_A = A[i];
+    m->level[i].outer_P = i ? P[i] : NULL;
+  }
+  m->mixed = 1;
+  pc->op->precision = TS_DOUBLE; /* the vectors it takes from here on */
   return 0;
 }
 
@@ -245,8 +313,10 @@ int ts_pc_multigrid_set_coarse_start(ts_pc pc, ts_pc start) {
                "%s: pc is not a multigrid-levels preconditioner", __func__);
   multigrid_pc *m = pc->data;
   TS_CHECK_ARG(!start || (start->op->n == m->coarse->op->n &&
-                          start->op->backend == m->coarse->op->backend),
-               "%s: the start's size or backend differs from the coarse solve's", __func__);
+                          start->op->backend == m->coarse->op->backend &&
+                          start->op->precision == fmg_A(m, 0)->precision),
+               "%s: the start's size, backend or precision differs from full multigrid's on "
+               "the coarse level", __func__);
   m->coarse_start = start;
   return 0;
 }
@@ -259,12 +329,13 @@ static int nested_iteration(multigrid_pc *m, ts_vec b, ts_vec x) {
   TS_CALL(fmg_vectors(m));
   TS_CALL(ts_vec_copy(b, m->level[top].fb));
   for (int i = top; i > 0; --i)
-    TS_CALL(ts_operator_apply_part(m->level[i].P, 1, m->level[i].fb, m->level[i - 1].fb, 0));
-  TS_CALL(ts_pc_apply(m->coarse_start ? m->coarse_start : m->coarse, m->level[0].fb,
-                      m->level[0].fx));
+    TS_CALL(ts_operator_apply_part(fmg_P(m, i), 1, m->level[i].fb, m->level[i - 1].fb, 0));
+  if (m->coarse_start) TS_CALL(ts_pc_apply(m->coarse_start, m->level[0].fb, m->level[0].fx));
+  else if (m->mixed) TS_CALL(vcycle_converted(m, 0, m->level[0].fb, m->level[0].fx));
+  else TS_CALL(ts_pc_apply(m->coarse, m->level[0].fb, m->level[0].fx));
   for (int i = 1; i <= top; ++i) {
     multigrid_level *l = &m->level[i];
-    TS_CALL(ts_operator_apply_part(l->P, 0, m->level[i - 1].fx, l->fx, 0));
+    TS_CALL(ts_operator_apply_part(fmg_P(m, i), 0, m->level[i - 1].fx, l->fx, 0));
     TS_CALL(correct(m, i, l->fb, l->fx));
   }
   TS_CALL(ts_vec_copy(m->level[top].fx, x));
@@ -275,7 +346,7 @@ int ts_pc_multigrid_nested(ts_pc pc, ts_vec b, ts_vec x) {
   TS_CHECK_ARG(pc && pc->ops == &ts_pc_multigrid_ops,
                "%s: pc is not a multigrid-levels preconditioner", __func__);
   multigrid_pc *m = pc->data;
-  TS_CALL(ts_operator_check_vectors(m->level[m->levels - 1].A, b, x));
+  TS_CALL(ts_operator_check_vectors(fmg_A(m, m->levels - 1), b, x));
   return nested_iteration(m, b, x);
 }
 
@@ -289,7 +360,7 @@ int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max
                max_iterations);
   multigrid_pc *m = pc->data;
   const int top = m->levels - 1;
-  TS_CALL(ts_operator_check_vectors(m->level[top].A, b, x));
+  TS_CALL(ts_operator_check_vectors(fmg_A(m, top), b, x));
   if (iterations) *iterations = 0;
   TS_CALL(nested_iteration(m, b, x));
   /* V-cycles while ||b - A x|| > rtol ||b||, at least one (Algorithm 2.2, line 5) */
@@ -299,7 +370,7 @@ int ts_pc_multigrid_fmg_solve(ts_pc pc, ts_vec b, ts_vec x, double rtol, int max
   for (int it = 1; it <= max_iterations; ++it) {
     TS_CALL(correct(m, top, b, x));
     if (iterations) *iterations = it;
-    TS_CALL(ts_operator_apply(l->A, x, l->fe));
+    TS_CALL(ts_operator_apply(fmg_A(m, top), x, l->fe));
     TS_CALL(ts_vec_axpby(1.0, b, -1.0, l->fe));
     TS_CALL(ts_vec_norm(l->fe, &rnorm));
     if (!isfinite(rnorm))

@@ -45,6 +45,15 @@ int ts_pc_multigrid_adopt(ts_pc pc, void *parts, void (*free_parts)(void *parts)
  *  the coarse solve - where the coarse "solve" is itself a cycle of coarser levels, their
  *  nested iteration (doc/parallel.md section 5 item 3). */
 int ts_pc_multigrid_set_coarse_start(ts_pc pc, ts_pc start);
+/** inner (adopted: destroyed on failure too) applied to vectors of precision p: the input
+ *  converted to inner's precision, the output back (converted.c). */
+int ts_pc_create_converted(ts_pc inner, ts_precision p, ts_pc *pc);
+/** Mixed precision: the single-precision multigrid preconditioner pc takes and returns double
+ *  vectors from here on, its V-cycles on their rounding; full multigrid's restrictions,
+ *  prolongations and residuals run with the levels' double operators A[0..levels-1] and
+ *  prolongations P[1..levels-1] (borrowed; they must outlive pc).  Before set_coarse_start,
+ *  whose start is then double. */
+int ts_pc_multigrid_set_outer(ts_pc pc, const ts_operator *A, const ts_operator *P);
 /** x = the nested iteration of full multigrid for b (ts_pc_multigrid_fmg_solve before its
  *  V-cycles) on a multigrid-levels preconditioner. */
 int ts_pc_multigrid_nested(ts_pc pc, ts_vec b, ts_vec x);
