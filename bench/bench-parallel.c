@@ -23,7 +23,8 @@
  * the device of its rank on the node modulo the node's devices (TESSERA_GPU_NODE_RANK; an
  * explicit TESSERA_GPU_DEVICE wins).  TESSERA_BENCH_AGGLOMERATE=N gathers the levels with fewer
  * than N cells per process (ts_parallel_set_agglomeration; the first column names the split
- * level). */
+ * level).  TESSERA_BENCH_PRECISION=mixed runs the V-cycles in single precision
+ * (ts_parallel_mg_set_precision; the first column then says "mixed"). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -155,7 +156,10 @@ int main(int argc, char **argv) {
   double t0 = MPI_Wtime();
   const char *smoother = getenv("TESSERA_BENCH_SMOOTHER");
   const int patches = smoother && !strcmp(smoother, "vertex-patch");
+  const char *precision = getenv("TESSERA_BENCH_PRECISION");
+  const int mixed = precision && !strcmp(precision, "mixed");
   if (ts_parallel_mg_create(be, par, mesh, fe, 0, level, &mg) ||
+      (mixed && ts_parallel_mg_set_precision(mg, TS_SINGLE)) ||
       (patches ? ts_parallel_pc_create_mg_patch(mg, TS_PATCH_FUSED, 1, &pc)
                : ts_parallel_pc_create_mg_chebyshev(mg, 3, 1, &pc)))
     return fail("hierarchy");
@@ -185,13 +189,13 @@ int main(int argc, char **argv) {
   const double n = (double)ts_parallel_dofs_global_count(t.pd);
   const double plain = size == 1 ? one_process_apply(be, mesh, fe, level) : NAN;
   if (!rank)
-    printf("| %dD Q%d %s, split %d | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) | %s | %.3f | %.1f |\n",
-           dim, k, argv[3], ts_parallel_mg_split_level(mg), size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size,
+    printf("| %dD Q%d %s, split %d%s | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) | %s | %.3f | %.1f |\n",
+           dim, k, argv[3], ts_parallel_mg_split_level(mg), mixed ? ", mixed" : "", size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size,
            1e3 * apply, 1e3 * halo, 100.0 * halo / apply,
            ts_parallel_dofs_device_messages(t.pd) ? "device" : "host", 1e3 * plain,
            ((double)free_before - (double)free_after) / 1e9);
   char label[64];
-  snprintf(label, sizeof label, "%dD Q%d %s", dim, k, argv[3]);
+  snprintf(label, sizeof label, "%dD Q%d %s%s", dim, k, argv[3], mixed ? " mixed" : "");
   if (timed_fmg(par, mg, level, pc, b, x, label, size)) return fail("timed FMG");
   ts_vec_destroy(&b);
   ts_vec_destroy(&x);

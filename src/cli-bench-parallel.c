@@ -9,7 +9,8 @@
  * --mg: one application of the operator and, of it, the interface sums
  * (ts_parallel_vec_sum_shared); with --mg: the hierarchy's setup and full multigrid to 1e-9
  * from a random right side with the V-cycle of vertex patches (--smoother, the default) or
- * Chebyshev(3) smoothing and the gathered coarse LU, after one
+ * Chebyshev(3) smoothing and the gathered coarse LU (--mg-precision mixed: single-precision
+ * V-cycles, ts_parallel_mg_set_precision), after one
  * untimed solve, then one more solve with the communication timed (ts_parallel_timing: each
  * halo exchange, reduction and coarse solve waits for the device before and after it) and the
  * shares of that solve spent in them.  The calls are collective, so every process makes as
@@ -130,6 +131,7 @@ static int setup_degree(const cli_bench_parallel_config *c, ts_parallel par, int
     ierr = setup_stokes(c, par, k, q, r);
   } else if (!ierr && c->mg) {
     ierr = ts_parallel_mg_create(c->backend, par, q->mesh, q->fe, 0, r->level, &q->mg);
+    if (!ierr) ierr = ts_parallel_mg_set_precision(q->mg, c->mg_precision);
     if (!ierr) ierr = c->smoother == TS_MG_SMOOTHER_VERTEX_PATCH
                           ? ts_parallel_pc_create_mg_patch(q->mg, c->variant, 1, &q->pc)
                           : ts_parallel_pc_create_mg_chebyshev(q->mg, CHEBYSHEV_DEGREE, 1, &q->pc);
@@ -297,7 +299,8 @@ static void print_header(const cli_bench_parallel_config *c, const int *procs, i
              "solver, coarse LU)", c->restart, c->rtol,
              c->stokes_solver == TS_STOKES_PATCH_DIRECT ? "direct" : "Schur");
   else if (c->mg)
-    snprintf(mg, sizeof mg, ", full multigrid to 1e-9 (V-cycle of %s, coarse LU)",
+    snprintf(mg, sizeof mg, ", full multigrid to 1e-9 (%s V-cycle of %s, coarse LU)",
+             c->mg_precision == TS_SINGLE ? "mixed-precision" : "double",
              c->smoother != TS_MG_SMOOTHER_VERTEX_PATCH ? "Chebyshev(3)"
              : c->variant == TS_PATCH_FUSED            ? "vertex patches (fused)"
                                                         : "vertex patches (separate)");
@@ -325,7 +328,9 @@ static void print_json_row(const cli_bench_parallel_config *c, const par_row *al
          c->dim, t.degree, t.level, processes);
   for (int d = 0; d < c->dim; ++d) printf("%s%d", d ? ", " : "", procs[d]);
   printf("], \"dofs\": %lld", (long long)t.dofs);
-  if (c->mg && !c->stokes) printf(", \"smoother\": \"%s\"", smoother_name(c));
+  if (c->mg && !c->stokes)
+    printf(", \"smoother\": \"%s\", \"mg_precision\": \"%s\"", smoother_name(c),
+           c->mg_precision == TS_SINGLE ? "mixed" : "double");
   if (c->mg)
     printf(", \"setup_seconds\": %.6e, \"solve_seconds\": %.6e, \"%s\": %d, "
            "\"timed_solve_seconds\": %.6e, \"halo_seconds\": %.6e, \"reduction_seconds\": %.6e, "

@@ -821,7 +821,8 @@ static int bench_distributed(const bench_options *o, const cli_mpi *m) {
   const int stokes = o->problem == CLI_PROBLEM_STOKES;
   const char *refused = o->problem != CLI_PROBLEM_POISSON && !stokes ? "--problem"
                         : o->precision != TS_DOUBLE          ? "--precision single"
-                        : o->mg_options.precision != TS_DOUBLE ? "--mg-precision mixed"
+                        : o->mg_options.precision != TS_DOUBLE && (stokes || !o->mg)
+                                                             ? "--mg-precision mixed"
                         : o->kershaw > 0                     ? "--kershaw"
                         : o->baseline                        ? "--baseline"
                         : smoother && !stokes                ? "--smoother"
@@ -841,7 +842,8 @@ static int bench_distributed(const bench_options *o, const cli_mpi *m) {
   if (ierr) return cli_exit_code(ierr);
   const cli_bench_parallel_config c = {b, o->dim, o->json, o->repeat, o->mg, o->n_degrees,
                                        o->degrees, o->dofs, o->min_seconds,
-                                       o->mg_options.smoother, o->mg_options.variant, stokes,
+                                       o->mg_options.smoother, o->mg_options.variant,
+                                       o->mg_options.precision, stokes,
                                        o->mg_options.stokes_solver, o->rtol,
                                        o->restart ? o->restart : CLI_BENCH_STOKES_GMRES_RESTART};
   const int status = cli_bench_parallel(&c, m);

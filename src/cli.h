@@ -198,6 +198,7 @@ typedef struct cli_bench_parallel_config {
   double dofs, min_seconds;       /* the whole mesh's DoFs (about); per figure */
   ts_mg_smoother_type smoother;   /* --mg: TS_MG_SMOOTHER_VERTEX_PATCH or _CHEBYSHEV */
   ts_patch_variant variant;       /* of the vertex patches */
+  ts_precision mg_precision;      /* --mg-precision: TS_SINGLE mixed (Poisson --mg) */
   int stokes;                     /* --problem stokes: RT_k x DGQ_k (paper 000) */
   ts_stokes_patch_solver stokes_solver; /* --local-solver */
   double rtol;                    /* Stokes --mg: GMRES(restart) + V-cycle to rtol */

@@ -46,7 +46,7 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-echo "1..35"
+echo "1..36"
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
@@ -106,7 +106,8 @@ per_process() {
 }
 
 # compare NAME DIR NP [OPTIONS]: the run in DIR under NP processes against the plain run (the
-# second error: $second, the H1 error or Stokes' pressure L2 error)
+# second error: $second, the H1 error or Stokes' pressure L2 error; the plain run's JSON:
+# $reference, default $work/NAME-one.json)
 compare() {
   name=$1 dir=$2 np=$3
   shift 3
@@ -114,7 +115,7 @@ compare() {
   (cd "$work/$dir" && mpirun_np "$np" "$tessera" run "$srcdir/tests/xml/good/$name.xml" --json "$@") \
     >"$work/$dir.json" 2>"$work/$dir.err"
   status=$?
-  one="$work/$name-one.json" it=$(first "$work/$dir.json" iterations)
+  one="${reference:-$work/$name-one.json}" it=$(first "$work/$dir.json" iterations)
   l2=$(first "$work/$dir.json" l2_error) h1=$(first "$work/$dir.json" "$second")
   set -- $(per_process "$work/$dir.json")
   [ "$status" -eq 0 ] && [ "$it" = "$(first "$one" iterations)" ] &&
@@ -138,6 +139,13 @@ for name in mpirun-poisson-2d mpirun-poisson-3d mpirun-kershaw-2d mpirun-kershaw
   options= compare $name $name-np3 3
 done
 second=h1_error options="--procs 1x3" compare mpirun-poisson-2d mpirun-poisson-2d-1x3 3 --procs 1x3
+# mixed precision (single-precision V-cycles, ts_parallel_mg_set_precision) on 3 processes
+# against the plain one-process mixed run
+mkdir -p "$work/mixed-one"
+(cd "$work/mixed-one" && "$tessera" run "$srcdir/tests/xml/good/mpirun-poisson-3d.xml" --json \
+  --set multigrid/precision=mixed) >"$work/mixed-one.json"
+reference="$work/mixed-one.json" second=h1_error options="multigrid/precision=mixed" \
+  compare mpirun-poisson-3d mpirun-poisson-3d-mixed 3 --set multigrid/precision=mixed
 
 # vtu_values FILE N: "i j k solution" per point, the coordinates as lattice indices (x N), or
 # with N = 0 (a mapped mesh) rounded to 1e-9
@@ -200,21 +208,23 @@ set -- $(paste "$work/one.values" "$work/pieces.values" | awk '{ ++n; if ($1 != 
 ok $? "mpirun -np 3: $name.pvtu names $pieces pieces; their $4 points are the $1 of the one-process .vtu ($2 elsewhere), pressures at most $3 apart"
 
 # Refused before any work, by rank 0 alone, every process exiting non-zero: mixed precision
-# (named with the way out), Taylor-Hood, and Neumann faces of your own data.
+# with the Jacobi V-cycle (double only, on one process too; named with the way out),
+# Taylor-Hood, and Neumann faces of your own data.
 mpirun_np 2 "$tessera" run "$srcdir/tests/xml/good/mpirun-poisson-3d.xml" \
-  --set multigrid/precision=mixed >"$work/refused.out" 2>&1
+  --set multigrid/precision=mixed --set solver/type=cg --set solver/preconditioner/type=mg \
+  --set solver/preconditioner/smoother=jacobi >"$work/refused.out" 2>&1
 status=$?
 mpirun_np 2 "$tessera" run "$srcdir/examples/stokes-th-2d.xml" >"$work/stokes.out" 2>&1
 stokes=$?
 mpirun_np 2 "$tessera" run "$srcdir/examples/poisson-kershaw.xml" >"$work/neumann.out" 2>&1
 neumann=$?
 [ "$status" -ne 0 ] && [ "$(grep -c 'error:' "$work/refused.out")" -eq 1 ] &&
-  grep -q '<multigrid precision="mixed">: mixed precision is not distributed yet; allowed under mpirun: precision="double"' "$work/refused.out" &&
+  grep -q '<multigrid precision="mixed"> with <preconditioner type="mg" smoother="jacobi">: the Jacobi V-cycle is double precision only' "$work/refused.out" &&
   ! grep -q 'iteration' "$work/refused.out" && [ "$stokes" -ne 0 ] &&
   grep -q '<stokes> (taylor-hood, <element family="taylor-hood">) is not distributed yet' "$work/stokes.out" &&
   [ "$neumann" -ne 0 ] && [ "$(grep -c 'error:' "$work/neumann.out")" -eq 1 ] &&
   grep -q '<poisson neumann="right top">: Neumann faces are not distributed yet' "$work/neumann.out"
-ok $? "mpirun -np 2 refuses mixed precision (exit $status), Taylor-Hood (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
+ok $? "mpirun -np 2 refuses mixed precision with the Jacobi V-cycle (exit $status), Taylor-Hood (exit $stokes) and Neumann faces (exit $neumann), once: $(grep 'error:' "$work/refused.out" | head -1 | cut -c1-160)"
 
 # Rank 0 reads the file and broadcasts it: a problem file that only rank 0 sees (the others
 # start in a folder without it) is solved on 2 processes; one that rank 0 does not see is one

@@ -163,9 +163,10 @@ static int assemble_rhs(const dist_study *d, dist_level *o, double *t) {
   return ierr ? ts_error_trace(ierr, __FILE__, __LINE__, "distributed right side") : 0;
 }
 
-/* the V-cycle of <multigrid>: its smoother (vertex patches or Chebyshev) as the one-process
- * hierarchy's, V(1,1) */
+/* the V-cycle of <multigrid>: its smoother (vertex patches or Chebyshev) and precision as the
+ * one-process hierarchy's, V(1,1) */
 static int create_vcycle(ts_problem p, dist_level *o) {
+  TS_CALL(ts_parallel_mg_set_precision(o->mg, p->mg.precision));
   if (p->mg.smoother == TS_MG_SMOOTHER_VERTEX_PATCH)
     return ts_parallel_pc_create_mg_patch(o->mg, p->mg.variant, 1, &o->pc);
   return ts_parallel_pc_create_mg_chebyshev(o->mg, p->mg.chebyshev_degree, 1, &o->pc);

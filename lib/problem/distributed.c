@@ -75,7 +75,8 @@ static int check_solver(ts_problem p) {
 }
 
 /* The multigrid: the distributed V-cycle has the mesh levels only (no degree levels), in
- * double, with the vertex patches (the box's Laplacian: a built-in solution), Chebyshev (or,
+ * double or mixed precision (not the Jacobi V-cycle, which is double on one process too), with
+ * the vertex patches (the box's Laplacian: a built-in solution), Chebyshev (or,
  * from <preconditioner type="mg" smoother="jacobi">, weighted Jacobi) smoothing and the LU of
  * the whole coarse level. */
 static int check_multigrid(ts_problem p) {
@@ -95,9 +96,11 @@ static int check_multigrid(ts_problem p) {
                     "yet; under mpirun use <multigrid smoother=\"vertex-patch\"> or "
                     "\"chebyshev\", or <preconditioner type=\"mg\" smoother=\"jacobi\">",
                     origin(p), ts_mg_smoother_word(o->smoother));
-  if (o->precision != TS_DOUBLE)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid precision=\"mixed\">: mixed precision is "
-                    "not distributed yet; allowed under mpirun: precision=\"double\"", origin(p));
+  if (jacobi && o->precision != TS_DOUBLE)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid precision=\"mixed\"> with <preconditioner "
+                    "type=\"mg\" smoother=\"jacobi\">: the Jacobi V-cycle is double precision only "
+                    "(on one process too); use <multigrid precision=\"double\"> or the smoother of "
+                    "<multigrid>", origin(p));
   if (o->coarse_solver == TS_MG_COARSE_CG_JACOBI || o->coarse_solver == TS_MG_COARSE_CG_AMG)
     return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-solver=\"%s\"> is not distributed "
                     "yet (the distributed coarse solve is the LU of the whole coarse level); "
