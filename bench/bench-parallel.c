@@ -169,8 +169,7 @@ int main(int argc, char **argv) {
   t.pd = ts_parallel_mg_dofs(mg, level);
   ts_vec b = NULL, x = NULL;
   if (ts_parallel_vec_create(t.pd, &b) || ts_parallel_vec_create(t.pd, &x) ||
-      ts_parallel_vec_create(t.pd, &t.x) || ts_parallel_vec_create(t.pd, &t.y) ||
-      ts_vec_set_random(b, 11) || ts_vec_set_random(t.x, 12))
+      ts_vec_set_random(b, 11))
     return fail("vectors");
   int its = 0;
   if (ts_pc_multigrid_fmg_solve(pc, b, x, 1e-8, 50, &its)) return fail("FMG (warm-up)");
@@ -185,6 +184,8 @@ int main(int argc, char **argv) {
     if (s < fmg) fmg = s;
   }
   ts_backend_memory_available(be, &free_after);
+  t.x = b; /* the operator's timing: b in, x out (the timed FMG below starts from x = 0) */
+  t.y = x;
   const double apply = best_of(apply_once, &t), halo = best_of(sum_once, &t);
   const double n = (double)ts_parallel_dofs_global_count(t.pd);
   const double plain = size == 1 ? one_process_apply(be, mesh, fe, level) : NAN;
@@ -199,8 +200,6 @@ int main(int argc, char **argv) {
   if (timed_fmg(par, mg, level, pc, b, x, label, size)) return fail("timed FMG");
   ts_vec_destroy(&b);
   ts_vec_destroy(&x);
-  ts_vec_destroy(&t.x);
-  ts_vec_destroy(&t.y);
   ts_pc_destroy(&pc);
   ts_parallel_mg_destroy(&mg);
   ts_fe_destroy(&fe);

@@ -58,18 +58,6 @@ static int create_block(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level,
   return mesh->map ? map_block(pd, mesh, start) : 0;
 }
 
-/* the mask that is 1 where keep(pd, i) holds, as a vector on pd's backend */
-static int create_mask(ts_parallel_dofs pd, int (*keep)(ts_parallel_dofs, const int64_t *),
-                       ts_vec *mask) {
-  int64_t i[3];
-  for (i[2] = 0; i[2] < pd->n[2]; ++i[2])
-    for (i[1] = 0; i[1] < pd->n[1]; ++i[1])
-      for (i[0] = 0; i[0] < pd->n[0]; ++i[0]) pd->host[ts_parallel_box_index(pd->n, i)] = keep(pd, i);
-  TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, mask));
-  TS_CALL(ts_vec_set_from_host(*mask, pd->host));
-  return 0;
-}
-
 static int is_owned(ts_parallel_dofs pd, const int64_t *i) {
   for (int d = 0; d < 3; ++d)
     if (i[d] < pd->first_owned[d]) return 0;
@@ -86,6 +74,24 @@ static int is_dirichlet(ts_parallel_dofs pd, const int64_t *i) {
 }
 
 static int is_free(ts_parallel_dofs pd, const int64_t *i) { return !is_dirichlet(pd, i); }
+
+void ts_parallel_mask_host(ts_parallel_dofs pd, ts_parallel_mask which, double *h) {
+  int (*keep)(ts_parallel_dofs, const int64_t *) = which == TS_PARALLEL_MASK_OWNED ? is_owned
+                                                   : which == TS_PARALLEL_MASK_FREE ? is_free
+                                                                                    : is_dirichlet;
+  int64_t i[3];
+  for (i[2] = 0; i[2] < pd->n[2]; ++i[2])
+    for (i[1] = 0; i[1] < pd->n[1]; ++i[1])
+      for (i[0] = 0; i[0] < pd->n[0]; ++i[0]) h[ts_parallel_box_index(pd->n, i)] = keep(pd, i);
+}
+
+int ts_parallel_mask_create(ts_parallel_dofs pd, ts_parallel_mask which, ts_vec *mask) {
+  ts_parallel_mask_host(pd, which, pd->host);
+  TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, mask));
+  const int ierr = ts_vec_set_from_host(*mask, pd->host);
+  if (ierr) ts_vec_destroy(mask);
+  return ierr;
+}
 
 /* the layout of pd's vectors: the owned DoFs numbered process after process */
 int ts_parallel_layout_init(ts_parallel_dofs pd, long long owned) {
@@ -200,9 +206,6 @@ static int setup(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level, int spl
     if (plane < (size_t)(pd->dofs->count / pd->n[d])) plane = (size_t)(pd->dofs->count / pd->n[d]);
   TS_CALL(ts_calloc((size_t)pd->dofs->count, sizeof *pd->host, "halo staging", &pd->host));
   TS_CALL(ts_parallel_halo_create(pd, plane));
-  TS_CALL(create_mask(pd, is_owned, &pd->owned_mask));
-  TS_CALL(create_mask(pd, is_free, &pd->free_mask));
-  TS_CALL(create_mask(pd, is_dirichlet, &pd->dirichlet_mask));
   TS_CALL(init_layout(pd));
   return 0;
 }
@@ -251,8 +254,6 @@ int ts_parallel_qk_dofs_create(ts_backend backend, ts_parallel par, ts_mesh mesh
 int ts_parallel_dofs_destroy(ts_parallel_dofs *pd) {
   if (!pd || !*pd) return 0;
   ts_parallel_dofs p = *pd;
-  ts_vec *vecs[] = {&p->owned_mask, &p->free_mask, &p->dirichlet_mask};
-  for (size_t v = 0; v < sizeof vecs / sizeof *vecs; ++v) ts_vec_destroy(vecs[v]);
   ts_free(&p->host);
   ts_parallel_halo_destroy(p);
   ts_parallel_stokes_free(p);

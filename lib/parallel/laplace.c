@@ -31,7 +31,9 @@ typedef struct parallel_laplace {
                                   a box, which has the plan */
   ts_laplace_plan plan;        /* a box: the block's, unconstrained */
   double matrices[2 * (TS_MAX_DEGREE + 1) * (TS_MAX_DEGREE + 1)];
-  ts_vec sum;                  /* the result before it is added to y (apply_add) */
+  ts_vec sum;                  /* the result before it is added to y: made by the first
+                                  apply_add (a vector of the block's size, which the cycles
+                                  never need) */
 } parallel_laplace;
 
 /* out = A_block in (the block's cells, no constraints, no interface sums) */
@@ -60,13 +62,15 @@ static int parallel_laplace_apply(ts_operator op, ts_vec x, ts_vec y, int add) {
   TS_CALL(ts_parallel_check_vec(pd, y, "distributed Laplacian (output)"));
   TS_CHECK_ARG(add || x != y, "distributed Laplacian: y = A x needs y other than x (the same "
                "vector was given)");
+  if (add && !L->sum) TS_CALL(ts_parallel_vec_create_precision(pd, op->precision, &L->sum));
   ts_vec out = add ? L->sum : y;
   TS_CALL(apply_by_planes(op, x, out));
   if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
   return 0;
 }
 
-/* d = F .* S(diag A_block) + D, formed in double */
+/* d = F .* S(diag A_block) + D, formed in double (F .* by the Dirichlet planes, D a mask made
+ * for it) */
 static int parallel_laplace_diagonal(ts_operator op, ts_vec d) {
   parallel_laplace *L = op->data;
   ts_parallel_dofs pd = L->pd;
@@ -78,10 +82,13 @@ static int parallel_laplace_diagonal(ts_operator op, ts_vec d) {
     TS_CALL(ts_parallel_vec_create(pd, &t));
     TS_CALL(ts_vec_copy(d, t));
   }
+  ts_vec dirichlet = NULL;
   int ierr = ts_parallel_vec_sum_shared(pd, t);
-  if (!ierr) ierr = ts_vec_pointwise_mult(t, pd->free_mask, t);
-  if (!ierr) ierr = ts_vec_axpby(1.0, pd->dirichlet_mask, 1.0, t);
+  if (!ierr) ierr = ts_parallel_planes_clear(pd, TS_PLANES_DIRICHLET, t);
+  if (!ierr) ierr = ts_parallel_mask_create(pd, TS_PARALLEL_MASK_DIRICHLET, &dirichlet);
+  if (!ierr) ierr = ts_vec_axpby(1.0, dirichlet, 1.0, t);
   if (!ierr && t != d) ierr = ts_vec_copy(t, d);
+  ts_vec_destroy(&dirichlet);
   if (t != d) ts_vec_destroy(&t);
   return ierr;
 }
@@ -132,12 +139,10 @@ static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_precision p, 
     ierr = ts_laplace_plan_init(pd->dofs, &L->plan, L->matrices);
     L->plan.constrained = 0; /* the box's Dirichlet rows: by planes (above) */
   }
-  if (!ierr) ierr = ts_parallel_vec_create_precision(pd, p, &L->sum);
   if (!ierr) ierr = ts_operator_create_shell(pd->backend, &parallel_laplace_ops, pd->dofs->count,
                                              p, L, op);
   if (ierr) {
     ts_operator_destroy(&L->block);
-    ts_vec_destroy(&L->sum);
     ts_free(&L);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed Laplacian setup");
   }

@@ -8,7 +8,8 @@
  * constraints), with F the mask of the DoFs off the box's boundary:
  *   prolongation  y_f = F_f .* P_block (F_c .* x_c): consistent as it is, since a fine DoF
  *                 on an interface is interpolated by both blocks from the same coarse values
- *                 with weights 1 and 0 (it lies on a coarse cell face);
+ *                 with weights 1 and 0 (it lies on a coarse cell face); y_f += the same by
+ *                 the kernel's add, y_f's Dirichlet planes saved before and restored after;
  *   restriction   y_c = F_c .* S(P_block^T (O_f .* F_f .* x_f)), O_f the owned mask: each
  *                 fine DoF counted once, the interface rows summed (ts_parallel_vec_sum_shared)
  *                 - the transpose of the prolongation over the whole mesh.
@@ -48,15 +49,18 @@ typedef struct parallel_transfer {
   ts_parallel_dofs coarse, fine; /* borrowed */
   ts_transfer_plan plan;         /* the blocks', unconstrained */
   double storage[TS_TRANSFER_1D_SIZE];
-  ts_vec wf, out;                /* the fine and the coarse result before an add */
+  ts_vec out;                   /* the coarse result before an add: made by the first */
 } parallel_transfer;
 
-/* out = F_f .* P_block (F_c .* x) by planes; x is left as it was */
-static int prolongate_by_planes(ts_operator op, parallel_transfer *t, ts_vec x, ts_vec out) {
+/* out (+)= F_f .* P_block (F_c .* x) by planes; x is left as it was */
+static int prolongate_by_planes(ts_operator op, parallel_transfer *t, ts_vec x, ts_vec out,
+                                int add) {
   TS_CALL(ts_parallel_planes_zero(t->coarse, TS_PLANES_DIRICHLET, x));
-  const int ierr = ts_transfer_apply(op->backend, &t->plan, 0, x, out, 0);
+  int ierr = add ? ts_parallel_planes_save(t->fine, TS_PLANES_DIRICHLET, out) : 0;
+  if (!ierr) ierr = ts_transfer_apply(op->backend, &t->plan, 0, x, out, add);
   TS_CALL(ts_parallel_planes_restore(t->coarse, TS_PLANES_DIRICHLET, x));
   TS_CALL(ierr);
+  if (add) return ts_parallel_planes_restore(t->fine, TS_PLANES_DIRICHLET, out);
   return ts_parallel_planes_clear(t->fine, TS_PLANES_DIRICHLET, out);
 }
 
@@ -76,16 +80,15 @@ static int transfer_prolongate(ts_operator op, ts_vec x, ts_vec y, int add) {
   parallel_transfer *t = op->data;
   TS_CALL(ts_parallel_check_vec(t->coarse, x, "distributed prolongation (input)"));
   TS_CALL(ts_parallel_check_vec(t->fine, y, "distributed prolongation (output)"));
-  ts_vec out = add ? t->wf : y;
-  TS_CALL(prolongate_by_planes(op, t, x, out));
-  if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
-  return 0;
+  return prolongate_by_planes(op, t, x, y, add);
 }
 
 static int transfer_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
   parallel_transfer *t = op->data;
   TS_CALL(ts_parallel_check_vec(t->fine, x, "distributed restriction (input)"));
   TS_CALL(ts_parallel_check_vec(t->coarse, y, "distributed restriction (output)"));
+  if (add && !t->out)
+    TS_CALL(ts_parallel_vec_create_precision(t->coarse, op->precision, &t->out));
   ts_vec out = add ? t->out : y;
   TS_CALL(restrict_by_planes(op, t, x, out));
   if (add) TS_CALL(ts_vec_axpby(1.0, out, 1.0, y));
@@ -94,7 +97,6 @@ static int transfer_restrict(ts_operator op, ts_vec x, ts_vec y, int add) {
 
 static void transfer_destroy(ts_operator op) {
   parallel_transfer *t = op->data;
-  ts_vec_destroy(&t->wf);
   ts_vec_destroy(&t->out);
   ts_free(&op->data);
 }
@@ -112,13 +114,9 @@ static int transfer_create(ts_parallel_dofs coarse, ts_parallel_dofs fine, ts_pr
   *t = (parallel_transfer){.coarse = coarse, .fine = fine};
   int ierr = ts_transfer_plan_init(coarse->dofs, fine->dofs, &t->plan, t->storage);
   t->plan.constrained = 0; /* the box's Dirichlet DoFs: by planes (above) */
-  if (!ierr) ierr = ts_parallel_vec_create_precision(coarse, p, &t->out);
-  if (!ierr) ierr = ts_parallel_vec_create_precision(fine, p, &t->wf);
   if (!ierr) ierr = ts_operator_create_shell_rect(fine->backend, &transfer_ops, fine->dofs->count,
                                                   coarse->dofs->count, p, t, P);
   if (ierr) {
-    ts_vec_destroy(&t->wf);
-    ts_vec_destroy(&t->out);
     ts_free(&t);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed transfer setup");
   }

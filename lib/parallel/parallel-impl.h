@@ -85,9 +85,6 @@ struct ts_parallel_dofs_s {
   int first_owned[3];
   struct ts_layout_s layout;   /* of its vectors: global size, the owned range in rank
                                   order, processes, dist = this */
-  ts_vec owned_mask;              /* 1 on the owned DoFs, 0 on the ghosts */
-  ts_vec free_mask;              /* 0 on the Dirichlet DoFs (the box's boundary), else 1 */
-  ts_vec dirichlet_mask;         /* 1 - free */
   double *host;                /* the block's vector on the host (random, scatter, gather) */
   int64_t plane;               /* the DoFs of the block's largest plane */
   ts_parallel_buffers buffers;  /* a direction's two planes */
@@ -97,6 +94,19 @@ struct ts_parallel_dofs_s {
   int64_t calls[TS_PARALLEL_TIMES];
 };
 
+/** The masks of a block: 1 on the owned DoFs (0 on the ghosts), on the free ones (0 on the
+ *  Dirichlet DoFs, the box's boundary), on the Dirichlet ones. */
+typedef enum {
+  TS_PARALLEL_MASK_OWNED,
+  TS_PARALLEL_MASK_FREE,
+  TS_PARALLEL_MASK_DIRICHLET
+} ts_parallel_mask;
+/** A mask into the host array h of the block's size. */
+void ts_parallel_mask_host(ts_parallel_dofs pd, ts_parallel_mask which, double *h);
+/** A mask as a new double vector of pd's backend (not distributed; the caller destroys it).
+ *  Made where needed (setup) rather than kept: three vectors of the block's size are 24 bytes
+ *  per DoF, a sixth of the memory of a distributed FMG solve. */
+int ts_parallel_mask_create(ts_parallel_dofs pd, ts_parallel_mask which, ts_vec *mask);
 /** The lexicographic index of position i in a box of n[] entries (1 beyond dim). */
 static inline int64_t ts_parallel_box_index(const int64_t *n, const int64_t *i) {
   return i[0] + n[0] * (i[1] + n[1] * i[2]);

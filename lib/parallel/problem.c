@@ -95,7 +95,7 @@ static int boundary_value(const dist_study *d, int dim, int64_t i, const double 
  * block's size. */
 static int boundary_values(const dist_study *d, dist_level *o, double *xh) {
   ts_parallel_dofs pd = o->pd;
-  TS_CALL(ts_vec_get_to_host(pd->dirichlet_mask, xh));
+  ts_parallel_mask_host(pd, TS_PARALLEL_MASK_DIRICHLET, xh);
   for (int64_t i = 0; i < pd->dofs->count; ++i)
     if (xh[i] != 0.0) {
       double x[3];
@@ -103,7 +103,7 @@ static int boundary_values(const dist_study *d, dist_level *o, double *xh) {
       TS_CALL(boundary_value(d, pd->dofs->dim, i, x, &xh[i]));
     }
   TS_CALL(ts_vec_set_from_host(o->lift, xh));
-  TS_CALL(ts_vec_pointwise_mult(o->lift, pd->owned_mask, o->lift));
+  TS_CALL(ts_parallel_planes_clear(pd, TS_PLANES_GHOST, o->lift)); /* owned .* lift */
   TS_CALL(ts_parallel_vec_sum_shared(pd, o->lift));
   return 0;
 }
@@ -124,7 +124,7 @@ static int lifted_rhs(const dist_study *d, dist_level *o, double *bh, double *xh
   for (int64_t i = 0; i < pd->dofs->count; ++i) bh[i] -= xh[i];
   TS_CALL(ts_vec_set_from_host(o->b, bh));
   TS_CALL(ts_parallel_vec_sum_shared(pd, o->b));
-  TS_CALL(ts_vec_pointwise_mult(o->b, pd->free_mask, o->b));
+  TS_CALL(ts_parallel_planes_clear(pd, TS_PLANES_DIRICHLET, o->b)); /* free .* b */
   TS_CALL(ts_vec_set(o->x, 0.0));
   t[TS_SETUP_BOUNDARY] += ts_wtime() - t0;
   return 0;
