@@ -3,8 +3,8 @@
  * lexicographically, as a one-process run of the block would (ts_dofs_create on the block's
  * box); the DoFs on an interface belong to both blocks, owned by the lower one and ghosts of
  * the upper one.
- * Here: the split, the masks (owned, Dirichlet), the distributed vectors, their dot product,
- * random entries, gather and scatter. */
+ * Here: the split, the masks (owned, free, Dirichlet; made when asked for, not kept), the
+ * distributed vectors, their dot product, random entries, gather and scatter. */
 #include <limits.h>
 #include <string.h>
 #include "parallel-impl.h"

@@ -17,7 +17,8 @@
  * block's faces on the box's boundary: those planes of x are saved and zeroed, the block's
  * operator reads x (= F .* x), x's planes are restored, and after the sums they are written
  * into y (= F .* y + D .* x): the masks' numbers at the cost of the planes, not of
- * whole-vector passes (the diagonal, made once, uses the masks).
+ * whole-vector passes (the diagonal, made once, clears the Dirichlet planes and adds a
+ * Dirichlet mask made for it).
  *
  * In single precision (the levels of mixed-precision multigrid) the kernels and the
  * interface sums run on single-precision vectors; the diagonal is summed and masked in
