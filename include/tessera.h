@@ -2419,6 +2419,17 @@ ts_operator ts_parallel_mg_operator(ts_parallel_mg mg, int level);
  *  the same cycle on one process; the results agree to single-precision round-off.
  *  @return 0; TS_ERR_ARG (NULL, a Stokes hierarchy, another precision) */
 int ts_parallel_mg_set_precision(ts_parallel_mg mg, ts_precision precision);
+/** @brief Degree levels below the coarse mesh level, for the V-cycles made afterwards from a
+ *  Q_k hierarchy, as ts_mg_options.coarse_degree on one process (paper 002's p-multigrid):
+ *  the coarse mesh level at the degrees k/2, k/4, ... down to `degree` (each halving rounded
+ *  down, the last step to `degree`), whose LU is then the coarse solve.  They belong to the
+ *  gathered levels (ts_parallel_mg_split_level): the coarse mesh level and the degree
+ *  levels are whole on every process, with the one-process operators, degree transfers and
+ *  smoothers of the hierarchy's kind.  So a coarse mesh level too large for the dense LU at
+ *  degree k (more than 8,000 DoFs; 16,000 on a GPU) is solved at a lower degree.  The
+ *  default, k, has no degree levels.
+ *  @return 0; TS_ERR_ARG (NULL, a Stokes hierarchy, degree outside 1..k) */
+int ts_parallel_mg_set_coarse_degree(ts_parallel_mg mg, int degree);
 /** @brief The V-cycle (ts_pc_create_multigrid) of the hierarchy: its Laplacians, the
  *  distributed transfers, weighted point Jacobi smoothers (ts_pc_create_jacobi_weighted), and
  *  as its coarse solve the split level's vector gathered on every process and the one-process

@@ -914,6 +914,8 @@ static void parallel(fixture *f) {
   EXPECT_NULL(ts_parallel_mg_dofs(NULL, 0));
   EXPECT_NULL(ts_parallel_mg_operator(NULL, 0));
   EXPECT_MINUS_ONE(ts_parallel_mg_split_level(NULL));
+  EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_mg_set_precision(NULL, TS_SINGLE));
+  EXPECT(code, mpi ? "'mg' is NULL" : without, ts_parallel_mg_set_coarse_degree(NULL, 1));
   /* problem files over the processes: what is not distributed is refused with or without MPI */
   ts_report *report = calloc(1, sizeof *report);
   ts_problem stokes = NULL, rt = NULL; /* Taylor-Hood: not distributed; RT: distributed */

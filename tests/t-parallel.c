@@ -641,16 +641,18 @@ static void check_agglomeration(ts_backend be, int size) {
 
 enum { MIXED_TESTS = 3 * 2 + 1 + 1 };
 
-/* A Q_k hierarchy of mesh's levels 0..L on the processes of comm in precision p and its
- * V-cycle (Chebyshev(3), 1 step; patch: the vertex patches) */
+/* A Q_k hierarchy of mesh's levels 0..L on the processes of comm in precision p with degree
+ * levels down to coarse_degree (0: none) and its V-cycle (Chebyshev(3), 1 step; patch: the
+ * vertex patches) */
 static int mixed_cycle(ts_backend be, MPI_Comm comm, ts_mesh mesh, ts_fe fe, int L,
-                       const ts_coefficients *co, ts_precision p, int patch, ts_parallel *par,
-                       ts_parallel_mg *mg, ts_pc *pc) {
+                       const ts_coefficients *co, ts_precision p, int patch, int coarse_degree,
+                       ts_parallel *par, ts_parallel_mg *mg, ts_pc *pc) {
   const int dim = ts_mesh_dim(mesh);
   int ierr = ts_parallel_create((int)MPI_Comm_c2f(comm), dim, NULL, par);
   if (!ierr) ierr = co ? ts_parallel_mg_create_mapped(be, *par, mesh, fe, 0, L, co, mg)
                        : ts_parallel_mg_create(be, *par, mesh, fe, 0, L, mg);
   if (!ierr) ierr = ts_parallel_mg_set_precision(*mg, p);
+  if (!ierr && coarse_degree) ierr = ts_parallel_mg_set_coarse_degree(*mg, coarse_degree);
   if (!ierr) ierr = patch ? ts_parallel_pc_create_mg_patch(*mg, dim == 2 ? TS_PATCH_FUSED : TS_PATCH_SEPARATE, 1, pc)
                           : ts_parallel_pc_create_mg_chebyshev(*mg, 3, 1, pc);
   return ierr;
@@ -663,6 +665,7 @@ typedef struct mixed_run {
   ts_vec b, x;
   double *g;                    /* x gathered */
   int L, its;
+  int coarse_degree;            /* the degree levels' lowest (0: none) */
 } mixed_run;
 
 static void mixed_free(mixed_run *r) {
@@ -678,7 +681,8 @@ static void mixed_free(mixed_run *r) {
 static int mixed_setup(ts_backend be, MPI_Comm comm, ts_mesh mesh, ts_fe fe, int L,
                        const ts_coefficients *co, ts_precision p, int patch, mixed_run *r) {
   r->L = L;
-  int ierr = mixed_cycle(be, comm, mesh, fe, L, co, p, patch, &r->par, &r->mg, &r->pc);
+  int ierr = mixed_cycle(be, comm, mesh, fe, L, co, p, patch, r->coarse_degree, &r->par, &r->mg,
+                         &r->pc);
   ts_parallel_dofs fine = ierr ? NULL : ts_parallel_mg_dofs(r->mg, L);
   if (!ierr) ierr = ts_parallel_vec_create(fine, &r->b);
   if (!ierr) ierr = ts_parallel_vec_create(fine, &r->x);
@@ -782,6 +786,83 @@ static void check_mixed(ts_backend be) {
   bad = bad == TS_ERR_ARG && strstr(ts_error_message(), "precision = 7, allowed");
   ok(everywhere(!ierr && bad && ts_parallel_mg_set_precision(NULL, TS_SINGLE) == TS_ERR_ARG),
      "ts_parallel_mg_set_precision refuses precision 7 and NULL%s%s", ierr ? ": " : "",
+     ierr ? ts_error_message() : "");
+  ts_parallel_mg_destroy(&mg);
+  ts_parallel_destroy(&par);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
+/* ---------------------------------------------------------------- degree levels */
+
+enum { DEGREE_TESTS = 3 * 2 + 1 };
+
+/* Degree levels (ts_parallel_mg_set_coarse_degree), gathered: 2D Q4 box on 4 x 4 cells (2
+ * levels, vertex patches, degrees 1, 2, 4 on level 0), 3D Q3 box on 3 x 3 x 2 (1 level,
+ * vertex patches, 1, 3; on 2 x 2 x 2 the one patch of level 0 would solve it exactly), Kershaw 2D Q2 on 6 x 4 (2 levels, Chebyshev, 1, 2).  One V-cycle:
+ * not the one without degree levels (they are used) and the same on one process
+ * (MPI_COMM_SELF) to 1e-12; FMG to 1e-10: the one-process iterations, solutions 1e-12
+ * apart. */
+static void check_degree_levels(ts_backend be) {
+  static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  static const int box2[2] = {4, 4}, box3[3] = {3, 3, 2}, kershaw[2] = {6, 4};
+  static const char *names[3] = {"2D Q4 box", "3D Q3 box", "Kershaw 2D Q2"};
+  const ts_coefficients per_point = {.kappa_components = 1, .kappa_at = kappa_at,
+                                     .reaction_at = reaction_at};
+  for (int c = 0; c < 3; ++c) {
+    const int dim = c == 1 ? 3 : 2, k = c == 0 ? 4 : c == 1 ? 3 : 2, L = c == 1 ? 1 : 2;
+    const ts_coefficients *co = c == 2 ? &per_point : NULL;
+    ts_mesh mesh = NULL;
+    ts_fe fe = NULL;
+    mixed_run deg = {.coarse_degree = 1}, one = {.coarse_degree = 1}, none = {0};
+    int ierr = c == 2 ? ts_mesh_create_kershaw(2, kershaw, L, 0.6, &mesh)
+                      : ts_mesh_create_box(dim, lower, upper, dim == 2 ? box2 : box3, L, &mesh);
+    if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
+    if (!ierr) ierr = mixed_setup(be, MPI_COMM_WORLD, mesh, fe, L, co, TS_DOUBLE, !co, &deg);
+    if (!ierr) ierr = mixed_setup(be, MPI_COMM_SELF, mesh, fe, L, co, TS_DOUBLE, !co, &one);
+    if (!ierr) ierr = mixed_setup(be, MPI_COMM_WORLD, mesh, fe, L, co, TS_DOUBLE, !co, &none);
+    const int64_t n = ierr ? 0 : ts_parallel_dofs_global_count(ts_parallel_mg_dofs(deg.mg, L));
+    for (int what = 0; what < 2; ++what) {
+      int e = ierr;
+      if (!e) e = mixed_solve(&deg, what);
+      if (!e) e = mixed_solve(&one, what);
+      if (!e && what == 0) e = mixed_solve(&none, what);
+      const double scale = e ? 1.0 : max_abs(n, one.g);
+      const double to_one = e ? INFINITY : max_difference(n, deg.g, one.g) / scale;
+      if (what == 0) {
+        const double to_none = e ? 0.0 : max_difference(n, deg.g, none.g) / scale;
+        ok(everywhere(!e && to_one <= 1e-12 && to_none > 1e-6),
+           "%s, degree levels %d..%d: one V-cycle %.1e from one process's, %.1e from the "
+           "cycle without degree levels%s%s", names[c], 1, k, to_one, to_none, e ? ": " : "",
+           e ? ts_error_message() : "");
+      } else {
+        ok(everywhere(!e && deg.its == one.its && to_one <= 1e-12),
+           "%s, degree levels %d..%d: FMG %d V-cycles (one process %d), solutions %.1e "
+           "apart%s%s", names[c], 1, k, deg.its, one.its, to_one, e ? ": " : "",
+           e ? ts_error_message() : "");
+      }
+    }
+    mixed_free(&deg);
+    mixed_free(&one);
+    mixed_free(&none);
+    ts_fe_destroy(&fe);
+    ts_mesh_destroy(&mesh);
+  }
+  static const int cells[2] = {2, 2};
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_parallel par = NULL;
+  ts_parallel_mg mg = NULL;
+  int ierr = ts_mesh_create_box(2, lower, upper, cells, 1, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 3, &fe);
+  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
+  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 1, &mg);
+  int low = ierr ? 0 : ts_parallel_mg_set_coarse_degree(mg, 0);
+  low = low == TS_ERR_ARG && strstr(ts_error_message(), "degree = 0, allowed 1..3");
+  int high = ierr ? 0 : ts_parallel_mg_set_coarse_degree(mg, 4);
+  high = high == TS_ERR_ARG && strstr(ts_error_message(), "degree = 4, allowed 1..3");
+  ok(everywhere(!ierr && low && high && ts_parallel_mg_set_coarse_degree(NULL, 1) == TS_ERR_ARG),
+     "ts_parallel_mg_set_coarse_degree refuses 0, 4 (of Q3) and NULL%s%s", ierr ? ": " : "",
      ierr ? ts_error_message() : "");
   ts_parallel_mg_destroy(&mg);
   ts_parallel_destroy(&par);
@@ -900,7 +981,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
   const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 4 +
-                    AGGLOMERATION_TESTS + MIXED_TESTS;
+                    AGGLOMERATION_TESTS + MIXED_TESTS + DEGREE_TESTS;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
     skip(tests, "no backend");
@@ -915,6 +996,7 @@ int main(int argc, char **argv) {
     check_mg_refusals(be);
     check_agglomeration(be, size);
     check_mixed(be);
+    check_degree_levels(be);
     check_halo_path(be, size);
     check_timing(be, size);
   }

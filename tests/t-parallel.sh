@@ -8,7 +8,8 @@
 # errors equal to round-off, the DoFs of the processes summing to the whole), the same for
 # your own data on Kershaw's mesh (tests/xml/good/mpirun-kershaw-{2d,3d}.xml) and for Stokes
 # RT (tests/xml/good/mpirun-stokes-{2d,3d}.xml), the .pvtu output and its pieces against the
-# one-process .vtu (Poisson, Kershaw, Stokes), the file read by rank 0 alone, and
+# one-process .vtu (Poisson, Kershaw, Stokes), mixed precision and degree levels on 3
+# processes against the one-process runs with the same settings, the file read by rank 0 alone, and
 # problems that are not distributed refused; `tessera bench` (and --mg) under mpirun -np 2.  Built without MPI: that tessera
 # refuses --procs and being one of several processes.  A TAP skip when no launcher was
 # found.  One OpenMP thread per process: the machine may have fewer cores than processes
@@ -46,7 +47,7 @@ root=
 [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
-echo "1..36"
+echo "1..37"
 mpirun_np() { # mpirun_np NP COMMAND...
   np=$1
   shift
@@ -146,6 +147,13 @@ mkdir -p "$work/mixed-one"
   --set multigrid/precision=mixed) >"$work/mixed-one.json"
 reference="$work/mixed-one.json" second=h1_error options="multigrid/precision=mixed" \
   compare mpirun-poisson-3d mpirun-poisson-3d-mixed 3 --set multigrid/precision=mixed
+# degree levels (Q2 -> Q1 on the coarse level, gathered: ts_parallel_mg_set_coarse_degree) on
+# Kershaw's mesh, 3 processes, against the plain one-process run with the same levels
+mkdir -p "$work/degree-one"
+(cd "$work/degree-one" && "$tessera" run "$srcdir/tests/xml/good/mpirun-kershaw-3d.xml" --json \
+  --set multigrid/coarse-degree=1) >"$work/degree-one.json"
+reference="$work/degree-one.json" second=h1_error options="multigrid/coarse-degree=1" \
+  compare mpirun-kershaw-3d mpirun-kershaw-3d-degree 3 --set multigrid/coarse-degree=1
 
 # vtu_values FILE N: "i j k solution" per point, the coordinates as lattice indices (x N), or
 # with N = 0 (a mapped mesh) rounded to 1e-9

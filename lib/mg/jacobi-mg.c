@@ -35,6 +35,7 @@ void ts_mg_parts_free(void *data) {
     ts_operator_destroy(&v->outer_P[i]);
     if (v->owns_operators) ts_operator_destroy(&v->A[i]);
     ts_dofs_destroy(&v->dofs[i]);
+    ts_fe_destroy(&v->fe[i]);
   }
   ts_free(&v);
 }

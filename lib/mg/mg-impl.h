@@ -190,10 +190,20 @@ typedef struct ts_mg_parts {
                                    (ts_pc_multigrid_set_coarse_start) */
   int owns_operators;           /* A made with the parts (else borrowed from a hierarchy) */
   ts_dofs dofs[TS_MG_PARTS_MAX_LEVELS]; /* the levels' DoFs where the parts made them */
+  ts_fe fe[TS_MG_PARTS_MAX_LEVELS];     /* the degree levels' elements where the parts made
+                                           them (freed after dofs) */
   /* mixed precision (A, P single; ts_pc_multigrid_set_outer): the levels' double operators
    * (borrowed) and prolongations (owned); outer_A[n - 1] NULL: none */
   ts_operator outer_A[TS_MG_PARTS_MAX_LEVELS], outer_P[TS_MG_PARTS_MAX_LEVELS];
 } ts_mg_parts;
+/** The coarse degree of a Q_k Poisson hierarchy's options (mg-laplace.c): coarse_degree, or
+ *  for TS_MG_COARSE_DEGREE_AUTO Q1 on a coarse level of more than
+ *  TS_MG_COARSE_DEGREE_AUTO_DOFS DoFs (mapped: TS_MG_COARSE_DENSE_DOFS) with an interior
+ *  vertex, else k. */
+int ts_mg_laplace_coarse_degree(ts_mesh mesh, int k, const ts_mg_options *o);
+/** The degrees of the degree levels from k down to the coarse degree c, coarsest first: k
+ *  halved (rounded down) while above c, the last step to c; returns their number. */
+int ts_mg_degree_sequence(int k, int c, int *degrees);
 /** Free the parts (a ts_pc_multigrid_adopt callback; NULL allowed). */
 void ts_mg_parts_free(void *parts);
 /** The coarse solve: the LU of the assembled A[0] (ts_mg_dense_inverse_create). */

@@ -224,7 +224,7 @@ static int64_t level_dofs(ts_mesh mesh, int level, int k) {
  * TS_MG_COARSE_DENSE_DOFS, since its Jacobi-CG on distorted cells dominated the V-cycle there:
  * measured on an H100, doc/multigrid.md "Mapped meshes") with an interior vertex, else k
  * (no degree level). */
-static int coarse_degree(ts_mesh mesh, int k, const ts_mg_options *o) {
+int ts_mg_laplace_coarse_degree(ts_mesh mesh, int k, const ts_mg_options *o) {
   if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO) return o->coarse_degree;
   const int64_t limit = mesh->map ? TS_MG_COARSE_DENSE_DOFS : TS_MG_COARSE_DEGREE_AUTO_DOFS;
   const int big = level_dofs(mesh, o->coarse_level, k) > limit;
@@ -234,7 +234,7 @@ static int coarse_degree(ts_mesh mesh, int k, const ts_mg_options *o) {
 /* The degrees of the degree levels, coarsest first: k halved (rounded down) while above
  * the coarse degree c, the last step to c (deal.II's p-multigrid halves the degree too);
  * returns their number. */
-static int degree_sequence(int k, int c, int *degrees) {
+int ts_mg_degree_sequence(int k, int c, int *degrees) {
   int n = 0, d = k, down[TS_MAX_DEGREE];
   while (d > c) {
     d = d / 2 > c ? d / 2 : c;
@@ -248,7 +248,8 @@ static int degree_sequence(int k, int c, int *degrees) {
  * level count. */
 static int degree_levels(ts_mesh mesh, ts_fe fe, int finest, const ts_mg_options *o,
                          int *degrees, int *n_degrees) {
-  *n_degrees = degree_sequence(fe->degree, coarse_degree(mesh, fe->degree, o), degrees);
+  *n_degrees = ts_mg_degree_sequence(fe->degree, ts_mg_laplace_coarse_degree(mesh, fe->degree, o),
+                                     degrees);
   TS_CHECK_ARG(finest - o->coarse_level + 1 + *n_degrees <= TS_MG_MAX_LEVELS,
                "multigrid: %d mesh and %d degree levels, at most %d in all",
                finest - o->coarse_level + 1, *n_degrees, TS_MG_MAX_LEVELS);

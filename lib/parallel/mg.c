@@ -35,6 +35,14 @@
  * one process).  The gathered levels stay double: the split level's single-precision vector
  * is converted for them (ts_pc_create_converted), and full multigrid's start is theirs.
  *
+ * Degree levels (ts_parallel_mg_set_coarse_degree, as ts_mg_options.coarse_degree): below
+ * the coarse mesh level at degree k, the same cells at the degrees of ts_mg_degree_sequence
+ * down to the coarse degree, whose LU is the coarse solve.  They belong to the gathered
+ * levels: the coarse mesh level is then always gathered (the split level is above it, or it
+ * is the split level and the top of the gathered cycle), and the degree transfers, operators
+ * and smoothers are the one-process ones on the whole level.  A coarse mesh level too large
+ * for the LU at degree k is solved at degree 1 (or 2, ...), on every process.
+ *
  * On a mapped mesh every level is rediscretized (ts_parallel_operator_create_mapped), its
  * kappa and c the means of the finer level's (ts_mg_coefficient_levels, as
  * ts_mg_create_mapped); the transfers are the box's, since they depend on the reference
@@ -200,7 +208,7 @@ static int create_hierarchy(ts_backend backend, ts_parallel par, ts_mesh mesh, t
   const int split = ts_parallel_split_level(par, mesh, coarse_level, finest_level);
   *m = (struct ts_parallel_mg_s){.mesh = mesh, .fe = fe, .coarse_level = coarse_level,
                                  .split_level = split, .levels = finest_level - split + 1,
-                                 .precision = TS_DOUBLE};
+                                 .precision = TS_DOUBLE, .coarse_degree = fe->degree};
   int ierr = coefficient_levels(m, finest_level, co);
   for (int i = 0; i < m->levels && !ierr; ++i) ierr = create_level(m, backend, par, i);
   if (ierr) {
@@ -275,6 +283,16 @@ int ts_parallel_mg_set_precision(ts_parallel_mg mg, ts_precision precision) {
   return 0;
 }
 
+int ts_parallel_mg_set_coarse_degree(ts_parallel_mg mg, int degree) {
+  TS_CHECK_NOT_NULL(mg);
+  TS_CHECK_ARG(!mg->stokes, "%s: the hierarchy is a Stokes one, which has no degree levels",
+               __func__);
+  TS_CHECK_ARG(degree >= 1 && degree <= mg->fe->degree, "%s: degree = %d, allowed 1..%d (the "
+               "element's degree: no degree levels)", __func__, degree, mg->fe->degree);
+  mg->coarse_degree = degree;
+  return 0;
+}
+
 int ts_parallel_mg_split_level(ts_parallel_mg mg) {
   TS_GETTER_NOT_NULL(mg, -1);
   return mg->split_level;
@@ -324,16 +342,34 @@ static int coarse_lu(ts_backend backend, ts_dofs whole, ts_operator A, ts_operat
   return ierr;
 }
 
-/* The one-process parts of the gathered levels coarse_level..split_level (the whole levels):
- * the Laplacians (a mapped mesh: the operators with the levels' coefficients), the
- * transfers, the smoothers of the distributed levels' kind, the coarse LU */
+/* level i of the gathered levels: the degree levels' elements (owned by v) and DoFs, or mesh
+ * level l's DoFs */
+static int serial_dofs(ts_parallel_mg mg, ts_mg_parts *v, int i, int n_degrees,
+                       const int *degrees, int l) {
+  ts_fe fe = mg->fe;
+  if (i < n_degrees) {
+    TS_CALL(ts_fe_create_q(mg->mesh->dim, degrees[i], &v->fe[i]));
+    fe = v->fe[i];
+  }
+  return ts_dofs_create(mg->mesh, fe, l, &v->dofs[i]);
+}
+
+/* The one-process parts of the gathered levels (the whole levels): the degree levels on the
+ * coarse mesh level (ts_mg_degree_sequence down to mg->coarse_degree), then the mesh levels
+ * coarse_level..split_level; the Laplacians (a mapped mesh: the operators with the levels'
+ * coefficients), the transfers, the smoothers of the distributed levels' kind, the coarse
+ * LU */
 static int serial_parts(ts_parallel_mg mg, ts_backend backend, const smoothing *s,
                         ts_mg_parts *v) {
+  int degrees[TS_MAX_DEGREE];
+  const int n_degrees = ts_mg_degree_sequence(mg->fe->degree, mg->coarse_degree, degrees);
   v->owns_operators = 1;
-  v->n = mg->split_level - mg->coarse_level + 1;
+  v->n = n_degrees + mg->split_level - mg->coarse_level + 1;
+  TS_CHECK_ARG(v->n <= TS_MG_PARTS_MAX_LEVELS, "distributed multigrid: %d gathered levels, at "
+               "most %d", v->n, TS_MG_PARTS_MAX_LEVELS);
   for (int i = 0; i < v->n; ++i) {
-    const int l = mg->coarse_level + i;
-    TS_CALL(ts_dofs_create(mg->mesh, mg->fe, l, &v->dofs[i]));
+    const int l = mg->coarse_level + (i < n_degrees ? 0 : i - n_degrees);
+    TS_CALL(serial_dofs(mg, v, i, n_degrees, degrees, l));
     const ts_coefficients co = level_coefficients(mg, l);
     if (mg->mesh->map)
       TS_CALL(ts_operator_create_mapped(backend, v->dofs[i], &co, TS_DOUBLE, &v->A[i]));

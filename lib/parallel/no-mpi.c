@@ -181,6 +181,11 @@ int ts_parallel_mg_set_precision(ts_parallel_mg mg, ts_precision precision) {
   return TS_NO_MPI(__func__);
 }
 
+int ts_parallel_mg_set_coarse_degree(ts_parallel_mg mg, int degree) {
+  (void)mg, (void)degree;
+  return TS_NO_MPI(__func__);
+}
+
 int ts_parallel_mg_split_level(ts_parallel_mg mg) {
   TS_GETTER_NOT_NULL(mg, -1);
   TS_NO_MPI(__func__);

@@ -271,6 +271,8 @@ struct ts_parallel_mg_s {
   ts_coefficients given;
   double *kappa[TS_MG_PARTS_MAX_LEVELS], *reaction[TS_MG_PARTS_MAX_LEVELS];
   ts_precision precision;       /* ts_parallel_mg_set_precision: the V-cycles' (Q_k) */
+  int coarse_degree;            /* ts_parallel_mg_set_coarse_degree: the gathered degree
+                                   levels' lowest (Q_k: fe's degree, no degree levels) */
 };
 
 #endif

@@ -50,6 +50,9 @@ static int create_space(const dist_study *d, int level, const ts_coefficients *c
                                                         coarse, level, co, &o->mg)
                          : ts_parallel_mg_create(s->backend, d->par, s->mesh, s->fe[0], coarse,
                                                  level, &o->mg));
+    /* the degree levels of the one-process hierarchy (coarse-degree, auto as there) */
+    TS_CALL(ts_parallel_mg_set_coarse_degree(
+        o->mg, ts_mg_laplace_coarse_degree(s->mesh, s->fe[0]->degree, &s->p->mg)));
     o->pd = ts_parallel_mg_dofs(o->mg, level);
     o->A = ts_parallel_mg_operator(o->mg, level);
     return 0;

@@ -74,8 +74,8 @@ static int check_solver(ts_problem p) {
   return 0;
 }
 
-/* The multigrid: the distributed V-cycle has the mesh levels only (no degree levels), in
- * double or mixed precision (not the Jacobi V-cycle, which is double on one process too), with
+/* The multigrid: the distributed V-cycle has the mesh levels and the gathered degree levels
+ * below the coarse one, in double or mixed precision (not the Jacobi V-cycle, which is double on one process too), with
  * the vertex patches (the box's Laplacian: a built-in solution), Chebyshev (or,
  * from <preconditioner type="mg" smoother="jacobi">, weighted Jacobi) smoothing and the LU of
  * the whole coarse level. */
@@ -106,22 +106,6 @@ static int check_multigrid(ts_problem p) {
                     "yet (the distributed coarse solve is the LU of the whole coarse level); "
                     "allowed under mpirun: \"auto\", \"dense\"", origin(p),
                     ts_mg_coarse_solver_word(o->coarse_solver));
-  if (o->coarse_degree != TS_MG_COARSE_DEGREE_AUTO && o->coarse_degree != p->degree)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-degree=\"%d\">: degree levels are "
-                    "not distributed yet; allowed under mpirun: \"auto\" or %d (the element's "
-                    "degree)", origin(p), o->coarse_degree, p->degree);
-  int64_t cells[3] = {1, 1, 1};
-  for (int d = 0; d < p->dim; ++d) cells[d] = (int64_t)p->coarse[d] << o->coarse_level;
-  const int64_t coarse_dofs = ts_poisson_dofs(p->dim, p->degree, cells);
-  /* the one-process hierarchies' limit (ts_mg_create's coarse degree): on mapped cells the
-   * LU's */
-  const int limit = p->equation->mapped ? TS_MG_COARSE_DENSE_DOFS : TS_MG_COARSE_DEGREE_AUTO_DOFS;
-  if (o->coarse_degree == TS_MG_COARSE_DEGREE_AUTO && coarse_dofs > limit)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "%s: <multigrid coarse-degree=\"auto\"> adds degree levels "
-                    "below a coarse level of %lld DoFs (more than %d), which are not distributed "
-                    "yet; under mpirun choose a lower <multigrid coarse-level> (the distributed "
-                    "coarse solve takes at most 8,000 DoFs, 16,000 on a GPU)", origin(p), (long long)coarse_dofs,
-                    limit);
   return 0;
 }
 
