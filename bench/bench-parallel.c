@@ -24,7 +24,9 @@
  * explicit TESSERA_GPU_DEVICE wins).  TESSERA_BENCH_AGGLOMERATE=N gathers the levels with fewer
  * than N cells per process (ts_parallel_set_agglomeration; the first column names the split
  * level).  TESSERA_BENCH_PRECISION=mixed runs the V-cycles in single precision
- * (ts_parallel_mg_set_precision; the first column then says "mixed"). */
+ * (ts_parallel_mg_set_precision; the first column then says "mixed");
+ * TESSERA_BENCH_COARSE_DEGREE=C adds degree levels down to Q_C below level 0
+ * (ts_parallel_mg_set_coarse_degree; the first column then says "degree levels"). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -158,8 +160,11 @@ int main(int argc, char **argv) {
   const int patches = smoother && !strcmp(smoother, "vertex-patch");
   const char *precision = getenv("TESSERA_BENCH_PRECISION");
   const int mixed = precision && !strcmp(precision, "mixed");
+  const char *degree_text = getenv("TESSERA_BENCH_COARSE_DEGREE");
+  const int coarse_degree = degree_text ? atoi(degree_text) : k;
   if (ts_parallel_mg_create(be, par, mesh, fe, 0, level, &mg) ||
       (mixed && ts_parallel_mg_set_precision(mg, TS_SINGLE)) ||
+      ts_parallel_mg_set_coarse_degree(mg, coarse_degree) ||
       (patches ? ts_parallel_pc_create_mg_patch(mg, TS_PATCH_FUSED, 1, &pc)
                : ts_parallel_pc_create_mg_chebyshev(mg, 3, 1, &pc)))
     return fail("hierarchy");
@@ -190,8 +195,9 @@ int main(int argc, char **argv) {
   const double n = (double)ts_parallel_dofs_global_count(t.pd);
   const double plain = size == 1 ? one_process_apply(be, mesh, fe, level) : NAN;
   if (!rank)
-    printf("| %dD Q%d %s, split %d%s | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) | %s | %.3f | %.1f |\n",
-           dim, k, argv[3], ts_parallel_mg_split_level(mg), mixed ? ", mixed" : "", size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size,
+    printf("| %dD Q%d %s, split %d%s%s | %d | %.0f | %.0f | %.2f | %.3f | %d | %.3g | %.3g | %.3f | %.3f (%.0f %%) | %s | %.3f | %.1f |\n",
+           dim, k, argv[3], ts_parallel_mg_split_level(mg), mixed ? ", mixed" : "",
+           coarse_degree < k ? ", degree levels" : "", size, n, n / size, setup, fmg, its, n / fmg, n / fmg / size,
            1e3 * apply, 1e3 * halo, 100.0 * halo / apply,
            ts_parallel_dofs_device_messages(t.pd) ? "device" : "host", 1e3 * plain,
            ((double)free_before - (double)free_after) / 1e9);
