@@ -515,7 +515,8 @@ static void run_mapped_case(ts_backend be, int dim, int k, int fixed_split, int 
   ts_mesh_destroy(&mesh);
 }
 
-/* What the distributed hierarchy refuses: levels out of order and a bad weight */
+/* What the distributed hierarchy refuses: levels out of order, a bad weight, a precision and
+ * coarse degrees out of range */
 static void check_mg_refusals(ts_backend be) {
   static const double lower[2] = {0, 0}, upper[2] = {1, 1};
   static const int many[2] = {4, 4};
@@ -539,6 +540,15 @@ static void check_mg_refusals(ts_backend be) {
   ok(everywhere(!ierr && order && weight && mixed), "ts_parallel_mg_create refuses levels 1..0, "
      "ts_parallel_pc_create_mg_jacobi a weight of 3, ts_parallel_smoother_create_vertex_patch "
      "level 1's Laplacian on level 0's DoFs%s%s", ierr ? ": " : "",
+     ierr ? ts_error_message() : "");
+  int bad = ierr ? 0 : ts_parallel_mg_set_precision(mg, (ts_precision)7);
+  bad = bad == TS_ERR_ARG && strstr(ts_error_message(), "precision = 7, allowed");
+  int low = ierr ? 0 : ts_parallel_mg_set_coarse_degree(mg, 0);
+  low = low == TS_ERR_ARG && strstr(ts_error_message(), "degree = 0, allowed 1..2");
+  int high = ierr ? 0 : ts_parallel_mg_set_coarse_degree(mg, 3);
+  high = high == TS_ERR_ARG && strstr(ts_error_message(), "degree = 3, allowed 1..2");
+  ok(everywhere(!ierr && bad && low && high), "ts_parallel_mg_set_precision refuses precision "
+     "7, ts_parallel_mg_set_coarse_degree degrees 0 and 3 of Q2%s%s", ierr ? ": " : "",
      ierr ? ts_error_message() : "");
   ts_parallel_mg_destroy(&mg);
   ts_parallel_destroy(&par);
@@ -639,7 +649,7 @@ static void check_agglomeration(ts_backend be, int size) {
 
 /* ---------------------------------------------------------------- mixed precision */
 
-enum { MIXED_TESTS = 3 * 2 + 1 + 1 };
+enum { MIXED_TESTS = 3 * 2 + 1 };
 
 /* A Q_k hierarchy of mesh's levels 0..L on the processes of comm in precision p with degree
  * levels down to coarse_degree (0: none) and its V-cycle (Chebyshev(3), 1 step; patch: the
@@ -772,30 +782,11 @@ static void check_mixed(ts_backend be) {
     ts_fe_destroy(&fe);
     ts_mesh_destroy(&mesh);
   }
-  /* refusals */
-  static const int cells[2] = {2, 2};
-  ts_mesh mesh = NULL;
-  ts_fe fe = NULL;
-  ts_parallel par = NULL;
-  ts_parallel_mg mg = NULL;
-  int ierr = ts_mesh_create_box(2, lower, upper, cells, 1, &mesh);
-  if (!ierr) ierr = ts_fe_create_q(2, 1, &fe);
-  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
-  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 1, &mg);
-  int bad = ierr ? 0 : ts_parallel_mg_set_precision(mg, (ts_precision)7);
-  bad = bad == TS_ERR_ARG && strstr(ts_error_message(), "precision = 7, allowed");
-  ok(everywhere(!ierr && bad && ts_parallel_mg_set_precision(NULL, TS_SINGLE) == TS_ERR_ARG),
-     "ts_parallel_mg_set_precision refuses precision 7 and NULL%s%s", ierr ? ": " : "",
-     ierr ? ts_error_message() : "");
-  ts_parallel_mg_destroy(&mg);
-  ts_parallel_destroy(&par);
-  ts_fe_destroy(&fe);
-  ts_mesh_destroy(&mesh);
 }
 
 /* ---------------------------------------------------------------- degree levels */
 
-enum { DEGREE_TESTS = 3 * 2 + 1 };
+enum { DEGREE_TESTS = 3 * 2 };
 
 /* Degree levels (ts_parallel_mg_set_coarse_degree), gathered: 2D Q4 box on 4 x 4 cells (2
  * levels, vertex patches, degrees 1, 2, 4 on level 0), 3D Q3 box on 3 x 3 x 2 (1 level,
@@ -848,26 +839,6 @@ static void check_degree_levels(ts_backend be) {
     ts_fe_destroy(&fe);
     ts_mesh_destroy(&mesh);
   }
-  static const int cells[2] = {2, 2};
-  ts_mesh mesh = NULL;
-  ts_fe fe = NULL;
-  ts_parallel par = NULL;
-  ts_parallel_mg mg = NULL;
-  int ierr = ts_mesh_create_box(2, lower, upper, cells, 1, &mesh);
-  if (!ierr) ierr = ts_fe_create_q(2, 3, &fe);
-  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
-  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 1, &mg);
-  int low = ierr ? 0 : ts_parallel_mg_set_coarse_degree(mg, 0);
-  low = low == TS_ERR_ARG && strstr(ts_error_message(), "degree = 0, allowed 1..3");
-  int high = ierr ? 0 : ts_parallel_mg_set_coarse_degree(mg, 4);
-  high = high == TS_ERR_ARG && strstr(ts_error_message(), "degree = 4, allowed 1..3");
-  ok(everywhere(!ierr && low && high && ts_parallel_mg_set_coarse_degree(NULL, 1) == TS_ERR_ARG),
-     "ts_parallel_mg_set_coarse_degree refuses 0, 4 (of Q3) and NULL%s%s", ierr ? ": " : "",
-     ierr ? ts_error_message() : "");
-  ts_parallel_mg_destroy(&mg);
-  ts_parallel_destroy(&par);
-  ts_fe_destroy(&fe);
-  ts_mesh_destroy(&mesh);
 }
 
 /* How the halo travels: never device to device on one process or on the host backend;
@@ -980,7 +951,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank > 0 && !freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
-  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 4 +
+  const int tests = 2 * 4 * 2 * TESTS_PER_CASE + 2 * 2 * 2 * MAPPED_TESTS_PER_CASE + 5 +
                     AGGLOMERATION_TESTS + MIXED_TESTS + DEGREE_TESTS;
   plan(tests);
   if (!everywhere(ts_backend_open(tap_backend(), &be) == 0)) {
