@@ -2435,7 +2435,8 @@ int ts_parallel_mg_set_coarse_degree(ts_parallel_mg mg, int degree);
  *  as its coarse solve the split level's vector gathered on every process and the one-process
  *  V-cycle of the gathered levels applied, whose coarse solve is the LU of the one-process
  *  coarse Laplacian (ts_pc_multigrid_fmg_solve starts with their nested iteration).  The same preconditioner as ts_pc_create_mg_jacobi
- *  on a ts_mg_create hierarchy of the same levels (one degree, no degree levels): the same
+ *  on a ts_mg_create hierarchy of the same levels (and the same coarse degree and precision:
+ *  ts_parallel_mg_set_coarse_degree, ts_parallel_mg_set_precision): the same
  *  iterations for any number of processes, the results equal to round-off.  On distributed
  *  vectors of the finest level; mg is borrowed (it must outlive pc).
  *  The coarse level's DoFs (the whole mesh's) must fit the dense LU: at most 8,000 (16,000 on a
@@ -2456,7 +2457,8 @@ int ts_parallel_pc_create_mg_chebyshev(ts_parallel_mg mg, int degree, int smooth
  *  block and one layer of ghost cells on its interfaces with the one-process kernel, color
  *  by color in the one-process order, and refreshes the ghost layer from its neighbours
  *  after each color (2^dim exchanges of k-deep slabs per step; doc/parallel.md section 5).
- *  A and pd are borrowed (they must outlive the smoother); double precision.
+ *  A and pd are borrowed (they must outlive the smoother); in A's precision (single for the
+ *  levels of a mixed-precision V-cycle).
  *  @return 0, or TS_ERR_ARG (NULL, A not the distributed Laplacian of pd, a mapped mesh, a
  *          variant or degree out of range), TS_ERR_UNSUPPORTED (the backend has no
  *          patch_smooth), TS_ERR_MEMORY */
