@@ -2435,8 +2435,8 @@ int ts_parallel_mg_set_coarse_degree(ts_parallel_mg mg, int degree);
  *  as its coarse solve the split level's vector gathered on every process and the one-process
  *  V-cycle of the gathered levels applied, whose coarse solve is the LU of the one-process
  *  coarse Laplacian (ts_pc_multigrid_fmg_solve starts with their nested iteration).  The same preconditioner as ts_pc_create_mg_jacobi
- *  on a ts_mg_create hierarchy of the same levels (and the same coarse degree and precision:
- *  ts_parallel_mg_set_coarse_degree, ts_parallel_mg_set_precision): the same
+ *  on a ts_mg_create hierarchy of the same levels (and the same coarse degree:
+ *  ts_parallel_mg_set_coarse_degree; in double precision): the same
  *  iterations for any number of processes, the results equal to round-off.  On distributed
  *  vectors of the finest level; mg is borrowed (it must outlive pc).
  *  The coarse level's DoFs (the whole mesh's) must fit the dense LU: at most 8,000 (16,000 on a
