@@ -274,6 +274,8 @@ int ts_pc_multigrid_set_outer(ts_pc pc, const ts_operator *A, const ts_operator 
                "%s: pc is not a multigrid-levels preconditioner", __func__);
   TS_CHECK_NOT_NULL(A);
   multigrid_pc *m = pc->data;
+  TS_CHECK_ARG(m->levels == 1 || P, "%s: argument 'P' is NULL, %d prolongations are required",
+               __func__, m->levels - 1);
   TS_CHECK_ARG(!m->mixed && m->level[0].A->precision == TS_SINGLE && !m->level[0].fb,
                "%s: the preconditioner is not a single-precision one without outer operators "
                "and before its first full multigrid solve", __func__);
