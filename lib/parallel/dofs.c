@@ -3,8 +3,9 @@
  * lexicographically, as a one-process run of the block would (ts_dofs_create on the block's
  * box); the DoFs on an interface belong to both blocks, owned by the lower one and ghosts of
  * the upper one.
- * Here: the split, the masks (owned, free, Dirichlet; made when asked for, not kept), the
- * distributed vectors, their dot product, random entries, gather and scatter. */
+ * Here: the split, the Dirichlet mask (made when asked for, not kept: the other masks are
+ * planes, halo.c), the distributed vectors, their dot product, random entries, gather and
+ * scatter. */
 #include <limits.h>
 #include <string.h>
 #include "parallel-impl.h"
@@ -58,12 +59,6 @@ static int create_block(ts_parallel_dofs pd, ts_mesh mesh, ts_fe fe, int level,
   return mesh->map ? map_block(pd, mesh, start) : 0;
 }
 
-static int is_owned(ts_parallel_dofs pd, const int64_t *i) {
-  for (int d = 0; d < 3; ++d)
-    if (i[d] < pd->first_owned[d]) return 0;
-  return 1;
-}
-
 /* on the box's boundary: an end of the whole mesh in some direction */
 static int is_dirichlet(ts_parallel_dofs pd, const int64_t *i) {
   for (int d = 0; d < pd->par->dim; ++d) {
@@ -73,20 +68,16 @@ static int is_dirichlet(ts_parallel_dofs pd, const int64_t *i) {
   return 0;
 }
 
-static int is_free(ts_parallel_dofs pd, const int64_t *i) { return !is_dirichlet(pd, i); }
-
-void ts_parallel_mask_host(ts_parallel_dofs pd, ts_parallel_mask which, double *h) {
-  int (*keep)(ts_parallel_dofs, const int64_t *) = which == TS_PARALLEL_MASK_OWNED ? is_owned
-                                                   : which == TS_PARALLEL_MASK_FREE ? is_free
-                                                                                    : is_dirichlet;
+void ts_parallel_dirichlet_mask_host(ts_parallel_dofs pd, double *h) {
   int64_t i[3];
   for (i[2] = 0; i[2] < pd->n[2]; ++i[2])
     for (i[1] = 0; i[1] < pd->n[1]; ++i[1])
-      for (i[0] = 0; i[0] < pd->n[0]; ++i[0]) h[ts_parallel_box_index(pd->n, i)] = keep(pd, i);
+      for (i[0] = 0; i[0] < pd->n[0]; ++i[0])
+        h[ts_parallel_box_index(pd->n, i)] = is_dirichlet(pd, i);
 }
 
-int ts_parallel_mask_create(ts_parallel_dofs pd, ts_parallel_mask which, ts_vec *mask) {
-  ts_parallel_mask_host(pd, which, pd->host);
+int ts_parallel_dirichlet_mask_create(ts_parallel_dofs pd, ts_vec *mask) {
+  ts_parallel_dirichlet_mask_host(pd, pd->host);
   TS_CALL(ts_vec_create(pd->backend, pd->dofs->count, TS_DOUBLE, mask));
   const int ierr = ts_vec_set_from_host(*mask, pd->host);
   if (ierr) ts_vec_destroy(mask);

@@ -86,7 +86,7 @@ static int parallel_laplace_diagonal(ts_operator op, ts_vec d) {
   ts_vec dirichlet = NULL;
   int ierr = ts_parallel_vec_sum_shared(pd, t);
   if (!ierr) ierr = ts_parallel_planes_clear(pd, TS_PLANES_DIRICHLET, t);
-  if (!ierr) ierr = ts_parallel_mask_create(pd, TS_PARALLEL_MASK_DIRICHLET, &dirichlet);
+  if (!ierr) ierr = ts_parallel_dirichlet_mask_create(pd, &dirichlet);
   if (!ierr) ierr = ts_vec_axpby(1.0, dirichlet, 1.0, t);
   if (!ierr && t != d) ierr = ts_vec_copy(t, d);
   ts_vec_destroy(&dirichlet);

@@ -94,19 +94,14 @@ struct ts_parallel_dofs_s {
   int64_t calls[TS_PARALLEL_TIMES];
 };
 
-/** The masks of a block: 1 on the owned DoFs (0 on the ghosts), on the free ones (0 on the
- *  Dirichlet DoFs, the box's boundary), on the Dirichlet ones. */
-typedef enum {
-  TS_PARALLEL_MASK_OWNED,
-  TS_PARALLEL_MASK_FREE,
-  TS_PARALLEL_MASK_DIRICHLET
-} ts_parallel_mask;
-/** A mask into the host array h of the block's size. */
-void ts_parallel_mask_host(ts_parallel_dofs pd, ts_parallel_mask which, double *h);
-/** A mask as a new double vector of pd's backend (not distributed; the caller destroys it).
- *  Made where needed (setup) rather than kept: three vectors of the block's size are 24 bytes
- *  per DoF, a sixth of the memory of a distributed FMG solve. */
-int ts_parallel_mask_create(ts_parallel_dofs pd, ts_parallel_mask which, ts_vec *mask);
+/** The Dirichlet mask of a block (1 on the DoFs on the box's boundary, else 0) into the host
+ *  array h of the block's size. */
+void ts_parallel_dirichlet_mask_host(ts_parallel_dofs pd, double *h);
+/** The same as a new double vector of pd's backend (not distributed; the caller destroys it),
+ *  made where needed (setup) rather than kept: the owned, free and Dirichlet masks kept as
+ *  vectors were 24 bytes per DoF, a sixth of a distributed FMG solve's memory, and the
+ *  operators apply the others by planes (ts_parallel_planes_clear). */
+int ts_parallel_dirichlet_mask_create(ts_parallel_dofs pd, ts_vec *mask);
 /** The lexicographic index of position i in a box of n[] entries (1 beyond dim). */
 static inline int64_t ts_parallel_box_index(const int64_t *n, const int64_t *i) {
   return i[0] + n[0] * (i[1] + n[1] * i[2]);

@@ -98,7 +98,7 @@ static int boundary_value(const dist_study *d, int dim, int64_t i, const double 
  * block's size. */
 static int boundary_values(const dist_study *d, dist_level *o, double *xh) {
   ts_parallel_dofs pd = o->pd;
-  ts_parallel_mask_host(pd, TS_PARALLEL_MASK_DIRICHLET, xh);
+  ts_parallel_dirichlet_mask_host(pd, xh);
   for (int64_t i = 0; i < pd->dofs->count; ++i)
     if (xh[i] != 0.0) {
       double x[3];

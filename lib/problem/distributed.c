@@ -75,8 +75,8 @@ static int check_solver(ts_problem p) {
 }
 
 /* The multigrid: the distributed V-cycle has the mesh levels and the gathered degree levels
- * below the coarse one, in double or mixed precision (not the Jacobi V-cycle, which is double on one process too), with
- * the vertex patches (the box's Laplacian: a built-in solution), Chebyshev (or,
+ * below the coarse one, in double or mixed precision (not the Jacobi V-cycle, which is double
+ * on one process too), with the vertex patches (the box's Laplacian: a built-in solution), Chebyshev (or,
  * from <preconditioner type="mg" smoother="jacobi">, weighted Jacobi) smoothing and the LU of
  * the whole coarse level. */
 static int check_multigrid(ts_problem p) {
