@@ -94,36 +94,31 @@ static int send_packed(ts_parallel_dofs pd, ts_precision pr, int count,
   return 0;
 }
 
-/* n planes packed from v into buf (send) or unpacked from buf into v */
-static int move_chunk(ts_parallel_dofs pd, int send, int add, int n, const ts_plane *planes,
-                      void *buf, ts_vec v) {
-  if (send) TS_BACKEND_CALL(pd->backend, vec_plane_pack, v->precision, n, planes, v->data, buf);
-  else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, v->precision, add, n, planes, buf, v->data);
+/* `count` planes of v packed into buf (pack) or unpacked from buf (NULL: zeros; add: added)
+ * into v, one after the other in buf (of v's precision), TS_MAX_PLANES per backend call */
+static int move_plane_list(ts_backend b, int count, const ts_plane *planes, int pack, int add,
+                           void *buf, ts_vec v) {
+  const ts_precision p = v->precision;
+  for (int first = 0; first < count; first += TS_MAX_PLANES) {
+    const int n = count - first < TS_MAX_PLANES ? count - first : TS_MAX_PLANES;
+    if (pack) TS_BACKEND_CALL(b, vec_plane_pack, p, n, planes + first, v->data, buf);
+    else TS_BACKEND_CALL(b, vec_plane_unpack, p, add, n, planes + first, buf, v->data);
+    for (int i = 0; buf && i < n; ++i)
+      buf = ts_parallel_entry(buf, p, planes[first + i].width * planes[first + i].height);
+  }
   return 0;
 }
 
 /* the planes of the messages that go (send: to a process) or come (from one), in order, one
- * after the other in buf, TS_MAX_PLANES per backend call */
+ * after the other in buf */
 static int move_planes(ts_parallel_dofs pd, int count, const ts_parallel_message *m, int send,
                        int add, void *buf, ts_vec v) {
-  ts_plane planes[TS_MAX_PLANES];
+  ts_plane planes[TS_MAX_PEER_MESSAGES * TS_MAX_PLANES];
   int n = 0;
-  int64_t at = 0, chunk = 0;
-  for (int i = 0; i < count; ++i) {
-    if ((send ? m[i].to : m[i].from) == MPI_PROC_NULL) continue;
-    for (int j = 0; j < m[i].planes; ++j) {
-      if (n == TS_MAX_PLANES) {
-        TS_CALL(move_chunk(pd, send, add, n, planes, ts_parallel_entry(buf, v->precision, at), v));
-        at += chunk;
-        n = 0;
-        chunk = 0;
-      }
-      planes[n] = send ? m[i].send[j] : m[i].recv[j];
-      chunk += planes[n].width * planes[n].height;
-      ++n;
-    }
-  }
-  return n ? move_chunk(pd, send, add, n, planes, ts_parallel_entry(buf, v->precision, at), v) : 0;
+  for (int i = 0; i < count; ++i)
+    for (int j = 0; (send ? m[i].to : m[i].from) != MPI_PROC_NULL && j < m[i].planes; ++j)
+      planes[n++] = send ? m[i].send[j] : m[i].recv[j];
+  return move_plane_list(pd->backend, n, planes, send, add, buf, v);
 }
 
 int ts_parallel_exchange(ts_parallel_dofs pd, int count, const ts_parallel_message *m, int add,
@@ -194,19 +189,11 @@ static void *saved_slots(ts_parallel_dofs pd, ts_plane_set set, ts_precision p) 
 }
 
 /* the planes of `set` packed from v into buf (pack), or unpacked from buf (NULL: zeros) into
- * v, TS_MAX_PLANES per backend call; buf of v's precision */
+ * v; buf of v's precision */
 static int move_set(ts_parallel_dofs pd, ts_plane_set set, int pack, void *buf, ts_vec v) {
   ts_plane planes[TS_PARALLEL_STOKES_SLABS];
   const int count = plane_set(pd, set, planes);
-  const ts_precision p = v->precision;
-  for (int first = 0; first < count; first += TS_MAX_PLANES) {
-    const int n = count - first < TS_MAX_PLANES ? count - first : TS_MAX_PLANES;
-    if (pack) TS_BACKEND_CALL(pd->backend, vec_plane_pack, p, n, planes + first, v->data, buf);
-    else TS_BACKEND_CALL(pd->backend, vec_plane_unpack, p, 0, n, planes + first, buf, v->data);
-    for (int i = 0; buf && i < n; ++i)
-      buf = ts_parallel_entry(buf, p, planes[first + i].width * planes[first + i].height);
-  }
-  return 0;
+  return move_plane_list(pd->backend, count, planes, pack, 0, buf, v);
 }
 
 int ts_parallel_planes_clear(ts_parallel_dofs pd, ts_plane_set set, ts_vec v) {

@@ -114,9 +114,12 @@ static const ts_operator_ops transfer_ops = {.name = "distributed transfer",
                                              .destroy = transfer_destroy,
                                              .apply_transpose = transfer_restrict};
 
-/* the transfer in precision p (the arguments checked) */
+/* the transfer in precision p (the levels checked) */
 static int transfer_create(ts_parallel_dofs coarse, ts_parallel_dofs fine, ts_precision p,
                            ts_operator *P) {
+  if (!fine->backend->ops.transfer)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'",
+                    fine->backend->name);
   parallel_transfer *t;
   TS_CALL(ts_calloc(1, sizeof *t, "distributed transfer", &t));
   *t = (parallel_transfer){.coarse = coarse, .fine = fine};
@@ -148,9 +151,6 @@ int ts_parallel_operator_create_transfer(ts_parallel_dofs coarse, ts_parallel_do
                "the next finer one, both split from the same level, and every direction needs at "
                "least as many cells of that level as processes (then the blocks of all levels "
                "nest)", coarse->level, fine->level);
-  if (!fine->backend->ops.transfer)
-    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'transfer'",
-                    fine->backend->name);
   return transfer_create(coarse, fine, TS_DOUBLE, P);
 }
 
@@ -402,32 +402,27 @@ static int gathered_create(ts_parallel_mg mg, const smoothing *s, int steps, ts_
 /* ---------------------------------------------------------------- the V-cycle */
 
 /* the parts: the distributed levels' Laplacians (borrowed), transfers, smoothers, and the
- * gathered levels as the coarse solve */
+ * gathered levels as the coarse solve; in mixed precision single-precision Laplacians
+ * (owned), transfers and smoothers, the hierarchy's double Laplacians and double transfers
+ * outside, and the gathered levels converted (see the top) */
 static int make_parts(ts_parallel_mg mg, const smoothing *s, int steps, ts_mg_parts *v) {
+  const int mixed = mg->precision == TS_SINGLE;
   v->n = mg->levels;
+  v->owns_operators = mixed;
   for (int i = 0; i < mg->levels; ++i) {
-    v->A[i] = mg->A[i];
+    if (mixed) {
+      const ts_coefficients co = level_coefficients(mg, mg->split_level + i);
+      TS_CALL(ts_parallel_operator_create_precision(mg->pd[i], &co, TS_SINGLE, &v->A[i]));
+      v->outer_A[i] = mg->A[i];
+    } else {
+      v->A[i] = mg->A[i];
+    }
     if (!i) continue;
-    TS_CALL(ts_parallel_operator_create_transfer(mg->pd[i - 1], mg->pd[i], &v->P[i]));
-    TS_CALL(create_smoother(mg->A[i], mg->pd[i], NULL, s, &v->smoothers[i]));
-  }
-  return gathered_create(mg, s, steps, &v->coarse, &v->coarse_start);
-}
-
-/* the same in mixed precision: single-precision Laplacians (owned), transfers and smoothers;
- * the hierarchy's double Laplacians and double transfers outside (see the top) */
-static int make_parts_mixed(ts_parallel_mg mg, const smoothing *s, int steps, ts_mg_parts *v) {
-  v->n = mg->levels;
-  v->owns_operators = 1;
-  for (int i = 0; i < mg->levels; ++i) {
-    const ts_coefficients co = level_coefficients(mg, mg->split_level + i);
-    TS_CALL(ts_parallel_operator_create_precision(mg->pd[i], &co, TS_SINGLE, &v->A[i]));
-    v->outer_A[i] = mg->A[i];
-    if (!i) continue;
-    TS_CALL(transfer_create(mg->pd[i - 1], mg->pd[i], TS_SINGLE, &v->P[i]));
-    TS_CALL(ts_parallel_operator_create_transfer(mg->pd[i - 1], mg->pd[i], &v->outer_P[i]));
+    TS_CALL(transfer_create(mg->pd[i - 1], mg->pd[i], mg->precision, &v->P[i]));
+    if (mixed) TS_CALL(transfer_create(mg->pd[i - 1], mg->pd[i], TS_DOUBLE, &v->outer_P[i]));
     TS_CALL(create_smoother(v->A[i], mg->pd[i], NULL, s, &v->smoothers[i]));
   }
+  if (!mixed) return gathered_create(mg, s, steps, &v->coarse, &v->coarse_start);
   ts_pc cycle;
   TS_CALL(gathered_create(mg, s, steps, &cycle, &v->coarse_start));
   return ts_pc_create_converted(cycle, TS_SINGLE, &v->coarse);
@@ -436,8 +431,7 @@ static int make_parts_mixed(ts_parallel_mg mg, const smoothing *s, int steps, ts
 static int vcycle_create(ts_parallel_mg mg, const smoothing *s, int steps, ts_pc *pc) {
   ts_mg_parts *v;
   TS_CALL(ts_calloc(1, sizeof *v, "distributed V-cycle", &v));
-  const int ierr = mg->precision == TS_SINGLE ? make_parts_mixed(mg, s, steps, v)
-                                               : make_parts(mg, s, steps, v);
+  const int ierr = make_parts(mg, s, steps, v);
   if (ierr) {
     ts_mg_parts_free(v);
     return ts_error_trace(ierr, __FILE__, __LINE__, "distributed V-cycle");

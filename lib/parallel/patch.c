@@ -121,7 +121,8 @@ static int clear_dirichlet(parallel_patch *p, ts_vec e) {
     if (p->dirichlet[d][1]) planes[count++] = slab(p, d, p->n[d] - 1, 1);
   }
   if (count)
-    TS_BACKEND_CALL(p->pd->backend, vec_plane_unpack, e->precision, 0, count, planes, NULL, e->data);
+    TS_BACKEND_CALL(p->pd->backend, vec_plane_unpack, e->precision, 0, count, planes, NULL,
+                    e->data);
   return 0;
 }
 
