@@ -2375,6 +2375,19 @@ typedef struct ts_parallel_mg_s *ts_parallel_mg;
  *  levels on each.  0 (the default): only the levels too small to deal out are gathered.
  *  @return 0, or TS_ERR_ARG for NULL or min_cells < 0 */
 int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells);
+/** The default of ts_parallel_set_overlap: 2^21 DoFs per block. */
+#define TS_PARALLEL_OVERLAP_DEFAULT ((int64_t)1 << 21)
+/** @brief Overlap the halo exchange with computation (doc/parallel.md section 3c): a
+ *  distributed Laplacian of a box (ts_parallel_operator_create_laplace and the levels of
+ *  ts_parallel_mg_create, either precision) whose block has at least min_dofs DoFs computes
+ *  the cells that touch no interface while the sums over its interfaces travel, on backends
+ *  that run work concurrently (cuda, hip: backend ABI 20); on omp, and for mapped meshes and
+ *  Stokes, the block is computed at once and nothing changes.  The result is the same sum of
+ *  element matrices in another order (round-off).  The setting is read at each application,
+ *  so it may change between solves.  0: never.  Default TS_PARALLEL_OVERLAP_DEFAULT: smaller
+ *  blocks compute in less time than the extra launches and the exchange's latency.
+ *  @return 0, or TS_ERR_ARG for NULL or min_dofs < 0; TS_ERR_UNSUPPORTED without MPI */
+int ts_parallel_set_overlap(ts_parallel par, int64_t min_dofs);
 /** @brief The distributed DoFs and Laplacians (ts_parallel_operator_create_laplace) of mesh's
  *  levels split..finest_level and the one-process levels coarse_level..split below them
  *  (ts_parallel_set_agglomeration; collective).  The split level's cells are dealt out and

@@ -516,6 +516,29 @@ int ts_backend_laplace_apply(ts_backend b, const ts_laplace_plan *plan, ts_preci
   HAND_OVER(b, laplace_plan_check, laplace_apply, plan, p, x, y, add);
 }
 
+int ts_backend_laplace_apply_cells(ts_backend b, const ts_laplace_plan *plan, ts_precision p,
+                                   const int64_t *lo, const int64_t *hi, const void *x, void *y,
+                                   int side) {
+  TS_CALL(laplace_plan_check(plan));
+  TS_CHECK_ARG(!plan->constrained, "laplace plan: the cells of a constrained plan (the box's "
+               "Dirichlet rows are the whole plan's)");
+  for (int d = 0; d < 3; ++d)
+    TS_CHECK_ARG(lo[d] >= 0 && lo[d] < hi[d] && hi[d] <= plan->cells[d],
+                 "laplace cells: direction %d has the cells [%lld, %lld), allowed "
+                 "0 <= lo < hi <= %lld", d, (long long)lo[d], (long long)hi[d],
+                 (long long)plan->cells[d]);
+  TS_BACKEND_CALL(b, laplace_apply_cells, plan, p, lo, hi, x, y, side);
+  return 0;
+}
+
+int ts_backend_side_join(ts_backend b) {
+  if (!b->ops.side_join)
+    return TS_ERROR(TS_ERR_UNSUPPORTED, "backend '%s' has no kernel 'side_join'", b->name);
+  b->error[0] = 0;
+  const int ierr = b->ops.side_join(&b->ops);
+  return ierr ? ts_backend_error(b, ierr, "side_join", __FILE__, __LINE__) : 0;
+}
+
 int ts_backend_laplace_diagonal(ts_backend b, const ts_laplace_plan *plan, ts_precision p, void *d) {
   HAND_OVER(b, laplace_plan_check, laplace_diagonal, plan, p, d);
 }

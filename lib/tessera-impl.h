@@ -224,6 +224,13 @@ int ts_backend_error(ts_backend b, int code, const char *kernel, const char *fil
 
 int ts_backend_laplace_apply(ts_backend b, const ts_laplace_plan *plan, ts_precision p,
                              const void *x, void *y, int add);
+/* ABI 20 (the backend has laplace_apply_cells and side_join): y += A x over the cells
+ * [lo, hi) of the unconstrained plan, on the side queue with side = 1; the later work waits
+ * for the side queue's */
+int ts_backend_laplace_apply_cells(ts_backend b, const ts_laplace_plan *plan, ts_precision p,
+                                   const int64_t *lo, const int64_t *hi, const void *x, void *y,
+                                   int side);
+int ts_backend_side_join(ts_backend b);
 int ts_backend_laplace_diagonal(ts_backend b, const ts_laplace_plan *plan, ts_precision p, void *d);
 int ts_backend_transfer(ts_backend b, const ts_transfer_plan *plan, ts_precision p, int restrict_,
                         const void *in, void *out, int add);

@@ -871,6 +871,7 @@ static void parallel(fixture *f) {
   EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_procs(NULL, procs));
   EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_timing(NULL, 1));
   EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_set_agglomeration(NULL, 0));
+  EXPECT(code, mpi ? "'par' is NULL" : without, ts_parallel_set_overlap(NULL, 0));
   EXPECT(code, mpi ? "'pd' is NULL" : without,
          ts_parallel_dofs_time(NULL, TS_PARALLEL_TIME_HALO, NULL, NULL));
   EXPECT(0, "", ts_parallel_destroy(NULL));

@@ -36,7 +36,8 @@ int ts_gpu_csr_multiply(const ts_csr_plan *A, const ts_csr_plan *B, ts_csr_produ
 
 /* the Laplacian entry points (gpu-laplace.h, instantiated in laplace-{double,float}) */
 template <typename R>
-int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, char *err);
+int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const int64_t *lo, const int64_t *hi,
+                         const R *x, R *y, int add, gpuStream_t stream, char *err);
 template <typename R>
 int ts_gpu_laplace_diagonal(const ts_laplace_plan *pl, R *d, char *err);
 /* the multigrid transfer entry point (gpu-transfer.h, instantiated in transfer-{double,float}) */
@@ -95,7 +96,35 @@ typedef struct gpu_state {
   ts_gpu_patch_cache patch_cache; /* device copies of the patch plans' matrices */
   ts_gpu_stokes_work stokes_work; /* the Stokes operator's t = Mc_I z */
   ts_gpu_patch_cache stokes_patch_cache; /* device copies of the Stokes patch plans' matrices */
+  /* ABI 20, made by the first laplace_apply_cells on the side queue (gpu_streams):
+   *  - side: a non-blocking stream of the lowest priority, for the work that runs while the
+   *    halo exchange travels (it does not wait for the default stream, nor it for side);
+   *  - comm: a blocking stream of the highest priority for the planes' kernels and NCCL's
+   *    messages, so that their blocks are scheduled before the side work's waiting ones;
+   *    being blocking it is ordered with the default stream as the default stream itself is;
+   *  - forked, joined: events of the default stream and of side. */
+  gpuStream_t side, comm;
+  gpuEvent_t forked, joined;
+  int streams;
 } gpu_state;
+
+/* the stream of the halo exchange's kernels and messages: comm once made, else the default */
+static gpuStream_t gpu_comm_stream(ts_backend_ops *ops) {
+  const gpu_state *s = (const gpu_state *)ops->data;
+  return s && s->streams ? s->comm : 0;
+}
+
+static int gpu_streams(ts_backend_ops *ops, gpu_state *s) {
+  if (s->streams) return 0;
+  int least = 0, greatest = 0;
+  GPU_CHECK(ops->error, "streams", gpuDeviceGetStreamPriorityRange(&least, &greatest));
+  GPU_CHECK(ops->error, "streams", gpuStreamCreateWithPriority(&s->side, gpuStreamNonBlocking, least));
+  GPU_CHECK(ops->error, "streams", gpuStreamCreateWithPriority(&s->comm, gpuStreamDefault, greatest));
+  GPU_CHECK(ops->error, "streams", gpuEventCreateWithFlags(&s->forked, gpuEventDisableTiming));
+  GPU_CHECK(ops->error, "streams", gpuEventCreateWithFlags(&s->joined, gpuEventDisableTiming));
+  s->streams = 1;
+  return 0;
+}
 
 /* Select the device and allocate the state's device buffers. */
 static int gpu_start(ts_backend_ops *ops, gpu_state *s, int count) {
@@ -151,6 +180,12 @@ static int gpu_finalize(ts_backend_ops *ops) {
   if (s->stokes_work.ptr) (void)gpuFree(s->stokes_work.ptr);
   s->stokes_work.ptr = NULL;
   s->stokes_work.bytes = 0;
+  if (s->streams) {
+    (void)gpuStreamDestroy(s->side);
+    (void)gpuStreamDestroy(s->comm);
+    (void)gpuEventDestroy(s->forked);
+    (void)gpuEventDestroy(s->joined);
+  }
   free(s);
   ops->data = NULL;
   return 0;
@@ -240,11 +275,11 @@ static int gpu_vec_plane_pack(ts_backend_ops *ops, ts_precision p, int count,
   const int ierr = gpu_planes(ops, count, planes, &q);
   if (ierr || q.start[count] <= 0) return ierr;
   if (p == TS_SINGLE)
-    ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
-        q, (const float *)x, (float *)buf);
+    ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS, 0,
+                               gpu_comm_stream(ops)>>>(q, (const float *)x, (float *)buf);
   else
-    ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
-        q, (const double *)x, (double *)buf);
+    ts_gpu_plane_pack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS, 0,
+                               gpu_comm_stream(ops)>>>(q, (const double *)x, (double *)buf);
   GPU_CHECK_LAUNCH(ops->error, "plane_pack");
   return 0;
 }
@@ -255,11 +290,11 @@ static int gpu_vec_plane_unpack(ts_backend_ops *ops, ts_precision p, int add, in
   const int ierr = gpu_planes(ops, count, planes, &q);
   if (ierr || q.start[count] <= 0) return ierr;
   if (p == TS_SINGLE)
-    ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
-        q, add, (const float *)buf, (float *)x);
+    ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS, 0,
+                                 gpu_comm_stream(ops)>>>(q, add, (const float *)buf, (float *)x);
   else
-    ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS>>>(
-        q, add, (const double *)buf, (double *)x);
+    ts_gpu_plane_unpack_kernel<<<ts_gpu_blocks(q.start[count]), TS_GPU_VEC_THREADS, 0,
+                                 gpu_comm_stream(ops)>>>(q, add, (const double *)buf, (double *)x);
   GPU_CHECK_LAUNCH(ops->error, "plane_unpack");
   return 0;
 }
@@ -424,11 +459,41 @@ static int gpu_vec_dot(ts_backend_ops *ops, ts_precision p, int64_t n, const voi
   return 0;
 }
 
+static int gpu_laplace_launch(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
+                              const int64_t *lo, const int64_t *hi, const void *x, void *y,
+                              int add, gpuStream_t stream) {
+  if (p == TS_SINGLE)
+    return ts_gpu_laplace_apply<float>(plan, lo, hi, (const float *)x, (float *)y, add, stream,
+                                       ops->error);
+  return ts_gpu_laplace_apply<double>(plan, lo, hi, (const double *)x, (double *)y, add, stream,
+                                      ops->error);
+}
+
 static int gpu_laplace_apply(ts_backend_ops *ops, const ts_laplace_plan *plan, ts_precision p,
                              const void *x, void *y, int add) {
-  if (p == TS_SINGLE)
-    return ts_gpu_laplace_apply<float>(plan, (const float *)x, (float *)y, add, ops->error);
-  return ts_gpu_laplace_apply<double>(plan, (const double *)x, (double *)y, add, ops->error);
+  return gpu_laplace_launch(ops, plan, p, NULL, NULL, x, y, add, 0);
+}
+
+/* ABI 20: on the side stream behind the default stream's work so far (the event forked) */
+static int gpu_laplace_apply_cells(ts_backend_ops *ops, const ts_laplace_plan *plan,
+                                   ts_precision p, const int64_t *lo, const int64_t *hi,
+                                   const void *x, void *y, int side) {
+  gpu_state *s = (gpu_state *)ops->data;
+  if (!side) return gpu_laplace_launch(ops, plan, p, lo, hi, x, y, 1, 0);
+  const int ierr = gpu_streams(ops, s);
+  if (ierr) return ierr;
+  GPU_CHECK(ops->error, "laplace_apply_cells", gpuEventRecord(s->forked, 0));
+  GPU_CHECK(ops->error, "laplace_apply_cells", gpuStreamWaitEvent(s->side, s->forked, 0));
+  return gpu_laplace_launch(ops, plan, p, lo, hi, x, y, 1, s->side);
+}
+
+/* the default stream's later work waits for the side stream's */
+static int gpu_side_join(ts_backend_ops *ops) {
+  gpu_state *s = (gpu_state *)ops->data;
+  if (!s->streams) return 0;
+  GPU_CHECK(ops->error, "side_join", gpuEventRecord(s->joined, s->side));
+  GPU_CHECK(ops->error, "side_join", gpuStreamWaitEvent(0, s->joined, 0));
+  return 0;
 }
 
 static int gpu_mapped_apply(ts_backend_ops *ops, const ts_mapped_plan *plan, ts_precision p,
@@ -601,6 +666,14 @@ static int gpu_csr_multiply(ts_backend_ops *ops, const ts_csr_plan *A, const ts_
   return ts_gpu_csr_multiply(A, B, C, ops->error);
 }
 
+#ifdef TS_GPU_PEER
+/* NCCL's messages on the halo exchange's stream */
+static int gpu_peer_exchange(ts_backend_ops *ops, void *peer, int count,
+                             const ts_peer_message *messages) {
+  return ts_gpu_peer_exchange(ops, gpu_comm_stream(ops), peer, count, messages);
+}
+#endif
+
 TS_BACKEND_DEFINE_ABI;
 
 extern "C" int tessera_backend_register(ts_backend_ops *ops);
@@ -647,11 +720,13 @@ extern "C" int tessera_backend_register(ts_backend_ops *ops) {
   ops->vec_plane_unpack = gpu_vec_plane_unpack;
   ops->host_alloc = gpu_host_alloc;
   ops->host_free = gpu_host_free;
+  ops->laplace_apply_cells = gpu_laplace_apply_cells;
+  ops->side_join = gpu_side_join;
 #ifdef TS_GPU_PEER
   ops->peer_device = ts_gpu_peer_device;
   ops->peer_id = ts_gpu_peer_id;
   ops->peer_create = ts_gpu_peer_create;
-  ops->peer_exchange = ts_gpu_peer_exchange;
+  ops->peer_exchange = gpu_peer_exchange;
   ops->peer_destroy = ts_gpu_peer_destroy;
 #endif
   return 0;

@@ -689,10 +689,10 @@ static inline bool ts_gpu_laplace_plain(void) {
   return cached != 0;
 }
 
-/* Host side: launch the cell kernel of degree K (y zeroed first when add = 0). */
+/* Host side: launch the cell kernel of degree K on `stream` (y zeroed first when add = 0). */
 template <typename R, int K>
 static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int add,
-                                char *err) {
+                                gpuStream_t stream, char *err) {
   ts_gpu_lap_args<R, K> g;
   constexpr int N = K + 1;
   for (int q = 0; q < N * N; ++q) {
@@ -734,32 +734,32 @@ static int ts_gpu_laplace_cells(const ts_laplace_plan *pl, const R *x, R *y, int
       const int64_t blocks = rowblocks * pl->cells[1] * ((pl->cells[2] + g.zc - 1) / g.zc);
       if (!add) {
         const int64_t rows = pl->n[1] * pl->n[2];
-        ts_gpu_laplace_zero_faces_kernel<R><<<(unsigned)((rows + 7) / 8), 256>>>(
+        ts_gpu_laplace_zero_faces_kernel<R><<<(unsigned)((rows + 7) / 8), 256, 0, stream>>>(
             pl->n[0], pl->n[1], rows, K, (int64_t)S::CPB * K, (int64_t)g.zc * K, y);
         GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_zero_faces_kernel");
       }
-      ts_gpu_laplace3_col_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+      ts_gpu_laplace3_col_kernel<R, K><<<(unsigned)blocks, S::THREADS, 0, stream>>>(g, x, y);
       GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_col_kernel");
       return 0;
     }
   }
-  if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, bytes, 0));
+  if (!add) GPU_CHECK(err, "laplace apply (zero y)", gpuMemsetAsync(y, 0, bytes, stream));
   if (pl->dim == 3) {
     using S = ts_gpu_lap_shape<3, K>;
     const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1] * pl->cells[2];
     if constexpr (K > TS_GPU_LAPLACE_COLUMN_MAX_DEGREE) {
       if (centro && !ts_gpu_laplace_plain()) {
-        ts_gpu_laplace3_eo_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+        ts_gpu_laplace3_eo_kernel<R, K><<<(unsigned)blocks, S::THREADS, 0, stream>>>(g, x, y);
         GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_eo_kernel");
         return 0;
       }
     }
-    ts_gpu_laplace3_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    ts_gpu_laplace3_kernel<R, K><<<(unsigned)blocks, S::THREADS, 0, stream>>>(g, x, y);
     GPU_CHECK_LAUNCH(err, "ts_gpu_laplace3_kernel");
   } else {
     using S = ts_gpu_lap_shape<2, K>;
     const int64_t blocks = (pl->cells[0] + S::CPB - 1) / S::CPB * pl->cells[1];
-    ts_gpu_laplace2_kernel<R, K><<<(unsigned)blocks, S::THREADS>>>(g, x, y);
+    ts_gpu_laplace2_kernel<R, K><<<(unsigned)blocks, S::THREADS, 0, stream>>>(g, x, y);
     GPU_CHECK_LAUNCH(err, "ts_gpu_laplace2_kernel");
   }
   return 0;
@@ -779,9 +779,13 @@ static inline int ts_gpu_laplace_check(const ts_laplace_plan *pl, char *err) {
   return 0;
 }
 
-/** y = A x (add = 0) or y += A x (add = 1) on device vectors of precision R. */
+/** y = A x (add = 0) or y += A x (add = 1) on device vectors of precision R, queued on
+ *  `stream`.  With lo and hi (backend ABI 20, laplace_apply_cells) only the cells
+ *  [lo[d], hi[d]) of the unconstrained plan add their element matrices (add = 1): the plan of
+ *  that box of cells with the whole plan's strides n[], at its first DoF. */
 template <typename R>
-int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, char *err) {
+int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const int64_t *lo, const int64_t *hi,
+                         const R *x, R *y, int add, gpuStream_t stream, char *err) {
   int rc = ts_gpu_laplace_check(pl, err);
   if (rc) return rc;
   if (x == y) {
@@ -790,23 +794,39 @@ int ts_gpu_laplace_apply(const ts_laplace_plan *pl, const R *x, R *y, int add, c
              TS_GPU_NAME);
     return TS_ERR_ARG;
   }
+  ts_laplace_plan box = *pl;
+  if (lo) {
+    if (!add || pl->constrained) {
+      snprintf(err, TS_BACKEND_ERROR_SIZE, "%s laplace apply on cells: needs add = 1 and an "
+               "unconstrained plan (add %d, constrained %d)", TS_GPU_NAME, add, pl->constrained);
+      return TS_ERR_ARG;
+    }
+    int64_t first = 0, stride = 1;
+    for (int d = 0; d < 3; ++d) {
+      box.cells[d] = hi[d] - lo[d];
+      first += lo[d] * pl->degree * stride;
+      stride *= pl->n[d];
+    }
+    x += first;
+    y += first;
+  }
   switch (pl->degree) {
-    case 1: rc = ts_gpu_laplace_cells<R, 1>(pl, x, y, add, err); break;
-    case 2: rc = ts_gpu_laplace_cells<R, 2>(pl, x, y, add, err); break;
-    case 3: rc = ts_gpu_laplace_cells<R, 3>(pl, x, y, add, err); break;
-    case 4: rc = ts_gpu_laplace_cells<R, 4>(pl, x, y, add, err); break;
-    case 5: rc = ts_gpu_laplace_cells<R, 5>(pl, x, y, add, err); break;
-    case 6: rc = ts_gpu_laplace_cells<R, 6>(pl, x, y, add, err); break;
-    case 7: rc = ts_gpu_laplace_cells<R, 7>(pl, x, y, add, err); break;
-    case 8: rc = ts_gpu_laplace_cells<R, 8>(pl, x, y, add, err); break;
-    case 9: rc = ts_gpu_laplace_cells<R, 9>(pl, x, y, add, err); break;
-    case 10: rc = ts_gpu_laplace_cells<R, 10>(pl, x, y, add, err); break;
+    case 1: rc = ts_gpu_laplace_cells<R, 1>(&box, x, y, add, stream, err); break;
+    case 2: rc = ts_gpu_laplace_cells<R, 2>(&box, x, y, add, stream, err); break;
+    case 3: rc = ts_gpu_laplace_cells<R, 3>(&box, x, y, add, stream, err); break;
+    case 4: rc = ts_gpu_laplace_cells<R, 4>(&box, x, y, add, stream, err); break;
+    case 5: rc = ts_gpu_laplace_cells<R, 5>(&box, x, y, add, stream, err); break;
+    case 6: rc = ts_gpu_laplace_cells<R, 6>(&box, x, y, add, stream, err); break;
+    case 7: rc = ts_gpu_laplace_cells<R, 7>(&box, x, y, add, stream, err); break;
+    case 8: rc = ts_gpu_laplace_cells<R, 8>(&box, x, y, add, stream, err); break;
+    case 9: rc = ts_gpu_laplace_cells<R, 9>(&box, x, y, add, stream, err); break;
+    case 10: rc = ts_gpu_laplace_cells<R, 10>(&box, x, y, add, stream, err); break;
   }
   if (rc) return rc;
   if (pl->constrained) {
     const int64_t rows = pl->n[1] * pl->n[2];
-    ts_gpu_laplace_dirichlet_kernel<R><<<(unsigned)rows, 128>>>(pl->dim, pl->n[0], pl->n[1],
-                                                                pl->n[2], x, y, add);
+    ts_gpu_laplace_dirichlet_kernel<R><<<(unsigned)rows, 128, 0, stream>>>(
+        pl->dim, pl->n[0], pl->n[1], pl->n[2], x, y, add);
     GPU_CHECK_LAUNCH(err, "ts_gpu_laplace_dirichlet_kernel");
   }
   return 0;
@@ -843,7 +863,8 @@ int ts_gpu_laplace_diagonal(const ts_laplace_plan *pl, R *d, char *err) {
 /* Instantiate the entry points for one precision (in one translation unit each, so that
  * the two precisions compile in parallel). */
 #define TS_GPU_LAPLACE_INSTANTIATE(R)                                                       \
-  template int ts_gpu_laplace_apply<R>(const ts_laplace_plan *, const R *, R *, int, char *); \
+  template int ts_gpu_laplace_apply<R>(const ts_laplace_plan *, const int64_t *,              \
+                                       const int64_t *, const R *, R *, int, gpuStream_t, char *); \
   template int ts_gpu_laplace_diagonal<R>(const ts_laplace_plan *, R *, char *);
 
 #endif

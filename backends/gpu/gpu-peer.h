@@ -4,8 +4,9 @@
  * ships) nor to be loaded: without the library peer_id reports TS_ERR_UNSUPPORTED and
  * lib/parallel stages the halo planes through the host.  TESSERA_NCCL_LIBRARY names the
  * library file when it is not on the loader's path (e.g. the one a Python wheel brings).
- * Messages are stream-ordered on the default stream with the backend's kernels: a halo
- * exchange waits for nothing on the host.  CUDA only: HIP's RCCL has the same interface but
+ * Messages are stream-ordered with the backend's kernels (on the halo exchange's blocking
+ * stream, gpu_comm_stream, ordered with the default stream): a halo exchange waits for
+ * nothing on the host.  CUDA only: HIP's RCCL has the same interface but
  * is not wired (the hip backend stages through the host). */
 #ifndef TESSERA_GPU_PEER_H
 #define TESSERA_GPU_PEER_H
@@ -119,7 +120,7 @@ static int ts_gpu_peer_create(ts_backend_ops *ops, int size, int rank, const voi
 
 /* every message's send and receive as one group, so that neighbours sending to each other do
  * not wait for one another (ABI 18: both neighbours of a direction at once) */
-static int ts_gpu_peer_exchange(ts_backend_ops *ops, void *peer, int count,
+static int ts_gpu_peer_exchange(ts_backend_ops *ops, cudaStream_t stream, void *peer, int count,
                                 const ts_peer_message *messages) {
   const ts_gpu_nccl *t = &ts_gpu_nccl_table;
   if (count <= 0) return 0;
@@ -130,9 +131,9 @@ static int ts_gpu_peer_exchange(ts_backend_ops *ops, void *peer, int count,
     const ts_peer_message *m = &messages[i];
     if (m->count <= 0) continue;
     const ncclDataType_t type = m->precision == TS_SINGLE ? ncclFloat32 : ncclFloat64;
-    if (m->to >= 0) r = t->send(m->send, (size_t)m->count, type, m->to, comm, 0);
+    if (m->to >= 0) r = t->send(m->send, (size_t)m->count, type, m->to, comm, stream);
     if (r == ncclSuccess && m->from >= 0)
-      r = t->recv(m->recv, (size_t)m->count, type, m->from, comm, 0);
+      r = t->recv(m->recv, (size_t)m->count, type, m->from, comm, stream);
   }
   const ncclResult_t end = t->group_end();
   TS_NCCL_CHECK(ops->error, "peer_exchange", r);

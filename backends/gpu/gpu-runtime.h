@@ -36,6 +36,15 @@
 #define gpuEventRecord hipEventRecord
 #define gpuEventSynchronize hipEventSynchronize
 #define gpuEventElapsedTime hipEventElapsedTime
+#define gpuEventCreateWithFlags hipEventCreateWithFlags
+#define gpuEventDisableTiming hipEventDisableTiming
+#define gpuStream_t hipStream_t
+#define gpuStreamCreateWithPriority hipStreamCreateWithPriority
+#define gpuStreamDestroy hipStreamDestroy
+#define gpuStreamWaitEvent hipStreamWaitEvent
+#define gpuStreamDefault hipStreamDefault
+#define gpuStreamNonBlocking hipStreamNonBlocking
+#define gpuDeviceGetStreamPriorityRange hipDeviceGetStreamPriorityRange
 #define gpuDriverGetVersion hipDriverGetVersion
 #define gpuRuntimeGetVersion hipRuntimeGetVersion
 #else
@@ -70,6 +79,15 @@
 #define gpuEventRecord cudaEventRecord
 #define gpuEventSynchronize cudaEventSynchronize
 #define gpuEventElapsedTime cudaEventElapsedTime
+#define gpuEventCreateWithFlags cudaEventCreateWithFlags
+#define gpuEventDisableTiming cudaEventDisableTiming
+#define gpuStream_t cudaStream_t
+#define gpuStreamCreateWithPriority cudaStreamCreateWithPriority
+#define gpuStreamDestroy cudaStreamDestroy
+#define gpuStreamWaitEvent cudaStreamWaitEvent
+#define gpuStreamDefault cudaStreamDefault
+#define gpuStreamNonBlocking cudaStreamNonBlocking
+#define gpuDeviceGetStreamPriorityRange cudaDeviceGetStreamPriorityRange
 #define gpuDriverGetVersion cudaDriverGetVersion
 #define gpuRuntimeGetVersion cudaRuntimeGetVersion
 #endif

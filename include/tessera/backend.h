@@ -55,8 +55,11 @@ extern "C" {
  *         group: a block's planes to and from both neighbours of a direction at once;
  * ABI 19: vec_plane_pack and vec_plane_unpack take the vector's precision, and
  *         ts_peer_message the precision of its entries (mixed-precision distributed
- *         multigrid: single-precision levels exchange single-precision planes) */
-#define TS_BACKEND_ABI_VERSION 19
+ *         multigrid: single-precision levels exchange single-precision planes);
+ * ABI 20: the Laplacian of a box of a plan's cells on a second queue (laplace_apply_cells,
+ *         side_join): a distributed Laplacian computes its interior cells while the halo
+ *         exchange travels */
+#define TS_BACKEND_ABI_VERSION 20
 /** A plane of a vector (vec_plane_pack): height rows of width consecutive entries, row r
  *  starting at entry offset + r pitch (e.g. a face of a box of DoFs numbered
  *  lexicographically). */
@@ -785,6 +788,19 @@ typedef struct ts_backend_ops {
   int (*peer_exchange)(struct ts_backend_ops *ops, void *peer, int count,
                        const ts_peer_message *messages);
   int (*peer_destroy)(struct ts_backend_ops *ops, void *peer);
+  /* optional (ABI 20), both or neither: work that runs while the halo exchange travels.
+   * laplace_apply_cells: y += A_box x, A_box the sum of the element matrices of the cells
+   * [lo[d], hi[d]) of the unconstrained plan (x, y the plan's whole vectors, of precision p).
+   * side = 0 queues it like laplace_apply; side = 1 queues it on a second queue, behind all
+   * the work queued so far, and the work queued after it (the planes, peer_exchange, the
+   * copies to and from the host) may run while it runs; side_join makes the work queued
+   * after the join wait for the second queue's.  Between the two, the work queued touches
+   * no entry the side work reads or writes.  A backend that runs one thing at a time (omp)
+   * leaves both NULL and the library applies the whole plan. */
+  int (*laplace_apply_cells)(struct ts_backend_ops *ops, const ts_laplace_plan *plan,
+                             ts_precision p, const int64_t *lo, const int64_t *hi,
+                             const void *x, void *y, int side);
+  int (*side_join)(struct ts_backend_ops *ops);
 } ts_backend_ops;
 
 /** The symbol every backend module exports. */

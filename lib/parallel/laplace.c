@@ -22,7 +22,17 @@
  *
  * In single precision (the levels of mixed-precision multigrid) the kernels and the
  * interface sums run on single-precision vectors; the diagonal is summed and masked in
- * double and rounded once. */
+ * double and rounded once.
+ *
+ * Overlap (doc/parallel.md section 3c; ts_parallel_set_overlap).  The interface sums read
+ * and write only the block's interface planes, and only the cells of its boundary layer
+ * (those with a face on an interface) touch them.  On a box, where the backend runs work
+ * concurrently (laplace_apply_cells and side_join, backend ABI 20), a large enough block
+ * zeroes y, adds the boundary layer's cells (slabs) on the main queue, queues the interior
+ * cells on the side queue, and sums the interfaces on the main queue while the interior
+ * runs; then the main queue joins the side queue before the Dirichlet planes are restored
+ * (the interior reads x's and writes y's).  The same element matrices are added, in another
+ * order. */
 #include <string.h>
 #include "parallel-impl.h"
 
@@ -35,7 +45,69 @@ typedef struct parallel_laplace {
   ts_vec sum;                  /* the result before it is added to y: made by the first
                                   apply_add (a vector of the block's size, which the cycles
                                   never need) */
+  /* a box's cells for the overlap: slabs[0..slabs) of the boundary layer and the interior
+   * (the last); slabs = 0: no interface or no interior, the whole block at once */
+  int slabs;
+  int64_t lo[2 * 3 + 1][3], hi[2 * 3 + 1][3];
 } parallel_laplace;
+
+/* The pieces of the block's cells for the overlap into L: the interior, cells[d] without the
+ * layer next to each interface, and the boundary layer as disjoint slabs, direction by
+ * direction: the cells next to an interface of direction d whose coordinates in the
+ * directions before d are interior. */
+static void overlap_pieces(ts_parallel_dofs pd, parallel_laplace *L) {
+  const ts_parallel par = pd->par;
+  const int64_t *cells = L->plan.cells;
+  int64_t in_lo[3] = {0, 0, 0}, in_hi[3];
+  int interfaces = 0;
+  for (int d = 0; d < 3; ++d) {
+    in_hi[d] = cells[d];
+    if (d >= par->dim) continue;
+    if (par->lower[d] != MPI_PROC_NULL) in_lo[d] = 1, ++interfaces;
+    if (par->upper[d] != MPI_PROC_NULL) in_hi[d] = cells[d] - 1, ++interfaces;
+    if (in_lo[d] >= in_hi[d]) return; /* no interior: L->slabs stays 0 */
+  }
+  if (!interfaces) return;
+  for (int d = 0; d < par->dim; ++d)
+    for (int side = 0; side < 2; ++side) {
+      if ((side ? par->upper[d] : par->lower[d]) == MPI_PROC_NULL) continue;
+      int64_t *lo = L->lo[L->slabs], *hi = L->hi[L->slabs];
+      for (int e = 0; e < 3; ++e) {
+        lo[e] = e < d ? in_lo[e] : 0;
+        hi[e] = e < d ? in_hi[e] : cells[e];
+      }
+      lo[d] = side ? cells[d] - 1 : 0;
+      hi[d] = side ? cells[d] : 1;
+      L->slabs++;
+    }
+  memcpy(L->lo[L->slabs], in_lo, sizeof in_lo);
+  memcpy(L->hi[L->slabs], in_hi, sizeof in_hi);
+}
+
+/* the block's cells split for the overlap now: a box with an interior, a backend that runs
+ * work concurrently, and at least par->overlap_dofs DoFs in the block */
+static int overlapped(ts_operator op) {
+  const parallel_laplace *L = op->data;
+  const ts_parallel par = L->pd->par;
+  const ts_backend_ops *o = &op->backend->ops;
+  return L->slabs > 0 && o->laplace_apply_cells && o->side_join && par->overlap_dofs > 0 &&
+         L->pd->count >= par->overlap_dofs;
+}
+
+/* out = S(A_block x) with the interior cells computed while the interfaces are summed */
+static int apply_overlapped(ts_operator op, ts_vec x, ts_vec out) {
+  const parallel_laplace *L = op->data;
+  const ts_backend b = op->backend;
+  TS_CALL(ts_vec_set(out, 0.0));
+  for (int i = 0; i < L->slabs; ++i)
+    TS_CALL(ts_backend_laplace_apply_cells(b, &L->plan, op->precision, L->lo[i], L->hi[i],
+                                           x->data, out->data, 0));
+  TS_CALL(ts_backend_laplace_apply_cells(b, &L->plan, op->precision, L->lo[L->slabs],
+                                         L->hi[L->slabs], x->data, out->data, 1));
+  const int ierr = ts_parallel_vec_sum_shared(L->pd, out);
+  const int joined = ts_backend_side_join(b);
+  return ierr ? ierr : joined;
+}
 
 /* out = A_block in (the block's cells, no constraints, no interface sums) */
 static int apply_block(ts_operator op, ts_vec in, ts_vec out) {
@@ -49,10 +121,15 @@ static int apply_by_planes(ts_operator op, ts_vec x, ts_vec out) {
   const parallel_laplace *L = op->data;
   ts_parallel_dofs pd = L->pd;
   TS_CALL(ts_parallel_planes_zero(pd, TS_PLANES_DIRICHLET, x));
-  const int ierr = apply_block(op, x, out);
+  int ierr = 0;
+  if (overlapped(op)) {
+    ierr = apply_overlapped(op, x, out);
+  } else {
+    ierr = apply_block(op, x, out);
+    if (!ierr) ierr = ts_parallel_vec_sum_shared(pd, out);
+  }
   TS_CALL(ts_parallel_planes_restore(pd, TS_PLANES_DIRICHLET, x));
   TS_CALL(ierr);
-  TS_CALL(ts_parallel_vec_sum_shared(pd, out));
   return ts_parallel_planes_restore(pd, TS_PLANES_DIRICHLET, out);
 }
 
@@ -139,6 +216,7 @@ static int create_shell(ts_parallel_dofs pd, ts_operator block, ts_precision p, 
   if (!block) {
     ierr = ts_laplace_plan_init(pd->dofs, &L->plan, L->matrices);
     L->plan.constrained = 0; /* the box's Dirichlet rows: by planes (above) */
+    if (!ierr) overlap_pieces(pd, L);
   }
   if (!ierr) ierr = ts_operator_create_shell(pd->backend, &parallel_laplace_ops, pd->dofs->count,
                                              p, L, op);

@@ -65,6 +65,11 @@ int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells) {
   return TS_NO_MPI(__func__);
 }
 
+int ts_parallel_set_overlap(ts_parallel par, int64_t min_dofs) {
+  (void)par, (void)min_dofs;
+  return TS_NO_MPI(__func__);
+}
+
 int ts_parallel_timing(ts_parallel par, int on) {
   (void)par, (void)on;
   return TS_NO_MPI(__func__);

@@ -25,6 +25,8 @@ struct ts_parallel_s {
                                   with fewer cells than processes in a direction) */
   int timing;                  /* ts_parallel_timing: the halo exchanges, reductions and
                                   coarse solves of its DoFs are timed (their seconds[]) */
+  int64_t overlap_dofs;        /* ts_parallel_set_overlap: blocks of at least this many DoFs
+                                  compute their interior while the halo travels (0: never) */
 };
 
 /** Messages of a halo exchange: packed on the backend (send, recv), staged through the host

@@ -61,6 +61,7 @@ int ts_parallel_create(int comm, int dim, const int *procs, ts_parallel *par) {
   TS_CALL(ts_calloc(1, sizeof *p, "parallel split", &p));
   p->dim = dim;
   p->cart = MPI_COMM_NULL;
+  p->overlap_dofs = TS_PARALLEL_OVERLAP_DEFAULT;
   int ierr = choose_procs(size, dim, procs, p->procs);
   if (!ierr) {
     const int err = MPI_Cart_create(c, dim, p->procs, periods, 0, &p->cart);
@@ -115,6 +116,14 @@ int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells) {
   TS_CHECK_ARG(min_cells >= 0, "ts_parallel_set_agglomeration: min_cells = %lld, allowed >= 0 "
                "(0: only the levels too small to split)", (long long)min_cells);
   par->agglomerate_cells = min_cells;
+  return 0;
+}
+
+int ts_parallel_set_overlap(ts_parallel par, int64_t min_dofs) {
+  TS_CHECK_NOT_NULL(par);
+  TS_CHECK_ARG(min_dofs >= 0, "ts_parallel_set_overlap: min_dofs = %lld, allowed >= 0 (0: "
+               "never overlap)", (long long)min_dofs);
+  par->overlap_dofs = min_dofs;
   return 0;
 }
 
