@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   if (bench_parallel_args(argc, argv, "bench-parallel-stokes", &dim, &k, &level, coarse, upper)) return 2;
   ts_parallel par = NULL;
   if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par) ||
-      bench_parallel_agglomeration(par))
+      bench_parallel_settings(par))
     return fail("split");
   const char *name = getenv("TESSERA_BENCH_BACKEND");
   char device[16];

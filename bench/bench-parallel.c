@@ -26,7 +26,9 @@
  * level).  TESSERA_BENCH_PRECISION=mixed runs the V-cycles in single precision
  * (ts_parallel_mg_set_precision; the first column then says "mixed");
  * TESSERA_BENCH_COARSE_DEGREE=C adds degree levels down to Q_C below level 0
- * (ts_parallel_mg_set_coarse_degree; the first column then says "degree levels"). */
+ * (ts_parallel_mg_set_coarse_degree; the first column then says "degree levels").
+ * TESSERA_BENCH_OVERLAP=N overlaps the halo exchange of the blocks of at least N DoFs with
+ * their interior cells (ts_parallel_set_overlap; 0: never; default 2^21). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -136,7 +138,7 @@ int main(int argc, char **argv) {
   if (bench_parallel_args(argc, argv, "bench-parallel", &dim, &k, &level, coarse, upper)) return 2;
   ts_parallel par = NULL;
   if (ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), dim, NULL, &par) ||
-      bench_parallel_agglomeration(par))
+      bench_parallel_settings(par))
     return fail("split");
   const char *name = getenv("TESSERA_BENCH_BACKEND");
   name = name ? name : "omp";

@@ -27,20 +27,29 @@ static inline int bench_parallel_args(int argc, char **argv, const char *program
   return 0;
 }
 
-/** ts_parallel_set_agglomeration(par, TESSERA_BENCH_AGGLOMERATE) where that is set (cells
- *  per process); 0, or 1 after a message on rank 0's stderr. */
-static inline int bench_parallel_agglomeration(ts_parallel par) {
-  const char *text = getenv("TESSERA_BENCH_AGGLOMERATE");
+/** setter(par, the integer in the environment variable env) where env is set; 0, or 1 after
+ *  a message naming env and `what` on rank 0's stderr. */
+static inline int bench_parallel_setting(ts_parallel par, const char *env,
+                                         int (*setter)(ts_parallel, int64_t), const char *what) {
+  const char *text = getenv(env);
   if (!text) return 0;
   char *end = NULL;
-  const long long cells = strtoll(text, &end, 10);
-  if (end == text || *end || ts_parallel_set_agglomeration(par, cells)) {
+  const long long value = strtoll(text, &end, 10);
+  if (end == text || *end || setter(par, value)) {
     if (ts_parallel_rank(par) == 0)
-      fprintf(stderr, "TESSERA_BENCH_AGGLOMERATE = '%s': cells per process, allowed an integer "
-              ">= 0\n", text);
+      fprintf(stderr, "%s = '%s': %s, allowed an integer >= 0\n", env, text, what);
     return 1;
   }
   return 0;
+}
+
+/** TESSERA_BENCH_AGGLOMERATE (ts_parallel_set_agglomeration: cells per process) and
+ *  TESSERA_BENCH_OVERLAP (ts_parallel_set_overlap: DoFs per block) where set. */
+static inline int bench_parallel_settings(ts_parallel par) {
+  return bench_parallel_setting(par, "TESSERA_BENCH_AGGLOMERATE", ts_parallel_set_agglomeration,
+                                "cells per process") ||
+         bench_parallel_setting(par, "TESSERA_BENCH_OVERLAP", ts_parallel_set_overlap,
+                                "DoFs per block");
 }
 
 /** The seconds of `what` summed over the distributed levels of mg up to level (finest: that
