@@ -522,7 +522,7 @@ static void run_mapped_case(ts_backend be, int dim, int k, int fixed_split, int 
  * coarse degrees out of range */
 static void check_mg_refusals(ts_backend be) {
   static const double lower[2] = {0, 0}, upper[2] = {1, 1};
-  static const int many[2] = {4, 4};
+  static const int many[2] = {12, 12}; /* level 0 splits evenly on 1-4 processes */
   ts_mesh mesh = NULL;
   ts_fe fe = NULL;
   ts_parallel par = NULL;
@@ -563,21 +563,32 @@ static void check_mg_refusals(ts_backend be) {
 
 enum { AGGLOMERATION_TESTS = 1 + 6 + 6 + 4 };
 
+/* whether level l can be the split level: at least as many cells as processes in every
+ * direction, min_cells per process and (balanced) the largest block at most 1/8 above the
+ * mean (0 for a level the mesh lacks) */
+static int can_split(ts_mesh mesh, const int *procs, int dim, int l, int64_t min_cells,
+                     int balanced) {
+  int64_t cells[3], total = 1, largest = 1;
+  int size = 1, splits = !ts_mesh_cells(mesh, l, cells);
+  for (int d = 0; splits && d < dim; ++d) {
+    splits = cells[d] >= procs[d];
+    total *= cells[d];
+    largest *= (cells[d] + procs[d] - 1) / procs[d];
+    size *= procs[d];
+  }
+  return splits && total / size >= min_cells && (!balanced || largest * size * 8 <= total * 9);
+}
+
 /* the split level doc/parallel.md section 5 item 3 states: the lowest of coarse..finest
- * whose cells are at least the processes in every direction and min_cells per process */
+ * that can split with balanced blocks; if not even the finest has them, the lowest that can
+ * split */
 static int expected_split(ts_mesh mesh, const int *procs, int dim, int coarse, int finest,
                           int64_t min_cells) {
-  int size = 1;
-  for (int d = 0; d < dim; ++d) size *= procs[d];
-  for (int l = coarse; l < finest; ++l) {
-    int64_t cells[3], total = 1;
-    int splits = !ts_mesh_cells(mesh, l, cells);
-    for (int d = 0; d < dim; ++d) {
-      splits = splits && cells[d] >= procs[d];
-      total *= cells[d];
-    }
-    if (splits && total / size >= min_cells) return l;
-  }
+  for (int l = coarse; l < finest; ++l)
+    if (can_split(mesh, procs, dim, l, min_cells, 1)) return l;
+  if (can_split(mesh, procs, dim, finest, 0, 1)) return finest;
+  for (int l = coarse; l < finest; ++l)
+    if (can_split(mesh, procs, dim, l, min_cells, 0)) return l;
   return finest;
 }
 
@@ -882,7 +893,7 @@ static void check_halo_path(ts_backend be, int size) {
  * V-cycles; out-of-range arguments refused. */
 static void check_timing(ts_backend be, int size) {
   static const double lower[2] = {0, 0}, upper[2] = {1, 1};
-  static const int cells[2] = {4, 4};
+  static const int cells[2] = {12, 12}; /* level 0 splits evenly on 1-4 processes */
   ts_mesh mesh = NULL;
   ts_fe fe = NULL;
   ts_parallel par = NULL;

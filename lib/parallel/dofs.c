@@ -131,15 +131,40 @@ static int blocks_nest(ts_parallel par, const int64_t *cells0) {
   return nested;
 }
 
-int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest) {
+/* whether the largest block of cells[] dealt out is at most TS_PARALLEL_IMBALANCE above the
+ * mean: the distributed levels refine the split level's blocks, so they keep its balance,
+ * and every process waits for the largest block at every level */
+static int blocks_balanced(ts_parallel par, const int64_t *cells) {
+  int64_t largest = 1, total = 1;
+  for (int d = 0; d < par->dim; ++d) {
+    largest *= (cells[d] + par->procs[d] - 1) / par->procs[d];
+    total *= cells[d];
+  }
+  return (double)largest * par->size <= (1.0 + TS_PARALLEL_IMBALANCE) * (double)total;
+}
+
+/* the lowest level of coarse..finest-1 that can be dealt out, has min_cells per process and
+ * (with `balanced`) balanced blocks; finest when none */
+static int first_split(ts_parallel par, ts_mesh mesh, int coarse, int finest, int balanced) {
   for (int level = coarse; level < finest; ++level) {
     int64_t cells[3];
     if (ts_mesh_cells(mesh, level, cells)) return finest; /* reported by the finest's DoFs */
     int64_t total = 1;
     for (int d = 0; d < par->dim; ++d) total *= cells[d];
-    if (blocks_nest(par, cells) && total / par->size >= par->agglomerate_cells) return level;
+    if (blocks_nest(par, cells) && total / par->size >= par->agglomerate_cells &&
+        (!balanced || blocks_balanced(par, cells)))
+      return level;
   }
   return finest;
+}
+
+int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest) {
+  const int level = first_split(par, mesh, coarse, finest, 1);
+  int64_t cells[3];
+  if (level < finest || ts_mesh_cells(mesh, finest, cells) ||
+      (blocks_nest(par, cells) && blocks_balanced(par, cells)))
+    return level;
+  return first_split(par, mesh, coarse, finest, 0); /* no level balances: as before */
 }
 
 int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int split_level,
