@@ -337,6 +337,13 @@ static void arguments(ts_backend be) {
   ts_operator M7 = NULL;
   refused(ts_operator_create_mass(be, dofs, (ts_precision)7, &M7), M7, "precision 7",
           "a mass in precision 7");
+  ts_mg mixed = NULL;
+  o.precision = TS_SINGLE;
+  if (!ierr) ierr = ts_mg_create(be, mesh, q2, 2, &o, &mixed);
+  refused(ts_pc_create_mg_jacobi(mixed, 1.0, 1, &pc), pc,
+          "the hierarchy is mixed precision (ts_mg_options.precision = TS_SINGLE), allowed only "
+          "TS_DOUBLE", "a Jacobi V-cycle of a mixed-precision hierarchy");
+  ts_mg_destroy(&mixed);
   ts_pc_destroy(&jacobi);
   ts_mg_destroy(&mg);
   ts_operator_destroy(&M);
@@ -350,7 +357,7 @@ static void arguments(ts_backend be) {
 
 int main(void) {
   ts_backend be;
-  plan(1 + 4 + 2 + 2 + 2 + 7);
+  plan(1 + 4 + 2 + 2 + 2 + 8);
   if (!ok(ts_backend_open(tap_backend(), &be) == 0, "backend %s opens", tap_backend())) {
     diag("%s", ts_error_message());
     return exit_status();

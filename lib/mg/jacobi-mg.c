@@ -93,9 +93,10 @@ int ts_pc_create_mg_jacobi(ts_mg mg, double weight, int smoothing_steps, ts_pc *
                "%s: the hierarchy is '%s', a Laplacian one (ts_mg_create) is required", __func__,
                mg->discretization->name);
   TS_CHECK_ARG(mg->options.precision == TS_DOUBLE,
-               "%s: the hierarchy's precision is %d, allowed only TS_DOUBLE (%d): the coarse "
-               "LU and the outer solvers run in double", __func__, (int)mg->options.precision,
-               (int)TS_DOUBLE);
+               "%s: the hierarchy is mixed precision (ts_mg_options.precision = TS_SINGLE), "
+               "allowed only TS_DOUBLE: this V-cycle runs in double, with the coarse LU and the "
+               "outer solvers (a mixed-precision V-cycle: ts_pc_create_mg)",
+               __func__);
   TS_CHECK_ARG(mg->n_levels <= TS_MG_PARTS_MAX_LEVELS, "%s: %d levels, allowed at most %d",
                __func__, mg->n_levels, TS_MG_PARTS_MAX_LEVELS);
   TS_CALL(check_smoothing(__func__, weight, smoothing_steps));

@@ -31,9 +31,10 @@ int ts_pc_create_stokes_velocity_mg(ts_mg mg, int chebyshev_degree, int smoothin
                "%s: the hierarchy is '%s', a Stokes one (ts_mg_create_stokes) is required",
                __func__, mg->discretization->name);
   TS_CHECK_ARG(mg->options.precision == TS_DOUBLE,
-               "%s: the hierarchy's precision is %d, allowed only TS_DOUBLE (%d): the coarse "
-               "LU and the outer solvers run in double", __func__, (int)mg->options.precision,
-               (int)TS_DOUBLE);
+               "%s: the hierarchy is mixed precision (ts_mg_options.precision = TS_SINGLE), "
+               "allowed only TS_DOUBLE: this V-cycle runs in double, with the coarse LU and the "
+               "outer solvers (a mixed-precision V-cycle: ts_pc_create_mg)",
+               __func__);
   TS_CHECK_ARG(chebyshev_degree >= 1 && chebyshev_degree <= 20,
                "%s: chebyshev_degree = %d, allowed 1..20", __func__, chebyshev_degree);
   TS_CHECK_ARG(smoothing_steps >= 1 && smoothing_steps <= 100,
