@@ -2379,7 +2379,7 @@ typedef struct ts_parallel_mg_s *ts_parallel_mg;
 int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells);
 /** The default of ts_parallel_set_overlap: 2^21 DoFs per block. */
 #define TS_PARALLEL_OVERLAP_DEFAULT ((int64_t)1 << 21)
-/** @brief Overlap the halo exchange with computation (doc/parallel.md section 3c): a
+/** @brief Overlap the halo exchange with computation (doc/parallel.md section 3, "Overlap"): a
  *  distributed Laplacian of a box (ts_parallel_operator_create_laplace and the levels of
  *  ts_parallel_mg_create, either precision) whose block has at least min_dofs DoFs computes
  *  the cells that touch no interface while the sums over its interfaces travel, on backends

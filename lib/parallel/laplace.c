@@ -24,7 +24,7 @@
  * interface sums run on single-precision vectors; the diagonal is summed and masked in
  * double and rounded once.
  *
- * Overlap (doc/parallel.md section 3c; ts_parallel_set_overlap).  The interface sums read
+ * Overlap (doc/parallel.md section 3, "Overlap"; ts_parallel_set_overlap).  The interface sums read
  * and write only the block's interface planes, and only the cells of its boundary layer
  * (those with a face on an interface) touch them.  On a box, where the backend runs work
  * concurrently (laplace_apply_cells and side_join, backend ABI 20), a large enough block
