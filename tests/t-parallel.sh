@@ -68,9 +68,11 @@ run_np() {
 }
 
 # TESSERA_TEST_PARALLEL_NP: the process counts of these runs (default "1 2 3 4"); the others
-# print a TAP skip.  CI's sanitizer tree takes "3 4" (with the sanitizers a run takes 39-75 s
-# of both cores): 3 processes exchange with one and with two neighbours of a direction, 4 (2x2, 2x2x1)
-# in two directions, so every path of the halo is checked under ASan; this tree runs all four.
+# print a TAP skip.  CI's sanitizer tree takes "4" (with the sanitizers a run of t-parallel
+# takes about 100 s of both cores): 4 processes split 2x2 (2x2x1) exchange in two directions,
+# corners included, and t-parallel's fixed split 1x4 (1x1x4) with one and with two
+# neighbours of a direction, so every path of the halo is checked under ASan; this tree runs
+# all four.
 for np in 1 2 3 4; do
   case " ${TESSERA_TEST_PARALLEL_NP:-1 2 3 4} " in
     *" $np "*) ;;
