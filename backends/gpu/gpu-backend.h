@@ -487,12 +487,14 @@ static int gpu_laplace_apply_cells(ts_backend_ops *ops, const ts_laplace_plan *p
   return gpu_laplace_launch(ops, plan, p, lo, hi, x, y, 1, s->side);
 }
 
-/* the default stream's later work waits for the side stream's */
+/* the later work of the default stream and of comm waits for the side stream's (comm, being
+ * blocking, would wait through the default stream too; said explicitly) */
 static int gpu_side_join(ts_backend_ops *ops) {
   gpu_state *s = (gpu_state *)ops->data;
   if (!s->streams) return 0;
   GPU_CHECK(ops->error, "side_join", gpuEventRecord(s->joined, s->side));
   GPU_CHECK(ops->error, "side_join", gpuStreamWaitEvent(0, s->joined, 0));
+  GPU_CHECK(ops->error, "side_join", gpuStreamWaitEvent(s->comm, s->joined, 0));
   return 0;
 }
 
