@@ -520,8 +520,10 @@ int ts_backend_laplace_apply_cells(ts_backend b, const ts_laplace_plan *plan, ts
                                    const int64_t *lo, const int64_t *hi, const void *x, void *y,
                                    int side) {
   TS_CALL(laplace_plan_check(plan));
-  TS_CHECK_ARG(!plan->constrained, "laplace plan: the cells of a constrained plan (the box's "
-               "Dirichlet rows are the whole plan's)");
+  TS_CHECK_ARG(!plan->constrained, "laplace cells: plan->constrained = 1, allowed 0 (the "
+               "Dirichlet rows belong to the whole plan, not to a box of its cells)");
+  TS_CHECK_ARG(side == 0 || side == 1, "laplace cells: side = %d, allowed 0 (main queue) or 1 "
+               "(side queue)", side);
   for (int d = 0; d < 3; ++d)
     TS_CHECK_ARG(lo[d] >= 0 && lo[d] < hi[d] && hi[d] <= plan->cells[d],
                  "laplace cells: direction %d has the cells [%lld, %lld), allowed "
