@@ -2381,7 +2381,8 @@ int ts_parallel_set_agglomeration(ts_parallel par, int64_t min_cells);
 #define TS_PARALLEL_OVERLAP_DEFAULT ((int64_t)1 << 21)
 /** @brief Overlap the halo exchange with computation (doc/parallel.md section 3, "Overlap"): a
  *  distributed Laplacian of a box (ts_parallel_operator_create_laplace and the levels of
- *  ts_parallel_mg_create, either precision) whose block has at least min_dofs DoFs computes
+ *  ts_parallel_mg_create, either precision; degree 3 or more, where the split pays) whose
+ *  block has at least min_dofs DoFs computes
  *  the cells that touch no interface while the sums over its interfaces travel, on backends
  *  that run work concurrently (cuda, hip: backend ABI 20); on omp, and for mapped meshes and
  *  Stokes, the block is computed at once and nothing changes.  The result is the same sum of

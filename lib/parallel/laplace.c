@@ -84,14 +84,23 @@ static void overlap_pieces(ts_parallel_dofs pd, parallel_laplace *L) {
   memcpy(L->hi[L->slabs], in_hi, sizeof in_hi);
 }
 
-/* the block's cells split for the overlap now: a box with an interior, a backend that runs
- * work concurrently, and at least par->overlap_dofs DoFs in the block */
+/* The lowest degree whose blocks are split for the overlap.  At k <= 2 the split costs more
+ * than the exchange it hides (one H200, two processes, 270 M DoFs of Q2: the application
+ * 8.9 -> 12.1 ms, the exchange alone 1.4 ms; Q1 no gain; bench/results/
+ * 2026-11-28-h200-overlap-low-degree.txt): a slab one cell thick along direction 0 leaves
+ * most threads of the kernels' blocks of cells along that direction idle, and the 3D column
+ * kernel of k <= 2 would not otherwise zero all of y. */
+#define OVERLAP_MIN_DEGREE 3
+
+/* the block's cells split for the overlap now: a box with an interior, a degree of at least
+ * OVERLAP_MIN_DEGREE, a backend that runs work concurrently, and at least par->overlap_dofs
+ * DoFs in the block */
 static int overlapped(ts_operator op) {
   const parallel_laplace *L = op->data;
   const ts_parallel par = L->pd->par;
   const ts_backend_ops *o = &op->backend->ops;
-  return L->slabs > 0 && o->laplace_apply_cells && o->side_join && par->overlap_dofs > 0 &&
-         L->pd->count >= par->overlap_dofs;
+  return L->slabs > 0 && L->plan.degree >= OVERLAP_MIN_DEGREE && o->laplace_apply_cells &&
+         o->side_join && par->overlap_dofs > 0 && L->pd->count >= par->overlap_dofs;
 }
 
 /* out = S(A_block x) with the interior cells computed while the interfaces are summed */
