@@ -397,8 +397,8 @@ static void run_case(ts_backend be, int dim, int k, int fixed_split, int size) {
   if (!ierr) ierr = ts_fe_create_q(dim, k, &fe);
   if (!ierr) ierr = setup(be, mesh, fe, fixed_split ? procs : NULL, NULL, &p);
   if (!ierr) ierr = ts_parallel_procs(p.par, procs);
-  /* every block with interior cells overlaps its halo exchange (on cuda and hip; omp computes
-   * the block at once): the results below are the one-process ones either way */
+  /* every block with interior cells overlaps its halo exchange (on cuda and hip, from Q3 on;
+   * omp computes the block at once): the results below are the one-process ones either way */
   if (!ierr) ierr = ts_parallel_set_overlap(p.par, 1);
   if (dim == 3) snprintf(name, sizeof name, "3D Q%d on %dx%dx%d", k, procs[0], procs[1], procs[2]);
   else snprintf(name, sizeof name, "2D Q%d on %dx%d", k, procs[0], procs[1]);
