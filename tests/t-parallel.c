@@ -561,7 +561,7 @@ static void check_mg_refusals(ts_backend be) {
 
 /* ---------------------------------------------------------------- gathered coarse levels */
 
-enum { AGGLOMERATION_TESTS = 1 + 6 + 6 + 4 };
+enum { AGGLOMERATION_TESTS = 1 + 1 + 6 + 6 + 4 };
 
 /* whether level l can be the split level: at least as many cells as processes in every
  * direction, min_cells per process and (balanced) the largest block at most 1/8 above the
@@ -633,12 +633,40 @@ static void check_split(ts_backend be, ts_parallel par, int size, int64_t min_ce
  * 3 levels above it, at least 4 cells per process; 3D Q2 on one cell, 2 levels, 2 cells per
  * process; Kershaw 2D Q2 on 6 x 4 cells, 2 levels, 25 cells per process (per-point
  * coefficients): on every process count a level or more gathered, the one-process cycle */
+/* The balance of the split level, by hand: 3x2 level-0 cells, levels 0..2, split by
+ * MPI_Dims_create as 1x1, 2x1, 3x1 or 2x2.  Level 0 deals out 2 + 1 cells along x on 2 and
+ * on 2x2 processes (the largest block 1/3 above the mean), level 1's 6 cells 3 + 3: split
+ * level 1; on 3 processes level 0's blocks are equal: split level 0. */
+static void check_balance(ts_backend be, int size) {
+  static const double lower[2] = {0, 0}, upper[2] = {1.5, 1};
+  static const int cells[2] = {3, 2};
+  static const int expected[5] = {-1, 0, 1, 0, 1};
+  ts_mesh mesh = NULL;
+  ts_fe fe = NULL;
+  ts_parallel par = NULL;
+  ts_parallel_mg mg = NULL;
+  int ierr = ts_mesh_create_box(2, lower, upper, cells, 2, &mesh);
+  if (!ierr) ierr = ts_fe_create_q(2, 1, &fe);
+  if (!ierr) ierr = ts_parallel_create((int)MPI_Comm_c2f(MPI_COMM_WORLD), 2, NULL, &par);
+  if (!ierr) ierr = ts_parallel_mg_create(be, par, mesh, fe, 0, 2, &mg);
+  const int split = ierr ? -2 : ts_parallel_mg_split_level(mg);
+  const int want = size <= 4 ? expected[size] : split; /* by hand for 1-4 processes */
+  ok(everywhere(!ierr && split == want), "3x2 level-0 cells on %d processes: split level %d "
+     "(expected %d: the lowest level whose largest block is at most 1/8 above the mean)%s%s",
+     size, split, want, ierr ? ": " : "", ierr ? ts_error_message() : "");
+  ts_parallel_mg_destroy(&mg);
+  ts_parallel_destroy(&par);
+  ts_fe_destroy(&fe);
+  ts_mesh_destroy(&mesh);
+}
+
 static void check_agglomeration(ts_backend be, int size) {
   static const double lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
   static const int one[3] = {1, 1, 1}, kershaw[2] = {6, 4};
   static const int64_t min_cells[3] = {4, 2, 25};
   const ts_coefficients per_point = {.kappa_components = 1, .kappa_at = kappa_at,
                                      .reaction_at = reaction_at};
+  check_balance(be, size);
   for (int c = 0; c < 3; ++c) {
     const int dim = c == 1 ? 3 : 2, L = c == 1 ? 2 : c == 0 ? 3 : 2;
     problem p = {.dim = dim, .k = 2};
