@@ -2368,8 +2368,8 @@ typedef struct ts_parallel_mg_s *ts_parallel_mg;
  *  (ts_parallel_mg_create, _create_mapped, _create_stokes; doc/parallel.md section 5 item 3):
  *  below the split level - the lowest level whose cells can be dealt out (at least as many
  *  as processes in every direction), number at least min_cells per process and give
- *  balanced blocks (the largest at most 1/8 above the mean; if not even the finest level
- *  does, the lowest level that meets the first two) - every
+ *  balanced blocks (the largest at most 1/8 above the mean; if no level does, the lowest
+ *  level that meets the first two) - every
  *  process holds the whole levels, and the one-process cycle of those levels is the
  *  distributed cycle's coarse solve (full multigrid: their nested iteration).  The cycle and
  *  its iterations are the one-process ones whatever the split; what changes is where the

@@ -580,15 +580,12 @@ static int can_split(ts_mesh mesh, const int *procs, int dim, int l, int64_t min
 }
 
 /* the split level doc/parallel.md section 5 item 3 states: the lowest of coarse..finest
- * that can split with balanced blocks; if not even the finest has them, the lowest that can
- * split */
+ * that can split with balanced blocks; if none can, the lowest that can split */
 static int expected_split(ts_mesh mesh, const int *procs, int dim, int coarse, int finest,
                           int64_t min_cells) {
-  for (int l = coarse; l < finest; ++l)
-    if (can_split(mesh, procs, dim, l, min_cells, 1)) return l;
-  if (can_split(mesh, procs, dim, finest, 0, 1)) return finest;
-  for (int l = coarse; l < finest; ++l)
-    if (can_split(mesh, procs, dim, l, min_cells, 0)) return l;
+  for (int balanced = 1; balanced >= 0; --balanced)
+    for (int l = coarse; l <= finest; ++l)
+      if (can_split(mesh, procs, dim, l, min_cells, balanced)) return l;
   return finest;
 }
 

@@ -143,28 +143,26 @@ static int blocks_balanced(ts_parallel par, const int64_t *cells) {
   return (double)largest * par->size <= (1.0 + TS_PARALLEL_IMBALANCE) * (double)total;
 }
 
-/* the lowest level of coarse..finest-1 that can be dealt out, has min_cells per process and
- * (with `balanced`) balanced blocks; finest when none */
+/* the lowest level of coarse..finest that can be dealt out, has min_cells per process and
+ * (with `balanced`) balanced blocks; -1 when none (or the mesh lacks a level: the finest's
+ * DoFs report it) */
 static int first_split(ts_parallel par, ts_mesh mesh, int coarse, int finest, int balanced) {
-  for (int level = coarse; level < finest; ++level) {
+  for (int level = coarse; level <= finest; ++level) {
     int64_t cells[3];
-    if (ts_mesh_cells(mesh, level, cells)) return finest; /* reported by the finest's DoFs */
+    if (ts_mesh_cells(mesh, level, cells)) return -1;
     int64_t total = 1;
     for (int d = 0; d < par->dim; ++d) total *= cells[d];
     if (blocks_nest(par, cells) && total / par->size >= par->agglomerate_cells &&
         (!balanced || blocks_balanced(par, cells)))
       return level;
   }
-  return finest;
+  return -1;
 }
 
 int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest) {
-  const int level = first_split(par, mesh, coarse, finest, 1);
-  int64_t cells[3];
-  if (level < finest || ts_mesh_cells(mesh, finest, cells) ||
-      (blocks_nest(par, cells) && blocks_balanced(par, cells)))
-    return level;
-  return first_split(par, mesh, coarse, finest, 0); /* no level balances: as before */
+  int level = first_split(par, mesh, coarse, finest, 1);
+  if (level < 0) level = first_split(par, mesh, coarse, finest, 0); /* no level balances */
+  return level < 0 ? finest : level;
 }
 
 int ts_parallel_block_cells(ts_parallel par, ts_mesh mesh, int level, int split_level,

@@ -132,9 +132,9 @@ int ts_parallel_stokes_dofs_create(ts_backend backend, ts_parallel par, ts_mesh 
 /** The split level of a hierarchy of mesh's levels coarse..finest (doc/parallel.md section 5
  *  item 3): the lowest level whose cells can be dealt out (every direction has at least as
  *  many as processes), number at least par->agglomerate_cells per process and whose largest
- *  block is at most TS_PARALLEL_IMBALANCE above the mean; finest when none.  When not even
- *  the finest level is balanced, the lowest level that meets the first two.  The levels below
- *  it are gathered on every process. */
+ *  block is at most TS_PARALLEL_IMBALANCE above the mean; when none is, the lowest level that
+ *  meets the first two; finest when none does.  The levels below it are gathered on every
+ *  process. */
 int ts_parallel_split_level(ts_parallel par, ts_mesh mesh, int coarse, int finest);
 /** The cells [*start, *end) of direction d of the block at coordinate coord of pd's split. */
 void ts_parallel_block_range(ts_parallel_dofs pd, int d, int coord, int64_t *start, int64_t *end);
